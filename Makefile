@@ -1,0 +1,103 @@
+# attn-tutor — build, deps, run, test, bench, install.
+# `make run` and `make test` install missing Debian packages first (scripts/deps.sh).
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/attn-tutor
+MANDIR  ?= $(PREFIX)/share/man
+LOCALEDIR ?= $(PREFIX)/share/locale
+
+CC      ?= cc
+PKGS    := ncursesw libcyaml openblas libcjson sleef
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lunistring -lm -lpthread
+VERSION := 0.1.0
+
+WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DNCURSES_WIDECHAR=1 \
+             -DAT_VERSION='"$(VERSION)"' -DAT_SRCDIR='"$(CURDIR)"' -DAT_DATADIR='"$(DATADIR)"' \
+             -DAT_LOCALEDIR='"$(LOCALEDIR)"' -Isrc -MMD -MP
+SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+# Every .c under src/ except main.c goes into the core library; files named *_avx2.c
+# are built with -mavx2 -mfma (chosen at run time, see src/engine/vexp.c).
+LIB_SRC  := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
+
+define objs
+$(patsubst %.c,build/$(1)/%.o,$(2))
+endef
+
+BIN       := build/attn-tutor
+LIB       := build/rel/libattn.a
+LIB_ASAN  := build/asan/libattn.a
+UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
+UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
+
+.SECONDARY:
+.PHONY: all deps run test unit bench model install uninstall clean lint-lessons fuzz
+all: $(BIN)
+
+deps:
+	@scripts/deps.sh
+
+build/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $<"; $(CC) $(ALL_CFLAGS) $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+build/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (asan)"; $(CC) $(ALL_CFLAGS) -O1 $(SAN) $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+
+$(LIB): $(call objs,rel,$(LIB_SRC))
+	@rm -f $@; ar rcs $@ $^
+$(LIB_ASAN): $(call objs,asan,$(LIB_SRC))
+	@rm -f $@; ar rcs $@ $^
+
+$(BIN): build/rel/src/main.o $(LIB)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+build/asan/attn-tutor: build/asan/src/main.o $(LIB_ASAN)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(LIB)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
+build/asan/tests/%: build/asan/tests/unit/%.o $(call objs,asan,$(TEST_HELPERS)) $(LIB_ASAN)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) -lcmocka
+
+unit: $(BIN) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN)
+
+# Every suite prints TAP lines; tests/run.sh counts them and ends with "N passed, N failed".
+test: deps
+	@$(MAKE) --no-print-directory unit
+	@tests/run.sh
+
+run: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@$(BIN)
+
+bench: deps $(BIN)
+	@scripts/deps.sh bench
+	@$(MAKE) --no-print-directory build/bench/bench_attention
+	bench/run.sh
+
+build/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons/zh $(DESTDIR)$(DATADIR)/lessons/en $(DESTDIR)$(DATADIR)/models
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/attn-tutor
+	-install -m 644 lessons/zh/*.yaml $(DESTDIR)$(DATADIR)/lessons/zh/
+	-install -m 644 lessons/en/*.yaml $(DESTDIR)$(DATADIR)/lessons/en/
+	-install -m 644 models/*.safetensors $(DESTDIR)$(DATADIR)/models/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/attn-tutor
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Install the Debian packages attn-tutor needs, only those missing.
+# Usage: scripts/deps.sh [bench]
+set -eu
+pkgs="gcc make pkg-config libncurses-dev libcyaml-dev libyaml-dev libopenblas-dev libunistring-dev
+      libcmocka-dev libcjson-dev libsleef-dev gettext tmux valgrind python3"
+[ "${1:-}" = bench ] && pkgs="python3-numpy python3-torch"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,132 @@
+/* attn-tutor softmax [--scale X] [--format table|json] S1 S2 …
+ * A softmax worked step by step: each score, (scaled), exp(score − max), the sum,
+ * each weight. The weights come from the engine's at_softmax_row. */
+#include "cli/cli.h"
+#include "engine/attention.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: attn-tutor softmax [--scale X] [--format table|json] S1 S2 …\n"
+               "  Works softmax(S·X) by hand: exp of each score, the sum, each weight.\n"
+               "  --scale X   multiply every score by X first (e.g. 0.125 for 1/√64)\n");
+    return f == stdout ? 0 : 2;
+}
+
+int cli_softmax(int argc, char **argv)
+{
+    double scale = 1.0;
+    int json = 0;
+    size_t n = 0;
+    int only_numbers = 0;
+    double *s = calloc((size_t)argc, sizeof *s);
+    int rc = 2;
+    if (!s)
+        return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (only_numbers || cli_parse_double(a, &s[n]) == 0) {
+            if (only_numbers && cli_parse_double(a, &s[n])) {
+                fprintf(stderr, "attn-tutor softmax: argument %d: '%s' is not a number "
+                                "(write decimals with a dot: 0.5)\n", i, a);
+                goto out;
+            }
+            n++;
+        } else if (!strcmp(a, "--")) {
+            only_numbers = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            rc = usage(stdout);
+            goto out;
+        } else if (!strcmp(a, "--scale") && i + 1 < argc) {
+            if (cli_parse_double(argv[++i], &scale)) {
+                fprintf(stderr, "attn-tutor softmax: --scale wants a number, not '%s'\n", argv[i]);
+                goto out;
+            }
+        } else if (!strcmp(a, "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (!strcmp(f, "json"))
+                json = 1;
+            else if (strcmp(f, "table")) {
+                fprintf(stderr, "attn-tutor softmax: --format is table or json, not '%s'\n", f);
+                goto out;
+            }
+        } else {
+            fprintf(stderr, "attn-tutor softmax: argument %d: '%s' is not a number "
+                            "(write decimals with a dot: 0.5)\n", i, a);
+            goto out;
+        }
+    }
+    if (n == 0) {
+        fprintf(stderr, "attn-tutor softmax: give at least one score\n");
+        usage(stderr);
+        goto out;
+    }
+    double *w = malloc(n * sizeof *w);
+    if (!w) {
+        rc = 1;
+        goto out;
+    }
+    double max = -INFINITY;
+    for (size_t j = 0; j < n; j++) {
+        w[j] = s[j] * scale;
+        if (w[j] > max)
+            max = w[j];
+    }
+    double *e = malloc(n * sizeof *e), sum = 0.0;
+    for (size_t j = 0; e && j < n; j++) {
+        e[j] = exp(w[j] - max);
+        sum += e[j];
+    }
+    at_softmax_row_f64(w, NULL, n);
+    if (!e) {
+        free(w);
+        rc = 1;
+        goto out;
+    }
+    /* Shown exps are exp(x) when that is representable, else exp(x − max). */
+    int shifted = max > 80.0 || max < -80.0;
+    double shown_sum = shifted ? sum : sum * exp(max);
+    if (json) {
+        printf("{\"scores\":[");
+        for (size_t j = 0; j < n; j++) {
+            if (j) putchar(',');
+            cli_print_number(stdout, s[j], 1);
+        }
+        printf("],\"scale\":");
+        cli_print_number(stdout, scale, 1);
+        printf(",\"max\":");
+        cli_print_number(stdout, max, 1);
+        printf(",\"exp_shifted_by_max\":%s,\"exp\":[", shifted ? "true" : "false");
+        for (size_t j = 0; j < n; j++) {
+            if (j) putchar(',');
+            cli_print_number(stdout, shifted ? e[j] : e[j] * exp(max), 1);
+        }
+        printf("],\"sum\":");
+        cli_print_number(stdout, shown_sum, 1);
+        printf(",\"weights\":[");
+        for (size_t j = 0; j < n; j++) {
+            if (j) putchar(',');
+            cli_print_number(stdout, w[j], 1);
+        }
+        printf("]}\n");
+    } else {
+        printf("softmax of %zu score%s%s\n\n", n, n == 1 ? "" : "s",
+               scale != 1.0 ? " (each multiplied by the scale first)" : "");
+        printf("  %3s  %12s  %12s  %12s\n", "#", "score", shifted ? "exp(s-max)" : "exp(s)", "weight");
+        for (size_t j = 0; j < n; j++)
+            printf("  %3zu  %12.4f  %12.4f  %12.4f\n", j + 1, s[j] * scale,
+                   shifted ? e[j] : e[j] * exp(max), w[j]);
+        printf("\n  sum of exp = %.4f\n", shown_sum);
+        printf("  weight_i = exp_i / sum%s\n",
+               shifted ? "   (exp shifted by the largest score, so nothing overflows)" : "");
+    }
+    free(e);
+    free(w);
+    rc = 0;
+out:
+    free(s);
+    return rc;
+}

@@ -1,0 +1,143 @@
+/* Scaled dot-product attention, multi-head attention and cross-attention on
+ * OpenBLAS (cblas_sgemm).
+ *
+ * Source: Vaswani et al. 2017, "Attention Is All You Need":
+ *   eq. (1)  Attention(Q, K, V) = softmax(QKᵀ / √d_k) V
+ *   §3.2.2   MultiHead(Q, K, V) = Concat(head_1, …, head_h) W^O,
+ *            head_i = Attention(Q W_i^Q, K W_i^K, V W_i^V)
+ *   §3.2.3   causal (decoder) masking; encoder–decoder (cross-) attention.
+ *
+ * All matrices are row-major float. Shapes are written [rows × cols].
+ * The engine does no I/O and keeps no global state except the BLAS thread count. */
+#ifndef AT_ATTENTION_H
+#define AT_ATTENTION_H
+
+#include <stddef.h>
+#include "engine/error.h"
+
+/* Numerically stable softmax of one row, in place.
+ *   x        [n]  scores in, weights out
+ *   visible  [n]  1 = may attend, 0 = masked; NULL = all visible
+ * Masked entries are skipped (never read: a NaN or inf there cannot leak) and
+ * come out exactly 0. The row maximum is taken over visible finite-or-inf
+ * entries starting from -INFINITY. Returns 1 if no entry is visible (the row is
+ * "fully masked": all weights are 0, never NaN), else 0. n = 0 returns 1. */
+int at_softmax_row(float *x, const unsigned char *visible, size_t n);
+
+/* The same in double precision, for hand calculations and grading (scores that a
+ * person types, such as 7999.99, are not representable in float). */
+int at_softmax_row_f64(double *x, const unsigned char *visible, size_t n);
+
+/* Which keys a query may see. visible(i, j) holds when all of:
+ *   !causal || j <= i                          (causal mask, decoder §3.2.3)
+ *   !key_padding || !key_padding[j]            (padding mask, [n_k], 1 = pad)
+ *   !allowed || allowed[i * n_k + j]           (arbitrary mask, [n_q × n_k])  */
+typedef struct at_mask {
+    int causal;
+    const unsigned char *key_padding;
+    const unsigned char *allowed;
+} at_mask;
+
+/* Scaled dot-product attention, Vaswani et al. 2017 eq. (1).
+ *   n_q, n_k, d_k, d_v  > 0, else AT_EINVAL (never a division by zero)
+ *   scale   multiplier on QKᵀ: 1/√d_k normally (at_attn_config_init sets it),
+ *           1 for "no scaling"
+ *   ld_*    row strides in floats (0 = dense: d_k for Q and K, d_v for V and out),
+ *           so a head can be a column slice of a wider matrix. */
+typedef struct at_attn_config {
+    size_t n_q, n_k, d_k, d_v;
+    float scale;
+    at_mask mask;
+    size_t ld_q, ld_k, ld_v, ld_out;
+} at_attn_config;
+
+/* A config with scale = 1/√d_k, no mask, dense strides. */
+at_attn_config at_attn_config_init(size_t n_q, size_t n_k, size_t d_k, size_t d_v);
+
+/* Optional intermediates (caller-owned buffers, each may be NULL):
+ *   scores  [n_q × n_k]  raw QKᵀ
+ *   scaled  [n_q × n_k]  QKᵀ · scale
+ * Masked entries are written as -INFINITY in both. */
+typedef struct at_attn_trace {
+    float *scores;
+    float *scaled;
+} at_attn_trace;
+
+/* out = softmax(mask(QKᵀ · scale)) V.
+ *   Q [n_q × d_k], K [n_k × d_k], V [n_k × d_v]      (strides ld_q, ld_k, ld_v)
+ *   weights       [n_q × n_k]  required; dense; receives the attention weights
+ *                              (each visible row sums to 1; masked entries 0)
+ *   out           [n_q × d_v]  required (stride ld_out)
+ *   fully_masked  [n_q]        optional; 1 where a row had no visible key
+ *                              (its weights and output are all 0)
+ *   trace         optional, see at_attn_trace
+ * Masked keys are skipped, not added to: non-finite values in a masked key or
+ * value never reach the output. Returns AT_OK, or AT_EINVAL with err filled.
+ * No allocation unless V holds a non-finite value (then a row-wise path is used). */
+int at_attention_forward(const at_attn_config *cfg, const float *Q, const float *K,
+                         const float *V, float *weights, float *out,
+                         unsigned char *fully_masked, const at_attn_trace *trace,
+                         at_error *err);
+
+/* Weights of multi-head attention (§3.2.2). Each matrix [d_model × d_model],
+ * applied as X·W (row vector times matrix); head h uses columns
+ * h·d_head … (h+1)·d_head − 1 of W_q, W_k, W_v and rows of W_o likewise,
+ * d_head = d_model / n_heads (n_heads must divide d_model). Biases optional
+ * ([d_model] each, NULL = none). The struct borrows; it frees nothing. */
+typedef struct at_mha_weights {
+    size_t d_model, n_heads;
+    const float *W_q, *W_k, *W_v, *W_o;
+    const float *b_q, *b_k, *b_v, *b_o;
+} at_mha_weights;
+
+/* Optional intermediates of at_mha_forward (caller-owned, each may be NULL):
+ *   q, k, v        [n_q × d_model], [n_k × d_model], [n_k × d_model] projections
+ *   scores, scaled [n_heads × n_q × n_k]
+ *   heads_out      [n_q × d_model]  concatenated per-head outputs before W_o */
+typedef struct at_mha_trace {
+    float *q, *k, *v;
+    float *scores, *scaled;
+    float *heads_out;
+} at_mha_trace;
+
+/* Reusable scratch memory, so repeated calls allocate nothing.
+ * Zero-initialise; release with at_workspace_free. */
+typedef struct at_workspace {
+    float *data;
+    size_t cap;   /* floats */
+} at_workspace;
+
+/* Returns a buffer of at least n floats (contents undefined), or NULL on ENOMEM. */
+float *at_workspace_reserve(at_workspace *ws, size_t n);
+void at_workspace_free(at_workspace *ws);
+
+/* Multi-head attention. Self-attention: pass X_kv = X_q and n_k = n_q.
+ * Cross-attention (encoder–decoder, §3.2.3): queries from X_q (decoder),
+ * keys and values from X_kv (encoder output).
+ *   X_q [n_q × d_model], X_kv [n_k × d_model]
+ *   scale          multiplier on scores (1/√d_head normally; 1 = no scaling)
+ *   out            [n_q × d_model] required
+ *   weights        [n_heads × n_q × n_k] optional (per-head attention weights)
+ *   fully_masked   [n_q] optional (the mask is shared by all heads)
+ * Returns AT_OK, AT_EINVAL (shapes) or AT_ENOMEM. */
+int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                   const float *X_kv, float scale, const at_mask *mask, float *out,
+                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                   at_workspace *ws, at_error *err);
+
+/* C = A·B (+ C if accumulate): A [m × k], B [k × n], C [m × n], dense row-major;
+ * trans_b: B is given as [n × k] and Bᵀ is used. A thin wrapper over cblas_sgemm
+ * that first picks the BLAS thread count for the problem size (at_blas_threads). */
+void at_matmul(size_t m, size_t n, size_t k, const float *A, const float *B, int trans_b,
+               float *C, int accumulate);
+
+/* The same with explicit row strides (lda, ldb, ldc in floats), for column slices. */
+void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, const float *B,
+                  size_t ldb, int trans_b, float *C, size_t ldc, int accumulate);
+
+/* The thread count used for a product of m·n·k multiply-adds: 1 below the measured
+ * threshold (OpenBLAS issue 4387: threads cost more than they save on small
+ * matrices), else the configured maximum. */
+int at_blas_threads(size_t m, size_t n, size_t k);
+
+#endif

@@ -1,0 +1,45 @@
+/* attn-tutor: command line. Subcommands dispatch to the modules under src/. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"softmax", cli_softmax, "a softmax worked step by step (exp, sum, divide)"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: attn-tutor [--lang zh|en] [COMMAND [ARGS…]]\n\n"
+               "Without a command, starts the tutor. Commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`attn-tutor COMMAND --help` describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    cli_setup_locale();
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        cli_print_version();
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "attn-tutor: unknown command '%s' (see attn-tutor --help)\n", argv[1]);
+    return 2;
+}
