@@ -25,6 +25,20 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     cli_setup_locale();
+    /* Global flags may stand before the command. */
+    int first = 1;
+    while (first < argc) {
+        int r = cli_take_global_flag(argc, argv, &first);
+        if (r < 0)
+            return 2;
+        if (r == 0)
+            break;
+        first++;
+    }
+    if (!cli_g.lang)
+        cli_g.lang = cli_default_lang();
+    argc -= first - 1;
+    argv += first - 1;
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -8,6 +8,30 @@
 
 int cli_softmax(int argc, char **argv);
 
+/* Flags every command accepts (before or after the command name). */
+typedef struct cli_globals {
+    const char *lang;         /* "zh" or "en": --lang, else from the locale strings */
+    const char *lessons_dir;  /* --lessons DIR, else cli_data_path("lessons") */
+    const char *model_path;   /* --model FILE, else cli_data_path("models/…") */
+} cli_globals;
+extern cli_globals cli_g;
+
+/* If argv[*i] is a global flag (--lang X, --lessons DIR, --model FILE, or the
+ * --flag=value forms), consume it (advancing *i past its value) and return 1;
+ * return -1 with a message on stderr if its value is missing or bad; else 0. */
+int cli_take_global_flag(int argc, char **argv, int *i);
+
+/* The language from LC_ALL / LC_MESSAGES / LANG / LANGUAGE ("zh" if any of them starts
+ * with "zh", else "en"), used when --lang is not given. */
+const char *cli_default_lang(void);
+
+/* Path of a data file or folder shipped with attn-tutor (e.g. "lessons",
+ * "models/mini.safetensors"). Looks, in order, in $ATTN_TUTOR_DATA, beside the
+ * executable's folder (a checkout: build/attn-tutor → ./lessons), then the install
+ * prefix's share/attn-tutor. Returns a static buffer (valid until the next call),
+ * or NULL when nothing exists there. */
+const char *cli_data_path(const char *rel);
+
 /* setlocale(LC_ALL, "") for the terminal, LC_NUMERIC kept "C" (numbers always use a
  * dot); falls back to C.UTF-8 for LC_CTYPE when the locale is missing or not UTF-8. */
 void cli_setup_locale(void);
