@@ -119,7 +119,7 @@ void at_workspace_free(at_workspace *ws);
  *   out            [n_q × d_model] required
  *   weights        [n_heads × n_q × n_k] optional (per-head attention weights)
  *   fully_masked   [n_q] optional (the mask is shared by all heads)
- * Returns AT_OK, AT_EINVAL (shapes) or AT_ENOMEM. */
+ * Returns AT_OK, AT_EINVAL (shapes), AT_ERANGE (sizes overflow) or AT_ENOMEM. */
 int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
                    const float *X_kv, float scale, const at_mask *mask, float *out,
                    float *weights, unsigned char *fully_masked, const at_mha_trace *trace,

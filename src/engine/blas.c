@@ -9,7 +9,6 @@
 #define AT_BLAS_THREAD_MIN_WORK ((size_t)128 * 128 * 128)
 
 static int blas_max_threads = -1;
-static int blas_current_threads = -1;
 
 int at_blas_threads(size_t m, size_t n, size_t k)
 {
@@ -25,11 +24,10 @@ int at_blas_threads(size_t m, size_t n, size_t k)
 void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, const float *B,
                   size_t ldb, int trans_b, float *C, size_t ldc, int accumulate)
 {
+    /* Ask OpenBLAS rather than remember: a caller may have changed it directly. */
     int threads = at_blas_threads(m, n, k);
-    if (threads != blas_current_threads) {
+    if (threads != openblas_get_num_threads())
         openblas_set_num_threads(threads);
-        blas_current_threads = threads;
-    }
     cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
                 (int)m, (int)n, (int)k, 1.0f, A, (int)lda, B, (int)ldb,
                 accumulate ? 1.0f : 0.0f, C, (int)ldc);

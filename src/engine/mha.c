@@ -13,6 +13,20 @@ static void linear(size_t n, size_t d, const float *X, const float *W, const flo
                 y[i * d + j] += b[j];
 }
 
+/* Floats of scratch for q, k, v, the concatenated heads and one head's weights:
+ * 2·n_q·d + 2·n_k·d + n_q·n_k. Returns 0 if that overflows size_t. */
+static int scratch_floats(size_t n_q, size_t n_k, size_t d, size_t *need)
+{
+    size_t tokens, proj, w, total, bytes;
+    if (__builtin_add_overflow(n_q, n_k, &tokens) || __builtin_mul_overflow(tokens, d, &proj) ||
+        __builtin_mul_overflow(proj, (size_t)2, &proj) || __builtin_mul_overflow(n_q, n_k, &w) ||
+        __builtin_add_overflow(proj, w, &total) ||
+        __builtin_mul_overflow(total, sizeof(float), &bytes))
+        return 0;
+    *need = total;
+    return 1;
+}
+
 int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
                    const float *X_kv, float scale, const at_mask *mask, float *out,
                    float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
@@ -29,7 +43,10 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     const size_t d = w->d_model, h_n = w->n_heads, d_head = d / h_n;
 
     /* One scratch block: q, k, v, concatenated heads, one head's weights. */
-    size_t need = n_q * d + 2 * n_k * d + n_q * d + n_q * n_k;
+    size_t need;
+    if (!scratch_floats(n_q, n_k, d, &need))
+        return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
+                            n_q, n_k);
     float *buf = at_workspace_reserve(ws, need);
     if (!buf)
         return at_error_set(err, AT_ENOMEM, "multi-head attention: out of memory");
