@@ -1,0 +1,210 @@
+/* Display width and grapheme clusters of UTF-8 text (see text.h).
+ *
+ * Cluster boundaries come from u8_grapheme_breaks, which applies the full UAX #29
+ * rules (emoji ZWJ sequences, regional-indicator pairs). libunistring 1.0's
+ * u8_grapheme_next/u8_grapheme_prev only compare neighbouring code points and
+ * split 👩🏿‍🔧 before 🔧 and a flag into two halves, so they are not used.
+ *
+ * To walk a long string without allocating, breaks are computed over a window of
+ * at most GB_WINDOW bytes that starts at a known boundary: a break inside the
+ * window depends only on what precedes it back to that boundary, so it is exact.
+ * The window ends on a code-point start so no character is cut in two. */
+#include "engine/text.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unictype.h>
+#include <unigbrk.h>
+#include <unistr.h>
+#include <uniwidth.h>
+
+#define GB_WINDOW 256
+
+typedef struct gb_iter {
+    const uint8_t *s;
+    size_t len;
+    size_t wstart, wlen;      /* brk[i] is the break flag before s[wstart + i] */
+    char brk[GB_WINDOW];
+} gb_iter;
+
+static void gb_init(gb_iter *it, const char *s, size_t len)
+{
+    it->s = (const uint8_t *)s;
+    it->len = len;
+    it->wstart = 0;
+    it->wlen = 0;
+}
+
+static void gb_fill(gb_iter *it, size_t pos)
+{
+    size_t n = it->len - pos;
+    if (n > GB_WINDOW) {
+        n = GB_WINDOW;   /* s[pos + n] exists: back off to a code-point start */
+        while (n > 1 && (it->s[pos + n] & 0xC0) == 0x80)
+            n--;
+    }
+    it->wstart = pos;
+    it->wlen = n;
+    u8_grapheme_breaks(it->s + pos, n, it->brk);
+}
+
+/* First break after pos inside the window, or 0. */
+static size_t gb_search(const gb_iter *it, size_t pos)
+{
+    for (size_t i = pos - it->wstart + 1; i < it->wlen; i++)
+        if (it->brk[i])
+            return it->wstart + i;
+    return 0;
+}
+
+/* A cluster longer than the window (e.g. hundreds of stacked combining marks). */
+static size_t gb_end_long(const gb_iter *it, size_t pos)
+{
+    size_t n = it->len - pos, end = it->len;
+    char *b = malloc(n);
+    if (!b)
+        return end;   /* out of memory: the rest counts as one cluster */
+    u8_grapheme_breaks(it->s + pos, n, b);
+    for (size_t i = 1; i < n; i++)
+        if (b[i]) {
+            end = pos + i;
+            break;
+        }
+    free(b);
+    return end;
+}
+
+/* End of the cluster that starts at the boundary pos. */
+static size_t gb_end(gb_iter *it, size_t pos)
+{
+    if (pos >= it->len)
+        return it->len;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1 || it->wlen == 0 || pos < it->wstart || pos >= it->wstart + it->wlen) {
+            if (pass == 1 && it->wstart == pos)
+                break;
+            gb_fill(it, pos);
+        }
+        size_t e = gb_search(it, pos);
+        if (e)
+            return e;
+        if (it->wstart + it->wlen == it->len)
+            return it->len;
+    }
+    return gb_end_long(it, pos);
+}
+
+/* Width of the single cluster p[0 .. n), n > 0 (rules in text.h). */
+static int cluster_width(const uint8_t *p, size_t n)
+{
+    ucs4_t c, d;
+    size_t i = (size_t)u8_mbtouc(&c, p, n);
+    if (c == 0xFFFD)
+        return 1;
+    if (uc_is_property_regional_indicator(c))
+        return i < n ? 2 : 1;   /* a flag is a pair; a lone indicator is narrow */
+    if (uc_is_property_emoji_presentation(c))
+        return 2;
+    int w = uc_width(c, "UTF-8");
+    if (w < 0)
+        return 0;
+    if (!uc_is_property_emoji(c))
+        return w;
+    while (i < n) {
+        i += (size_t)u8_mbtouc(&d, p + i, n - i);
+        if (d == 0xFE0F || (uc_is_property_emoji_modifier(d) && uc_is_property_emoji_modifier_base(c)))
+            return 2;
+    }
+    return w;
+}
+
+int at_grapheme_width(const char *s, size_t len)
+{
+    if (!s || len == 0)
+        return 0;
+    gb_iter it;
+    gb_init(&it, s, len);
+    return cluster_width((const uint8_t *)s, gb_end(&it, 0));
+}
+
+size_t at_text_width(const char *s, size_t len)
+{
+    if (!s)
+        return 0;
+    gb_iter it;
+    gb_init(&it, s, len);
+    size_t cols = 0;
+    for (size_t b = 0, e; b < len; b = e) {
+        e = gb_end(&it, b);
+        cols += (size_t)cluster_width(it.s + b, e - b);
+    }
+    return cols;
+}
+
+size_t at_text_clip(const char *s, size_t len, size_t max_cols, size_t *cols_out)
+{
+    size_t cols = 0, b = 0;
+    if (s) {
+        gb_iter it;
+        gb_init(&it, s, len);
+        for (size_t e; b < len; b = e) {
+            e = gb_end(&it, b);
+            size_t w = (size_t)cluster_width(it.s + b, e - b);
+            if (w > max_cols - cols)
+                break;
+            cols += w;
+        }
+    }
+    if (cols_out)
+        *cols_out = cols;
+    return b;
+}
+
+size_t at_text_next_grapheme(const char *s, size_t len, size_t pos)
+{
+    if (!s || pos >= len)
+        return len;
+    gb_iter it;
+    gb_init(&it, s, len);
+    return gb_end(&it, pos);
+}
+
+size_t at_text_prev_grapheme(const char *s, size_t len, size_t pos)
+{
+    if (pos > len)
+        pos = len;
+    if (!s || pos == 0)
+        return 0;
+    gb_iter it;
+    gb_init(&it, s, len);
+    for (size_t b = 0, e;; b = e) {
+        e = gb_end(&it, b);
+        if (e >= pos)
+            return b;
+    }
+}
+
+char *at_text_sanitize(const char *s, size_t len, size_t *len_out)
+{
+    if ((!s && len > 0) || len > (SIZE_MAX - 1) / 3)
+        return NULL;
+    uint8_t *out = malloc(len * 3 + 1);   /* worst case: every byte becomes EF BF BD */
+    if (!out)
+        return NULL;
+    const uint8_t *p = (const uint8_t *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, p + i, len - i);
+        if (c == 0xFFFD)   /* invalid (or a real U+FFFD): write U+FFFD */
+            o += (size_t)u8_uctomb(out + o, 0xFFFD, 3);
+        else
+            memcpy(out + o, p + i, (size_t)n), o += (size_t)n;
+        i += (size_t)n;
+    }
+    out[o] = '\0';
+    if (len_out)
+        *len_out = o;
+    return (char *)out;
+}
