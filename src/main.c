@@ -11,6 +11,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"softmax", cli_softmax, "a softmax worked step by step (exp, sum, divide)"},
+    {"attend", cli_attend, "tokens of a sentence and the mini-model's attention weights"},
 };
 
 static void usage(FILE *f)

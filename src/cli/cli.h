@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 int cli_softmax(int argc, char **argv);
+int cli_attend(int argc, char **argv);
 
 /* Flags every command accepts (before or after the command name). */
 typedef struct cli_globals {

@@ -1,0 +1,362 @@
+/* attn-tutor attend [--layer L] [--head H|all] [--mask none|causal] [--no-scale]
+ *                   [--format table|csv|json] [--untrained] SENTENCE
+ * Tokens of a sentence and the mini-model's attention weights (engine: model.h). */
+#include "cli/cli.h"
+#include "engine/model.h"
+#include "engine/tokenizer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+typedef struct attend_args {
+    long layer, head;           /* 1-based; 0 = default (the coreference head); head -1 = all */
+    int format, untrained;
+    at_run_opts opts;
+    char *sentence;
+} attend_args;
+
+static int usage(FILE *f)
+{
+    fprintf(f,
+        "usage: attn-tutor attend [--layer L] [--head H|all] [--mask none|causal] [--no-scale]\n"
+        "                         [--format table|csv|json] [--untrained] [--model FILE] SENTENCE\n"
+        "  The tokens of SENTENCE and the mini-model's attention weights: one row per query\n"
+        "  token, one column per key token, each row sums to 1.\n"
+        "  --layer L, --head H   which layer and head to show, counted from 1 (default: the\n"
+        "                        model's coreference head); --head all shows every head\n"
+        "  --mask causal         each token may only look at itself and earlier tokens\n"
+        "  --no-scale            do not divide the scores by √d_k\n"
+        "  --format json         every layer and head (layers and heads in order)\n"
+        "  --untrained           the untrained (random, seeded) weights instead of the trained\n"
+        "  --model FILE          a model file (default: models/mini.safetensors)\n");
+    return f == stdout ? 0 : 2;
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "attn-tutor attend: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse_index(const char *s, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 1 || v > 1000)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Appends a word of the sentence (words are joined with one space). */
+static int append_word(attend_args *a, const char *w)
+{
+    size_t old = a->sentence ? strlen(a->sentence) : 0;
+    char *s = realloc(a->sentence, old + strlen(w) + 2);
+    if (!s)
+        return -1;
+    if (old)
+        s[old++] = ' ';
+    strcpy(s + old, w);
+    a->sentence = s;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, attend_args *a)
+{
+    int only_words = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int g = only_words ? 0 : cli_take_global_flag(argc, argv, &i);
+        if (g < 0)
+            return 2;
+        if (g > 0)
+            continue;
+        if (only_words || s[0] != '-' || !s[1]) {
+            if (append_word(a, s))
+                return 1;
+        } else if (!strcmp(s, "--")) {
+            only_words = 1;
+        } else if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            return usage(stdout) - 1;   /* -1: done, exit 0 */
+        } else if (!strcmp(s, "--no-scale")) {
+            a->opts.unscaled = 1;
+        } else if (!strcmp(s, "--untrained")) {
+            a->untrained = 1;
+        } else if (!v) {
+            return bad("%s needs a value", s);
+        } else if (i++, !strcmp(s, "--layer")) {
+            if (parse_index(v, &a->layer))
+                return bad("--layer wants a layer number from 1, not '%s'", v);
+        } else if (!strcmp(s, "--head")) {
+            if (!strcmp(v, "all"))
+                a->head = -1;
+            else if (parse_index(v, &a->head))
+                return bad("--head wants a head number from 1 or 'all', not '%s'", v);
+        } else if (!strcmp(s, "--mask")) {
+            if (strcmp(v, "none") && strcmp(v, "causal"))
+                return bad("--mask is none or causal, not '%s'", v);
+            a->opts.causal = !strcmp(v, "causal");
+        } else if (!strcmp(s, "--format")) {
+            if (!strcmp(v, "table"))
+                a->format = FMT_TABLE;
+            else if (!strcmp(v, "csv"))
+                a->format = FMT_CSV;
+            else if (!strcmp(v, "json"))
+                a->format = FMT_JSON;
+            else
+                return bad("--format is table, csv or json, not '%s'", v);
+        } else {
+            return bad("unknown option '%s' (see attn-tutor attend --help)", s);
+        }
+    }
+    if (!a->sentence || !*a->sentence) {
+        fprintf(stderr, "attn-tutor attend: give a sentence, e.g. attn-tutor attend "
+                        "\"The animal didn't cross the road because it was too tired.\"\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* The trained model, or the demo weights when no model file is found (with a note). */
+static int open_model(const attend_args *a, at_model **m)
+{
+    at_error err;
+    if (!a->untrained) {
+        const char *path = cli_g.model_path ? cli_g.model_path
+                                            : cli_data_path("models/mini.safetensors");
+        if (path) {
+            if (at_model_load(path, m, &err) == AT_OK)
+                return 0;
+            fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
+            return 2;
+        }
+        fprintf(stderr, "attn-tutor attend: note: models/mini.safetensors not found; "
+                        "showing untrained demo weights\n");
+    }
+    if (at_model_demo(1, m, &err)) {
+        fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void print_json(const at_model *m, const at_tokens *t, const at_model_run *r,
+                       const attend_args *a)
+{
+    at_model_info info;
+    at_model_get_info(m, &info);
+    const size_t n = r->n;
+    printf("{\"tokens\":[");
+    for (size_t i = 0; i < n; i++) {
+        if (i) putchar(',');
+        json_string(stdout, t->items[i].text);
+    }
+    printf("],\"model\":\"%s\",\"mask\":\"%s\",\"scaled\":%s,", at_model_kind(m),
+           a->opts.causal ? "causal" : "none", a->opts.unscaled ? "false" : "true");
+    printf("\"coref\":{\"layer\":%zu,\"head\":%zu},\"unknown\":[", info.coref_layer + 1,
+           info.coref_head + 1);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%s", i ? "," : "", r->unknown[i] ? "true" : "false");
+    printf("],\"fully_masked\":[");
+    for (size_t i = 0; i < n; i++)
+        printf("%s%s", i ? "," : "", r->fully_masked[i] ? "true" : "false");
+    printf("],\"layers\":[");
+    for (size_t l = 0; l < r->n_layers; l++) {
+        printf("%s{\"heads\":[", l ? "," : "");
+        for (size_t h = 0; h < r->n_heads[l]; h++) {
+            const float *w = r->weights[l] + h * n * n;
+            printf("%s{\"weights\":[", h ? "," : "");
+            for (size_t i = 0; i < n; i++) {
+                printf("%s[", i ? "," : "");
+                for (size_t j = 0; j < n; j++) {
+                    if (j) putchar(',');
+                    cli_print_number(stdout, w[i * n + j], 1);
+                }
+                putchar(']');
+            }
+            printf("]}");
+        }
+        printf("]}");
+    }
+    printf("]}\n");
+}
+
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_csv(const at_tokens *t, const at_model_run *r, size_t l, size_t h0, size_t h1)
+{
+    const size_t n = r->n;
+    printf("layer,head,query,query_token,key,key_token,weight\n");
+    for (size_t h = h0; h < h1; h++)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) {
+                printf("%zu,%zu,%zu,", l + 1, h + 1, i + 1);
+                csv_field(t->items[i].text);
+                printf(",%zu,", j + 1);
+                csv_field(t->items[j].text);
+                putchar(',');
+                cli_print_number(stdout, r->weights[l][(h * n + i) * n + j], 0);
+                putchar('\n');
+            }
+}
+
+static void pad(int cols)
+{
+    for (int c = 0; c < cols; c++)
+        putchar(' ');
+}
+
+static void print_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h)
+{
+    const size_t n = r->n;
+    int label = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t->items[i].width > label)
+            label = t->items[i].width;
+    pad(label);
+    for (size_t j = 0; j < n; j++) {
+        int w = t->items[j].width < 4 ? 4 : t->items[j].width;
+        printf("  ");
+        pad(w - t->items[j].width);
+        fputs(t->items[j].text, stdout);
+    }
+    putchar('\n');
+    for (size_t i = 0; i < n; i++) {
+        fputs(t->items[i].text, stdout);
+        pad(label - t->items[i].width);
+        for (size_t j = 0; j < n; j++) {
+            int w = t->items[j].width < 4 ? 4 : t->items[j].width;
+            printf("  %*.2f", w, r->weights[l][(h * n + i) * n + j]);
+        }
+        putchar('\n');
+    }
+}
+
+static void print_tables(const at_model *m, const at_tokens *t, const at_model_run *r,
+                         const attend_args *a, size_t l, size_t h0, size_t h1)
+{
+    at_model_info info;
+    at_model_get_info(m, &info);
+    printf("model: %s\n", at_model_kind(m));
+    printf("%zu tokens; rows: query token, columns: key token; each row sums to 1\n", r->n);
+    printf("mask: %s; scores %s\n", a->opts.causal ? "causal" : "none",
+           a->opts.unscaled ? "not scaled" : "scaled by 1/√d_k");
+    for (size_t h = h0; h < h1; h++) {
+        printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
+               r->n_heads[l],
+               l == info.coref_layer && h == info.coref_head ? " (the coreference head)" : "");
+        print_table(t, r, l, h);
+    }
+    size_t unknown = 0;
+    for (size_t i = 0; i < r->n; i++)
+        unknown += r->unknown[i];
+    if (info.trained && unknown) {
+        printf("\nnever seen in training (vectors guessed from character n-grams):");
+        for (size_t i = 0; i < r->n; i++)
+            if (r->unknown[i])
+                printf(" %s", t->items[i].text);
+        putchar('\n');
+    }
+    for (size_t i = 0; i < r->n; i++)
+        if (r->fully_masked[i])
+            printf("row %zu (%s) is fully masked: every key is hidden, weights all 0\n", i + 1,
+                   t->items[i].text);
+}
+
+static int show(const at_model *m, const at_tokens *t, const at_model_run *r,
+                const attend_args *a)
+{
+    at_model_info info;
+    at_model_get_info(m, &info);
+    size_t l = a->layer ? (size_t)a->layer - 1 : info.coref_layer;
+    if (l >= r->n_layers) {
+        fprintf(stderr, "attn-tutor attend: --layer %ld: the model has %zu layers\n", a->layer,
+                r->n_layers);
+        return 2;
+    }
+    size_t h0 = a->head > 0 ? (size_t)a->head - 1 : (l == info.coref_layer ? info.coref_head : 0);
+    size_t h1 = a->head < 0 ? r->n_heads[l] : h0 + 1;
+    if (a->head < 0)
+        h0 = 0;
+    if (h0 >= r->n_heads[l]) {
+        fprintf(stderr, "attn-tutor attend: --head %ld: layer %zu has %zu head%s\n", a->head,
+                l + 1, r->n_heads[l], r->n_heads[l] == 1 ? "" : "s");
+        return 2;
+    }
+    if (a->format == FMT_JSON)
+        print_json(m, t, r, a);
+    else if (a->format == FMT_CSV)
+        print_csv(t, r, l, h0, h1);
+    else
+        print_tables(m, t, r, a, l, h0, h1);
+    return 0;
+}
+
+int cli_attend(int argc, char **argv)
+{
+    attend_args a = {0};
+    at_model *m = NULL;
+    at_tokens toks = {0};
+    at_model_run run = {0};
+    at_error err;
+    int rc = parse_args(argc, argv, &a);
+    if (rc) {
+        rc = rc < 0 ? 0 : rc;
+        goto out;
+    }
+    if (at_tokenize(a.sentence, strlen(a.sentence), &toks, &err) != AT_OK) {
+        if (err.code == AT_EUTF8 && err.offset >= 0)
+            fprintf(stderr, "attn-tutor attend: invalid UTF-8 at byte offset %ld: %s\n",
+                    err.offset, err.msg);
+        else
+            fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
+        rc = 2;
+        goto out;
+    }
+    if ((rc = open_model(&a, &m)))
+        goto out;
+    if (at_model_attend(m, &toks, &a.opts, &run, &err) != AT_OK) {
+        fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
+        rc = err.code == AT_ENOMEM ? 1 : 2;
+        goto out;
+    }
+    rc = show(m, &toks, &run, &a);
+out:
+    at_model_run_free(&run);
+    at_model_free(m);
+    at_tokens_free(&toks);
+    free(a.sentence);
+    return rc;
+}

@@ -1,0 +1,93 @@
+/* The mini-model: a small Transformer encoder whose attention the lab shows.
+ *
+ * Embeddings (a vocabulary of words plus hashed character n-grams, fastText-style,
+ * so any word gets a vector), sinusoidal positions (Vaswani et al. 2017, §3.5),
+ * then layers of pre-layer-norm multi-head self-attention (§3.2.2, eq. 1) with
+ * residual connections and, where configured, a position-wise feed-forward block
+ * (§3.3). The shipped model has 2 layers: several heads plus feed-forward in
+ * layer 1, ONE head in layer 2 (the coreference head: it looks up a pronoun's
+ * antecedent). Training: src/engine/train.h and `make model`.
+ *
+ * Every attention weight comes from the engine's at_mha_forward (attention.h),
+ * the same code the lab and lessons run. The engine does no hidden I/O: a model is
+ * read only from the path the caller gives. */
+#ifndef AT_MODEL_H
+#define AT_MODEL_H
+
+#include <stddef.h>
+#include "engine/error.h"
+#include "engine/tokenizer.h"
+
+#define AT_MODEL_MAX_LAYERS 8
+
+typedef struct at_model at_model;   /* opaque; release with at_model_free */
+
+/* Load a model from a safetensors file (8-byte little-endian header length, a JSON
+ * header, raw little-endian float32; config, vocabulary and the coreference head in
+ * "__metadata__"). *out is caller-owned (at_model_free). Errors: AT_EIO (cannot
+ * read), AT_EINVAL (not a model file: the message names the field), AT_ENOMEM. */
+int at_model_load(const char *path, at_model **out, at_error *err);
+
+/* Save a model in the same format (used by the trainer). AT_EIO on failure. */
+int at_model_save(const at_model *m, const char *path, at_error *err);
+
+/* The untrained model: same architecture as the shipped one, weights drawn from a
+ * seeded generator (deterministic: the same seed gives the same weights on every
+ * machine), no vocabulary (every word's vector comes from its hashed n-grams).
+ * Its heatmaps mean nothing; the lab shows it beside the trained one.
+ * *out is caller-owned (at_model_free). Errors: AT_ENOMEM. */
+int at_model_demo(unsigned long seed, at_model **out, at_error *err);
+
+/* NULL-safe. */
+void at_model_free(at_model *m);
+
+typedef struct at_model_info {
+    size_t n_layers, d_model;
+    size_t max_tokens;                   /* longest sentence at_model_attend accepts */
+    size_t n_heads[AT_MODEL_MAX_LAYERS]; /* heads per layer */
+    size_t d_ff[AT_MODEL_MAX_LAYERS];    /* feed-forward width per layer, 0 = none */
+    size_t vocab_size;                   /* words seen in training (0 for demo weights) */
+    int trained;                         /* 0 = untrained demo weights */
+    size_t coref_layer, coref_head;      /* 0-based: the head that finds the antecedent */
+} at_model_info;
+
+void at_model_get_info(const at_model *m, at_model_info *info);
+
+/* "trained" or "untrained demo weights" (a static string). */
+const char *at_model_kind(const at_model *m);
+
+typedef struct at_run_opts {
+    int causal;     /* 1 = causal mask (token i sees keys 0…i only), §3.2.3 */
+    int unscaled;   /* 1 = scores not divided by √d_k (the scaling lesson) */
+} at_run_opts;
+
+/* Everything one run shows, filled by at_model_attend; free with at_model_run_free.
+ * Index of layer l, head h, query i, key j in weights[l], scores[l], scaled[l]:
+ * (h · n + i) · n + j. */
+typedef struct at_model_run {
+    size_t n;                   /* tokens */
+    size_t n_layers;
+    size_t *n_heads;            /* [n_layers] */
+    float **weights;            /* [layer] → [n_heads × n × n] attention weights; rows sum to 1 */
+    float **scores;             /* [layer] → [n_heads × n × n] raw q·k; masked = -INFINITY */
+    float **scaled;             /* [layer] → [n_heads × n × n] q·k·scale; masked = -INFINITY */
+    unsigned char *fully_masked;/* [n] 1 = the query's row had no visible key (all zeros) */
+    unsigned char *unknown;     /* [n] 1 = word never seen in training (its vector is a guess
+                                   from character n-grams); all 1 for demo weights */
+} at_model_run;
+
+/* Run the model on a tokenised sentence (tokenizer.h) and keep every layer's and
+ * head's scores and weights. opts may be NULL (no mask, scaled). run is
+ * caller-provided storage; its arrays are allocated here and released by
+ * at_model_run_free. Errors: AT_EINVAL (no tokens), AT_ERANGE (more than
+ * max_tokens), AT_ENOMEM. On error run is left empty (safe to free). */
+int at_model_attend(const at_model *m, const at_tokens *toks, const at_run_opts *opts,
+                    at_model_run *run, at_error *err);
+
+/* NULL-safe; leaves run zeroed. */
+void at_model_run_free(at_model_run *run);
+
+/* 1 if the (lower-cased) word is in the model's vocabulary, else 0. */
+int at_model_knows(const at_model *m, const char *word);
+
+#endif
