@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unictype.h>
 #include <unigbrk.h>
+#include <unilbrk.h>
 #include <unistr.h>
 #include <uniwidth.h>
 
@@ -207,4 +208,110 @@ char *at_text_sanitize(const char *s, size_t len, size_t *len_out)
     if (len_out)
         *len_out = o;
     return (char *)out;
+}
+
+/* ---- wrapping ---------------------------------------------------------- */
+
+typedef struct line_list {
+    at_line *items;
+    size_t n, cap;
+} line_list;
+
+/* Length of p[start .. end) without trailing spaces, tabs and U+3000. */
+static size_t trim_end(const uint8_t *p, size_t start, size_t end)
+{
+    for (;;) {
+        if (end > start && (p[end - 1] == ' ' || p[end - 1] == '\t'))
+            end--;
+        else if (end >= start + 3 && memcmp(p + end - 3, "\xE3\x80\x80", 3) == 0)
+            end -= 3;
+        else
+            return end;
+    }
+}
+
+static int push_line(line_list *l, const uint8_t *p, size_t start, size_t end)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        at_line *items = realloc(l->items, cap * sizeof *items);
+        if (!items)
+            return AT_ENOMEM;
+        l->items = items;
+        l->cap = cap;
+    }
+    end = trim_end(p, start, end);
+    l->items[l->n++] = (at_line){start, end - start, at_text_width((const char *)p + start, end - start)};
+    return AT_OK;
+}
+
+static int is_hspace(const uint8_t *p, size_t n)
+{
+    return trim_end(p, 0, n) == 0;
+}
+
+/* Greedy filling: break at the last opportunity before the line overflows. */
+static int wrap_lines(const uint8_t *p, size_t len, size_t width, const char *lb, line_list *l)
+{
+    gb_iter it;
+    gb_init(&it, (const char *)p, len);
+    size_t start = 0, cols = 0, brk = 0;
+    int rc = AT_OK;
+    for (size_t b = 0, e; b < len && rc == AT_OK; b = e) {
+        e = gb_end(&it, b);
+        if (lb[b] == UC_BREAK_MANDATORY || lb[b] == UC_BREAK_CR_BEFORE_LF) {
+            rc = push_line(l, p, start, b);
+            start = e, cols = 0, brk = 0;
+            continue;
+        }
+        if ((lb[b] == UC_BREAK_POSSIBLE || lb[b] == UC_BREAK_HYPHENATION) && b > start)
+            brk = b;
+        size_t w = (size_t)cluster_width(p + b, e - b);
+        if (cols + w > width && !is_hspace(p + b, e - b)) {
+            if (brk > start) {
+                rc = push_line(l, p, start, brk);
+                cols = at_text_width((const char *)p + brk, b - brk);
+                start = brk, brk = 0;
+            }
+            if (rc == AT_OK && cols + w > width && b > start) {   /* a word wider than the line */
+                rc = push_line(l, p, start, b);
+                start = b, cols = 0, brk = 0;
+            }
+        }
+        cols += w;
+    }
+    if (rc == AT_OK && start < len)
+        rc = push_line(l, p, start, len);
+    return rc;
+}
+
+int at_text_wrap(const char *s, size_t len, size_t width, at_line **lines_out,
+                 size_t *n_out, at_error *err)
+{
+    if (!lines_out || !n_out)
+        return at_error_set(err, AT_EINVAL, "at_text_wrap: no place for the lines");
+    *lines_out = NULL;
+    *n_out = 0;
+    if (width == 0)
+        return at_error_set(err, AT_EINVAL, "cannot wrap text to a width of 0 columns");
+    if (!s && len > 0)
+        return at_error_set(err, AT_EINVAL, "at_text_wrap: the text is NULL");
+    if (len == 0)
+        return AT_OK;
+    line_list l = {0};
+    int rc = AT_ENOMEM;
+    char *lb = malloc(len);
+    if (!lb)
+        goto out;
+    u8_possible_linebreaks((const uint8_t *)s, len, "UTF-8", lb);
+    rc = wrap_lines((const uint8_t *)s, len, width, lb, &l);
+out:
+    free(lb);
+    if (rc != AT_OK) {
+        free(l.items);
+        return at_error_set(err, rc, "out of memory while wrapping %zu bytes", len);
+    }
+    *lines_out = l.items;
+    *n_out = l.n;
+    return AT_OK;
 }

@@ -1,5 +1,8 @@
 /* Display width and grapheme clusters of UTF-8 text, on libunistring.
  *
+ * Source: Unicode UAX #29 (grapheme clusters), UAX #11 (East Asian width, via
+ * uc_width), UTS #51 (emoji presentation), UAX #14 (line breaking).
+ *
  * Units: every offset and length is in bytes of UTF-8; every width is in
  * terminal columns. A grapheme cluster is a user-perceived character (Unicode
  * UAX #29, extended rules, as computed by libunistring's u8_grapheme_breaks):
@@ -46,7 +49,7 @@ size_t at_text_clip(const char *s, size_t len, size_t max_cols, size_t *cols_out
 /* Byte offset of the first grapheme boundary after pos (len if none; len when
  * pos >= len). pos must be a boundary: 0, len or a value these functions
  * returned; from inside a cluster the result counts a cluster as starting at pos.
- * Cost: proportional to the length of the cluster. */
+ * Cost: a few hundred bytes of look-ahead at most, unless the cluster is longer. */
 size_t at_text_next_grapheme(const char *s, size_t len, size_t pos);
 
 /* Byte offset of the last grapheme boundary before pos (0 if none; pos > len is
@@ -60,5 +63,27 @@ size_t at_text_prev_grapheme(const char *s, size_t len, size_t pos);
  * the terminator. Caller frees with free(). Returns NULL when out of memory or
  * when s is NULL with len > 0. */
 char *at_text_sanitize(const char *s, size_t len, size_t *len_out);
+
+/* One line of wrapped text: the byte span s[start .. start + len) and its width
+ * in columns. The span excludes the white space and the newline at the break. */
+typedef struct at_line {
+    size_t start, len;
+    size_t cols;
+} at_line;
+
+/* Wrap s[0 .. len) into lines of at most width columns, for drawing paragraphs.
+ * Lines break where Unicode line breaking (UAX #14, u8_possible_linebreaks)
+ * allows, so a line never starts with "，" or "。" and Chinese may break between
+ * characters; widths are per grapheme cluster (rules above). A word wider than
+ * the line is cut between clusters; a single cluster wider than width (a wide
+ * character at width 1) gets a line of its own, so cols can exceed width only
+ * then. Newlines (LF, CR LF, CR, U+2028…) end a line; "a\n\nb" gives "a", "",
+ * "b"; a final newline opens no empty line; "" gives no lines. Spaces and tabs
+ * at a break are dropped; a tab counts 0 columns (expand tabs first).
+ *   *lines_out  receives [*n_out] lines (NULL when 0), caller frees with free()
+ * Errors: AT_EINVAL (width 0, NULL output pointers, s NULL with len > 0),
+ * AT_ENOMEM; on error *lines_out is NULL and *n_out 0. */
+int at_text_wrap(const char *s, size_t len, size_t width, at_line **lines_out,
+                 size_t *n_out, at_error *err);
 
 #endif

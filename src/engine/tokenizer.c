@@ -14,30 +14,34 @@
 
 /* What one grapheme cluster is, for tokenizing. */
 enum cluster_kind {
-    K_SPACE,      /* horizontal white space only (space, tab, U+3000, NBSP) */
-    K_BREAK,      /* other white space or control characters (newline) */
-    K_IGNORABLE,  /* default-ignorable format characters only (U+200B, U+00AD) */
+    K_SPACE,      /* starts with horizontal white space (space, tab, U+3000, NBSP) */
+    K_BREAK,      /* starts with other white space, U+200B or a control (newline) */
+    K_IGNORABLE,  /* other default-ignorable characters only (U+00AD, U+FEFF) */
     K_HAN,        /* starts with a Han character */
     K_OTHER,
 };
 
+static int is_hspace(ucs4_t c)
+{
+    return c == '\t' || uc_is_general_category(c, UC_CATEGORY_Zs);
+}
+
+/* A cluster is classified by its first code point (marks that follow a space
+ * belong to the space), except that it is ignorable only if all of it is. */
 static enum cluster_kind classify(const uint8_t *p, size_t n, const uc_script_t *han)
 {
-    int all_space = 1, all_sep = 1, all_ign = 1;
-    ucs4_t first;
-    u8_mbtouc(&first, p, n);
-    for (size_t i = 0; i < n;) {
-        ucs4_t c;
-        i += (size_t)u8_mbtouc(&c, p + i, n - i);
-        int hspace = c == '\t' || uc_is_general_category(c, UC_CATEGORY_Zs);
-        all_space &= hspace;
-        all_sep &= hspace || uc_is_property_white_space(c) || uc_is_general_category(c, UC_CATEGORY_Cc);
-        all_ign &= uc_is_property_default_ignorable_code_point(c);
-    }
-    if (all_space)
+    ucs4_t first, c;
+    size_t i = (size_t)u8_mbtouc(&first, p, n);
+    if (is_hspace(first))
         return K_SPACE;
-    if (all_sep)
+    if (first == 0x200B || uc_is_property_white_space(first) ||
+        uc_is_general_category(first, UC_CATEGORY_Cc))
         return K_BREAK;
+    int all_ign = uc_is_property_default_ignorable_code_point(first);
+    while (all_ign && i < n) {
+        i += (size_t)u8_mbtouc(&c, p + i, n - i);
+        all_ign = uc_is_property_default_ignorable_code_point(c);
+    }
     if (all_ign)
         return K_IGNORABLE;
     return han && uc_is_script(first, han) ? K_HAN : K_OTHER;
@@ -117,7 +121,9 @@ static int split(const uint8_t *s, size_t len, const char *gb, const char *wb,
         for (e = b + 1; e < len && !gb[e]; e++)
             ;
         enum cluster_kind k = classify(s + b, e - b, han);
-        int extend = open && ((k == K_IGNORABLE) || (k == K_HAN && cur == K_HAN && spaced) ||
+        if (k == K_IGNORABLE)   /* kept only inside a token, when more of it follows */
+            continue;
+        int extend = open && ((k == K_HAN && cur == K_HAN && spaced) ||
                               (k == K_OTHER && cur == K_OTHER && !wb[b]));
         if (extend) {
             cur_end = e;

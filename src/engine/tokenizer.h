@@ -1,21 +1,28 @@
 /* Tokenizer for the sentences the tutor attends over, on libunistring.
  *
+ * Source: Unicode UAX #29 (word and grapheme cluster boundaries, as implemented
+ * by u8_wordbreaks and u8_grapheme_breaks in libunistring 1.0, Unicode 14).
+ * Tokens are the positions of Vaswani et al. 2017: one row of Q, K and V each.
+ *
  * A sentence is split into the tokens whose attention weights the tutor shows:
  *   - Latin (and other spaced) text by word breaks (UAX #29, u8_wordbreaks):
  *     "didn't", "didn’t", "3.14" and "U.S.A" are one token each;
  *   - punctuation is kept, each mark its own token ("tired." → "tired", ".";
  *     "…" and full-width "，" "。" are tokens too);
- *   - white space (and control characters) separates tokens and is dropped;
+ *   - white space, U+200B zero-width space and control characters separate
+ *     tokens and are dropped;
  *   - Han text gives one token per character ("小明今天没来学校" → 8 tokens), unless
  *     the student separated Han words with spaces: when a Han character is
  *     followed, after horizontal white space only, by another Han character
  *     anywhere in the input, every run of Han characters is one token
- *     ("今天 下雨 我 没 带 伞" → 6 tokens, as BERT's Chinese models expect
- *     pre-segmented text). A newline alone does not count as such a space;
+ *     ("今天 下雨 我 没 带 伞" → 6 tokens: the student's own segmentation is
+ *     kept). The choice is made once for the whole input; a newline alone does
+ *     not count as such a space;
  *   - Han next to other text splits at the script change ("我love你" → 我 love 你);
+ *     kana and Hangul follow the word-break rules (a katakana run is one token);
  *   - a grapheme cluster is never split (👩🏿‍🔧, "e" + U+0301, ⚠️, 🇨🇳 stay whole);
- *     format characters (U+200B, U+00AD, U+FEFF…) that do not join a word are
- *     dropped.
+ *     invisible format characters (U+00AD soft hyphen, U+FEFF, U+200E…) are kept
+ *     inside a word ("co\u00ADoperate" is one token) and dropped elsewhere.
  * Each token keeps its byte span in the input and its display width (columns, per
  * grapheme cluster, see text.h). The result does not depend on the locale. */
 #ifndef AT_TOKENIZER_H

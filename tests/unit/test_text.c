@@ -226,6 +226,109 @@ static void test_sanitize(void **state)
     assert_null(at_text_sanitize(NULL, 1, &n));
 }
 
+/* Wrap s (exact-size copy) at width and compare each line's text and columns. */
+static void expect_wrap(const char *s, size_t width, const char *const *want, size_t n_want)
+{
+    size_t n = strlen(s), n_lines = 99;
+    char *b = exact(s, n);
+    at_line *lines = (at_line *)1;
+    at_error err;
+    at_error_clear(&err);
+    assert_int_equal(at_text_wrap(b, n, width, &lines, &n_lines, &err), AT_OK);
+    if (n_lines != n_want) {
+        for (size_t i = 0; i < n_lines; i++)
+            print_message("  line %zu: \"%.*s\"\n", i, (int)lines[i].len, b + lines[i].start);
+        fail_msg("\"%s\" at %zu columns: %zu lines, expected %zu", s, width, n_lines, n_want);
+    }
+    for (size_t i = 0; i < n_want; i++) {
+        assert_int_equal(lines[i].len, strlen(want[i]));
+        assert_memory_equal(b + lines[i].start, want[i], lines[i].len);
+        assert_int_equal(lines[i].cols, width_of(want[i], strlen(want[i])));
+        assert_true(lines[i].cols <= width);
+    }
+    free(lines);
+    free(b);
+}
+
+#define WRAP(s, width, ...)                                              \
+    do {                                                                 \
+        const char *const w_[] = {__VA_ARGS__};                          \
+        expect_wrap(s, width, w_, sizeof w_ / sizeof w_[0]);             \
+    } while (0)
+
+static void test_wrap(void **state)
+{
+    WRAP("The animal didn't cross the road", 10, "The animal", "didn't", "cross the", "road");
+    /* "，" never starts a line: 雨 moves down with it. */
+    WRAP("今天下雨，我没带伞。", 8, "今天下", "雨，我没", "带伞。");
+    WRAP("abcdefghij", 4, "abcd", "efgh", "ij");
+    WRAP(WORKER WORKER WORKER, 4, WORKER WORKER, WORKER);
+    WRAP("a\n\nb", 10, "a", "", "b");
+    WRAP("a\r\nb c\n", 10, "a", "b c");
+    WRAP("word   ", 4, "word");
+    WRAP("注意力机制ab", 9, "注意力机", "制ab");
+}
+
+static void test_wrap_edges(void **state)
+{
+    at_line *lines = NULL;
+    size_t n = 99;
+    at_error err;
+    at_error_clear(&err);
+    assert_int_equal(at_text_wrap("", 0, 10, &lines, &n, &err), AT_OK);
+    assert_int_equal(n, 0);
+    assert_null(lines);
+    assert_int_equal(at_text_wrap("ab", 2, 0, &lines, &n, &err), AT_EINVAL);
+    assert_int_equal(err.code, AT_EINVAL);
+    assert_int_equal(at_text_wrap(NULL, 2, 5, &lines, &n, NULL), AT_EINVAL);
+    /* A wide character alone on a line narrower than itself. */
+    assert_int_equal(at_text_wrap("注意", 6, 1, &lines, &n, NULL), AT_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(lines[0].start, 0);
+    assert_int_equal(lines[0].cols, 2);
+    assert_int_equal(lines[1].start, 3);
+    free(lines);
+}
+
+/* Random bytes (mostly invalid UTF-8): clusters cover the text exactly, widths add
+ * up, clipping and sanitising stay in bounds. Any read past the end fails under ASan. */
+static void test_random_bytes_properties(void **state)
+{
+    srand(1706);
+    for (int round = 0; round < 300; round++) {
+        size_t n = (size_t)rand() % 600;
+        char *s = malloc(n ? n : 1);
+        assert_non_null(s);
+        for (size_t i = 0; i < n; i++)   /* lead bytes, continuation bytes, ASCII */
+            s[i] = (char)(rand() % 3 == 0 ? 0x80 + rand() % 64 : rand() % 3 ? 0xC0 + rand() % 64 : rand() % 128);
+        size_t sum = 0;
+        for (size_t pos = 0, next; pos < n; pos = next) {
+            next = at_text_next_grapheme(s, n, pos);
+            assert_true(next > pos && next <= n);
+            assert_int_equal(at_text_prev_grapheme(s, n, next), pos);
+            sum += (size_t)at_grapheme_width(s + pos, next - pos);
+        }
+        assert_int_equal(sum, at_text_width(s, n));
+        size_t cols, max = (size_t)rand() % 100;
+        size_t cut = at_text_clip(s, n, max, &cols);
+        assert_true(cut <= n && cols <= max);
+        assert_int_equal(cols, at_text_width(s, cut));
+        size_t m;
+        char *c = at_text_sanitize(s, n, &m);
+        assert_non_null(c);
+        assert_true(m <= 3 * n);
+        assert_int_equal(c[m], '\0');
+        free(c);
+        at_line *lines;
+        size_t n_lines;
+        assert_int_equal(at_text_wrap(s, n, 1 + (size_t)rand() % 20, &lines, &n_lines, NULL), AT_OK);
+        for (size_t i = 0; i < n_lines; i++)
+            assert_true(lines[i].start + lines[i].len <= n);
+        free(lines);
+        free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +340,9 @@ int main(void)
         cmocka_unit_test(test_next_prev_boundaries),
         cmocka_unit_test(test_long_text_and_long_cluster),
         cmocka_unit_test(test_sanitize),
+        cmocka_unit_test(test_wrap),
+        cmocka_unit_test(test_wrap_edges),
+        cmocka_unit_test(test_random_bytes_properties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * marks, box drawing, invalid UTF-8, limits. Every input is copied into a malloc'ed
  * buffer of exactly its length, so a read past the end fails under ASan. */
 #include "check.h"
+#include "engine/text.h"
 #include "engine/tokenizer.h"
 
 #include <locale.h>
@@ -192,6 +193,17 @@ static void test_empty_and_blank(void **state)
     EXPECT("\xEF\xBB\xBFhello \xE2\x80\x8B", {"hello", 3, 5});
 }
 
+static void test_invisible_format_characters(void **state)
+{
+    /* U+200B separates words; a soft hyphen inside a word stays, at its end it goes. */
+    EXPECT("a\xE2\x80\x8B" "b", {"a", 0, 1}, {"b", 4, 1});
+    EXPECT("co\xC2\xAD" "operate", {"co\xC2\xAD" "operate", 0, 9});
+    EXPECT("co\xC2\xAD go", {"co", 0, 2}, {"go", 5, 2});
+    EXPECT("\xE2\x80\x8E" "hi\xE2\x80\x8F", {"hi", 3, 2});   /* LRM hi RLM */
+    /* A variation selector after a space belongs to the space. */
+    EXPECT("a \xEF\xB8\x8F" "b", {"a", 0, 1}, {"b", 5, 1});
+}
+
 static void test_length_limit(void **state)
 {
     size_t n = AT_TOKENIZE_MAX_BYTES;
@@ -228,6 +240,52 @@ static void test_bad_arguments_and_free(void **state)
     at_tokens_free(NULL);
 }
 
+/* Random sentences from a pool of troublesome pieces: every token starts and ends
+ * on a grapheme boundary, spans never overlap, widths add up, nothing is lost
+ * but separators. */
+static void test_random_sentences_properties(void **state)
+{
+    static const char *const pool[] = {
+        "a", "Z", "didn't", " ", "  ", "\t", "\n", "\xE3\x80\x80", ".", "，", "。", "注", "意",
+        "\xCC\x81", "\xE2\x80\x8D", "\xEF\xB8\x8F", "\xF0\x9F\x91\xA9", "\xF0\x9F\x8F\xBF",
+        "\xF0\x9F\x94\xA7", "\xF0\x9F\x87\xA8", "\xF0\x9F\x87\xB3", "\xE2\x9A\xA0",
+        "\xE2\x94\x8C", "\xC2\xAD", "\xE2\x80\x8B", "3.14", "'", "\xE1\x84\x80", "\xE1\x85\xA1",
+    };
+    const size_t n_pool = sizeof pool / sizeof pool[0];
+    srand(2017);
+    for (int round = 0; round < 400; round++) {
+        char buf[512];
+        size_t n = 0;
+        for (int k = rand() % 40; k > 0; k--) {
+            const char *piece = pool[(size_t)rand() % n_pool];
+            memcpy(buf + n, piece, strlen(piece));
+            n += strlen(piece);
+        }
+        char *s = malloc(n ? n : 1);
+        assert_non_null(s);
+        memcpy(s, buf, n);
+        at_tokens t;
+        assert_int_equal(at_tokenize(s, n, &t, NULL), AT_OK);
+        size_t prev_end = 0, token_cols = 0;
+        for (size_t i = 0; i < t.n; i++) {
+            const at_token *tk = &t.items[i];
+            assert_true(tk->len > 0 && tk->start >= prev_end && tk->start + tk->len <= n);
+            /* boundaries: the start is one, and the end is reached cluster by cluster */
+            size_t pos = tk->start;
+            assert_int_equal(at_text_prev_grapheme(s, n, at_text_next_grapheme(s, n, pos)), pos);
+            while (pos < tk->start + tk->len)
+                pos = at_text_next_grapheme(s, n, pos);
+            assert_int_equal(pos, tk->start + tk->len);
+            assert_int_equal((size_t)tk->width, at_text_width(s + tk->start, tk->len));
+            token_cols += (size_t)tk->width;
+            prev_end = tk->start + tk->len;
+        }
+        assert_true(token_cols <= at_text_width(s, n));
+        at_tokens_free(&t);
+        free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,8 +300,10 @@ int main(void)
         cmocka_unit_test(test_truncated_utf8),
         cmocka_unit_test(test_invalid_utf8_offsets),
         cmocka_unit_test(test_empty_and_blank),
+        cmocka_unit_test(test_invisible_format_characters),
         cmocka_unit_test(test_length_limit),
         cmocka_unit_test(test_bad_arguments_and_free),
+        cmocka_unit_test(test_random_sentences_properties),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
