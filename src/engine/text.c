@@ -81,18 +81,17 @@ static size_t gb_end(gb_iter *it, size_t pos)
 {
     if (pos >= it->len)
         return it->len;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass == 1 || it->wlen == 0 || pos < it->wstart || pos >= it->wstart + it->wlen) {
-            if (pass == 1 && it->wstart == pos)
-                break;
-            gb_fill(it, pos);
-        }
-        size_t e = gb_search(it, pos);
-        if (e)
-            return e;
-        if (it->wstart + it->wlen == it->len)
-            return it->len;
+    if (it->wlen == 0 || pos < it->wstart || pos >= it->wstart + it->wlen)
+        gb_fill(it, pos);
+    size_t e = gb_search(it, pos);
+    if (!e && it->wstart != pos && it->wstart + it->wlen < it->len) {
+        gb_fill(it, pos);   /* the cluster may run past the window: restart it at pos */
+        e = gb_search(it, pos);
     }
+    if (e)
+        return e;
+    if (it->wstart + it->wlen == it->len)
+        return it->len;
     return gb_end_long(it, pos);
 }
 

@@ -22,7 +22,7 @@
  * four, where terminals draw two.
  *
  * Invalid UTF-8 is accepted by every function here: each maximal invalid
- * subsequence counts as one U+FFFD (width 1, its own cluster). Nothing is read
+ * subsequence counts as one U+FFFD (width 1). Nothing is read
  * outside s[0 .. len). s may be NULL only when len is 0. No function keeps state
  * or does I/O; none depends on the locale. */
 #ifndef AT_TEXT_H
