@@ -1,0 +1,180 @@
+/* Terminal set-up and colour roles (the UI's global terminal state lives here). */
+#include "ui/crt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct {
+    int active;
+    crt_palette palette;
+    attr_t attrs[CRT_ROLES];
+} crt;
+
+typedef struct role_colors {
+    short fg, bg;
+    attr_t extra;
+} role_colors;
+
+/* 256 colours: the heat ramp runs from dark blue-grey to bright yellow. */
+static const role_colors palette_256[CRT_ROLES] = {
+    [CRT_NORMAL] = {-1, -1, 0},
+    [CRT_TITLE] = {75, -1, A_BOLD},
+    [CRT_STATUS] = {252, 237, 0},
+    [CRT_STATUS_KEY] = {229, 237, A_BOLD},
+    [CRT_SELECTED] = {16, 117, 0},
+    [CRT_DIM] = {244, -1, 0},
+    [CRT_OK] = {114, -1, A_BOLD},
+    [CRT_WRONG] = {203, -1, A_BOLD},
+    [CRT_WARN] = {221, -1, 0},
+    [CRT_INPUT] = {255, 236, 0},
+    [CRT_BORDER] = {245, -1, 0},
+    [CRT_CODE] = {150, -1, 0},
+    [CRT_FORMULA] = {222, -1, A_BOLD},
+    [CRT_HEAT_0] = {246, 234, 0},
+    [CRT_HEAT_1] = {252, 17, 0},
+    [CRT_HEAT_2] = {255, 18, 0},
+    [CRT_HEAT_3] = {255, 25, 0},
+    [CRT_HEAT_4] = {255, 31, 0},
+    [CRT_HEAT_5] = {16, 78, 0},
+    [CRT_HEAT_6] = {16, 185, 0},
+    [CRT_HEAT_7] = {16, 226, A_BOLD},
+};
+
+/* 8 colours: fewer distinct levels, told apart by background colour and bold. */
+static const role_colors palette_8[CRT_ROLES] = {
+    [CRT_NORMAL] = {-1, -1, 0},
+    [CRT_TITLE] = {COLOR_CYAN, -1, A_BOLD},
+    [CRT_STATUS] = {COLOR_BLACK, COLOR_WHITE, 0},
+    [CRT_STATUS_KEY] = {COLOR_BLUE, COLOR_WHITE, A_BOLD},
+    [CRT_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0},
+    [CRT_DIM] = {-1, -1, A_DIM},
+    [CRT_OK] = {COLOR_GREEN, -1, A_BOLD},
+    [CRT_WRONG] = {COLOR_RED, -1, A_BOLD},
+    [CRT_WARN] = {COLOR_YELLOW, -1, 0},
+    [CRT_INPUT] = {COLOR_WHITE, COLOR_BLUE, 0},
+    [CRT_BORDER] = {-1, -1, 0},
+    [CRT_CODE] = {COLOR_GREEN, -1, 0},
+    [CRT_FORMULA] = {COLOR_YELLOW, -1, A_BOLD},
+    [CRT_HEAT_0] = {COLOR_WHITE, COLOR_BLACK, A_DIM},
+    [CRT_HEAT_1] = {COLOR_WHITE, COLOR_BLACK, 0},
+    [CRT_HEAT_2] = {COLOR_WHITE, COLOR_BLUE, 0},
+    [CRT_HEAT_3] = {COLOR_WHITE, COLOR_BLUE, A_BOLD},
+    [CRT_HEAT_4] = {COLOR_BLACK, COLOR_CYAN, 0},
+    [CRT_HEAT_5] = {COLOR_BLACK, COLOR_GREEN, 0},
+    [CRT_HEAT_6] = {COLOR_BLACK, COLOR_YELLOW, 0},
+    [CRT_HEAT_7] = {COLOR_BLACK, COLOR_WHITE, A_BOLD},
+};
+
+/* No colour: attributes only (the heatmap draws shade characters instead). */
+static const attr_t palette_none[CRT_ROLES] = {
+    [CRT_TITLE] = A_BOLD,
+    [CRT_STATUS] = A_REVERSE,
+    [CRT_STATUS_KEY] = A_REVERSE | A_BOLD,
+    [CRT_SELECTED] = A_REVERSE,
+    [CRT_DIM] = A_DIM,
+    [CRT_OK] = A_BOLD,
+    [CRT_WRONG] = A_BOLD,
+    [CRT_WARN] = A_UNDERLINE,
+    [CRT_INPUT] = A_UNDERLINE,
+    [CRT_FORMULA] = A_BOLD,
+    [CRT_HEAT_7] = A_BOLD,
+};
+
+const char *crt_unusable(void)
+{
+    const char *term = getenv("TERM");
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+        return "attn-tutor: the tutor needs a terminal (stdin and stdout are not one).\n"
+               "Without a terminal use: attn-tutor attend SENTENCE, softmax, compute, show ID,\n"
+               "check QID ANSWER, practice (attn-tutor --help lists them).";
+    if (!term || !*term || !strcmp(term, "dumb"))
+        return "attn-tutor: the tutor needs a full-screen terminal (TERM is unset or \"dumb\").\n"
+               "Set TERM (e.g. TERM=xterm-256color), or use the commands that need none:\n"
+               "attn-tutor attend SENTENCE, softmax, compute, show ID, check QID ANSWER, practice.";
+    return NULL;
+}
+
+static void pick_palette(void)
+{
+    const char *nc = getenv("NO_COLOR");
+    crt.palette = CRT_PALETTE_NONE;
+    if ((!nc || !*nc) && has_colors() && start_color() == OK) {
+        use_default_colors();
+        crt.palette = COLORS >= 256 && COLOR_PAIRS >= CRT_ROLES + 1 ? CRT_PALETTE_256
+                      : COLORS >= 8 && COLOR_PAIRS >= CRT_ROLES + 1 ? CRT_PALETTE_8
+                                                                    : CRT_PALETTE_NONE;
+    }
+    for (int r = 0; r < CRT_ROLES; r++) {
+        if (crt.palette == CRT_PALETTE_NONE) {
+            crt.attrs[r] = palette_none[r];
+            continue;
+        }
+        const role_colors *c = crt.palette == CRT_PALETTE_256 ? &palette_256[r] : &palette_8[r];
+        if (r == CRT_NORMAL) {
+            crt.attrs[r] = 0;
+            continue;
+        }
+        init_pair((short)r, c->fg, c->bg);
+        crt.attrs[r] = COLOR_PAIR(r) | c->extra;
+    }
+}
+
+int crt_init(void)
+{
+    if (crt.active)
+        return 0;
+    if (!initscr())
+        return -1;
+    crt.active = 1;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    pick_palette();
+    return 0;
+}
+
+void crt_done(void)
+{
+    if (!crt.active)
+        return;
+    curs_set(1);
+    endwin();
+    crt.active = 0;
+}
+
+crt_palette crt_palette_in_use(void)
+{
+    return crt.palette;
+}
+
+attr_t crt_attr(crt_role role)
+{
+    return role < CRT_ROLES ? crt.attrs[role] : 0;
+}
+
+crt_role crt_heat_role(float w)
+{
+    if (!(w > 0))
+        return CRT_HEAT_0;
+    if (w >= 1)
+        return CRT_HEAT_7;
+    /* square root spreads the small weights, where most of a row lives */
+    int level = (int)floorf(sqrtf(w) * CRT_HEAT_LEVELS);
+    if (level >= CRT_HEAT_LEVELS)
+        level = CRT_HEAT_LEVELS - 1;
+    return (crt_role)(CRT_HEAT_0 + level);
+}
+
+const char *crt_shade(float w)
+{
+    static const char *shades[] = {" ", "░", "▒", "▓", "█"};
+    if (!(w > 0.02f))
+        return shades[0];
+    int level = 1 + (int)(w * 4);
+    return shades[level > 4 ? 4 : level];
+}

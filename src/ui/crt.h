@@ -1,0 +1,58 @@
+/* The terminal: set-up and tear-down of ncursesw, and colours as roles.
+ * This module holds the UI's only global state (the palette in use).
+ * Call sites name a role (CRT_TITLE, CRT_HEAT_3…), never a colour number; one table
+ * per palette (256 colours, 8 colours, none) maps roles to attributes. */
+#ifndef AT_UI_CRT_H
+#define AT_UI_CRT_H
+
+#include <curses.h>
+
+typedef enum crt_role {
+    CRT_NORMAL,
+    CRT_TITLE,       /* screen titles */
+    CRT_STATUS,      /* the status bar */
+    CRT_STATUS_KEY,  /* a key named in the status bar */
+    CRT_SELECTED,    /* the selected row of a list, the heatmap cursor */
+    CRT_DIM,         /* secondary text, masked cells */
+    CRT_OK,          /* right answer */
+    CRT_WRONG,       /* wrong answer, errors */
+    CRT_WARN,        /* partly right, hints */
+    CRT_INPUT,       /* an input line */
+    CRT_BORDER,      /* table and pane borders */
+    CRT_CODE,        /* code blocks */
+    CRT_FORMULA,     /* formulas */
+    CRT_HEAT_0,      /* heatmap ramp, weight ≈ 0 … */
+    CRT_HEAT_1, CRT_HEAT_2, CRT_HEAT_3, CRT_HEAT_4, CRT_HEAT_5, CRT_HEAT_6,
+    CRT_HEAT_7,      /* … weight ≈ 1 */
+    CRT_ROLES
+} crt_role;
+
+#define CRT_HEAT_LEVELS 8
+
+typedef enum crt_palette { CRT_PALETTE_NONE, CRT_PALETTE_8, CRT_PALETTE_256 } crt_palette;
+
+/* Why the tutor cannot start in this terminal, or NULL when it can: stdin/stdout not a
+ * terminal, TERM unset or "dumb", or a terminal ncurses does not know. The message
+ * names the commands that work without a terminal. */
+const char *crt_unusable(void);
+
+/* initscr() with cbreak, noecho, keypad, no cursor; picks the palette from the
+ * terminal's colours, and none when NO_COLOR is set (any value, https://no-color.org).
+ * Returns 0, or -1 when ncurses could not start. */
+int crt_init(void);
+
+/* endwin(); safe to call twice. */
+void crt_done(void);
+
+crt_palette crt_palette_in_use(void);
+
+/* The attribute (colour pair and A_* flags) of a role in the current palette. */
+attr_t crt_attr(crt_role role);
+
+/* The heat role for a weight in [0, 1] (clamped; NaN → CRT_HEAT_0). */
+crt_role crt_heat_role(float w);
+
+/* A shade character for a weight, for the palette without colour: " ░▒▓█". */
+const char *crt_shade(float w);
+
+#endif

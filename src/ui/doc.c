@@ -1,0 +1,241 @@
+/* Laid-out documents: wrapped paragraphs, tables, reserved blocks. */
+#include "ui/doc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/draw.h"
+#include "ui/uitext.h"
+
+void ui_doc_free(ui_doc *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free(d->v[i].text);
+    free(d->v);
+    *d = (ui_doc){0};
+}
+
+void ui_doc_reset(ui_doc *d, int width)
+{
+    ui_doc_free(d);
+    d->width = width < 1 ? 1 : width;
+}
+
+static void push(ui_doc *d, const char *s, size_t len, crt_role role, int indent, int block,
+                 int row)
+{
+    if (d->failed)
+        return;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 64;
+        ui_doc_line *v = realloc(d->v, cap * sizeof *v);
+        if (!v) {
+            d->failed = 1;
+            return;
+        }
+        d->v = v;
+        d->cap = cap;
+    }
+    char *t = NULL;
+    if (s) {
+        t = malloc(len + 1);
+        if (!t) {
+            d->failed = 1;
+            return;
+        }
+        memcpy(t, s, len);
+        t[len] = '\0';
+    }
+    d->v[d->n++] = (ui_doc_line){t, role, indent, block, row};
+}
+
+void ui_doc_text(ui_doc *d, const char *text, crt_role role, int indent)
+{
+    ui_lines lines = {0};
+    size_t len = strlen(text);
+    while (len > 0 && text[len - 1] == '\n')
+        len--;
+    if (ui_wrap(text, len, d->width - indent, &lines) < 0) {
+        d->failed = 1;
+    } else {
+        for (size_t i = 0; i < lines.n; i++)
+            push(d, text + lines.v[i].start, lines.v[i].len, role, indent, 0, 0);
+    }
+    ui_lines_free(&lines);
+}
+
+void ui_doc_line_add(ui_doc *d, const char *text, crt_role role, int indent)
+{
+    push(d, text, strlen(text), role, indent, 0, 0);
+}
+
+void ui_doc_blank(ui_doc *d)
+{
+    push(d, "", 0, CRT_NORMAL, 0, 0, 0);
+}
+
+void ui_doc_block(ui_doc *d, int id, int h)
+{
+    for (int i = 0; i < h; i++)
+        push(d, NULL, 0, CRT_NORMAL, 0, id, i);
+}
+
+/* ---- tables ---- */
+
+static int cell_width(const char *s)
+{
+    /* the widest line of the cell */
+    int m = 0;
+    const char *p = s;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        int w = ui_text_width(p, n);
+        if (w > m)
+            m = w;
+        p += n + (e != NULL);
+    }
+    return m;
+}
+
+/* Shrink the widest columns until the table (cells + borders) fits `avail`. */
+static void fit_columns(int *cw, size_t n, int avail)
+{
+    int total = 1;
+    for (size_t c = 0; c < n; c++)
+        total += cw[c] + 3;
+    while (total > avail) {
+        size_t wide = 0;
+        for (size_t c = 1; c < n; c++)
+            if (cw[c] > cw[wide])
+                wide = c;
+        if (cw[wide] <= 2)
+            break;
+        cw[wide]--;
+        total--;
+    }
+}
+
+/* Append text to line buffer b at *pos, padded with spaces to exactly `cols` columns. */
+static void put_padded(char *b, size_t *pos, size_t cap, const char *s, size_t len, int cols)
+{
+    int w;
+    size_t n = ui_text_clip(s, len, cols, &w);
+    if (*pos + n + (size_t)(cols - w) + 1 >= cap)
+        return;
+    memcpy(b + *pos, s, n);
+    *pos += n;
+    for (int i = w; i < cols; i++)
+        b[(*pos)++] = ' ';
+    b[*pos] = '\0';
+}
+
+static void put_str(char *b, size_t *pos, size_t cap, const char *s)
+{
+    size_t n = strlen(s);
+    if (*pos + n + 1 >= cap)
+        return;
+    memcpy(b + *pos, s, n + 1);
+    *pos += n;
+}
+
+static void rule(ui_doc *d, const int *cw, size_t n, const char *l, const char *m,
+                 const char *r, int indent)
+{
+    char b[4096];
+    size_t pos = 0;
+    b[0] = '\0';
+    put_str(b, &pos, sizeof b, l);
+    for (size_t c = 0; c < n; c++) {
+        for (int i = 0; i < cw[c] + 2; i++)
+            put_str(b, &pos, sizeof b, "─");
+        put_str(b, &pos, sizeof b, c + 1 < n ? m : r);
+    }
+    push(d, b, pos, CRT_BORDER, indent, 0, 0);
+}
+
+static void table_row(ui_doc *d, const char *const *cells, const int *cw, size_t n,
+                      crt_role role, int indent)
+{
+    ui_lines *wrapped = calloc(n, sizeof *wrapped);
+    if (!wrapped) {
+        d->failed = 1;
+        return;
+    }
+    size_t height = 1;
+    for (size_t c = 0; c < n; c++) {
+        const char *s = cells[c] ? cells[c] : "";
+        if (ui_wrap(s, strlen(s), cw[c], &wrapped[c]) < 0)
+            d->failed = 1;
+        if (wrapped[c].n > height)
+            height = wrapped[c].n;
+    }
+    for (size_t k = 0; k < height && !d->failed; k++) {
+        char b[4096];
+        size_t pos = 0;
+        b[0] = '\0';
+        put_str(b, &pos, sizeof b, "│");
+        for (size_t c = 0; c < n; c++) {
+            const char *s = cells[c] ? cells[c] : "";
+            put_str(b, &pos, sizeof b, " ");
+            if (k < wrapped[c].n)
+                put_padded(b, &pos, sizeof b, s + wrapped[c].v[k].start, wrapped[c].v[k].len,
+                           cw[c]);
+            else
+                put_padded(b, &pos, sizeof b, "", 0, cw[c]);
+            put_str(b, &pos, sizeof b, " │");
+        }
+        push(d, b, pos, role, indent, 0, 0);
+    }
+    for (size_t c = 0; c < n; c++)
+        ui_lines_free(&wrapped[c]);
+    free(wrapped);
+}
+
+void ui_doc_table(ui_doc *d, const char *const *header, size_t n_cols,
+                  const char *const *const *rows, size_t n_rows, int indent)
+{
+    if (n_cols == 0 || n_cols > 64)
+        return;
+    int cw[64];
+    for (size_t c = 0; c < n_cols; c++) {
+        cw[c] = header && header[c] ? cell_width(header[c]) : 0;
+        for (size_t r = 0; r < n_rows; r++) {
+            int w = rows[r][c] ? cell_width(rows[r][c]) : 0;
+            if (w > cw[c])
+                cw[c] = w;
+        }
+        if (cw[c] < 1)
+            cw[c] = 1;
+    }
+    fit_columns(cw, n_cols, d->width - indent);
+    rule(d, cw, n_cols, "┌", "┬", "┐", indent);
+    if (header) {
+        table_row(d, header, cw, n_cols, CRT_TITLE, indent);
+        rule(d, cw, n_cols, "├", "┼", "┤", indent);
+    }
+    for (size_t r = 0; r < n_rows; r++)
+        table_row(d, rows[r], cw, n_cols, CRT_NORMAL, indent);
+    rule(d, cw, n_cols, "└", "┴", "┘", indent);
+}
+
+void ui_doc_draw(WINDOW *w, ui_rect r, const ui_doc *d, int top, ui_doc_block_fn fn,
+                 void *ctx)
+{
+    if (top < 0)
+        top = 0;
+    for (int y = 0; y < r.h && (size_t)(top + y) < d->n; y++) {
+        const ui_doc_line *l = &d->v[top + y];
+        if (l->block) {
+            if (fn && (l->block_row == 0 || y == 0)) {
+                int h = 0;
+                while ((size_t)(top + y + h) < d->n && y + h < r.h &&
+                       d->v[top + y + h].block == l->block)
+                    h++;
+                fn(ctx, w, l->block, l->block_row, (ui_rect){r.y + y, r.x, h, r.w});
+            }
+            continue;
+        }
+        ui_puts(w, r.y + y, r.x + l->indent, l->text, r.w - l->indent, crt_attr(l->role));
+    }
+}

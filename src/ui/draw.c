@@ -1,0 +1,123 @@
+/* Clipped drawing of UTF-8 text by display width. */
+#include "ui/draw.h"
+
+#include <string.h>
+#include <wchar.h>
+
+#include "ui/uitext.h"
+
+/* Draw one grapheme cluster of display width gw so that ncurses advances exactly gw
+ * cells: when the terminal's wcwidth disagrees with ours (emoji sequences), draw the
+ * first code point (or U+FFFD) and pad. */
+static void put_cluster(WINDOW *w, const char *s, size_t n, int gw)
+{
+    wchar_t wc[16];
+    size_t k = 0;
+    int sum = 0, bad = 0;
+    mbstate_t st = {0};
+    for (size_t i = 0; i < n && k < 15;) {
+        size_t r = mbrtowc(&wc[k], s + i, n - i, &st);
+        if (r == (size_t)-1 || r == (size_t)-2 || r == 0) {
+            bad = 1;
+            break;
+        }
+        int cw = wcwidth(wc[k]);
+        if (cw < 0) {
+            bad = 1;
+            break;
+        }
+        sum += cw;
+        k++;
+        i += r;
+    }
+    if (bad || k == 0 || wcwidth(wc[0]) <= 0) {
+        waddnwstr(w, L"\xFFFD", 1);
+        for (int c = 1; c < gw; c++)
+            waddch(w, ' ');
+        return;
+    }
+    if (sum == gw) {
+        waddnwstr(w, wc, (int)k);
+        return;
+    }
+    int first = wcwidth(wc[0]);
+    if (first > gw) {
+        waddnwstr(w, L"\xFFFD", 1);
+        first = 1;
+    } else {
+        waddnwstr(w, wc, 1);
+    }
+    for (int c = first; c < gw; c++)
+        waddch(w, ' ');
+}
+
+int ui_put(WINDOW *w, int y, int x, const char *s, size_t len, int max_cols, attr_t a)
+{
+    if (max_cols <= 0 || !s)
+        return 0;
+    int maxy, maxx;
+    getmaxyx(w, maxy, maxx);
+    if (y < 0 || y >= maxy || x < 0 || x >= maxx)
+        return 0;
+    if (max_cols > maxx - x)
+        max_cols = maxx - x;
+    attr_t old_a;
+    short old_p;
+    wattr_get(w, &old_a, &old_p, NULL);
+    wattrset(w, a);
+    wmove(w, y, x);
+    int col = 0;
+    for (size_t i = 0; i < len && s[i] != '\n' && s[i] != '\0';) {
+        size_t j = ui_text_next(s, len, i);
+        int gw = ui_text_gwidth(s + i, j - i);
+        if (col + gw > max_cols)
+            break;
+        put_cluster(w, s + i, j - i, gw);
+        col += gw;
+        i = j;
+    }
+    wattr_set(w, old_a, old_p, NULL);
+    return col;
+}
+
+int ui_puts(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a)
+{
+    return s ? ui_put(w, y, x, s, strlen(s), max_cols, a) : 0;
+}
+
+void ui_fill(WINDOW *w, int y, int x, int n, attr_t a)
+{
+    int maxy, maxx;
+    getmaxyx(w, maxy, maxx);
+    if (y < 0 || y >= maxy || x < 0 || x >= maxx || n <= 0)
+        return;
+    if (n > maxx - x)
+        n = maxx - x;
+    attr_t old_a;
+    short old_p;
+    wattr_get(w, &old_a, &old_p, NULL);
+    wattrset(w, a);
+    mvwhline(w, y, x, ' ', n);
+    wattr_set(w, old_a, old_p, NULL);
+}
+
+int ui_put_pad(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a)
+{
+    int c = ui_puts(w, y, x, s, max_cols, a);
+    ui_fill(w, y, x + c, max_cols - c, a);
+    return max_cols;
+}
+
+int ui_put_right(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a)
+{
+    int cols;
+    size_t n = ui_text_clip(s, strlen(s), max_cols, &cols);
+    return ui_put(w, y, x + max_cols - cols, s, n, cols, a);
+}
+
+int ui_put_center(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a)
+{
+    int cols;
+    size_t n = ui_text_clip(s, strlen(s), max_cols, &cols);
+    return ui_put(w, y, x + (max_cols - cols) / 2, s, n, cols, a);
+}

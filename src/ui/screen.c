@@ -1,0 +1,175 @@
+/* The screen stack and the event loop. */
+#include "ui/screen.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/crt.h"
+#include "ui/draw.h"
+#include "ui/help.h"
+#include "ui/i18n.h"
+#include "ui/uitext.h"
+
+int ui_app_push(ui_app *app, ui_screen *s)
+{
+    if (app->depth >= UI_STACK_MAX) {
+        s->ops->free(s);
+        ui_app_message(app, CRT_WRONG, "%s", _("Too many screens open: close one with q."));
+        return -1;
+    }
+    s->app = app;
+    app->stack[app->depth++] = s;
+    return 0;
+}
+
+void ui_app_message(ui_app *app, int role, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(app->message, sizeof app->message, fmt, ap);
+    va_end(ap);
+    app->message_role = role;
+}
+
+void ui_app_cursor(ui_app *app, int y, int x)
+{
+    app->cursor_y = y;
+    app->cursor_x = x;
+}
+
+static void draw_too_small(int rows, int cols)
+{
+    char line1[128], line2[128];
+    snprintf(line1, sizeof line1, _("Terminal too small: %d×%d"), cols, rows);
+    snprintf(line2, sizeof line2, _("needs at least %d×%d"), UI_MIN_COLS, UI_MIN_ROWS);
+    int y = rows / 2 - 1;
+    if (y < 0)
+        y = 0;
+    ui_put_center(stdscr, y, 0, line1, cols, crt_attr(CRT_WRONG));
+    if (y + 1 < rows)
+        ui_put_center(stdscr, y + 1, 0, line2, cols, crt_attr(CRT_NORMAL));
+}
+
+static void draw_bars(ui_app *app, ui_screen *s, int rows, int cols)
+{
+    char left[256];
+    const char *title = s->ops->title ? s->ops->title(s) : "";
+    snprintf(left, sizeof left, " attn-tutor · %s", title);
+    ui_put_pad(stdscr, 0, 0, left, cols, crt_attr(CRT_TITLE) | A_REVERSE);
+
+    attr_t bar = crt_attr(CRT_STATUS);
+    ui_fill(stdscr, rows - 1, 0, cols, bar);
+    const char *help = _("? help");
+    int hw = ui_text_width(help, strlen(help)) + 1;
+    if (app->message[0]) {
+        ui_puts(stdscr, rows - 1, 1, app->message, cols - hw - 2,
+                crt_attr((crt_role)app->message_role) | A_BOLD);
+    } else if (s->ops->status) {
+        ui_puts(stdscr, rows - 1, 1, s->ops->status(s), cols - hw - 2, bar);
+    }
+    ui_put_right(stdscr, rows - 1, 0, help, cols - 1, crt_attr(CRT_STATUS_KEY));
+}
+
+void ui_app_draw(ui_app *app)
+{
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    werase(stdscr);
+    app->cursor_y = app->cursor_x = -1;
+    if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
+        draw_too_small(rows, cols);
+    } else if (app->depth > 0) {
+        ui_screen *s = app->stack[app->depth - 1];
+        draw_bars(app, s, rows, cols);
+        ui_rect r = {1, 0, rows - 2, cols};
+        s->ops->draw(s, stdscr, r);
+        if (app->help_open) {
+            ui_help_draw(stdscr, r, s->ops->help);
+            app->cursor_y = -1;
+        }
+    }
+    if (app->cursor_y >= 0 && app->cursor_x >= 0 && app->cursor_x < cols) {
+        curs_set(1);
+        move(app->cursor_y, app->cursor_x);
+    } else {
+        curs_set(0);
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+static void pop(ui_app *app)
+{
+    ui_screen *s = app->stack[--app->depth];
+    s->ops->free(s);
+    if (app->depth > 0) {
+        ui_screen *top = app->stack[app->depth - 1];
+        if (top->ops->resume)
+            top->ops->resume(top);
+    }
+}
+
+int ui_app_feed(ui_app *app, ui_key k)
+{
+    if (app->depth == 0)
+        return 0;
+    ui_screen *s = app->stack[app->depth - 1];
+    int rows, cols;
+    getmaxyx(stdscr, rows, cols);
+    if (UI_IS_FN(k, KEY_RESIZE)) {
+        ui_rect r = {1, 0, rows - 2, cols};
+        for (int i = 0; i < app->depth; i++)
+            if (app->stack[i]->ops->resize && rows >= UI_MIN_ROWS && cols >= UI_MIN_COLS)
+                app->stack[i]->ops->resize(app->stack[i], r);
+        return 1;
+    }
+    app->message[0] = '\0';
+    if (app->help_open) {   /* any key closes the overlay */
+        app->help_open = 0;
+        return 1;
+    }
+    int typing = s->ops->typing && s->ops->typing(s);
+    if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
+        if (UI_IS_CHAR(k, 'q') && !typing)
+            return 0;
+        return 1;   /* nothing else works until the terminal grows */
+    }
+    if (!typing && (UI_IS_CHAR(k, '?') || UI_IS_FN(k, KEY_F(1)))) {
+        app->help_open = 1;
+        return 1;
+    }
+    if (UI_IS_CHAR(k, 12)) {   /* Ctrl-L: repaint everything */
+        clearok(curscr, TRUE);
+        return 1;
+    }
+    int flags = s->ops->key(s, k);
+    if (flags & UI_QUIT)
+        return 0;
+    if (flags & UI_BACK)
+        pop(app);
+    return app->depth > 0;
+}
+
+void ui_app_run(ui_app *app)
+{
+    int running = app->depth > 0;
+    while (running) {
+        ui_app_draw(app);
+        wint_t ch;
+        int r = get_wch(&ch);
+        if (r == ERR)
+            continue;
+        ui_key k = {r == KEY_CODE_YES, ch};
+        running = ui_app_feed(app, k);
+    }
+    ui_app_free(app);
+}
+
+void ui_app_free(ui_app *app)
+{
+    while (app->depth > 0) {
+        ui_screen *s = app->stack[--app->depth];
+        s->ops->free(s);
+    }
+}

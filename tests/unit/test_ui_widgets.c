@@ -1,0 +1,207 @@
+/* UI widgets without a real terminal: clipping by display width (case 7), the
+ * one-line editor (case 9), wrapping, tables with CJK cells, the heatmap. ncurses
+ * draws into an off-screen terminal (newterm on /dev/null) and the cells are read
+ * back. */
+#include "check.h"
+
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include "ui/crt.h"
+#include "ui/doc.h"
+#include "ui/draw.h"
+#include "ui/heatmap.h"
+#include "ui/lineedit.h"
+#include "ui/uitext.h"
+
+static SCREEN *scr;
+static FILE *devnull_out, *devnull_in;
+
+static int setup(void **state)
+{
+    setlocale(LC_CTYPE, "C.UTF-8");
+    setenv("TERM", "xterm-256color", 1);
+    devnull_out = fopen("/dev/null", "w");
+    devnull_in = fopen("/dev/null", "r");
+    scr = newterm("xterm-256color", devnull_out, devnull_in);
+    return scr ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    endwin();
+    delscreen(scr);
+    fclose(devnull_out);
+    fclose(devnull_in);
+    return 0;
+}
+
+/* The text of row y of w as UTF-8 (wide characters once, their second cell skipped). */
+static void row_text(WINDOW *w, int y, char *out, size_t size)
+{
+    wchar_t wbuf[512];
+    int n = mvwinnwstr(w, y, 0, wbuf, 511);
+    if (n < 0)
+        n = 0;
+    wbuf[n] = 0;
+    wcstombs(out, wbuf, size);
+}
+
+static void test_clip_case7(void **state)
+{
+    WINDOW *w = newwin(2, 12, 0, 0);
+    int cols = 0;
+    size_t n = ui_text_clip("注意力机制ab", strlen("注意力机制ab"), 9, &cols);
+    assert_int_equal(n, 12);   /* 注意力机: four characters of three bytes */
+    assert_int_equal(cols, 8);
+    assert_int_equal(ui_put_pad(w, 0, 0, "注意力机制ab", 9, 0), 9);
+    mvwaddstr(w, 0, 9, "|");
+    char got[256];
+    row_text(w, 0, got, sizeof got);
+    assert_string_equal(got, "注意力机 |  ");
+    /* nothing wrapped to the next line */
+    row_text(w, 1, got, sizeof got);
+    assert_string_equal(got, "            ");
+    /* the bar really is in column 9 */
+    cchar_t cc;
+    mvwin_wch(w, 0, 9, &cc);
+    wchar_t wch[CCHARW_MAX + 1];
+    attr_t a;
+    short p;
+    getcchar(&cc, wch, &a, &p, NULL);
+    assert_int_equal(wch[0], L'|');
+    delwin(w);
+}
+
+static void test_widths(void **state)
+{
+    assert_int_equal(ui_text_width("ab", 2), 2);
+    assert_int_equal(ui_text_width("注意", strlen("注意")), 4);
+    assert_int_equal(ui_text_width("e\xcc\x81", 3), 1);   /* e + combining acute */
+    assert_int_equal(ui_text_width("┌─┐", strlen("┌─┐")), 3);
+    /* a truncated sequence counts one column and is its own cluster */
+    assert_int_equal(ui_text_width("\xe6\xb3", 2), 1);
+    assert_int_equal(ui_text_next("e\xcc\x81x", 4, 0), 3);
+}
+
+static void test_lineedit_case9(void **state)
+{
+    ui_lineedit e;
+    ui_lineedit_set(&e, "");
+    assert_int_equal(ui_lineedit_insert(&e, L'ä'), 1);
+    assert_int_equal(ui_lineedit_insert(&e, L'注'), 1);
+    assert_string_equal(e.buf, "ä注");
+    assert_int_equal(ui_lineedit_cursor_col(&e), 3);
+    assert_int_equal(ui_lineedit_backspace(&e), 1);
+    assert_string_equal(e.buf, "ä");
+    assert_int_equal(e.len, 2);
+    assert_int_equal(ui_lineedit_cursor_col(&e), 1);
+}
+
+static void test_lineedit_clusters(void **state)
+{
+    ui_lineedit e;
+    ui_lineedit_set(&e, "ae\xcc\x81z");   /* a, e + U+0301, z */
+    assert_int_equal(ui_lineedit_left(&e), 1);
+    assert_int_equal(ui_lineedit_left(&e), 1);   /* over the whole é cluster */
+    assert_int_equal(e.cur, 1);
+    assert_int_equal(ui_lineedit_delete(&e), 1);
+    assert_string_equal(e.buf, "az");
+    ui_lineedit_set(&e, "bad\xff");   /* invalid byte → U+FFFD */
+    assert_string_equal(e.buf, "bad\xef\xbf\xbd");
+    assert_int_equal(ui_lineedit_insert(&e, 0x07), 0);   /* control characters refused */
+    ui_lineedit_set(&e, "one two");
+    assert_int_equal(ui_lineedit_kill_word(&e), 1);
+    assert_string_equal(e.buf, "one ");
+}
+
+static void test_wrap_mixed(void **state)
+{
+    const char *s = "注意力让每个词看向别的词，attention weights sum to one.";
+    ui_lines l = {0};
+    assert_int_equal(ui_wrap(s, strlen(s), 12, &l), 0);
+    assert_true(l.n >= 5);
+    for (size_t i = 0; i < l.n; i++) {
+        assert_true(ui_text_width(s + l.v[i].start, l.v[i].len) <= 12);
+        /* a line never starts with the full-width comma */
+        assert_false(strncmp(s + l.v[i].start, "，", strlen("，")) == 0);
+    }
+    ui_lines_free(&l);
+    /* hard newlines and a word longer than the width */
+    const char *t = "a\n\nsupercalifragilistic";
+    assert_int_equal(ui_wrap(t, strlen(t), 10, &l), 0);
+    assert_int_equal(l.n, 4);
+    assert_int_equal(l.v[1].len, 0);
+    assert_int_equal(l.v[2].len, 10);
+    ui_lines_free(&l);
+}
+
+static void test_table_cjk_borders(void **state)
+{
+    ui_doc d = {0};
+    ui_doc_reset(&d, 60);
+    const char *header[] = {"词", "weight"};
+    const char *r1[] = {"下雨", "0.14"};
+    const char *r2[] = {"没", "0.17"};
+    const char *const *rows[] = {r1, r2};
+    ui_doc_table(&d, header, 2, rows, 2, 0);
+    assert_int_equal(d.n, 6);
+    int w0 = ui_text_width(d.v[0].text, strlen(d.v[0].text));
+    for (size_t i = 0; i < d.n; i++)
+        assert_int_equal(ui_text_width(d.v[i].text, strlen(d.v[i].text)), w0);
+    assert_string_equal(d.v[3].text, "│ 下雨 │ 0.14   │");
+    ui_doc_free(&d);
+}
+
+static void test_heatmap_masked(void **state)
+{
+    WINDOW *w = newwin(6, 40, 0, 0);
+    const char *labels[] = {"I", "am", "注意"};
+    float weights[9] = {0, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f};
+    float scores[9] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, 0, 0};
+    unsigned char fully[3] = {1, 0, 0};
+    ui_heatmap h = {3, 3, weights, scores, fully, labels, labels, -1, -1, 0, 0, 0};
+    ui_heatmap_draw(w, (ui_rect){0, 0, 6, 40}, &h);
+    char got[256];
+    row_text(w, 1, got, sizeof got);
+    assert_non_null(strstr(got, "fully masked"));
+    assert_null(strstr(got, "nan"));
+    row_text(w, 2, got, sizeof got);
+    assert_non_null(strstr(got, "1.00"));
+    assert_non_null(strstr(got, "·"));
+    row_text(w, 3, got, sizeof got);
+    assert_non_null(strstr(got, "0.50"));
+    delwin(w);
+}
+
+static void test_heatmap_format(void **state)
+{
+    char b[32];
+    ui_heatmap_format(0.4231f, 4, b);
+    assert_string_equal(b, "0.42");
+    ui_heatmap_format(0.4231f, 3, b);
+    assert_string_equal(b, ".42");
+    ui_heatmap_format(0.999f, 3, b);
+    assert_string_equal(b, "1.0");
+    ui_heatmap_format(0.05f, 5, b);
+    assert_string_equal(b, " 0.05");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clip_case7),
+        cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_lineedit_case9),
+        cmocka_unit_test(test_lineedit_clusters),
+        cmocka_unit_test(test_wrap_mixed),
+        cmocka_unit_test(test_table_cjk_borders),
+        cmocka_unit_test(test_heatmap_masked),
+        cmocka_unit_test(test_heatmap_format),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
