@@ -1,63 +1,32 @@
-/* Grapheme clusters, display columns, clipping and wrapping (libunistring). */
+/* Display columns, clipping and wrapping for the screens: widths and clusters from
+ * engine/text.h, line breaking from libunistring. */
 #include "ui/uitext.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unigbrk.h>
 #include <unilbrk.h>
-#include <unistr.h>
-#include <uniwidth.h>
+
+#include "engine/text.h"
 
 size_t ui_text_next(const char *s, size_t len, size_t i)
 {
-    if (i >= len)
-        return len;
-    const uint8_t *p = (const uint8_t *)s + i, *end = (const uint8_t *)s + len;
-    ucs4_t c;
-    if (u8_mbtouc(&c, p, end - p) <= 0 || c == 0xFFFD) {
-        /* an invalid byte (or a literal U+FFFD): one cluster of its own */
-        int n = u8_mbtouc(&c, p, end - p);
-        return i + (n > 0 ? (size_t)n : 1);
-    }
-    const uint8_t *q = u8_grapheme_next(p, end);
-    return q ? (size_t)(q - (const uint8_t *)s) : len;
+    return at_text_next_grapheme(s, len, i);
 }
 
 size_t ui_text_prev(const char *s, size_t len, size_t i)
 {
-    if (i == 0)
-        return 0;
-    if (i > len)
-        i = len;
-    /* walk forward from the start of the line: clusters are defined left to right */
-    size_t at = 0, prev = 0;
-    while (at < i) {
-        prev = at;
-        at = ui_text_next(s, len, at);
-    }
-    return prev;
+    return at_text_prev_grapheme(s, len, i);
 }
 
 int ui_text_gwidth(const char *s, size_t n)
 {
-    ucs4_t c;
     if (n == 0)
         return 0;
-    int k = u8_mbtouc(&c, (const uint8_t *)s, n);
-    if (k <= 0 || c == 0xFFFD)
-        return 1;
-    int w = uc_width(c, "UTF-8");
-    if (w < 0)
-        return 1;
-    /* emoji presentation selector or a ZWJ sequence: terminals draw 2 columns */
-    for (size_t i = (size_t)k; i + 2 < n + 1; i++)
-        if ((uint8_t)s[i] == 0xEF && i + 2 < n && (uint8_t)s[i + 1] == 0xB8 &&
-            (uint8_t)s[i + 2] == 0x8F)
-            return 2;
-    if (w == 0 && n > (size_t)k)
-        return 1;   /* a cluster that starts with a combining mark still takes a cell */
-    return w;
+    int w = at_grapheme_width(s, n);
+    /* control characters and a cluster that starts with a combining mark are drawn as
+     * U+FFFD in a cell of their own */
+    return w > 0 ? w : 1;
 }
 
 int ui_text_width(const char *s, size_t len)

@@ -1,0 +1,65 @@
+/* attn-tutor (no command), lesson ID, lab [SENTENCE], quiz: the full-screen tutor. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+#include "ui/tutor.h"
+
+static int run(ui_start start, const char *arg)
+{
+    return ui_tutor_main(start, arg, cli_g.lang, cli_g.model_path, cli_g.lessons_dir,
+                         cli_data_path("models/mini.safetensors"));
+}
+
+static int help(const char *cmd, const char *args, const char *what)
+{
+    printf("usage: attn-tutor [--lang zh|en] %s%s\n%s\n", cmd, args, what);
+    return 0;
+}
+
+static int wants_help(int argc, char **argv)
+{
+    return argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
+}
+
+int cli_tutor(int argc, char **argv)
+{
+    if (wants_help(argc, argv))
+        return help("", "", "The tutor: lessons, the attention lab and the self-test.");
+    return run(UI_START_HOME, NULL);
+}
+
+int cli_lesson(int argc, char **argv)
+{
+    if (wants_help(argc, argv))
+        return help("lesson", " ID", "Opens one lesson in the tutor (attn-tutor show ID prints it).");
+    if (argc != 2) {
+        fprintf(stderr, "attn-tutor lesson: give one lesson id (attn-tutor lint lists the lessons)\n");
+        return 2;
+    }
+    return run(UI_START_LESSON, argv[1]);
+}
+
+int cli_lab(int argc, char **argv)
+{
+    if (wants_help(argc, argv))
+        return help("lab", " [SENTENCE]",
+                    "Opens the attention lab, on SENTENCE if given (attn-tutor attend works "
+                    "without a terminal).");
+    if (argc > 2) {
+        fprintf(stderr, "attn-tutor lab: give the sentence as one argument, in quotes\n");
+        return 2;
+    }
+    return run(UI_START_LAB, argc == 2 ? argv[1] : NULL);
+}
+
+int cli_quiz(int argc, char **argv)
+{
+    if (wants_help(argc, argv))
+        return help("quiz", "", "Opens the self-test (attn-tutor check QID ANSWER grades one answer).");
+    if (argc != 1) {
+        fprintf(stderr, "attn-tutor quiz: takes no arguments\n");
+        return 2;
+    }
+    return run(UI_START_QUIZ, NULL);
+}

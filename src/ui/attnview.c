@@ -1,0 +1,131 @@
+/* The attention of one sentence, kept for drawing. */
+#include "ui/attnview.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/i18n.h"
+
+void ui_attn_free(ui_attn *a)
+{
+    at_model_run_free(&a->run);
+    at_tokens_free(&a->toks);
+    free(a->labels);
+    a->labels = NULL;
+}
+
+int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
+{
+    at_error err;
+    at_error_clear(&err);
+    ui_attn_free(a);
+    a->error[0] = '\0';
+    int rc = at_tokenize(sentence, strlen(sentence), &a->toks, &err);
+    if (rc != AT_OK) {
+        snprintf(a->error, sizeof a->error, "%s", err.msg);
+        return rc;
+    }
+    if (a->toks.n == 0)
+        return AT_OK;
+    a->labels = malloc(a->toks.n * sizeof *a->labels);
+    if (!a->labels) {
+        snprintf(a->error, sizeof a->error, "%s", _("out of memory"));
+        at_tokens_free(&a->toks);
+        return AT_ENOMEM;
+    }
+    for (size_t i = 0; i < a->toks.n; i++)
+        a->labels[i] = a->toks.items[i].text;
+    at_run_opts opts = {a->causal, a->unscaled};
+    rc = at_model_attend(m, &a->toks, &opts, &a->run, &err);
+    if (rc != AT_OK) {
+        snprintf(a->error, sizeof a->error, "%s", err.msg);
+        return rc;
+    }
+    if (a->layer < 0 || (size_t)a->layer >= a->run.n_layers)
+        a->layer = (int)a->run.n_layers - 1;
+    if (a->head != UI_HEAD_ALL && (a->head < 0 || (size_t)a->head >= ui_attn_heads(a)))
+        a->head = 0;
+    return AT_OK;
+}
+
+size_t ui_attn_heads(const ui_attn *a)
+{
+    if (a->run.n == 0 || a->layer < 0 || (size_t)a->layer >= a->run.n_layers)
+        return 0;
+    return a->run.n_heads[a->layer];
+}
+
+size_t ui_attn_index(const ui_attn *a, int head, size_t i, size_t j)
+{
+    size_t n = a->run.n;
+    return ((size_t)head * n + i) * n + j;
+}
+
+void ui_attn_heatmap(const ui_attn *a, int head, ui_heatmap *h)
+{
+    size_t n = a->run.n;
+    h->n_q = h->n_k = n;
+    if (n == 0)
+        return;
+    size_t off = ui_attn_index(a, head, 0, 0);
+    h->weights = a->run.weights[a->layer] + off;
+    h->scores = a->run.scores[a->layer] + off;
+    h->fully_masked = a->run.fully_masked;
+    h->q_labels = a->labels;
+    h->k_labels = a->labels;
+    if (h->cur_row >= (int)n)
+        h->cur_row = (int)n - 1;
+    if (h->cur_col >= (int)n)
+        h->cur_col = (int)n - 1;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int ui_attn_export_csv(const ui_attn *a, const char *path)
+{
+    size_t n = a->run.n, heads = ui_attn_heads(a);
+    if (n == 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int all = a->head == UI_HEAD_ALL;
+    fputs(all ? "layer,head,query" : "query", f);
+    for (size_t j = 0; j < n; j++) {
+        fputc(',', f);
+        csv_field(f, a->labels[j]);
+    }
+    fputc('\n', f);
+    for (size_t h = all ? 0 : (size_t)a->head; h < (all ? heads : (size_t)a->head + 1); h++) {
+        for (size_t i = 0; i < n; i++) {
+            if (all)
+                fprintf(f, "%d,%zu,", a->layer + 1, h + 1);
+            csv_field(f, a->labels[i]);
+            for (size_t j = 0; j < n; j++)
+                fprintf(f, ",%.6g", (double)a->run.weights[a->layer][ui_attn_index(a, (int)h, i, j)]);
+            fputc('\n', f);
+        }
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,47 @@
+/* The attention of one sentence as the lab and the lesson player show it: tokens from
+ * the engine's tokenizer, every layer's and head's scores and weights from the model
+ * (at_model_attend), and which layer/head/mask/scaling the student picked. Computing
+ * happens only in the engine; this keeps the results and hands them to the heatmap. */
+#ifndef AT_UI_ATTNVIEW_H
+#define AT_UI_ATTNVIEW_H
+
+#include <stddef.h>
+#include "engine/model.h"
+#include "engine/tokenizer.h"
+#include "ui/heatmap.h"
+
+#define UI_HEAD_ALL (-1)
+
+typedef struct ui_attn {
+    at_tokens toks;           /* owned */
+    at_model_run run;         /* owned; run.n == 0 when there is nothing to show */
+    const char **labels;      /* [toks.n] borrowed from toks (owned array) */
+    int layer;                /* 0-based */
+    int head;                 /* 0-based, or UI_HEAD_ALL */
+    int causal, unscaled;     /* the student's toggles */
+    char error[512];         /* why there is nothing to show ("" when fine) */
+} ui_attn;
+
+/* Tokenise `sentence` and run the model with the current toggles. Keeps the chosen
+ * layer and head when they still exist. On an error (bad UTF-8, too many tokens)
+ * the previous tokens are dropped and a->error says what is wrong and where.
+ * Returns 0, or the AT_E* code. */
+int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence);
+
+/* Point h at the current layer and head (head ≥ 0): weights, scores (for masked
+ * cells), fully masked rows and labels. Keeps h's cursor and scroll. */
+void ui_attn_heatmap(const ui_attn *a, int head, ui_heatmap *h);
+
+/* Heads of the current layer (0 when nothing is computed). */
+size_t ui_attn_heads(const ui_attn *a);
+
+/* The per-head index of query i, key j, for the current layer (head ≥ 0). */
+size_t ui_attn_index(const ui_attn *a, int head, size_t i, size_t j);
+
+/* Write the current layer's weights as CSV (one matrix, or every head with a head
+ * column when a->head is UI_HEAD_ALL) to path. Returns 0, or -1 with errno set. */
+int ui_attn_export_csv(const ui_attn *a, const char *path);
+
+void ui_attn_free(ui_attn *a);
+
+#endif

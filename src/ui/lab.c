@@ -1,0 +1,476 @@
+/* The lab screen: a sentence input, the tokens, the attention heatmap of the chosen
+ * layer and head, and a detail pane for the selected query token. */
+#include "ui/lab.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui/attnview.h"
+#include "ui/crt.h"
+#include "ui/draw.h"
+#include "ui/heatmap.h"
+#include "ui/i18n.h"
+#include "ui/lineedit.h"
+#include "ui/tutor.h"
+#include "ui/uitext.h"
+
+typedef struct ui_lab {
+    ui_screen base;
+    ui_lineedit input;
+    int typing;          /* the input line has the focus */
+    ui_attn attn;
+    ui_heatmap map;
+    int detail_top;      /* first key row shown in the detail pane */
+} ui_lab;
+
+static const ui_help_item lab_help[] = {
+    {N_("i  /  Tab"), N_("edit the sentence (the heatmap follows every keystroke)")},
+    {N_("Enter  Tab  Esc"), N_("leave the sentence, back to the heatmap")},
+    {N_("Ctrl-U  Ctrl-W"), N_("while editing: clear the line, delete a word")},
+    {N_("↑ ↓  j k"), N_("choose the query token (row: who is asking)")},
+    {N_("← →  h l"), N_("choose the key token (column: who is looked at)")},
+    {N_("Home End  g G"), N_("first / last query token")},
+    {N_("[  ]"), N_("previous / next layer")},
+    {N_(",  .  1-9  a"), N_("previous / next head, head N, all heads side by side")},
+    {N_("m"), N_("causal mask on/off (a token sees only itself and earlier ones)")},
+    {N_("s"), N_("scaling by √dₖ on/off (without it the weights sharpen)")},
+    {N_("e"), N_("export the shown weights as CSV (the file name is shown)")},
+    {NULL, NULL},
+};
+
+static void recompute(ui_lab *l)
+{
+    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_attn_compute(&l->attn, t->model, l->input.buf);
+    ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
+    if (l->attn.run.n && l->map.cur_row < 0)
+        l->map.cur_row = 0;
+    if (l->attn.run.n && l->map.cur_col < 0)
+        l->map.cur_col = 0;
+}
+
+static const char *lab_title(ui_screen *s)
+{
+    return _("Attention lab");
+}
+
+static const char *lab_status(ui_screen *s)
+{
+    ui_lab *l = (ui_lab *)s;
+    if (l->typing)
+        return _("typing · Enter/Tab: to the heatmap · Ctrl-U: clear");
+    return _("i: type · arrows: move · [ ]: layer · , .: head · m: mask · s: scale · e: CSV");
+}
+
+static int lab_typing(ui_screen *s)
+{
+    return ((ui_lab *)s)->typing;
+}
+
+/* "12 tokens · layer 2/2 · head 1/1 · no mask · scaled by √dₖ · trained model" */
+static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
+{
+    char b[512];
+    ui_tutor *t = ui_tutor_of(l->base.app);
+    const ui_attn *a = &l->attn;
+    char head[48];
+    if (a->head == UI_HEAD_ALL)
+        snprintf(head, sizeof head, _("all %zu heads"), ui_attn_heads(a));
+    else
+        snprintf(head, sizeof head, _("head %d/%zu"), a->head + 1, ui_attn_heads(a));
+    snprintf(b, sizeof b, _("%zu tokens · layer %d/%zu · %s · %s · %s · %s"), a->toks.n,
+             a->layer + 1, a->run.n_layers, head,
+             a->causal ? _("causal mask") : _("no mask"),
+             a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
+             t->trained ? _("trained model") : _("untrained demo weights"));
+    ui_puts(w, y, x, b, cols, crt_attr(CRT_DIM));
+}
+
+static void draw_input(ui_lab *l, WINDOW *w, int y, int x, int cols)
+{
+    const char *label = _("Sentence: ");
+    int lw = ui_puts(w, y, x, label, cols / 3, crt_attr(l->typing ? CRT_TITLE : CRT_NORMAL));
+    int fw = cols - lw;
+    if (fw < 2)
+        return;
+    int cx = ui_lineedit_fit(&l->input, fw);
+    ui_fill(w, y, x + lw, fw, crt_attr(CRT_INPUT));
+    /* skip the scrolled-off columns, whole clusters only */
+    size_t i = 0;
+    int col = 0;
+    while (i < l->input.len && col < l->input.scroll) {
+        size_t j = ui_text_next(l->input.buf, l->input.len, i);
+        col += ui_text_gwidth(l->input.buf + i, j - i);
+        i = j;
+    }
+    int shift = col - l->input.scroll;   /* a wide glyph half scrolled off */
+    ui_put(w, y, x + lw + shift, l->input.buf + i, l->input.len - i, fw - shift,
+           crt_attr(CRT_INPUT));
+    if (l->typing)
+        ui_app_cursor(l->base.app, y, x + lw + cx);
+}
+
+static void fmt_score(float v, char *b, size_t n)
+{
+    if (isinf(v) && v < 0)
+        snprintf(b, n, "%s", _("masked"));
+    else
+        snprintf(b, n, "%.3f", (double)v);
+}
+
+/* The detail pane: for the selected query, each key's q·k, scaled score and weight. */
+static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
+{
+    const ui_attn *a = &l->attn;
+    int head = a->head == UI_HEAD_ALL ? 0 : a->head;
+    size_t n = a->run.n, i = (size_t)l->map.cur_row;
+    if (n == 0 || r.h < 3 || r.w < 20)
+        return;
+    char b[256];
+    snprintf(b, sizeof b, _("Query %zu: %s"), i + 1, a->labels[i]);
+    ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
+    if (a->run.fully_masked[i]) {
+        ui_puts(w, r.y + 1, r.x, _("fully masked: no key visible, all weights 0"), r.w,
+                crt_attr(CRT_WARN));
+        return;
+    }
+    int kw = r.w - 24 > 10 ? 10 : r.w - 24;
+    ui_puts(w, r.y + 1, r.x, _("key"), kw, crt_attr(CRT_DIM));
+    ui_put_right(w, r.y + 1, r.x + kw, "q·k", 8, crt_attr(CRT_DIM));
+    ui_put_right(w, r.y + 1, r.x + kw + 8, a->unscaled ? _("×1") : "/√dₖ", 8, crt_attr(CRT_DIM));
+    ui_put_right(w, r.y + 1, r.x + kw + 16, _("weight"), 8, crt_attr(CRT_DIM));
+    int rows = r.h - 4;   /* header, keys…, blank, top 3 */
+    if (rows < 1)
+        rows = 1;
+    int cur = l->map.cur_col;
+    if (cur < l->detail_top)
+        l->detail_top = cur;
+    if (cur >= l->detail_top + rows)
+        l->detail_top = cur - rows + 1;
+    if (l->detail_top > (int)n - rows)
+        l->detail_top = (int)n - rows;
+    if (l->detail_top < 0)
+        l->detail_top = 0;
+    for (int k = 0; k < rows && l->detail_top + k < (int)n; k++) {
+        size_t j = (size_t)(l->detail_top + k);
+        size_t at = ui_attn_index(a, head, i, j);
+        int y = r.y + 2 + k;
+        attr_t at_a = (int)j == cur ? crt_attr(CRT_SELECTED) : crt_attr(CRT_NORMAL);
+        ui_fill(w, y, r.x, kw + 24, at_a);
+        ui_puts(w, y, r.x, a->labels[j], kw - 1, at_a);
+        fmt_score(a->run.scores[a->layer][at], b, sizeof b);
+        ui_put_right(w, y, r.x + kw, b, 8, at_a);
+        fmt_score(a->run.scaled[a->layer][at], b, sizeof b);
+        ui_put_right(w, y, r.x + kw + 8, b, 8, at_a);
+        snprintf(b, sizeof b, "%.3f", (double)a->run.weights[a->layer][at]);
+        ui_put_right(w, y, r.x + kw + 16, b, 8, at_a);
+    }
+    /* top 3 keys by weight */
+    size_t top[3] = {n, n, n};
+    for (size_t j = 0; j < n; j++) {
+        float v = a->run.weights[a->layer][ui_attn_index(a, head, i, j)];
+        for (int t = 0; t < 3; t++) {
+            if (top[t] == n || v > a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]) {
+                for (int u = 2; u > t; u--)
+                    top[u] = top[u - 1];
+                top[t] = j;
+                break;
+            }
+        }
+    }
+    int pos = snprintf(b, sizeof b, "%s", _("top 3:"));
+    for (int t = 0; t < 3 && top[t] < n && pos < (int)sizeof b; t++)
+        pos += snprintf(b + pos, sizeof b - pos, " %s %.2f", a->labels[top[t]],
+                        (double)a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]);
+    int y = r.y + 2 + (rows < (int)n ? rows : (int)n) + 1;
+    if (y < r.y + r.h)
+        ui_puts(w, y, r.x, b, r.w, crt_attr(CRT_OK));
+}
+
+/* Every head of the layer side by side, when they fit; returns 0 when they do not. */
+static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
+{
+    size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n;
+    int lw = 6, pw = lw + 2 * (int)n + 2, ph = (int)n + 2;
+    int per_row = r.w / pw;
+    if (per_row < 1 || H == 0)
+        return 0;
+    int grid_rows = ((int)H + per_row - 1) / per_row;
+    if (grid_rows * ph > r.h)
+        return 0;
+    for (size_t h = 0; h < H; h++) {
+        ui_heatmap m = {0};
+        m.cur_row = m.cur_col = -1;
+        m.max_cell = 2;
+        ui_attn_heatmap(&l->attn, (int)h, &m);
+        int gx = r.x + (int)(h % (size_t)per_row) * pw, gy = r.y + (int)(h / (size_t)per_row) * ph;
+        char t[32];
+        snprintf(t, sizeof t, _("head %zu"), h + 1);
+        ui_puts(w, gy, gx, t, pw - 1, crt_attr(CRT_TITLE));
+        ui_heatmap_draw(w, (ui_rect){gy + 1, gx, (int)n + 1, lw + 2 * (int)n}, &m);
+    }
+    return 1;
+}
+
+static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
+{
+    ui_lab *l = (ui_lab *)s;
+    draw_input(l, w, r.y, r.x + 1, r.w - 2);
+    draw_info(l, w, r.y + 1, r.x + 1, r.w - 2);
+    ui_rect body = {r.y + 3, r.x + 1, r.h - 3, r.w - 2};
+    ui_tutor *t = ui_tutor_of(s->app);
+    if (t->model_note[0] && body.h > 6) {
+        ui_puts(w, r.y + 2, r.x + 1, t->model_note, r.w - 2, crt_attr(CRT_WARN));
+    }
+    if (l->attn.error[0]) {
+        ui_lines lines = {0};
+        ui_wrap(l->attn.error, strlen(l->attn.error), body.w, &lines);
+        for (size_t i = 0; i < lines.n && (int)i < body.h; i++)
+            ui_put(w, body.y + (int)i, body.x, l->attn.error + lines.v[i].start,
+                   lines.v[i].len, body.w, crt_attr(CRT_WRONG));
+        ui_lines_free(&lines);
+        return;
+    }
+    if (l->attn.run.n == 0) {
+        ui_puts(w, body.y, body.x, _("Type a sentence: its tokens and their attention appear here."),
+                body.w, crt_attr(CRT_DIM));
+        return;
+    }
+    if (l->attn.head == UI_HEAD_ALL) {
+        if (draw_all_heads(l, w, body))
+            return;
+        ui_puts(w, body.y, body.x, _("All heads do not fit this terminal; showing head 1."),
+                body.w, crt_attr(CRT_WARN));
+        body.y++;
+        body.h--;
+    }
+    ui_rect map = body, detail = {0, 0, 0, 0};
+    if (body.w >= 78) {   /* detail pane on the right */
+        map.w = body.w - 36;
+        detail = (ui_rect){body.y, body.x + map.w + 2, body.h, 34};
+    } else if (body.h >= 16) {   /* below */
+        int dh = body.h / 2 > 10 ? 10 : body.h / 2;
+        map.h = body.h - dh - 1;
+        detail = (ui_rect){body.y + map.h + 1, body.x, dh, body.w};
+    }
+    ui_heatmap_draw(w, map, &l->map);
+    if (detail.h > 0)
+        draw_detail(l, w, detail);
+}
+
+static void change_head(ui_lab *l, int head)
+{
+    int H = (int)ui_attn_heads(&l->attn);
+    if (H == 0)
+        return;
+    l->attn.head = head;
+    ui_attn_heatmap(&l->attn, head == UI_HEAD_ALL ? 0 : head, &l->map);
+}
+
+/* Cycle 0 … H−1, all (when H > 1). */
+static void step_head(ui_lab *l, int dir)
+{
+    int H = (int)ui_attn_heads(&l->attn);
+    int slots = H > 1 ? H + 1 : H, cur = l->attn.head == UI_HEAD_ALL ? H : l->attn.head;
+    if (slots == 0)
+        return;
+    cur = (cur + dir + slots) % slots;
+    change_head(l, cur == H ? UI_HEAD_ALL : cur);
+}
+
+static void step_layer(ui_lab *l, int dir)
+{
+    int L = (int)l->attn.run.n_layers;
+    if (L == 0)
+        return;
+    l->attn.layer = (l->attn.layer + dir + L) % L;
+    if (l->attn.head != UI_HEAD_ALL && l->attn.head >= (int)ui_attn_heads(&l->attn))
+        l->attn.head = 0;
+    change_head(l, l->attn.head);
+}
+
+static void export_csv(ui_lab *l)
+{
+    if (l->attn.run.n == 0) {
+        ui_app_message(l->base.app, CRT_WARN, "%s", _("Nothing to export: type a sentence first."));
+        return;
+    }
+    char path[128];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    if (l->attn.head == UI_HEAD_ALL)
+        snprintf(path, sizeof path, "attention-L%d-all-%s.csv", l->attn.layer + 1, stamp);
+    else
+        snprintf(path, sizeof path, "attention-L%d-H%d-%s.csv", l->attn.layer + 1,
+                 l->attn.head + 1, stamp);
+    if (ui_attn_export_csv(&l->attn, path) == 0)
+        ui_app_message(l->base.app, CRT_OK, _("Saved the weights to %s"), path);
+    else
+        ui_app_message(l->base.app, CRT_WRONG, _("Could not write %s: %s"), path, strerror(errno));
+}
+
+static int key_typing(ui_lab *l, ui_key k)
+{
+    ui_lineedit *e = &l->input;
+    int changed = 0;
+    if (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_CHAR(k, '\t') ||
+        UI_IS_CHAR(k, 27) || UI_IS_FN(k, KEY_ENTER) || UI_IS_FN(k, KEY_DOWN)) {
+        l->typing = 0;
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (k.fn) {
+        switch (k.ch) {
+        case KEY_BACKSPACE: changed = ui_lineedit_backspace(e); break;
+        case KEY_DC: changed = ui_lineedit_delete(e); break;
+        case KEY_LEFT: ui_lineedit_left(e); break;
+        case KEY_RIGHT: ui_lineedit_right(e); break;
+        case KEY_HOME: ui_lineedit_home(e); break;
+        case KEY_END: ui_lineedit_end(e); break;
+        default: return UI_IGNORED;
+        }
+    } else if (k.ch == 127 || k.ch == 8) {
+        changed = ui_lineedit_backspace(e);
+    } else if (k.ch == 21) {   /* Ctrl-U */
+        changed = ui_lineedit_clear(e);
+    } else if (k.ch == 23) {   /* Ctrl-W */
+        changed = ui_lineedit_kill_word(e);
+    } else if (k.ch == 1) {    /* Ctrl-A */
+        ui_lineedit_home(e);
+    } else if (k.ch == 5) {    /* Ctrl-E */
+        ui_lineedit_end(e);
+    } else {
+        changed = ui_lineedit_insert(e, (wchar_t)k.ch);
+    }
+    if (changed)
+        recompute(l);
+    return UI_HANDLED | UI_REDRAW;
+}
+
+static int move_cursor(ui_lab *l, int drow, int dcol)
+{
+    int n = (int)l->attn.run.n;
+    if (n == 0)
+        return UI_HANDLED;
+    l->map.cur_row += drow;
+    l->map.cur_col += dcol;
+    if (l->map.cur_row < 0) l->map.cur_row = 0;
+    if (l->map.cur_row >= n) l->map.cur_row = n - 1;
+    if (l->map.cur_col < 0) l->map.cur_col = 0;
+    if (l->map.cur_col >= n) l->map.cur_col = n - 1;
+    return UI_HANDLED | UI_REDRAW;
+}
+
+static int lab_key(ui_screen *s, ui_key k)
+{
+    ui_lab *l = (ui_lab *)s;
+    if (l->typing)
+        return key_typing(l, k);
+    int n = (int)l->attn.run.n;
+    if (k.fn) {
+        switch (k.ch) {
+        case KEY_UP: return move_cursor(l, -1, 0);
+        case KEY_DOWN: return move_cursor(l, 1, 0);
+        case KEY_LEFT: return move_cursor(l, 0, -1);
+        case KEY_RIGHT: return move_cursor(l, 0, 1);
+        case KEY_HOME: return move_cursor(l, -n, 0);
+        case KEY_END: return move_cursor(l, n, 0);
+        case KEY_PPAGE: return move_cursor(l, -10, 0);
+        case KEY_NPAGE: return move_cursor(l, 10, 0);
+        default: return UI_IGNORED;
+        }
+    }
+    switch (k.ch) {
+    case 'k': return move_cursor(l, -1, 0);
+    case 'j': return move_cursor(l, 1, 0);
+    case 'h': return move_cursor(l, 0, -1);
+    case 'l': return move_cursor(l, 0, 1);
+    case 'g': return move_cursor(l, -n, 0);
+    case 'G': return move_cursor(l, n, 0);
+    case 'i': case '/': case '\t':
+        l->typing = 1;
+        return UI_HANDLED | UI_REDRAW;
+    case '[': step_layer(l, -1); break;
+    case ']': step_layer(l, 1); break;
+    case ',': step_head(l, -1); break;
+    case '.': step_head(l, 1); break;
+    case 'a':
+        if (ui_attn_heads(&l->attn) > 0)
+            change_head(l, UI_HEAD_ALL);
+        break;
+    case 'm':
+        l->attn.causal = !l->attn.causal;
+        recompute(l);
+        break;
+    case 's':
+        l->attn.unscaled = !l->attn.unscaled;
+        recompute(l);
+        break;
+    case 'e': export_csv(l); break;
+    case 'q': case 27: return UI_BACK;
+    default:
+        if (k.ch >= '1' && k.ch <= '9') {
+            int h = (int)(k.ch - '1');
+            if (h < (int)ui_attn_heads(&l->attn))
+                change_head(l, h);
+            else
+                ui_app_message(s->app, CRT_WARN, _("This layer has %zu heads."),
+                               ui_attn_heads(&l->attn));
+            break;
+        }
+        return UI_IGNORED;
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+static void lab_free(ui_screen *s)
+{
+    ui_lab *l = (ui_lab *)s;
+    ui_attn_free(&l->attn);
+    free(l);
+}
+
+static const ui_screen_ops lab_ops = {
+    .draw = lab_draw,
+    .key = lab_key,
+    .typing = lab_typing,
+    .title = lab_title,
+    .status = lab_status,
+    .free = lab_free,
+    .help = lab_help,
+};
+
+ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts)
+{
+    ui_lab *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->base.ops = &lab_ops;
+    l->base.app = app;
+    ui_tutor *t = ui_tutor_of(app);
+    at_model_info info;
+    at_model_get_info(t->model, &info);
+    ui_lab_opts o = opts ? *opts : (ui_lab_opts){-1, -1, 0, 0, -1};
+    l->attn.layer = o.layer >= 0 ? o.layer : (int)info.n_layers - 1;
+    l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : (int)info.coref_head;
+    if (o.head == -1)
+        l->attn.layer = o.layer >= 0 ? o.layer : (int)info.coref_layer;
+    l->attn.causal = o.causal;
+    l->attn.unscaled = o.unscaled;
+    l->map.cur_row = o.focus;
+    l->map.cur_col = o.focus;
+    if (!sentence) {
+        sentence = !strcmp(t->lang, "zh") ? "小明今天没来学校，因为他生病了。"
+                                          : "The animal didn't cross the road because it was too tired.";
+        l->typing = 1;
+    }
+    ui_lineedit_set(&l->input, sentence);
+    recompute(l);
+    return &l->base;
+}

@@ -1,0 +1,36 @@
+/* The tutor as a whole: the state every screen shares and the entry point the command
+ * line calls (attn-tutor with no command, lesson ID, lab [SENTENCE], quiz). */
+#ifndef AT_UI_TUTOR_H
+#define AT_UI_TUTOR_H
+
+#include "engine/model.h"
+#include "ui/screen.h"
+
+typedef struct ui_tutor {
+    at_model *model;          /* owned: the trained model, else the demo weights */
+    int trained;
+    char model_note[512];     /* why the demo weights are in use ("" otherwise) */
+    const char *lang;         /* "zh" or "en" */
+    const char *lessons_dir;  /* NULL = shipped lessons */
+} ui_tutor;
+
+typedef enum ui_start {
+    UI_START_HOME,
+    UI_START_LESSON,   /* arg: lesson id */
+    UI_START_LAB,      /* arg: sentence, or NULL */
+    UI_START_QUIZ,     /* arg: NULL */
+} ui_start;
+
+/* The tutor of an app (from any screen). */
+ui_tutor *ui_tutor_of(ui_app *app);
+
+/* Run the tutor in this terminal, starting at `start`. lang is "zh" or "en";
+ * model_path is --model (NULL: use shipped_model, the model shipped with attn-tutor,
+ * NULL when none was found: then the untrained demo weights, with a note);
+ * lessons_dir NULL for the shipped lessons. Returns the process exit status: 0, 1
+ * when the tutor could not start (message on stderr: no terminal, TERM=dumb), 2 for
+ * bad input (an unknown lesson). */
+int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char *model_path,
+                  const char *lessons_dir, const char *shipped_model);
+
+#endif
