@@ -12,6 +12,9 @@ static const struct {
 } commands[] = {
     {"softmax", cli_softmax, "a softmax worked step by step (exp, sum, divide)"},
     {"attend", cli_attend, "tokens of a sentence and the mini-model's attention weights"},
+    {"lesson", cli_lesson, "open one lesson in the tutor"},
+    {"lab", cli_lab, "open the attention lab (type a sentence, see its attention)"},
+    {"quiz", cli_quiz, "open the self-test in the tutor"},
 };
 
 static void usage(FILE *f)
@@ -40,10 +43,8 @@ int main(int argc, char **argv)
         cli_g.lang = cli_default_lang();
     argc -= first - 1;
     argv += first - 1;
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
+    if (argc < 2)
+        return cli_tutor(argc, argv);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         usage(stdout);
         return 0;

@@ -8,6 +8,11 @@
 
 int cli_softmax(int argc, char **argv);
 int cli_attend(int argc, char **argv);
+/* The full-screen tutor (src/cli/tutor.c): no command, lesson ID, lab [SENTENCE], quiz. */
+int cli_tutor(int argc, char **argv);
+int cli_lesson(int argc, char **argv);
+int cli_lab(int argc, char **argv);
+int cli_quiz(int argc, char **argv);
 
 /* Flags every command accepts (before or after the command name). */
 typedef struct cli_globals {
