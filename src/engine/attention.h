@@ -125,6 +125,21 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
                    float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
                    at_workspace *ws, at_error *err);
 
+/* The attention part of multi-head attention on already projected inputs:
+ * head h attends with columns h·d_head … (h+1)·d_head − 1 of q, k and v,
+ * d_head = d_model / n_heads, and writes the same columns of out (Concat of
+ * §3.2.2, before W^O). at_mha_forward calls this after its projections.
+ *   q [n_q × d_model], k, v [n_k × d_model], out [n_q × d_model], dense
+ *   weights [n_heads × n_q × n_k] optional; fully_masked [n_q] optional
+ *   trace  optional; only its scores and scaled are used
+ * May use 2 BLAS threads' worth of worker threads on large inputs (see
+ * at_blas_threads); the result does not depend on the thread count.
+ * Returns AT_OK, AT_EINVAL, AT_ERANGE or AT_ENOMEM. */
+int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
+                  const float *k, const float *v, float scale, const at_mask *mask, float *out,
+                  float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                  at_workspace *ws, at_error *err);
+
 /* C = A·B (+ C if accumulate): A [m × k], B [k × n], C [m × n], dense row-major;
  * trans_b: B is given as [n × k] and Bᵀ is used. A thin wrapper over cblas_sgemm
  * that first picks the BLAS thread count for the problem size (at_blas_threads). */

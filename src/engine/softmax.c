@@ -1,41 +1,59 @@
-/* Numerically stable softmax (subtract the row maximum). */
+/* Numerically stable softmax (subtract the row maximum), with SLEEF's vector exp. */
 #include "engine/attention.h"
+#include "engine/vexp.h"
 
 #include <math.h>
 
+/* The row maximum is +inf: the +inf entries share the mass, everything else is 0. */
+static void softmax_infinite_max(float *x, size_t n)
+{
+    size_t n_inf = 0;
+    for (size_t j = 0; j < n; j++)
+        n_inf += x[j] == INFINITY;
+    for (size_t j = 0; j < n; j++)
+        x[j] = x[j] == INFINITY ? 1.0f / (float)n_inf : 0.0f;
+}
+
+/* After the exp, a visible NaN score stays NaN: give it weight 0, return the new sum. */
+static double drop_nan(float *x, size_t n)
+{
+    double sum = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        if (isnan(x[j]))
+            x[j] = 0.0f;
+        sum += x[j];
+    }
+    return sum;
+}
+
 int at_softmax_row(float *x, const unsigned char *visible, size_t n)
 {
-    float max = -INFINITY;
-    size_t n_visible = 0;
-    for (size_t j = 0; j < n; j++) {
-        if (visible && !visible[j])
-            continue;
-        n_visible++;
-        if (x[j] > max)
-            max = x[j];
+    size_t n_visible = n;
+    if (visible) {
+        /* Masked scores are overwritten, never read: exp(-inf) is exactly 0. */
+        n_visible = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (visible[j])
+                n_visible++;
+            else
+                x[j] = -INFINITY;
+        }
     }
-    if (n_visible == 0 || isnan(max) || max == -INFINITY) {
-        /* No visible key, or every visible score is -inf: nothing to attend to. */
+    float max = n_visible ? at_vmax(x, n) : -INFINITY;   /* NaN ignored */
+    if (max == -INFINITY) {
+        /* No visible key, or every visible score is -inf or NaN: nothing to attend to. */
         for (size_t j = 0; j < n; j++)
             x[j] = 0.0f;
         return 1;
     }
-    double sum = 0.0;
-    for (size_t j = 0; j < n; j++) {
-        if (visible && !visible[j]) {
-            x[j] = 0.0f;
-            continue;
-        }
-        /* max == +inf: the +inf entries share the mass, everything else is 0. */
-        float e = isinf(max) ? (x[j] == max ? 1.0f : 0.0f) : expf(x[j] - max);
-        if (isnan(e))
-            e = 0.0f;
-        x[j] = e;
-        sum += e;
+    if (max == INFINITY) {
+        softmax_infinite_max(x, n);
+        return 0;
     }
-    float inv = (float)(1.0 / sum);
-    for (size_t j = 0; j < n; j++)
-        x[j] *= inv;
+    double sum = at_vexp_shift(x, n, max);   /* ≥ 1: the maximum gives exp(0) */
+    if (isnan(sum))
+        sum = drop_nan(x, n);
+    at_vscale(x, n, (float)(1.0 / sum));
     return 0;
 }
 

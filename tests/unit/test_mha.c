@@ -217,6 +217,13 @@ static void check_problem(const problem *p, at_workspace *ws)
     check_tensor(t.scores, r.scores, H * n_q * n_k, 1e-5f, "trace scores");
     check_tensor(t.scaled, r.scaled, H * n_q * n_k, 1e-5f, "trace scaled");
     assert_memory_equal(fm, r.fully_masked, n_q);
+    /* The attention core alone, on the projections, gives the concatenated heads. */
+    memset(fm, 0xff, n_q);
+    assert_int_equal(at_mha_attend(H, d, n_q, t.q, n_k, t.k, t.v, p->scale, &mask, out, wt, fm,
+                                   NULL, ws, &err), AT_OK);
+    check_tensor(out, r.heads_out, n_q * d, 1e-5f, "at_mha_attend output");
+    check_tensor(wt, r.weights, H * n_q * n_k, 1e-6f, "at_mha_attend weights");
+    assert_memory_equal(fm, r.fully_masked, n_q);
     reference_free(&r);
     free(out), free(wt), free(fm);
     free(t.q), free(t.k), free(t.v), free(t.scores), free(t.scaled), free(t.heads_out);

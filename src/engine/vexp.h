@@ -1,0 +1,26 @@
+/* Vector kernels of the softmax (engine-internal): row maximum, shifted exp
+ * with its sum, scaling. SLEEF's 1-ULP expf (Sleef_expf8_u10avx2 where the CPU
+ * has AVX2 and FMA, chosen at run time; Sleef_expf4_u10 on plain SSE2), so every
+ * result is within 2 ULP (about 2.4e-7 relative) of glibc's expf.
+ * None of this is compiled with fast-math: NaN and ±inf behave as IEEE says. */
+#ifndef AT_VEXP_H
+#define AT_VEXP_H
+
+#include <stddef.h>
+
+/* The largest of x[0..n), NaN entries ignored; -INFINITY if there is none. */
+float at_vmax(const float *x, size_t n);
+
+/* x[j] = exp(x[j] - shift) in place; returns the sum of the results (in double).
+ * -inf - shift gives exactly 0; a NaN stays NaN (and makes the sum NaN). */
+double at_vexp_shift(float *x, size_t n, float shift);
+
+/* x[j] *= s. */
+void at_vscale(float *x, size_t n, float s);
+
+/* The AVX2+FMA versions (vexp_avx2.c); call only where the CPU supports them. */
+float at_vmax_avx2(const float *x, size_t n);
+double at_vexp_shift_avx2(float *x, size_t n, float shift);
+void at_vscale_avx2(float *x, size_t n, float s);
+
+#endif

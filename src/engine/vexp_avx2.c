@@ -1,0 +1,64 @@
+/* AVX2+FMA kernels of the softmax (built with -mavx2 -mfma; see vexp.h). */
+#include "engine/vexp.h"
+
+#include <immintrin.h>
+#include <math.h>
+#include <sleef.h>
+
+float at_vmax_avx2(const float *x, size_t n)
+{
+    __m256 acc = _mm256_set1_ps(-INFINITY);
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)   /* max_ps(a, b) is b when a is NaN: NaN ignored */
+        acc = _mm256_max_ps(_mm256_loadu_ps(x + j), acc);
+    float lanes[8];
+    _mm256_storeu_ps(lanes, acc);
+    float m = -INFINITY;
+    for (int l = 0; l < 8; l++)
+        m = lanes[l] > m ? lanes[l] : m;
+    for (; j < n; j++)
+        m = x[j] > m ? x[j] : m;
+    return m;
+}
+
+/* Adds the 8 lanes of e to the 4 double lanes of sum. */
+static inline __m256d add_lanes(__m256d sum, __m256 e)
+{
+    sum = _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_castps256_ps128(e)));
+    return _mm256_add_pd(sum, _mm256_cvtps_pd(_mm256_extractf128_ps(e, 1)));
+}
+
+double at_vexp_shift_avx2(float *x, size_t n, float shift)
+{
+    const __m256 s = _mm256_set1_ps(shift);
+    __m256d sum = _mm256_setzero_pd();
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_loadu_ps(x + j), s));
+        _mm256_storeu_ps(x + j, e);
+        sum = add_lanes(sum, e);
+    }
+    if (j < n) {   /* the tail, padded with -inf (exp gives 0) */
+        float pad[8];
+        for (int l = 0; l < 8; l++)
+            pad[l] = j + (size_t)l < n ? x[j + (size_t)l] : -INFINITY;
+        __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(_mm256_loadu_ps(pad), s));
+        _mm256_storeu_ps(pad, e);
+        for (size_t l = 0; j + l < n; l++)
+            x[j + l] = pad[l];
+        sum = add_lanes(sum, e);
+    }
+    double lanes[4];
+    _mm256_storeu_pd(lanes, sum);
+    return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+}
+
+void at_vscale_avx2(float *x, size_t n, float s)
+{
+    const __m256 f = _mm256_set1_ps(s);
+    size_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(x + j, _mm256_mul_ps(_mm256_loadu_ps(x + j), f));
+    for (; j < n; j++)
+        x[j] *= s;
+}
