@@ -15,6 +15,7 @@ static const struct {
     {"lesson", cli_lesson, "open one lesson in the tutor"},
     {"lab", cli_lab, "open the attention lab (type a sentence, see its attention)"},
     {"quiz", cli_quiz, "open the self-test in the tutor"},
+    {"lint", cli_lint, "check lesson files (FILE:LINE:COL diagnostics)"},
 };
 
 static void usage(FILE *f)

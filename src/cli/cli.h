@@ -13,6 +13,7 @@ int cli_tutor(int argc, char **argv);
 int cli_lesson(int argc, char **argv);
 int cli_lab(int argc, char **argv);
 int cli_quiz(int argc, char **argv);
+int cli_lint(int argc, char **argv);
 
 /* Flags every command accepts (before or after the command name). */
 typedef struct cli_globals {

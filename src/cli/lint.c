@@ -1,0 +1,186 @@
+/* attn-tutor lint [FILE|DIR …]
+ * Checks lesson files and prints GCC-style diagnostics (FILE:LINE:COL: error: …)
+ * on stderr, then a one-line summary on stdout. A folder holding zh/ and en/ is a
+ * lesson root: each language is loaded as a set and the two are compared. */
+#include "cli/cli.h"
+#include "lesson/lesson.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: attn-tutor lint [FILE|DIR …]\n"
+               "  Checks lesson files (default: the shipped lessons). A folder with zh/ and en/\n"
+               "  is checked as a whole: ids unique, both languages in step.\n"
+               "  Exit status: 0 clean (warnings allowed), 1 errors found, 2 bad usage.\n");
+    return f == stdout ? 0 : 2;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Question ids unique across a language; lesson ids unique. */
+static void check_set(const at_lesson_set *s, at_diag_list *d)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const at_lesson *a = s->lessons[i];
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(s->lessons[j]->doc->id, a->doc->id))
+                at_diag_add(d, AT_DIAG_ERROR, a->path, a->id_line, a->id_col,
+                            "lesson id '%s' is also used by %s", a->doc->id, s->lessons[j]->path);
+        for (unsigned k = 0; k < a->doc->steps_count; k++) {
+            const at_question *q = a->doc->steps[k].question;
+            const at_lesson *other;
+            size_t at;
+            if (!q)
+                continue;
+            for (size_t j = 0; j < i; j++)
+                if (at_lesson_find_question(s->lessons[j], q->id, &at)) {
+                    other = s->lessons[j];
+                    at_diag_add(d, AT_DIAG_ERROR, a->path, a->calc[k].line, a->calc[k].col,
+                                "question id '%s' is also used in %s:%d (ids are unique per "
+                                "language: `attn-tutor check` finds questions by id)", q->id,
+                                other->path, other->calc[at].line);
+                }
+        }
+    }
+}
+
+/* Every lesson and question of a in b too. */
+static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const char *bname,
+                          at_diag_list *d)
+{
+    for (size_t i = 0; i < a->count; i++) {
+        const at_lesson *l = a->lessons[i];
+        const at_lesson *m = at_lesson_set_find(b, l->doc->id);
+        if (!m) {
+            at_diag_add(d, AT_DIAG_ERROR, l->path, l->id_line, l->id_col,
+                        "lesson '%s' has no %s version (same id under %s/)", l->doc->id, bname,
+                        bname);
+            continue;
+        }
+        for (unsigned k = 0; k < l->doc->steps_count; k++) {
+            const at_question *q = l->doc->steps[k].question;
+            if (q && !at_lesson_find_question(m, q->id, NULL))
+                at_diag_add(d, AT_DIAG_ERROR, l->path, l->calc[k].line, l->calc[k].col,
+                            "question '%s' is missing from the %s version %s", q->id, bname,
+                            m->path);
+        }
+    }
+}
+
+static int lint_root(const char *dir, at_diag_list *d, size_t *files)
+{
+    at_lesson_set zh, en;
+    int rz = at_lesson_set_load(dir, "zh", &zh, d);
+    int re = at_lesson_set_load(dir, "en", &en, d);
+    check_set(&zh, d);
+    check_set(&en, d);
+    /* Only compare when both languages loaded completely: a broken file is
+     * reported once, not again as "missing". */
+    if (rz == AT_OK && re == AT_OK) {
+        check_in_step(&zh, &en, "en", d);
+        check_in_step(&en, &zh, "zh", d);
+    }
+    *files += zh.count + en.count;
+    at_lesson_set_free(&zh);
+    at_lesson_set_free(&en);
+    return 0;
+}
+
+static void lint_file(const char *path, at_diag_list *d, size_t *files)
+{
+    at_lesson *l;
+    if (at_lesson_load(path, &l, d) == AT_OK)
+        at_lesson_free(l);
+    (*files)++;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Each *.yaml of a folder that is not a lesson root, in name order. */
+static int lint_folder(const char *dir, at_diag_list *d, size_t *files)
+{
+    DIR *dp = opendir(dir);
+    char *names[4096];
+    size_t n = 0;
+    if (!dp)
+        return -1;
+    for (struct dirent *e; (e = readdir(dp)) && n < 4096;) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] != '.' && len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
+            names[n++] = strdup(e->d_name);
+    }
+    closedir(dp);
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        if (names[i]) {
+            snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+            lint_file(path, d, files);
+        }
+        free(names[i]);
+    }
+    return 0;
+}
+
+static int lint_target(const char *t, at_diag_list *d, size_t *files)
+{
+    char zh[4096], en[4096];
+    if (!is_dir(t)) {
+        struct stat st;
+        if (stat(t, &st) != 0) {
+            fprintf(stderr, "attn-tutor lint: %s: no such file or folder\n", t);
+            return -1;
+        }
+        lint_file(t, d, files);
+        return 0;
+    }
+    snprintf(zh, sizeof zh, "%s/zh", t);
+    snprintf(en, sizeof en, "%s/en", t);
+    if (is_dir(zh) || is_dir(en))
+        return lint_root(t, d, files);
+    return lint_folder(t, d, files);
+}
+
+int cli_lint(int argc, char **argv)
+{
+    at_diag_list d = {0};
+    size_t files = 0;
+    int targets = 0, bad = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return usage(stdout);
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "attn-tutor lint: unknown option '%s'\n", argv[i]);
+            return usage(stderr);
+        }
+    }
+    for (int i = 1; i < argc; i++, targets++)
+        bad |= lint_target(argv[i], &d, &files) != 0;
+    if (!targets) {
+        const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+        if (!dir) {
+            fprintf(stderr, "attn-tutor lint: no lessons folder found (give FILE or DIR, "
+                            "or --lessons DIR)\n");
+            return 2;
+        }
+        bad |= lint_target(dir, &d, &files) != 0;
+    }
+    at_diag_sort(&d);
+    at_diag_print(&d, stderr);
+    printf("lint: %zu file%s, %zu error%s, %zu warning%s\n", files, files == 1 ? "" : "s",
+           d.errors, d.errors == 1 ? "" : "s", d.warnings, d.warnings == 1 ? "" : "s");
+    int rc = bad ? 2 : d.errors ? 1 : 0;
+    at_diag_list_free(&d);
+    return rc;
+}

@@ -1,0 +1,109 @@
+/* `expect` assertions against what the engine computed. */
+#define _GNU_SOURCE
+#include "lesson/lesson.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A 0-based index from a 1-based number or a token name; -1 if neither resolves. */
+static long resolve(const unsigned *pos, const char *name, const char *const *labels, size_t n)
+{
+    if (pos)
+        return *pos >= 1 && *pos <= n ? (long)*pos - 1 : -1;
+    return name ? at_token_index(labels, n, name) : -1;
+}
+
+static int check_number(double got, const at_expect_value *v, const char *what, char *msg,
+                        size_t cap)
+{
+    double tol = v->tolerance ? *v->tolerance : 0.005;
+    if (v->value && !(fabs(got - *v->value) <= tol)) {
+        snprintf(msg, cap, "%s is %.4g, expected %g ± %g", what, got, *v->value, tol);
+        return 1;
+    }
+    if (v->at_least && !(got >= *v->at_least)) {
+        snprintf(msg, cap, "%s is %.4g, expected at least %g", what, got, *v->at_least);
+        return 1;
+    }
+    if (v->at_most && !(got <= *v->at_most)) {
+        snprintf(msg, cap, "%s is %.4g, expected at most %g", what, got, *v->at_most);
+        return 1;
+    }
+    if (!v->value && !v->at_least && !v->at_most) {
+        snprintf(msg, cap, "%s is %.4g; give `value`, `at_least` or `at_most` to check it", what,
+                 got);
+        return -1;
+    }
+    snprintf(msg, cap, "%s is %.4g", what, got);
+    return 0;
+}
+
+static long query_row(const unsigned *row, const char *from, const char *from_default,
+                      const at_compute_result *r, char *msg, size_t cap)
+{
+    if (!row && !from)
+        from = from_default;
+    if (!row && !from && r->n_q == 1)
+        return 0;                     /* one query row: no need to name it */
+    long i = resolve(row, from, r->tokens, r->n_q);
+    if (i < 0)
+        snprintf(msg, cap, "the query %s%s%s is not one of the %zu rows", row ? "row" : "'",
+                 row ? "" : (from ? from : "(none given: add `row` or `from`)"), row ? "" : "'",
+                 r->n_q);
+    return i;
+}
+
+int at_expect_check(const at_expect *e, const at_compute_result *r, const char *from_default,
+                    char *msg, size_t cap)
+{
+    const char *const *keys = r->key_tokens;
+    if (e->top) {
+        long i = query_row(e->row, e->from, from_default, r, msg, cap);
+        long want = at_token_index(keys, r->n_k, e->top);
+        if (i < 0)
+            return -1;
+        if (want < 0) {
+            snprintf(msg, cap, "'%s' is not one of the keys", e->top);
+            return -1;
+        }
+        const float *w = r->weights + (size_t)i * r->n_k;
+        size_t best = 0;
+        for (size_t j = 1; j < r->n_k; j++)
+            if (w[j] > w[best])
+                best = j;
+        char name[64];
+        if (keys)
+            snprintf(name, sizeof name, "'%s'", keys[best]);
+        else
+            snprintf(name, sizeof name, "key %zu", best + 1);
+        snprintf(msg, cap, "the largest weight of query %ld goes to %s (%.4g), not to '%s' (%.4g)",
+                 i + 1, name, w[best], e->top, w[want]);
+        return w[want] >= w[best] ? 0 : 1;
+    }
+    const at_expect_value *v = e->weight ? e->weight : e->output;
+    if (!v) {
+        snprintf(msg, cap, "an expect entry needs `top`, `weight` or `output`");
+        return -1;
+    }
+    long i = query_row(v->row, v->from, from_default, r, msg, cap);
+    if (i < 0)
+        return -1;
+    char what[96];
+    if (e->weight) {
+        long j = resolve(v->col, v->to, keys, r->n_k);
+        if (j < 0) {
+            snprintf(msg, cap, "the key (`col` or `to`) is missing or not one of the %zu keys",
+                     r->n_k);
+            return -1;
+        }
+        snprintf(what, sizeof what, "weight (row %ld, key %ld)", i + 1, j + 1);
+        return check_number(r->weights[(size_t)i * r->n_k + j], v, what, msg, cap);
+    }
+    if (!r->out || !v->col || *v->col < 1 || *v->col > r->d_v) {
+        snprintf(msg, cap, "`output` needs `col` from 1 to d_v = %zu of a q/k/v block", r->d_v);
+        return -1;
+    }
+    snprintf(what, sizeof what, "output (row %ld, column %u)", i + 1, *v->col);
+    return check_number(r->out[(size_t)i * r->d_v + *v->col - 1], v, what, msg, cap);
+}

@@ -1,0 +1,375 @@
+/* Lessons: the YAML format of docs/lesson-format.md loaded into C structs with
+ * libcyaml, plus the numbers the engine computes from them.
+ *
+ * Two layers, never mixed:
+ *   - at_lesson_doc and everything under it mirror the YAML one to one (the key
+ *     of each member is written beside it). Optional scalars are pointers (NULL =
+ *     not written); optional enums have a 0 "unset" value. libcyaml 1.3.1 cannot
+ *     hold a list of lists (matrices, table rows): those members are at_rows,
+ *     filled from the same file's libyaml events (cells kept as written, so
+ *     YAML's .nan/.inf survive).
+ *   - at_step_calc and friends hold what is derived: matrices as floats, weights,
+ *     outputs, expected answers — computed by the engine (src/engine), never
+ *     typed in, never written back into the doc.
+ *
+ * Positions: every diagnostic carries FILE:LINE:COL (1-based). Loading never
+ * changes the locale; numbers are read as in the "C" locale whatever LC_NUMERIC is.
+ * Ownership: everything returned through `out` parameters is freed by the
+ * matching *_free function; const pointers into a lesson live as long as it. */
+#ifndef AT_LESSON_H
+#define AT_LESSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "engine/error.h"
+
+/* Files bigger than this are refused before parsing (a clear error). */
+#define AT_LESSON_MAX_BYTES (1024 * 1024)
+/* Deepest nesting of YAML collections accepted. */
+#define AT_LESSON_MAX_DEPTH 32
+/* Limits on compute blocks: rows (tokens) and columns (d_k, d_v). */
+#define AT_COMPUTE_MAX_N 4096
+#define AT_COMPUTE_MAX_D 1024
+
+/* ------------------------------------------------------------------ diagnostics */
+
+typedef enum at_diag_level { AT_DIAG_ERROR, AT_DIAG_WARNING } at_diag_level;
+
+typedef struct at_diag {
+    at_diag_level level;
+    char *file;        /* as given to the loader */
+    int line, col;     /* 1-based; 0 when the whole file is meant */
+    char *msg;         /* one line, no trailing newline */
+} at_diag;
+
+/* A growing list of diagnostics. Zero-initialise; free with at_diag_list_free. */
+typedef struct at_diag_list {
+    at_diag *items;
+    size_t count, cap;
+    size_t errors, warnings;
+} at_diag_list;
+
+/* Append one diagnostic (printf-style). Silently drops it only on ENOMEM. */
+void at_diag_add(at_diag_list *d, at_diag_level level, const char *file, int line, int col,
+                 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Print every diagnostic GCC-style: "FILE:LINE:COL: error: MESSAGE". */
+void at_diag_print(const at_diag_list *d, FILE *f);
+/* Sort by file, line, column (stable for equal positions). */
+void at_diag_sort(at_diag_list *d);
+void at_diag_list_free(at_diag_list *d);
+
+/* ------------------------------------------------------- the YAML, one to one */
+
+/* A list of rows of scalars, e.g. `q: [[1, 0], [0, 1]]` or a table's rows.
+ * Cells are the scalars as written (".nan", "-.inf" and "0.5" alike). */
+typedef struct at_row {
+    char **cells;
+    unsigned cells_count;
+} at_row;
+
+typedef struct at_rows {
+    at_row *rows;
+    unsigned rows_count;
+    int line, col;            /* where the value starts; 0 when the key is absent */
+} at_rows;
+
+typedef enum at_lang { AT_LANG_ZH = 1, AT_LANG_EN = 2 } at_lang;   /* lang: zh | en */
+
+typedef struct at_table {
+    char **header;            /* header: [..] */
+    unsigned header_count;
+    at_rows rows;             /* rows: [[..], ..] */
+} at_table;
+
+typedef struct at_code {
+    char *lang;               /* lang: python (a language tag, free text) */
+    char *source;             /* source: | … */
+} at_code;
+
+/* One assertion of an `expect` list. Exactly one of top, weight, output is set. */
+typedef struct at_expect_value {
+    char *from;               /* from: query token (text or 1-based position); lab default: focus */
+    char *to;                 /* to: key token (text or 1-based position) */
+    unsigned *row;            /* row: 1-based query row (compute) */
+    unsigned *col;            /* col: 1-based key (weight) or value column (output) */
+    double *value;            /* value: expected number … */
+    double *tolerance;        /* tolerance: … ± this (default 0.005) */
+    double *at_least;         /* at_least: lower bound */
+    double *at_most;          /* at_most: upper bound */
+} at_expect_value;
+
+typedef struct at_expect {
+    char *top;                /* top: the key token that gets the largest weight */
+    char *from;               /* from: for `top`, the query token (lab default: focus) */
+    unsigned *row;            /* row: for `top` in a compute step, the 1-based query row */
+    at_expect_value *weight;  /* weight: {…} */
+    at_expect_value *output;  /* output: {…} (compute only) */
+} at_expect;
+
+typedef enum at_onoff { AT_UNSET = 0, AT_ON = 1, AT_OFF = 2 } at_onoff;      /* on | off */
+typedef enum at_lab_mask { AT_LAB_MASK_UNSET = 0, AT_LAB_MASK_NONE = 1,
+                           AT_LAB_MASK_CAUSAL = 2 } at_lab_mask;            /* none | causal */
+
+typedef struct at_lab {
+    char *sentence;           /* sentence: the text the model reads */
+    unsigned *layer;          /* layer: 1-based; NULL = the last layer */
+    char *head;               /* head: "1".. or "all"; NULL = the model's default head */
+    at_lab_mask mask;         /* mask: none | causal */
+    at_onoff scale;           /* scale: on | off */
+    char *focus;              /* focus: query token to highlight (text or 1-based) */
+    at_expect *expect;        /* expect: [..] */
+    unsigned expect_count;
+} at_lab;
+
+/* Seeded standard-normal q, k, v for demos too big to type (the √d_k lesson). */
+typedef struct at_random {
+    unsigned n;               /* n: tokens (rows of q, k and v) */
+    unsigned d_k;             /* d_k: columns of q and k */
+    unsigned *d_v;            /* d_v: columns of v; NULL = d_k */
+    unsigned *seed;           /* seed: NULL = 1 */
+} at_random;
+
+/* The compute block: a lesson step, and the whole file of `attn-tutor compute`.
+ * Exactly one source: q+k+v, scores, or random. */
+typedef struct at_compute {
+    char **tokens;            /* tokens: labels of the query rows */
+    unsigned tokens_count;
+    char **key_tokens;        /* key_tokens: labels of the key rows (cross-attention); default tokens */
+    unsigned key_tokens_count;
+    at_rows q;                /* q: [n_q × d_k] */
+    at_rows k;                /* k: [n_k × d_k] */
+    at_rows v;                /* v: [n_k × d_v] */
+    at_rows scores;           /* scores: [n_q × n_k] already scaled (softmax only) */
+    at_random *random;        /* random: {n, d_k, d_v, seed} */
+    char *mask;               /* mask: none | causal (the word form) … */
+    at_rows mask_rows;        /* mask: … or rows of 1 (may attend) / 0 (masked) */
+    double *scale;            /* scale: multiplier on QKᵀ; NULL = 1/√(d_k per head) */
+    unsigned *heads;          /* heads: split d_k and d_v into this many; NULL = 1 */
+    bool *time;               /* time: true = the tutor times the computation live */
+    at_expect *expect;        /* expect: [..] */
+    unsigned expect_count;
+} at_compute;
+
+typedef enum at_question_kind {
+    AT_Q_SOFTMAX = 1, AT_Q_NUMERIC, AT_Q_ATTENTION, AT_Q_CHOICE, AT_Q_FORMULA, AT_Q_TEXT,
+} at_question_kind;   /* kind: softmax | numeric | attention | choice | formula | text */
+
+typedef struct at_option {
+    char *text;               /* text: */
+    bool correct;             /* correct: true | false */
+    char *feedback;           /* feedback: shown when picked */
+} at_option;
+
+typedef struct at_concept {
+    char *concept;            /* concept: the idea, in the lesson's language */
+    char **synonyms;          /* synonyms: words that count for it, both languages */
+    unsigned synonyms_count;
+} at_concept;
+
+/* A question; which members are used depends on kind (lint checks that). */
+typedef struct at_question {
+    char *id;                 /* id: unique among the lessons of a language */
+    at_question_kind kind;    /* kind: */
+    char *prompt;             /* prompt: */
+    char **hints;             /* hints: [..] */
+    unsigned hints_count;
+    char *explanation;        /* explanation: */
+    unsigned *decimals;       /* decimals: how many the answer needs (softmax, numeric, attention) */
+    /* softmax */
+    char **tokens;            /* tokens: [..] (softmax; attention: row labels) */
+    unsigned tokens_count;
+    char **scores;            /* scores: [..] one per token, as written */
+    unsigned scores_count;
+    char **ask;               /* ask: token(s) by text or 1-based position (softmax);
+                                 "weights" | "output" (attention). A single word is a list of one. */
+    unsigned ask_count;
+    /* numeric */
+    double *value;            /* value: */
+    double *tolerance;        /* tolerance: absolute */
+    double *relative;         /* relative: fraction of value */
+    /* attention (as in compute) */
+    at_rows q, k, v;          /* q: k: v: */
+    char *mask;               /* mask: none | causal */
+    at_rows mask_rows;        /* mask: rows of 1/0 */
+    double *scale;            /* scale: */
+    unsigned *row;            /* row: 1-based query row asked */
+    /* choice */
+    at_option *options;       /* options: [..] */
+    unsigned options_count;
+    bool *multiple;           /* multiple: more than one option is right */
+    /* formula */
+    char *canonical;          /* canonical: e.g. softmax(Q K^T / sqrt(d_k)) V */
+    /* text */
+    at_concept *rubric;       /* rubric: [..] */
+    unsigned rubric_count;
+    char *reference;          /* reference: the model answer */
+    unsigned *min_concepts;   /* min_concepts: how many concepts make a full answer */
+} at_question;
+
+/* A step: exactly one member is set (lint reports none or two). */
+typedef struct at_step {
+    char *text;               /* text: paragraphs separated by a blank line */
+    at_table *table;          /* table: */
+    char *formula;            /* formula: */
+    at_code *code;            /* code: */
+    at_lab *lab;              /* lab: */
+    at_compute *compute;      /* compute: */
+    at_question *question;    /* question: */
+} at_step;
+
+typedef enum at_step_kind {
+    AT_STEP_NONE = 0, AT_STEP_TEXT, AT_STEP_TABLE, AT_STEP_FORMULA, AT_STEP_CODE,
+    AT_STEP_LAB, AT_STEP_COMPUTE, AT_STEP_QUESTION,
+} at_step_kind;
+
+/* The kind of a step (AT_STEP_NONE if none is set; the first set one otherwise). */
+at_step_kind at_step_kind_of(const at_step *s);
+/* "text", "table", … */
+const char *at_step_kind_name(at_step_kind k);
+const char *at_question_kind_name(at_question_kind k);
+
+typedef struct at_lesson_doc {
+    char *id;                 /* id: letters, digits, '-' */
+    at_lang lang;             /* lang: zh | en */
+    unsigned *order;          /* order: position on the home screen */
+    char *title;              /* title: */
+    char *summary;            /* summary: */
+    at_step *steps;           /* steps: [..] at least one */
+    unsigned steps_count;
+} at_lesson_doc;
+
+/* ------------------------------------------------------------ derived numbers */
+
+/* Attention computed for a compute step or an attention question.
+ * Shapes: h = heads, per head d_k/h columns of q,k and d_v/h of v.
+ * Per-head arrays are [heads × n_q × n_k], head-major. */
+typedef struct at_compute_result {
+    size_t n_q, n_k, d_k, d_v, heads;
+    float scale;              /* the multiplier actually used */
+    int scores_only;          /* 1: the block gave `scores`; q, k, v, raw, out are NULL */
+    float *q, *k, *v;         /* [n_q × d_k], [n_k × d_k], [n_k × d_v] (may hold NaN/inf) */
+    float *raw;               /* [heads × n_q × n_k] QKᵀ per head; masked = -inf */
+    float *scaled;            /* [heads × n_q × n_k] raw · scale (or the given scores); masked = -inf */
+    float *weights;           /* [heads × n_q × n_k] softmax rows; masked = 0 */
+    float *out;               /* [n_q × d_v] heads concatenated */
+    unsigned char *allowed;   /* [n_q × n_k] 1 = may attend */
+    unsigned char *fully_masked;   /* [n_q] 1 = the row saw no key (weights and output 0) */
+    double raw_variance;      /* variance of the visible entries of raw (random demos) */
+    const char *const *tokens;     /* borrowed labels [n_q] or NULL */
+    const char *const *key_tokens; /* borrowed labels [n_k] or NULL */
+} at_compute_result;
+
+/* Run a compute block through the engine (at_attention_forward per head).
+ * Checks shapes (every row of q as long as k's, v as many rows as k, mask
+ * n_q × n_k, heads dividing d_k and d_v, sizes within AT_COMPUTE_MAX_*) and
+ * numbers (cells must be numbers; .nan/.inf/-.inf accepted). Fills out (free with
+ * at_compute_result_free). Returns AT_OK, AT_EINVAL with err naming the problem
+ * (err->line/col set to the offending cell when known), AT_ENOMEM. */
+int at_compute_run(const at_compute *c, at_compute_result *out, at_error *err);
+void at_compute_result_free(at_compute_result *r);
+
+/* Check one `expect` entry against computed attention (a compute step, or a lab's
+ * weights wrapped in an at_compute_result: weights [n_q × n_k] and the token labels
+ * are all it reads for `top` and `weight`). Rows and keys are named by `row`/`col`
+ * (1-based) or `from`/`to` (token text or 1-based position); from_default is the
+ * query used when neither is given (a lab's focus), may be NULL. Multi-head: head 1.
+ * Returns 0 when it holds, 1 when it fails, -1 when it cannot be checked; msg gets
+ * what the engine computes (or why), e.g. "weight (row 3, key 1) is 0.4711, expected
+ * 0.42 ± 0.005". */
+int at_expect_check(const at_expect *e, const at_compute_result *r, const char *from_default,
+                    char *msg, size_t cap);
+
+/* Expected answer of a computed question. */
+typedef struct at_question_calc {
+    size_t n;                 /* number of expected values */
+    double *expected;         /* [n] softmax: the weight of each asked token, in ask order;
+                                 attention: the asked row of weights [n_k] or output [d_v];
+                                 numeric: the value */
+    size_t *ask_index;        /* softmax: [n] 0-based token index of each ask */
+    double *all_weights;      /* softmax: [tokens_count] every token's weight (double softmax) */
+    double *exps;             /* softmax: [tokens_count] exp(score) (for worked answers) */
+    double exp_sum;           /* softmax: sum of exps */
+    int decimals;             /* effective: `decimals`, default 2 */
+    double tolerance;         /* effective absolute tolerance: `tolerance`, else
+                                 `relative`·|value|, else half a unit in the last
+                                 asked decimal (0.005 for 2 decimals) */
+    at_compute_result attn;   /* attention kind: the whole computation */
+} at_question_calc;
+
+/* Compute the expected answer of a softmax, attention or numeric question.
+ * For choice/formula/text it succeeds with n = 0. Errors as at_compute_run
+ * (e.g. an asked token that is not among the tokens). Free with at_question_calc_free. */
+int at_question_compute(const at_question *q, at_question_calc *out, at_error *err);
+void at_question_calc_free(at_question_calc *c);
+
+/* What is derived for one step (same index as doc->steps). */
+typedef struct at_step_calc {
+    int line, col;                 /* where the step starts in the file */
+    at_compute_result *compute;    /* compute steps (NULL for `time: true`: the caller runs it) */
+    at_question_calc *question;    /* question steps */
+} at_step_calc;
+
+/* ------------------------------------------------------------------- lessons */
+
+typedef struct at_lesson {
+    at_lesson_doc *doc;       /* the YAML, as written (libcyaml) */
+    at_step_calc *calc;       /* [doc->steps_count] derived numbers */
+    char *path;               /* the file it came from */
+    int id_line, id_col;      /* where `id` is written (for diagnostics) */
+} at_lesson;
+
+/* Load one lesson file: size cap, libyaml pass for positions and shapes, libcyaml
+ * load (aliases refused), then every compute step and question computed.
+ * Every problem goes to diags (NULL = discard) with its FILE:LINE:COL.
+ * Returns AT_OK with *out set (free with at_lesson_free) when the file has no
+ * errors; otherwise AT_EINVAL (AT_EIO if unreadable, AT_ERANGE if too big) and
+ * *out = NULL. Warnings do not fail the load. */
+int at_lesson_load(const char *path, at_lesson **out, at_diag_list *diags);
+/* The same from memory; name is used in diagnostics. */
+int at_lesson_load_data(const char *name, const char *data, size_t len, at_lesson **out,
+                        at_diag_list *diags);
+void at_lesson_free(at_lesson *l);
+
+/* A question of a lesson by id, or NULL; *step_index (may be NULL) gets its step. */
+const at_question *at_lesson_find_question(const at_lesson *l, const char *id,
+                                           size_t *step_index);
+
+/* All lessons of one language, sorted by order (then id). */
+typedef struct at_lesson_set {
+    at_lesson **lessons;
+    size_t count;
+    at_lang lang;
+} at_lesson_set;
+
+/* Load every *.yaml under dir/lang (e.g. lessons/en). Files with errors are
+ * left out and reported in diags; the rest load. Returns AT_OK if every file
+ * loaded, AT_EINVAL if some failed (out still holds the good ones), AT_EIO if
+ * the folder cannot be read (out empty). Free with at_lesson_set_free. */
+int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
+                       at_diag_list *diags);
+void at_lesson_set_free(at_lesson_set *s);
+
+/* Lookups (NULL when absent). at_lesson_set_find_question searches every lesson;
+ * *lesson and *step_index (each may be NULL) tell where it is. */
+const at_lesson *at_lesson_set_find(const at_lesson_set *s, const char *id);
+const at_question *at_lesson_set_find_question(const at_lesson_set *s, const char *id,
+                                               const at_lesson **lesson, size_t *step_index);
+
+/* Load a file holding one compute block (the `attn-tutor compute` input; "-" =
+ * stdin). *out is freed with at_compute_file_free. Diagnostics as for lessons. */
+typedef struct at_compute_file at_compute_file;
+int at_compute_file_load(const char *path, at_compute_file **out, at_diag_list *diags);
+const at_compute *at_compute_file_block(const at_compute_file *f);
+void at_compute_file_free(at_compute_file *f);
+
+/* Parse one number cell as written in YAML: C-locale decimal, or YAML's
+ * .nan/.NaN/.NAN, .inf/+.inf/-.inf (any case variant YAML allows). 0 on success. */
+int at_parse_cell(const char *s, double *out);
+
+/* Index of a token named by text or by 1-based position ("3") among n tokens;
+ * text takes precedence when a token is literally "3". -1 if not found. */
+long at_token_index(const char *const *tokens, size_t n, const char *name);
+
+#endif

@@ -1,0 +1,19 @@
+/* Shared by the loaders of src/lesson (private). */
+#ifndef AT_LESSON_LOAD_H
+#define AT_LESSON_LOAD_H
+
+#include "lesson/schema.h"
+#include "lesson/ytree.h"
+
+/* Read path ("-" = stdin) into a NUL-terminated buffer (caller frees), at most
+ * AT_LESSON_MAX_BYTES; problems go to diags. AT_OK, AT_EIO, AT_ERANGE, AT_ENOMEM. */
+int at_read_capped(const char *path, char **data, size_t *len, at_diag_list *diags);
+
+/* Node tree + position pass + libcyaml load + specials filled. On AT_OK, *tree
+ * (ynode_free) and *out (at_yaml_free) are the caller's. */
+int at_yaml_load(const char *name, const char *data, size_t len,
+                 const cyaml_schema_value_t *schema, int is_lesson, ynode **tree, void **out,
+                 at_diag_list *diags);
+void at_yaml_free(const cyaml_schema_value_t *schema, void *data);
+
+#endif

@@ -1,0 +1,147 @@
+/* The format's structural rules, beyond what a schema says: one kind per step,
+ * the fields each question kind uses, one source per compute block, one
+ * assertion per expect entry. Run on the node tree, so every error has its place. */
+#define _GNU_SOURCE
+#include "lesson/rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const step_kinds[] = {"text", "table", "formula", "code",
+                                         "lab", "compute", "question"};
+#define N_STEP_KINDS (sizeof step_kinds / sizeof step_kinds[0])
+
+typedef struct kind_rule {
+    const char *kind;
+    const char *uses;          /* space-separated keys this kind may have */
+    const char *needs;         /* space-separated keys it must have */
+} kind_rule;
+
+static const char *const common_keys = "id kind prompt hints explanation";
+static const kind_rule question_rules[] = {
+    {"softmax", "tokens scores ask decimals", "tokens scores ask"},
+    {"numeric", "value tolerance relative decimals", "value"},
+    {"attention", "tokens q k v mask scale ask row decimals", "q k v ask row"},
+    {"choice", "options multiple", "options"},
+    {"formula", "canonical", "canonical"},
+    {"text", "rubric reference min_concepts", "rubric reference"},
+};
+
+/* Is word one of the space-separated words of list? */
+static int in_list(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, word, n))
+            return 1;
+        p += len + (e != NULL);
+    }
+    return 0;
+}
+
+static void check_question(at_checker *c, const ynode *q)
+{
+    const ynode *kind = ynode_get(q, "kind", NULL);
+    if (!kind || kind->type != YN_SCALAR)
+        return;                                   /* reported by the schema pass */
+    const kind_rule *r = NULL;
+    for (size_t i = 0; i < sizeof question_rules / sizeof question_rules[0]; i++)
+        if (!strcmp(question_rules[i].kind, kind->value))
+            r = &question_rules[i];
+    if (!r)
+        return;
+    for (size_t i = 0; i + 1 < q->n; i += 2) {
+        const char *key = q->items[i]->value;
+        int known = 0;
+        for (const cyaml_schema_field_t *f = at_question_fields; f->key; f++)
+            known |= !strcmp(f->key, key);
+        if (known && !in_list(common_keys, key) && !in_list(r->uses, key))
+            at_err(c, q->items[i], "`%s` is not used by a %s question (it uses: %s)", key,
+                   r->kind, r->uses);
+    }
+    char need[128];
+    snprintf(need, sizeof need, "%s", r->needs);
+    for (char *w = strtok(need, " "); w; w = strtok(NULL, " "))
+        if (!ynode_get(q, w, NULL))
+            at_err(c, q, "a %s question needs `%s`", r->kind, w);
+}
+
+static void check_expect(at_checker *c, const ynode *list, int in_lab)
+{
+    if (!list || list->type != YN_SEQ)
+        return;
+    for (size_t i = 0; i < list->n; i++) {
+        const ynode *e = list->items[i];
+        if (e->type != YN_MAP)
+            continue;
+        int kinds = !!ynode_get(e, "top", NULL) + !!ynode_get(e, "weight", NULL) +
+                    !!ynode_get(e, "output", NULL);
+        if (kinds != 1)
+            at_err(c, e, "an expect entry has exactly one of `top`, `weight`, `output` "
+                         "(found %d)", kinds);
+        if (in_lab && ynode_get(e, "output", NULL))
+            at_err(c, e, "`output` expectations are for compute steps; a lab checks weights");
+    }
+}
+
+void at_check_compute_rules(at_checker *c, const ynode *m)
+{
+    if (!m || m->type != YN_MAP)
+        return;
+    int has_q = !!ynode_get(m, "q", NULL), has_k = !!ynode_get(m, "k", NULL);
+    int has_v = !!ynode_get(m, "v", NULL);
+    int qkv = has_q || has_k || has_v;
+    int sources = qkv + !!ynode_get(m, "scores", NULL) + !!ynode_get(m, "random", NULL);
+    if (sources == 0)
+        at_err(c, m, "a compute block needs `q`, `k` and `v`, or `scores`, or `random`");
+    else if (sources > 1)
+        at_err(c, m, "a compute block takes one source: `q`/`k`/`v`, `scores` or `random`, "
+                     "not several");
+    else if (qkv && !(has_q && has_k && has_v))
+        at_err(c, m, "a compute block with matrices needs all of `q`, `k` and `v` (missing %s)",
+               !has_q ? "q" : !has_k ? "k" : "v");
+    const ynode *key;
+    if (ynode_get(m, "scores", &key) && ynode_get(m, "heads", NULL))
+        at_err(c, key, "`heads` needs `q`, `k`, `v`: given `scores` there is one softmax per row");
+    check_expect(c, ynode_get(m, "expect", NULL), 0);
+}
+
+static void check_step(at_checker *c, const ynode *step)
+{
+    if (step->type != YN_MAP)
+        return;
+    const ynode *first = NULL;
+    for (size_t i = 0; i + 1 < step->n; i += 2) {
+        const ynode *key = step->items[i];
+        int is_kind = 0;
+        for (size_t k = 0; k < N_STEP_KINDS; k++)
+            is_kind |= !strcmp(key->value, step_kinds[k]);
+        if (!is_kind)
+            continue;
+        if (first)
+            at_err(c, key, "a step has one kind only: '%s' and '%s' are both here "
+                           "(start a new step with '- ')", first->value, key->value);
+        else
+            first = key;
+    }
+    if (!first)
+        at_err(c, step, "a step needs one of: text, table, formula, code, lab, compute, question");
+    const ynode *v;
+    if ((v = ynode_get(step, "question", NULL)) && v->type == YN_MAP)
+        check_question(c, v);
+    if ((v = ynode_get(step, "compute", NULL)))
+        at_check_compute_rules(c, v);
+    if ((v = ynode_get(step, "lab", NULL)) && v->type == YN_MAP)
+        check_expect(c, ynode_get(v, "expect", NULL), 1);
+}
+
+void at_check_lesson_rules(at_checker *c, const ynode *root)
+{
+    const ynode *steps = ynode_get(root, "steps", NULL);
+    if (!steps || steps->type != YN_SEQ)
+        return;
+    for (size_t i = 0; i < steps->n; i++)
+        check_step(c, steps->items[i]);
+}

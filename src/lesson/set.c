@@ -1,0 +1,135 @@
+/* All lessons of one language, and lookups in them. */
+#define _GNU_SOURCE
+#include "lesson/lesson.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int has_yaml_suffix(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && ((n > 5 && !strcmp(name + n - 5, ".yaml")) ||
+                              (n > 4 && !strcmp(name + n - 4, ".yml")));
+}
+
+static int by_order(const void *a, const void *b)
+{
+    const at_lesson *x = *(const at_lesson *const *)a, *y = *(const at_lesson *const *)b;
+    unsigned ox = x->doc->order ? *x->doc->order : 1000000u;
+    unsigned oy = y->doc->order ? *y->doc->order : 1000000u;
+    if (ox != oy)
+        return ox < oy ? -1 : 1;
+    return strcmp(x->doc->id, y->doc->id);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.yaml names of a folder, sorted (caller frees each and the array). */
+static int list_yaml(const char *dir, char ***names, size_t *count)
+{
+    DIR *d = opendir(dir);
+    *names = NULL;
+    *count = 0;
+    if (!d)
+        return AT_EIO;
+    size_t cap = 0;
+    int rc = AT_OK;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!has_yaml_suffix(e->d_name))
+            continue;
+        if (*count == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **p = realloc(*names, cap * sizeof *p);
+            if (!p) {
+                rc = AT_ENOMEM;
+                break;
+            }
+            *names = p;
+        }
+        if (!((*names)[*count] = strdup(e->d_name))) {
+            rc = AT_ENOMEM;
+            break;
+        }
+        (*count)++;
+    }
+    closedir(d);
+    if (*count)
+        qsort(*names, *count, sizeof **names, by_name);
+    return rc;
+}
+
+int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
+                       at_diag_list *diags)
+{
+    char path[4096], **names = NULL;
+    size_t count = 0;
+    int rc = AT_OK;
+    memset(out, 0, sizeof *out);
+    out->lang = lang && !strcmp(lang, "zh") ? AT_LANG_ZH : AT_LANG_EN;
+    snprintf(path, sizeof path, "%s/%s", dir, lang);
+    if (list_yaml(path, &names, &count) == AT_EIO) {
+        at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "cannot read the lesson folder");
+        return AT_EIO;
+    }
+    out->lessons = calloc(count ? count : 1, sizeof *out->lessons);
+    if (!out->lessons)
+        rc = AT_ENOMEM;
+    for (size_t i = 0; i < count && rc != AT_ENOMEM; i++) {
+        snprintf(path, sizeof path, "%s/%s/%s", dir, lang, names[i]);
+        at_lesson *l;
+        if (at_lesson_load(path, &l, diags)) {
+            rc = AT_EINVAL;
+            continue;
+        }
+        if (l->doc->lang != out->lang) {
+            at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "`lang` says %s but the file is in the "
+                        "%s folder", l->doc->lang == AT_LANG_ZH ? "zh" : "en", lang);
+            at_lesson_free(l);
+            rc = AT_EINVAL;
+            continue;
+        }
+        out->lessons[out->count++] = l;
+    }
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    if (out->count > 1)
+        qsort(out->lessons, out->count, sizeof *out->lessons, by_order);
+    return rc;
+}
+
+void at_lesson_set_free(at_lesson_set *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->count; i++)
+        at_lesson_free(s->lessons[i]);
+    free(s->lessons);
+    memset(s, 0, sizeof *s);
+}
+
+const at_lesson *at_lesson_set_find(const at_lesson_set *s, const char *id)
+{
+    for (size_t i = 0; s && id && i < s->count; i++)
+        if (!strcmp(s->lessons[i]->doc->id, id))
+            return s->lessons[i];
+    return NULL;
+}
+
+const at_question *at_lesson_set_find_question(const at_lesson_set *s, const char *id,
+                                               const at_lesson **lesson, size_t *step_index)
+{
+    for (size_t i = 0; s && i < s->count; i++) {
+        const at_question *q = at_lesson_find_question(s->lessons[i], id, step_index);
+        if (q) {
+            if (lesson)
+                *lesson = s->lessons[i];
+            return q;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,174 @@
+/* Checks of a loaded lesson that need its numbers; see verify.h. */
+#define _GNU_SOURCE
+#include "lesson/verify.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistr.h>
+#include <uniwidth.h>
+
+typedef struct verifier {
+    at_diag_list *diags;
+    const char *file;
+} verifier;
+
+static void report(verifier *v, at_diag_level lvl, const ynode *at, const char *fmt, const char *msg)
+{
+    at_diag_add(v->diags, lvl, v->file, at ? at->line : 1, at ? at->col : 1, fmt, msg);
+}
+
+static const ynode *item(const ynode *seq, size_t i)
+{
+    return seq && seq->type == YN_SEQ && i < seq->n ? seq->items[i] : NULL;
+}
+
+/* The node to blame for an expect entry: its checked value, else the entry. */
+static const ynode *expect_node(const ynode *entry)
+{
+    static const char *keys[] = {"value", "at_least", "at_most"};
+    const ynode *body = ynode_get(entry, "weight", NULL);
+    if (!body)
+        body = ynode_get(entry, "output", NULL);
+    for (size_t i = 0; body && i < 3; i++) {
+        const ynode *n = ynode_get(body, keys[i], NULL);
+        if (n)
+            return n;
+    }
+    const ynode *top = ynode_get(entry, "top", NULL);
+    return top ? top : entry;
+}
+
+static void verify_expects(verifier *v, const at_expect *e, unsigned n,
+                           const at_compute_result *r, const char *from_default,
+                           const ynode *list)
+{
+    for (unsigned j = 0; j < n; j++) {
+        char msg[400];
+        int rc = at_expect_check(&e[j], r, from_default, msg, sizeof msg);
+        const ynode *at = item(list, j);
+        if (rc > 0)
+            report(v, AT_DIAG_ERROR, at ? expect_node(at) : NULL,
+                   "expectation fails: the engine computes %s", msg);
+        else if (rc < 0)
+            report(v, AT_DIAG_ERROR, at, "expectation cannot be checked: %s", msg);
+    }
+}
+
+/* Where an at_error points (a matrix position) or, failing that, the node. */
+static void report_err(verifier *v, const at_error *err, const ynode *fallback)
+{
+    if (err->line > 0)
+        at_diag_add(v->diags, AT_DIAG_ERROR, v->file, err->line, err->col, "%s", err->msg);
+    else
+        report(v, AT_DIAG_ERROR, fallback, "%s", err->msg);
+}
+
+static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
+                           const ynode *node)
+{
+    at_error err;
+    if (c->time && *c->time)
+        return;                      /* timed live by the tutor; shapes checked already */
+    at_compute_result *r = calloc(1, sizeof *r);
+    if (!r || at_compute_run(c, r, &err)) {
+        if (r)
+            report_err(v, &err, node);
+        free(r);
+        return;
+    }
+    calc->compute = r;
+    verify_expects(v, c->expect, c->expect_count, r, NULL, ynode_get(node, "expect", NULL));
+}
+
+static void verify_question(verifier *v, at_step_calc *calc, const at_question *q,
+                            const ynode *node)
+{
+    at_error err;
+    at_question_calc *qc = calloc(1, sizeof *qc);
+    if (!qc || at_question_compute(q, qc, &err)) {
+        if (qc) {
+            const ynode *ask = ynode_get(node, "ask", NULL);
+            report_err(v, &err, strstr(err.msg, "`ask`") && ask ? ask : node);
+        }
+        free(qc);
+        return;
+    }
+    calc->question = qc;
+    if (q->kind == AT_Q_CHOICE) {
+        unsigned right = 0;
+        for (unsigned i = 0; i < q->options_count; i++)
+            right += q->options[i].correct;
+        const ynode *opts = ynode_get(node, "options", NULL);
+        if (right == 0)
+            report(v, AT_DIAG_ERROR, opts, "%s", "no option is marked `correct: true`");
+        else if (right > 1 && !(q->multiple && *q->multiple))
+            report(v, AT_DIAG_ERROR, opts, "%s", "several options are correct: add `multiple: true`");
+    }
+    if (q->kind == AT_Q_TEXT && q->min_concepts && *q->min_concepts > q->rubric_count)
+        report(v, AT_DIAG_ERROR, ynode_get(node, "min_concepts", NULL), "%s",
+               "`min_concepts` is larger than the number of rubric concepts");
+}
+
+static int valid_id(const char *id)
+{
+    if (!*id)
+        return 0;
+    for (const char *p = id; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_'))
+            return 0;
+    return 1;
+}
+
+void at_verify_lesson(at_lesson *l, const ynode *root, const char *data, size_t len,
+                      at_diag_list *diags)
+{
+    verifier v = {diags, l->path};
+    const at_lesson_doc *d = l->doc;
+    if (!valid_id(d->id))
+        report(&v, AT_DIAG_ERROR, ynode_get(root, "id", NULL),
+               "`id` '%s' may hold only letters, digits, '-' and '_'", d->id);
+    const ynode *steps = ynode_get(root, "steps", NULL), *idn = ynode_get(root, "id", NULL);
+    l->id_line = idn ? idn->line : 1;
+    l->id_col = idn ? idn->col : 1;
+    for (unsigned i = 0; i < d->steps_count; i++) {
+        const at_step *s = &d->steps[i];
+        const ynode *sn = item(steps, i);
+        l->calc[i].line = sn ? sn->line : 1;
+        l->calc[i].col = sn ? sn->col : 1;
+        if (s->compute)
+            verify_compute(&v, &l->calc[i], s->compute, ynode_get(sn, "compute", NULL));
+        if (!s->question)
+            continue;
+        const ynode *qn = ynode_get(sn, "question", NULL);
+        verify_question(&v, &l->calc[i], s->question, qn);
+        for (unsigned j = 0; j < i; j++)
+            if (d->steps[j].question && !strcmp(d->steps[j].question->id, s->question->id))
+                report(&v, AT_DIAG_ERROR, ynode_get(qn, "id", NULL),
+                       "question id '%s' is used twice in this lesson", s->question->id);
+    }
+    at_verify_widths(l->path, data, len, diags);
+}
+
+void at_verify_widths(const char *name, const char *data, size_t len, at_diag_list *diags)
+{
+    const uint8_t *p = (const uint8_t *)data, *end = p + len;
+    for (int line = 1; p < end; line++) {
+        int width = 0, col = 0, warned = 0;
+        while (p < end && *p != '\n') {
+            ucs4_t uc;
+            int n = u8_mbtouc(&uc, p, (size_t)(end - p));
+            int w = uc_width(uc, "UTF-8");
+            width += w > 0 ? w : 0;
+            col++;
+            if (width > AT_LESSON_MAX_COLUMNS && !warned) {
+                at_diag_add(diags, AT_DIAG_WARNING, name, line, col,
+                            "line is wider than %d columns: hard to read in a terminal; break it",
+                            AT_LESSON_MAX_COLUMNS);
+                warned = 1;
+            }
+            p += n > 0 ? n : 1;
+        }
+        p++;
+    }
+}

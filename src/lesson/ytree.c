@@ -1,0 +1,199 @@
+/* YAML events (libyaml) into a node tree with positions. */
+#define _GNU_SOURCE
+#include "lesson/ytree.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+typedef struct builder {
+    ynode **stack;            /* open collections */
+    int depth, max_depth;
+    ynode *root;
+    int docs;
+} builder;
+
+static ynode *node_new(yn_type type, const yaml_mark_t *m)
+{
+    ynode *n = calloc(1, sizeof *n);
+    if (n) {
+        n->type = type;
+        n->line = (int)m->line + 1;
+        n->col = (int)m->column + 1;
+    }
+    return n;
+}
+
+void ynode_free(ynode *n)
+{
+    if (!n)
+        return;
+    /* Iterative enough: depth is capped at parse time. */
+    for (size_t i = 0; i < n->n; i++)
+        ynode_free(n->items[i]);
+    free(n->items);
+    free(n->value);
+    free(n);
+}
+
+static int append(ynode *parent, ynode *child)
+{
+    if ((parent->n & (parent->n - 1)) == 0) {   /* grow at powers of two */
+        size_t cap = parent->n ? parent->n * 2 : 4;
+        ynode **p = realloc(parent->items, cap * sizeof *p);
+        if (!p)
+            return -1;
+        parent->items = p;
+    }
+    parent->items[parent->n++] = child;
+    return 0;
+}
+
+static int set_err(at_error *err, int code, const yaml_mark_t *m, const char *msg)
+{
+    at_error_set(err, code, "%s", msg);
+    if (err) {
+        err->line = m ? (int)m->line + 1 : 1;
+        err->col = m ? (int)m->column + 1 : 1;
+    }
+    return code;
+}
+
+/* Attach a finished node to its parent (or make it the root). */
+static int place(builder *b, ynode *n, at_error *err, const yaml_mark_t *m)
+{
+    if (b->depth == 0) {
+        if (b->root) {
+            ynode_free(n);
+            return set_err(err, AT_EINVAL, m, "only one YAML document per file");
+        }
+        b->root = n;
+        return 0;
+    }
+    ynode *parent = b->stack[b->depth - 1];
+    if (parent->type == YN_MAP && parent->n % 2 == 0 && n->type != YN_SCALAR) {
+        ynode_free(n);
+        return set_err(err, AT_EINVAL, m, "a mapping key must be a plain word, "
+                                          "not a list or a mapping");
+    }
+    if (append(parent, n)) {
+        ynode_free(n);
+        return set_err(err, AT_ENOMEM, m, "out of memory");
+    }
+    return 0;
+}
+
+static int on_event(builder *b, const yaml_event_t *ev, at_error *err)
+{
+    const yaml_mark_t *m = &ev->start_mark;
+    ynode *n;
+    switch (ev->type) {
+    case YAML_DOCUMENT_START_EVENT:
+        if (++b->docs > 1)
+            return set_err(err, AT_EINVAL, m, "only one YAML document per file "
+                                              "(remove the second '---')");
+        return 0;
+    case YAML_ALIAS_EVENT:
+        return set_err(err, AT_EINVAL, m, "aliases (*name) are not allowed in lesson files: "
+                                          "write the value out");
+    case YAML_SCALAR_EVENT:
+        n = node_new(YN_SCALAR, m);
+        if (!n || !(n->value = malloc(ev->data.scalar.length + 1))) {
+            ynode_free(n);
+            return set_err(err, AT_ENOMEM, m, "out of memory");
+        }
+        memcpy(n->value, ev->data.scalar.value, ev->data.scalar.length);
+        n->value[ev->data.scalar.length] = '\0';
+        n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        return place(b, n, err, m);
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        if (b->depth >= b->max_depth)
+            return set_err(err, AT_ERANGE, m, "nested too deeply (more than the limit of "
+                                              "levels a lesson needs)");
+        n = node_new(ev->type == YAML_SEQUENCE_START_EVENT ? YN_SEQ : YN_MAP, m);
+        if (!n)
+            return set_err(err, AT_ENOMEM, m, "out of memory");
+        if (place(b, n, err, m))
+            return err ? err->code : AT_EINVAL;
+        b->stack[b->depth++] = n;
+        return 0;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+        if (b->depth > 0)
+            b->depth--;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int ytree_parse(const char *data, size_t len, int max_depth, ynode **root, at_error *err)
+{
+    yaml_parser_t parser;
+    builder b = {.max_depth = max_depth};
+    int rc = AT_OK;
+    *root = NULL;
+    b.stack = calloc((size_t)max_depth + 1, sizeof *b.stack);
+    if (!b.stack || !yaml_parser_initialize(&parser)) {
+        free(b.stack);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&parser, &ev)) {
+            char msg[400];
+            const yaml_mark_t *m = &parser.problem_mark;
+            snprintf(msg, sizeof msg, "YAML syntax: %s%s%s", parser.problem ? parser.problem : "error",
+                     parser.context ? " " : "", parser.context ? parser.context : "");
+            rc = set_err(err, AT_EINVAL, m, msg);
+            break;
+        }
+        /* After an error or the end, libyaml may hand out YAML_NO_EVENT: stop there. */
+        int end = ev.type == YAML_STREAM_END_EVENT || ev.type == YAML_NO_EVENT;
+        rc = on_event(&b, &ev, err);
+        yaml_event_delete(&ev);
+        if (rc || end)
+            break;
+    }
+    yaml_parser_delete(&parser);
+    free(b.stack);
+    if (rc) {
+        ynode_free(b.root);
+        return rc;
+    }
+    *root = b.root;
+    return AT_OK;
+}
+
+const ynode *ynode_get(const ynode *map, const char *key, const ynode **key_node)
+{
+    if (key_node)
+        *key_node = NULL;
+    if (!map || map->type != YN_MAP)
+        return NULL;
+    for (size_t i = 0; i + 1 < map->n; i += 2)
+        if (map->items[i]->value && !strcmp(map->items[i]->value, key)) {
+            if (key_node)
+                *key_node = map->items[i];
+            return map->items[i + 1];
+        }
+    return NULL;
+}
+
+const char *ynode_describe(const ynode *n)
+{
+    if (!n)
+        return "nothing";
+    if (n->type == YN_MAP)
+        return "a mapping";
+    if (n->type == YN_SEQ)
+        return "a list";
+    if (n->plain && n->value[0] == '\0')
+        return "an empty value";
+    char *end;
+    if (n->plain && (strtod(n->value, &end), *end == '\0'))
+        return "a number";
+    return "a string";
+}

@@ -1,0 +1,198 @@
+/* Lesson loader: structs filled from YAML, numbers computed by the engine,
+ * diagnostics at the right FILE:LINE:COL, hostile input refused cleanly. */
+#include "check.h"
+#include "lesson/lesson.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static at_lesson *load(const char *yaml, at_diag_list *d)
+{
+    at_lesson *l = NULL;
+    at_lesson_load_data("t.yaml", yaml, strlen(yaml), &l, d);
+    return l;
+}
+
+/* The first diagnostic, as "LINE:COL: level: msg". */
+static void first_diag(const at_diag_list *d, char *buf, size_t n)
+{
+    if (!d->count) {
+        snprintf(buf, n, "(none)");
+        return;
+    }
+    snprintf(buf, n, "%d:%d: %s: %s", d->items[0].line, d->items[0].col,
+             d->items[0].level == AT_DIAG_ERROR ? "error" : "warning", d->items[0].msg);
+}
+
+static const char *q3_lesson =
+    "id: self-test\n"
+    "lang: en\n"
+    "order: 10\n"
+    "title: Self-test\n"
+    "steps:\n"
+    "  - text: Only questions.\n"
+    "  - question:\n"
+    "      id: q3\n"
+    "      kind: softmax\n"
+    "      prompt: Weights of 下雨 and 没?\n"
+    "      tokens: [今天, 下雨, 我, 没, 带, 伞]\n"
+    "      scores: [0.1, 0.3, 0.2, 0.5, 0.1, 1.2]\n"
+    "      ask: [下雨, 4]\n"
+    "      hints: [exp first]\n"
+    "  - table:\n"
+    "      header: [Role, Asks]\n"
+    "      rows:\n"
+    "        - [Query, What am I looking for?]\n"
+    "        - [Key, What do I offer?]\n";
+
+static void test_softmax_question(void **state)
+{
+    at_diag_list d = {0};
+    at_lesson *l = load(q3_lesson, &d);
+    char msg[600];
+    first_diag(&d, msg, sizeof msg);
+    assert_non_null(l);
+    assert_int_equal(d.errors, 0);
+    assert_string_equal(l->doc->id, "self-test");
+    assert_int_equal(l->doc->lang, AT_LANG_EN);
+    assert_int_equal(*l->doc->order, 10);
+    assert_int_equal(l->doc->steps_count, 3);
+    assert_int_equal(at_step_kind_of(&l->doc->steps[0]), AT_STEP_TEXT);
+    size_t step;
+    const at_question *q = at_lesson_find_question(l, "q3", &step);
+    assert_non_null(q);
+    assert_int_equal(step, 1);
+    assert_int_equal(q->kind, AT_Q_SOFTMAX);
+    assert_int_equal(q->ask_count, 2);
+    const at_question_calc *c = l->calc[1].question;
+    assert_non_null(c);
+    assert_int_equal(c->n, 2);
+    assert_int_equal(c->ask_index[0], 1);
+    assert_int_equal(c->ask_index[1], 3);
+    /* softmax of the six scores: exps sum to 9.7504, weights 0.1384 and 0.1691 */
+    assert_true(fabs(c->exp_sum - 9.7504) < 1e-4);
+    assert_true(fabs(c->expected[0] - 1.3499 / 9.7504) < 1e-4);
+    assert_true(fabs(c->expected[1] - 1.6487 / 9.7504) < 1e-4);
+    assert_true(fabs(c->tolerance - 0.005) < 1e-12);
+    /* the table's rows come from the libyaml pass */
+    const at_table *t = l->doc->steps[2].table;
+    assert_int_equal(t->rows.rows_count, 2);
+    assert_string_equal(t->rows.rows[1].cells[1], "What do I offer?");
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
+/* Case 1 of the cases file: first key padding, causal on top, Q = K = 0, V = I. */
+static const char *case1 =
+    "tokens: [<pad>, I, am]\n"
+    "q: [[0, 0], [0, 0], [0, 0]]\n"
+    "k: [[.nan, .inf], [0, 0], [0, 0]]\n"
+    "v: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]\n"
+    "mask: [[0, 0, 0], [0, 1, 0], [0, 1, 1]]\n";
+
+static void test_compute_fully_masked(void **state)
+{
+    char yaml[600];
+    snprintf(yaml, sizeof yaml,
+             "id: m\nlang: en\ntitle: Masks\nsteps:\n  - compute:\n      %s", "");
+    /* indent the block under compute: */
+    for (const char *p = case1; *p;) {
+        const char *e = strchr(p, '\n');
+        strncat(yaml, p, (size_t)(e - p + 1));
+        p = e + 1;
+        if (*p)
+            strcat(yaml, "      ");
+    }
+    at_diag_list d = {0};
+    at_lesson *l = load(yaml, &d);
+    char msg[600];
+    first_diag(&d, msg, sizeof msg);
+    if (!l)
+        fail_msg("%s", msg);
+    const at_compute_result *r = l->calc[0].compute;
+    assert_non_null(r);
+    const float want_w[9] = {0, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f};
+    check_tensor(r->weights, want_w, 9, 1e-6f, "case 1 weights");
+    const float want_out[9] = {0, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f};
+    check_tensor(r->out, want_out, 9, 1e-6f, "case 1 output");
+    assert_int_equal(r->fully_masked[0], 1);
+    assert_int_equal(r->fully_masked[1], 0);
+    assert_int_equal(r->fully_masked[2], 0);
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
+/* Case 10: wrong shapes, each an error at its line:col, nothing leaked (ASan). */
+static void expect_first(const char *yaml, const char *want)
+{
+    at_diag_list d = {0};
+    at_lesson *l = load(yaml, &d);
+    char msg[600];
+    first_diag(&d, msg, sizeof msg);
+    assert_null(l);
+    assert_string_equal(msg, want);
+    at_diag_list_free(&d);
+}
+
+static void test_case10_shapes(void **state)
+{
+    expect_first("id: a\nlang: en\ntitle: {en: Attention}\nsteps:\n  - text: x\n",
+                 "3:8: error: `title` should be a string, not a mapping");
+    expect_first("id: a\nlang: en\ntitle: A\nsteps: 5\n",
+                 "4:8: error: `steps` should be a list (lines starting with '- '), not a number");
+    expect_first("id: a\nlang: en\ntitle: A\nsteps: []\n",
+                 "4:8: error: `steps` needs at least 1 entry");
+}
+
+static void test_hostile_input(void **state)
+{
+    expect_first("", "1:1: error: empty file: a lesson needs `id`, `lang`, `title` and `steps`");
+    expect_first("a: &x [1, 2]\nb: *x\n",
+                 "2:4: error: aliases (*name) are not allowed in lesson files: write the value out");
+    char deep[400] = "a: ";
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "[");
+    for (int i = 0; i < 100; i++)
+        strcat(deep, "]");
+    at_diag_list d = {0};
+    assert_null(load(deep, &d));
+    assert_int_equal(d.errors, 1);
+    assert_non_null(strstr(d.items[0].msg, "nested too deeply"));
+    at_diag_list_free(&d);
+    const char garbage[] = "\x01\xff\xfe\x00zz\x80";
+    at_lesson *l = NULL;
+    assert_int_equal(at_lesson_load_data("g", garbage, sizeof garbage, &l, &d), AT_EINVAL);
+    assert_null(l);
+    assert_int_equal(d.errors, 1);
+    at_diag_list_free(&d);
+}
+
+static void test_parse_cell(void **state)
+{
+    double x;
+    assert_int_equal(at_parse_cell("0.005", &x), 0);
+    assert_true(x == 0.005);
+    assert_int_equal(at_parse_cell(".nan", &x), 0);
+    assert_true(isnan(x));
+    assert_int_equal(at_parse_cell("-.inf", &x), 0);
+    assert_true(isinf(x) && x < 0);
+    assert_int_equal(at_parse_cell("+.Inf", &x), 0);
+    assert_true(isinf(x) && x > 0);
+    assert_int_equal(at_parse_cell("nan", &x), -1);
+    assert_int_equal(at_parse_cell("1e400", &x), -1);
+    assert_int_equal(at_parse_cell("0,5", &x), -1);
+    assert_int_equal(at_parse_cell("", &x), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_softmax_question),
+        cmocka_unit_test(test_compute_fully_masked),
+        cmocka_unit_test(test_case10_shapes),
+        cmocka_unit_test(test_hostile_input),
+        cmocka_unit_test(test_parse_cell),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
