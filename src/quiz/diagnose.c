@@ -1,0 +1,402 @@
+/* Diagnosis of wrong numeric answers against the usual mistakes, and the walk
+ * through the right steps with the engine's numbers. */
+#include "quiz/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Row index (into row_s / row_w) of slot j, or -1 when slots are not weights. */
+static long row_index(const qz_numctx *c, size_t j)
+{
+    if (c->q->kind == QZ_SOFTMAX)
+        return (long)c->q->ask[j];
+    if (c->q->kind == QZ_ATTENTION && !c->q->ask_output)
+        return (long)j;
+    return -1;
+}
+
+static void slot_name(const qz_numctx *c, size_t j, FILE *fb)
+{
+    if (c->names[j])
+        fprintf(fb, "%s", c->names[j]);
+    else
+        fprintf(fb, "#%zu", j + 1);
+}
+
+/* Does every answered slot hold alt[j] (within tol · mult)? A mistake in the
+ * computation changes every value, so the right ones must match too (unless alt is
+ * right there as well). At least one slot must be wrong. */
+static int matches(const qz_numctx *c, const double *given, const int *ok, const double *alt,
+                   double mult)
+{
+    int wrong = 0;
+    for (size_t j = 0; j < c->n; j++) {
+        if (ok[j] == 2)
+            continue;
+        wrong += ok[j] == 0;
+        if (!isfinite(alt[j]) || fabs(given[j] - alt[j]) > c->tol[j] * mult * (1 + 1e-9) + 1e-12)
+            return 0;
+    }
+    return wrong > 0;
+}
+
+static void show_alt(const qz_numctx *c, const int *ok, const double *alt, FILE *fb)
+{
+    int first = 1;
+    for (size_t j = 0; j < c->n; j++) {
+        if (ok[j] == 2)
+            continue;
+        fprintf(fb, "%s", first ? "" : ", ");
+        slot_name(c, j, fb);
+        fprintf(fb, " ");
+        qz_put_num(fb, alt[j], 4);
+        first = 0;
+    }
+}
+
+static int weights_asked(const qz_numctx *c)
+{
+    return c->row_n && row_index(c, 0) >= 0;
+}
+
+static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, const int *ok,
+                                   double *alt, FILE *fb)
+{
+    qz_lang L = c->lang;
+    double sum_s = 0, max = -INFINITY, sum_e = 0;
+    for (size_t k = 0; k < c->row_n; k++)
+        if (isfinite(c->row_s[k])) {
+            sum_s += c->row_s[k];
+            max = fmax(max, c->row_s[k]);
+        }
+    for (size_t k = 0; k < c->row_n; k++)
+        if (isfinite(c->row_s[k]))
+            sum_e += exp(c->row_s[k] - max);
+    /* Forgot the exp: the raw scores divided by their sum. */
+    for (size_t j = 0; j < c->n; j++)
+        alt[j] = sum_s != 0 ? c->row_s[row_index(c, j)] / sum_s : NAN;
+    if (matches(c, given, ok, alt, 1)) {
+        fprintf(fb, QZ_TR(L, "It looks like the exp was skipped: the raw scores divided by their sum (",
+                          "看起来漏掉了 exp：直接用原始分数除以它们的和（"));
+        qz_put_num(fb, sum_s, 4);
+        fprintf(fb, QZ_TR(L, ") give ", "）得到 "));
+        show_alt(c, ok, alt, fb);
+        fprintf(fb, QZ_TR(L, ". Softmax first takes exp of every score, then divides by the sum of the exps.\n",
+                          "。softmax 要先对每个分数取 exp，再除以这些 exp 的和。\n"));
+        return QZ_M_NO_EXP;
+    }
+    /* exp without normalising. */
+    for (size_t j = 0; j < c->n; j++)
+        alt[j] = max < 80 ? exp(c->row_s[row_index(c, j)]) : NAN;
+    if (matches(c, given, ok, alt, 1)) {
+        fprintf(fb, QZ_TR(L, "These are the exps themselves (", "这些是 exp 本身（"));
+        show_alt(c, ok, alt, fb);
+        fprintf(fb, QZ_TR(L, "), not yet divided by their sum ", "），还没有除以它们的和 "));
+        qz_put_num(fb, sum_e * exp(max), 4);
+        fprintf(fb, QZ_TR(L, ". Weights must add up to 1.\n", "。权重加起来必须等于 1。\n"));
+        return QZ_M_NO_NORMALISE;
+    }
+    /* One token's exp left out of the sum (often the query's own). */
+    for (size_t k = 0; k < c->row_n; k++) {
+        if (!isfinite(c->row_s[k]) || c->slot_of[k] != (size_t)-1)
+            continue;
+        double ek = exp(c->row_s[k] - max);
+        for (size_t j = 0; j < c->n; j++)
+            alt[j] = exp(c->row_s[row_index(c, j)] - max) / (sum_e - ek);
+        if (matches(c, given, ok, alt, 1)) {
+            fprintf(fb, QZ_TR(L, "These are the weights with the exp of %s left out of the sum. "
+                                 "Every visible token counts in the sum, the query's own token included.\n",
+                              "这是把 %s 的 exp 漏出总和后得到的权重。所有可见的词元都要计入总和，包括查询词自己。\n"),
+                    c->q->tokens && (c->q->kind == QZ_SOFTMAX || c->q->n_tokens == c->row_n)
+                        ? c->q->tokens[k] : "?");
+            return QZ_M_LEFT_OUT_TOKEN;
+        }
+    }
+    return QZ_M_NONE;
+}
+
+static qz_mistake attention_mistakes(const qz_numctx *c, const double *given, const int *ok,
+                                     double *alt, FILE *fb)
+{
+    const qz_question *q = c->q;
+    qz_lang L = c->lang;
+    size_t nw = q->n_q * q->n_k;
+    float *w = malloc(nw * sizeof *w), *o = malloc(q->n_q * q->d_v * sizeof *o);
+    qz_mistake m = QZ_M_NONE;
+    double sq = sqrt((double)q->d_k);
+    /* √d_k dropped (scale 1) or applied twice (scale 1/d_k). */
+    for (int pass = 0; w && o && pass < 2 && (q->scale <= 0 || fabs(q->scale - 1 / sq) < 1e-9); pass++) {
+        if (pass == 1 && q->d_k == 1)
+            break;
+        if (qz_attention_run(q, pass == 0 ? 1.0 : 1.0 / (double)q->d_k, w, o, NULL, NULL, NULL))
+            break;
+        for (size_t j = 0; j < c->n; j++)
+            alt[j] = q->ask_output ? o[q->row * q->d_v + j] : w[q->row * q->n_k + j];
+        if (!matches(c, given, ok, alt, 1))
+            continue;
+        if (pass == 0)
+            fprintf(fb, QZ_TR(L, "These are the values without dividing the scores by √d_k = √%zu = %.4f. "
+                                 "Scale the scores first: q·k / √d_k.\n",
+                              "这是没有把分数除以 √d_k = √%zu = %.4f 得到的结果。先缩放分数：q·k / √d_k。\n"),
+                    q->d_k, sq);
+        else
+            fprintf(fb, QZ_TR(L, "These are the values with the scores divided by √d_k twice (by d_k = %zu). "
+                                 "Divide once, by √d_k = %.4f.\n",
+                              "这是把分数除了两次 √d_k（即除以 d_k = %zu）的结果。只除一次，除以 √d_k = %.4f。\n"),
+                    q->d_k, sq);
+        m = pass == 0 ? QZ_M_NO_SCALE : QZ_M_DOUBLE_SCALE;
+        goto out;
+    }
+    /* Another query's row. */
+    for (size_t r = 0; r < q->n_q; r++) {
+        if (r == q->row)
+            continue;
+        for (size_t j = 0; j < c->n; j++)
+            alt[j] = q->ask_output ? c->att_out[r * q->d_v + j] : c->att_w[r * q->n_k + j];
+        if (matches(c, given, ok, alt, 1)) {
+            fprintf(fb, QZ_TR(L, "These are the values of row %zu; the question asks for row %zu "
+                                 "(one row per query).\n",
+                              "这是第 %zu 行的值；题目问的是第 %zu 行（每个查询一行）。\n"), r + 1, q->row + 1);
+            m = QZ_M_WRONG_ROW;
+            goto out;
+        }
+    }
+out:
+    free(w);
+    free(o);
+    return m;
+}
+
+/* Per slot: the weight of another token, truncation, too few decimals. */
+static qz_mistake slot_mistakes(const qz_numctx *c, const double *given, const int *dec,
+                                const int *ok, FILE *fb)
+{
+    qz_lang L = c->lang;
+    size_t wrong = 0, token = 0, rounding = 0;
+    for (size_t j = 0; j < c->n; j++) {
+        if (ok[j] != 0)
+            continue;
+        wrong++;
+        long self = row_index(c, j);
+        for (size_t k = 0; self >= 0 && k < c->row_n; k++) {
+            if ((long)k == self || fabs(given[j] - c->row_w[k]) > c->tol[j] * (1 + 1e-9) + 1e-12)
+                continue;
+            qz_put_num(fb, given[j], dec[j] >= 0 ? dec[j] : 4);
+            fprintf(fb, QZ_TR(L, " is the weight of %s (token %zu), not of ", " 是 %s（第 %zu 个词元）的权重，不是 "),
+                    c->q->tokens && (c->q->kind == QZ_SOFTMAX || c->q->n_tokens == c->row_n)
+                        ? c->q->tokens[k] : "?", k + 1);
+            slot_name(c, j, fb);
+            fprintf(fb, QZ_TR(L, " (token %ld): count the tokens again.\n", "（第 %ld 个词元）：再数一遍词元。\n"),
+                    self + 1);
+            token++;
+            goto next;
+        }
+        if (c->decimals >= 0 && dec[j] >= 0 && dec[j] <= c->decimals) {
+            double p = pow(10.0, dec[j]);
+            double trunc_v = trunc(c->want[j] * p) / p, round_v = round(c->want[j] * p) / p;
+            if (fabs(given[j] - trunc_v) < 1e-9 && fabs(trunc_v - round_v) > 1e-9) {
+                qz_put_num(fb, c->want[j], 4);
+                fprintf(fb, QZ_TR(L, " rounds to ", " 四舍五入是 "));
+                qz_put_num(fb, round_v, dec[j]);
+                fprintf(fb, QZ_TR(L, ", not ", "，不是 "));
+                qz_put_num(fb, given[j], dec[j]);
+                fprintf(fb, QZ_TR(L, ": round, don't cut off the digits.\n", "：要四舍五入，不要直接截断。\n"));
+                rounding++;
+            } else if (dec[j] < c->decimals && fabs(given[j] - round_v) < 1e-9) {
+                fprintf(fb, QZ_TR(L, "Give %d decimals: ", "请保留 %d 位小数："), c->decimals);
+                qz_put_num(fb, c->want[j], 4);
+                fprintf(fb, " ≈ ");
+                qz_put_num(fb, c->want[j], c->decimals);
+                fprintf(fb, QZ_TR(L, ", not ", "，而不是 "));
+                qz_put_num(fb, given[j], dec[j]);
+                fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+                rounding++;
+            }
+        }
+next:;
+    }
+    if (wrong && token == wrong)
+        return QZ_M_WRONG_TOKEN;
+    if (wrong && rounding + token == wrong && rounding)
+        return QZ_M_ROUNDING;
+    return QZ_M_NONE;
+}
+
+qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, const int *ok,
+                       FILE *fb)
+{
+    qz_lang L = c->lang;
+    double *alt = calloc(c->n ? c->n : 1, sizeof *alt);
+    qz_mistake m = QZ_M_NONE;
+    if (!alt)
+        return m;
+    for (size_t j = 0; j < c->n; j++)
+        alt[j] = 100 * c->want[j];
+    if (matches(c, given, ok, alt, 100)) {
+        fprintf(fb, QZ_TR(L, "These look like percentages without the %% sign: write ",
+                          "这些看起来是百分数却没有写 %% 号：请写 "));
+        for (size_t j = 0; j < c->n; j++) {
+            fprintf(fb, "%s", j ? " " : "");
+            qz_put_num(fb, alt[j], c->decimals >= 2 ? c->decimals - 2 : 2);
+            fprintf(fb, "%%");
+        }
+        fprintf(fb, QZ_TR(L, " or ", " 或 "));
+        for (size_t j = 0; j < c->n; j++) {
+            fprintf(fb, "%s", j ? " " : "");
+            qz_put_num(fb, c->want[j], c->decimals);
+        }
+        fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+        m = QZ_M_PERCENT_NO_SIGN;
+        goto out;
+    }
+    if (c->n >= 2 && !c->q->unordered) {
+        int swapped = 1, wrong = 0;
+        for (size_t j = 0; j < c->n && swapped; j++) {
+            if (ok[j] != 0)
+                continue;
+            wrong++;
+            int found = 0;
+            for (size_t i = 0; i < c->n && !found; i++)
+                found = i != j && qz_within(c, i, given[j]);
+            swapped = found;
+        }
+        if (swapped && wrong) {
+            fprintf(fb, QZ_TR(L, "The values are right but in the wrong order: the question asks for ",
+                              "数值对了，但顺序反了：题目的顺序是 "));
+            for (size_t j = 0; j < c->n; j++) {
+                fprintf(fb, "%s", j ? QZ_TR(L, ", then ", "，然后 ") : "");
+                slot_name(c, j, fb);
+            }
+            fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+            m = QZ_M_SWAPPED;
+            goto out;
+        }
+    }
+    if (weights_asked(c) && (m = softmax_mistakes(c, given, ok, alt, fb)) != QZ_M_NONE)
+        goto out;
+    if (c->q->kind == QZ_ATTENTION && (m = attention_mistakes(c, given, ok, alt, fb)) != QZ_M_NONE)
+        goto out;
+    m = slot_mistakes(c, given, dec, ok, fb);
+out:
+    free(alt);
+    return m;
+}
+
+static const char *row_token(const qz_numctx *c, size_t k)
+{
+    const qz_question *q = c->q;
+    if (q->tokens && (q->kind == QZ_SOFTMAX || q->n_tokens == c->row_n))
+        return q->tokens[k];
+    return NULL;
+}
+
+/* all_row: divide every entry of the row, else only those asked. */
+static void walk_softmax(const qz_numctx *c, FILE *fb, int step, int all_row)
+{
+    qz_lang L = c->lang;
+    double max = -INFINITY, sum = 0;
+    for (size_t k = 0; k < c->row_n; k++)
+        if (isfinite(c->row_s[k]))
+            max = fmax(max, c->row_s[k]);
+    int shifted = max > 80 || max < -80;
+    double shift = shifted ? max : 0;
+    fprintf(fb, QZ_TR(L, "  %d. exp of each score%s:", "  %d. 对每个分数取 exp%s："), step++,
+            shifted ? QZ_TR(L, " (minus the largest, so nothing overflows)", "（先减去最大值，避免溢出）") : "");
+    for (size_t k = 0; k < c->row_n; k++) {
+        const char *t = row_token(c, k);
+        fprintf(fb, "%s%s%s", k ? ", " : " ", t ? t : "", t ? " " : "");
+        if (!isfinite(c->row_s[k])) {
+            fprintf(fb, QZ_TR(L, "masked → 0", "被遮挡 → 0"));
+            continue;
+        }
+        double e = exp(c->row_s[k] - shift);
+        sum += e;
+        fprintf(fb, "exp(");
+        qz_put_num(fb, c->row_s[k] - shift, QZ_NUM_SHORT);
+        fprintf(fb, ") = ");
+        qz_put_num(fb, e, 4);
+    }
+    fprintf(fb, QZ_TR(L, "\n  %d. their sum: ", "\n  %d. 求和："), step++);
+    qz_put_num(fb, sum, 4);
+    fprintf(fb, QZ_TR(L, "\n  %d. each exp divided by the sum:", "\n  %d. 每个 exp 除以总和："), step);
+    size_t m = all_row ? c->row_n : c->n;
+    for (size_t j = 0; j < m; j++) {
+        long k = all_row ? (long)j : row_index(c, j);
+        if (!isfinite(c->row_s[k])) {
+            fprintf(fb, "%s%s 0", j ? "; " : " ", row_token(c, (size_t)k) ? row_token(c, (size_t)k) : "");
+            continue;
+        }
+        const char *t = row_token(c, (size_t)k);
+        fprintf(fb, "%s%s%s", j ? "; " : " ", t ? t : "", t ? " " : "");
+        qz_put_num(fb, exp(c->row_s[k] - shift), 4);
+        fprintf(fb, " / ");
+        qz_put_num(fb, sum, 4);
+        fprintf(fb, " = ");
+        qz_put_num(fb, c->row_w[k], 4);
+        if (c->decimals >= 0 && c->decimals < 4) {
+            fprintf(fb, " ≈ ");
+            qz_put_num(fb, c->row_w[k], c->decimals);
+        }
+    }
+    fprintf(fb, "\n");
+}
+
+static void walk_attention_scores(const qz_numctx *c, FILE *fb)
+{
+    const qz_question *q = c->q;
+    qz_lang L = c->lang;
+    double scale = q->scale > 0 ? q->scale : 1 / sqrt((double)q->d_k);
+    fprintf(fb, QZ_TR(L, "  1. scores of query %zu: q·k for each key, times ", "  1. 第 %zu 个查询的分数：q 与每个 k 的点积，乘以 "),
+            q->row + 1);
+    if (q->scale > 0)
+        qz_put_num(fb, scale, 4);
+    else
+        fprintf(fb, "1/√d_k = 1/√%zu = %.4f", q->d_k, scale);
+    fprintf(fb, ":");
+    for (size_t k = 0; k < q->n_k; k++) {
+        float raw = c->att_raw[q->row * q->n_k + k];
+        fprintf(fb, "%s k%zu ", k ? "," : "", k + 1);
+        if (!isfinite(c->row_s[k])) {
+            fprintf(fb, QZ_TR(L, "masked (causal: a later position)", "被遮挡（因果遮挡：后面的位置）"));
+            continue;
+        }
+        qz_put_num(fb, raw, QZ_NUM_SHORT);
+        fprintf(fb, " → ");
+        qz_put_num(fb, c->row_s[k], 4);
+    }
+    fprintf(fb, "\n");
+}
+
+static void walk_output(const qz_numctx *c, FILE *fb)
+{
+    const qz_question *q = c->q;
+    fprintf(fb, QZ_TR(c->lang, "  5. output = Σ weight_j · v_j =", "  5. 输出 = Σ 权重_j · v_j ="));
+    for (size_t k = 0; k < q->n_k; k++) {
+        fprintf(fb, "%s", k ? " +" : "");
+        fprintf(fb, " ");
+        qz_put_num(fb, c->row_w[k], 4);
+        fprintf(fb, "·v%zu", k + 1);
+    }
+    fprintf(fb, " = [");
+    for (size_t j = 0; j < q->d_v; j++) {
+        fprintf(fb, "%s", j ? ", " : "");
+        qz_put_num(fb, c->att_out[q->row * q->d_v + j], 4);
+    }
+    fprintf(fb, "]\n");
+}
+
+void qz_walk_steps(const qz_numctx *c, FILE *fb)
+{
+    if (!c->row_n)
+        return;
+    fprintf(fb, QZ_TR(c->lang, "\nThe steps, with the engine's numbers:\n", "\n正确的步骤（数值由引擎计算）：\n"));
+    if (c->q->kind == QZ_SOFTMAX) {
+        walk_softmax(c, fb, 1, 0);
+        return;
+    }
+    walk_attention_scores(c, fb);
+    walk_softmax(c, fb, 2, 1);
+    if (c->q->ask_output)
+        walk_output(c, fb);
+}

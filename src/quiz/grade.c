@@ -1,0 +1,237 @@
+/* qz_grade: one entry for every kind of question; the verdict's names and exit
+ * statuses. */
+#include "quiz/internal.h"
+#include "quiz/formula.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const verdict_names[] = {"correct", "partial", "wrong", "malformed"};
+
+const char *qz_verdict_name(qz_verdict v)
+{
+    return (unsigned)v < 4 ? verdict_names[v] : "malformed";
+}
+
+int qz_verdict_parse(const char *name)
+{
+    for (int i = 0; name && i < 4; i++)
+        if (!strcmp(name, verdict_names[i]))
+            return i;
+    return -1;
+}
+
+int qz_verdict_exit_status(qz_verdict v)
+{
+    switch (v) {
+    case QZ_CORRECT: return 0;
+    case QZ_WRONG: return 1;
+    case QZ_PARTIAL: return 3;
+    default: return 2;
+    }
+}
+
+qz_question qz_question_init(qz_kind kind)
+{
+    return (qz_question){.kind = kind, .decimals = -1, .tolerance = -1, .relative = -1};
+}
+
+void qz_result_free(qz_result *r)
+{
+    if (!r)
+        return;
+    free(r->expected);
+    free(r->expected_values);
+    free(r->feedback);
+    memset(r, 0, sizeof *r);
+}
+
+static char *dup_text(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+             at_error *err)
+{
+    memset(out, 0, sizeof *out);
+    at_error_clear(err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fb = open_memstream(&buf, &len);
+    if (!fb)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc;
+    out->verdict = QZ_WRONG;
+    if (!answer)
+        answer = "";
+    switch (q->kind) {
+    case QZ_SOFTMAX:
+    case QZ_NUMERIC:
+    case QZ_ATTENTION: rc = qz_grade_numeric(q, answer, lang, out, fb, err); break;
+    case QZ_CHOICE: rc = qz_grade_choice(q, answer, lang, out, fb, err); break;
+    case QZ_FORMULA: rc = qz_grade_formula(q, answer, lang, out, fb, err); break;
+    case QZ_TEXT: rc = qz_grade_text(q, answer, lang, out, fb, err); break;
+    default: rc = at_error_set(err, AT_EINVAL, "question %s: unknown kind", q->id ? q->id : "?");
+    }
+    fclose(fb);
+    out->feedback = buf;
+    if (rc)
+        qz_result_free(out);
+    return rc;
+}
+
+/* ---- choice ---- */
+
+/* Equal ignoring surrounding spaces and ASCII case. */
+static int strcasecmp_trim(const char *a, const char *b)
+{
+    while (isspace((unsigned char)*a))
+        a++;
+    while (isspace((unsigned char)*b))
+        b++;
+    size_t la = strlen(a), lb = strlen(b);
+    while (la && isspace((unsigned char)a[la - 1]))
+        la--;
+    while (lb && isspace((unsigned char)b[lb - 1]))
+        lb--;
+    return la != lb || strncasecmp(a, b, la);
+}
+
+/* The options chosen: letters (a, B), numbers (1, 2), or an option's text;
+ * separated by spaces or commas. Returns 0, or -1 with the bad part in *bad. */
+static int chosen_options(const qz_question *q, const char *answer, int *chosen, const char **bad,
+                          size_t *bad_len)
+{
+    for (size_t i = 0; i < q->n_options; i++)
+        if (q->options[i].text && !strcasecmp_trim(answer, q->options[i].text)) {
+            chosen[i] = 1;
+            return 0;
+        }
+    const char *p = answer;
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ',' || *p == ';'))
+            p++;
+        if (!*p)
+            break;
+        const char *s = p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',' && *p != ';')
+            p++;
+        size_t n = (size_t)(p - s);
+        long idx = -1;
+        if (n == 1 && isalpha((unsigned char)*s))
+            idx = tolower((unsigned char)*s) - 'a';
+        else if (n == 3 && s[0] == '(' && s[2] == ')' && isalpha((unsigned char)s[1]))
+            idx = tolower((unsigned char)s[1]) - 'a';
+        else if (n <= 2 && isdigit((unsigned char)s[0]) && (n == 1 || isdigit((unsigned char)s[1])))
+            idx = strtol(s, NULL, 10) - 1;
+        if (idx < 0 || (size_t)idx >= q->n_options) {
+            *bad = s;
+            *bad_len = n;
+            return -1;
+        }
+        chosen[idx] = 1;
+    }
+    return 0;
+}
+
+int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                    FILE *fb, at_error *err)
+{
+    if (!q->n_options || !q->options)
+        return at_error_set(err, AT_EINVAL, "question %s: a choice question needs options",
+                            q->id ? q->id : "?");
+    int *chosen = calloc(q->n_options, sizeof *chosen);
+    if (!chosen)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    const char *bad = NULL;
+    size_t bad_len = 0, n_chosen = 0, n_correct = 0, hits = 0, false_hits = 0;
+    char expected[128] = "";
+    for (size_t i = 0; i < q->n_options; i++)
+        if (q->options[i].correct) {
+            n_correct++;
+            size_t l = strlen(expected);
+            snprintf(expected + l, sizeof expected - l, "%s%c", l ? " " : "", (char)('a' + i % 26));
+        }
+    out->expected = dup_text(expected);
+    if (chosen_options(q, answer, chosen, &bad, &bad_len)) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, QZ_TR(lang, "'%.*s' is not an option: answer with a letter from a to %c.\n",
+                          "'%.*s' 不是选项：请用 a 到 %c 的字母作答。\n"),
+                (int)bad_len, bad, (char)('a' + (q->n_options - 1) % 26));
+        goto out;
+    }
+    for (size_t i = 0; i < q->n_options; i++) {
+        n_chosen += chosen[i];
+        hits += chosen[i] && q->options[i].correct;
+        false_hits += chosen[i] && !q->options[i].correct;
+    }
+    if (!n_chosen || (!q->multiple && n_chosen > 1)) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, n_chosen ? QZ_TR(lang, "Choose one option.\n", "只选一个选项。\n")
+                             : QZ_TR(lang, "Choose an option (a, b, …).\n", "请选择一个选项（a、b……）。\n"));
+        goto out;
+    }
+    out->score = n_correct ? (double)(hits > false_hits ? hits - false_hits : 0) / (double)n_correct : 0;
+    out->verdict = hits == n_correct && !false_hits ? QZ_CORRECT : out->score > 0 ? QZ_PARTIAL : QZ_WRONG;
+    fprintf(fb, "%s\n", out->verdict == QZ_CORRECT ? QZ_TR(lang, "Correct.", "正确。")
+                      : out->verdict == QZ_PARTIAL ? QZ_TR(lang, "Partly right.", "部分正确。")
+                                                   : QZ_TR(lang, "Not right.", "不对。"));
+    for (size_t i = 0; i < q->n_options; i++) {
+        if (!chosen[i] && !(q->options[i].correct && out->verdict != QZ_CORRECT))
+            continue;
+        fprintf(fb, "  %c) %s — %s", (char)('a' + i % 26), q->options[i].text ? q->options[i].text : "",
+                chosen[i] ? (q->options[i].correct ? QZ_TR(lang, "right", "对") : QZ_TR(lang, "wrong", "错"))
+                          : QZ_TR(lang, "also correct, not chosen", "也是正确选项，未选"));
+        if (q->options[i].feedback && chosen[i])
+            fprintf(fb, ": %s", q->options[i].feedback);
+        fprintf(fb, "\n");
+    }
+    if (out->verdict != QZ_CORRECT && q->explanation)
+        fprintf(fb, "\n%s\n", q->explanation);
+out:
+    free(chosen);
+    return AT_OK;
+}
+
+/* ---- formula ---- */
+
+int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                     FILE *fb, at_error *err)
+{
+    if (!q->canonical)
+        return at_error_set(err, AT_EINVAL, "question %s: a formula question needs `canonical`",
+                            q->id ? q->id : "?");
+    out->expected = dup_text(q->canonical);
+    unsigned mistakes = 0;
+    at_error ferr;
+    int rc = qz_formula_compare(answer, q->canonical, &mistakes, &ferr);
+    if (rc == AT_ERANGE || rc == AT_ENOMEM)
+        return at_error_set(err, rc, "question %s: %s", q->id ? q->id : "?", ferr.msg);
+    if (rc) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, "%s\n", ferr.msg);
+        fprintf(fb, QZ_TR(lang, "Write it like softmax(Q K^T / sqrt(d_k)) V or softmax(QKᵀ/√dₖ)V.\n",
+                          "可以这样写：softmax(Q K^T / sqrt(d_k)) V 或 softmax(QKᵀ/√dₖ)V。\n"));
+        return AT_OK;
+    }
+    if (!mistakes) {
+        out->verdict = QZ_CORRECT;
+        out->score = 1;
+        fprintf(fb, QZ_TR(lang, "Correct: %s\n", "正确：%s\n"), q->canonical);
+        return AT_OK;
+    }
+    out->verdict = QZ_WRONG;
+    out->mistake = QZ_M_FORMULA;
+    fprintf(fb, QZ_TR(lang, "Not right.\n", "不对。\n"));
+    for (unsigned bit = 1; bit <= QZ_F_OTHER; bit <<= 1)
+        if (mistakes & bit)
+            fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang == QZ_ZH));
+    fprintf(fb, QZ_TR(lang, "Expected: %s\n", "标准形式：%s\n"), q->canonical);
+    if (q->explanation)
+        fprintf(fb, "\n%s%s", q->explanation,
+                *q->explanation && q->explanation[strlen(q->explanation) - 1] == '\n' ? "" : "\n");
+    return AT_OK;
+}

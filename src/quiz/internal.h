@@ -1,0 +1,64 @@
+/* Shared between the grader's files; not for other modules. */
+#ifndef AT_QUIZ_INTERNAL_H
+#define AT_QUIZ_INTERNAL_H
+
+#include <stdio.h>
+
+#include "quiz/answer.h"
+#include "quiz/quiz.h"
+
+/* What a numeric question expects, computed by the engine, with what the
+ * diagnosis needs (the row of scores and weights the asked values come from). */
+typedef struct qz_numctx {
+    const qz_question *q;
+    qz_lang lang;
+    size_t n;               /* values asked */
+    double *want;           /* [n] exact expected values */
+    double *tol;            /* [n] tolerance of each */
+    const char **names;     /* [n] token of each slot, or NULL */
+    int decimals;           /* decimals asked, -1 = not given */
+    int round_ok;           /* default tolerance: an answer that rounds like the
+                             * expected value at `decimals` is right too */
+    size_t row_n;           /* softmax / attention: the weights of the row */
+    double *row_s;          /* [row_n] scaled scores (-inf masked) */
+    double *row_w;          /* [row_n] weights */
+    size_t *slot_of;        /* [row_n] slot asking for each row entry, or (size_t)-1 */
+    float *att_w, *att_out, *att_raw, *att_scaled;   /* attention: all rows */
+} qz_numctx;
+
+int qz_numctx_build(qz_numctx *c, const qz_question *q, qz_lang lang, at_error *err);
+void qz_numctx_free(qz_numctx *c);
+
+/* The engine on an attention question's q/k/v with `scale` (<= 0: 1/√d_k):
+ * w [n_q × n_k], out [n_q × d_v], raw and scaled [n_q × n_k] (may be NULL). */
+int qz_attention_run(const qz_question *q, double scale, float *w, float *out, float *raw,
+                     float *scaled, at_error *err);
+
+/* Is x within the tolerance of the expected value of slot j? */
+int qz_within(const qz_numctx *c, size_t j, double x);
+
+/* A recognised mistake whose values match every wrong slot; writes its feedback.
+ *   given [n] values, dec [n] decimals written (-1 computed), ok [n] 1 right, 0 wrong,
+ *   2 no value. */
+qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, const int *ok,
+                       FILE *fb);
+
+/* The steps of the right computation with the engine's numbers. */
+void qz_walk_steps(const qz_numctx *c, FILE *fb);
+
+/* Print a number for a person: `decimals` places, or with QZ_NUM_AUTO integers
+ * plainly and others with 4 decimals, or with QZ_NUM_SHORT up to 6 significant digits. */
+#define QZ_NUM_AUTO (-1)
+#define QZ_NUM_SHORT (-2)
+void qz_put_num(FILE *f, double x, int decimals);
+
+int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                     FILE *fb, at_error *err);
+int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                    FILE *fb, at_error *err);
+int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                     FILE *fb, at_error *err);
+int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                  FILE *fb, at_error *err);
+
+#endif

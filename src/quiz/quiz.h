@@ -1,0 +1,138 @@
+/* Grading: a question (borrowed from a loaded lesson or made by the practice
+ * generator), a student's answer as typed, and the verdict with feedback that says
+ * what is right, what is wrong, and why. Expected values are computed by the engine
+ * at grading time (at_softmax_row_f64, at_attention_forward), never typed in.
+ * src/quiz draws nothing; the UI shows qz_result.feedback as it is. */
+#ifndef AT_QUIZ_QUIZ_H
+#define AT_QUIZ_QUIZ_H
+
+#include <stddef.h>
+
+#include "engine/error.h"
+#include "quiz/lang.h"
+
+typedef enum qz_kind {
+    QZ_SOFTMAX,     /* scores + tokens asked: weights by hand */
+    QZ_NUMERIC,     /* one or more values with a tolerance */
+    QZ_ATTENTION,   /* small q/k/v: one row of weights or of the output */
+    QZ_CHOICE,      /* options, one or several correct */
+    QZ_FORMULA,     /* compared structurally with a canonical formula */
+    QZ_TEXT,        /* rubric of key concepts */
+} qz_kind;
+
+typedef struct qz_option {
+    const char *text;
+    int correct;
+    const char *feedback;      /* why this option is right or wrong; may be NULL */
+} qz_option;
+
+typedef struct qz_concept {
+    const char *concept;       /* shown as found / missing */
+    const char *const *synonyms;   /* phrasings in both languages; the concept text counts too */
+    size_t n_synonyms;
+} qz_concept;
+
+/* Everything is borrowed: the question does not own or free its arrays. */
+typedef struct qz_question {
+    const char *id;            /* "q3" */
+    qz_kind kind;
+    int decimals;              /* decimals the answer needs; -1 = not given (softmax,
+                                * attention: 2) */
+    double tolerance;          /* absolute; < 0 = not given (then half a unit in the
+                                * last decimal asked) */
+    double relative;           /* relative, as a fraction; < 0 = not given. Near 0 it
+                                * falls back to the absolute tolerance. */
+    const char *explanation;   /* optional; appended to the feedback of a wrong answer */
+
+    /* QZ_SOFTMAX (tokens optional for QZ_ATTENTION: labels of the key rows) */
+    const char *const *tokens; /* [n_tokens] */
+    size_t n_tokens;
+    const double *scores;      /* [n_tokens] already scaled scores */
+    const size_t *ask;         /* [n_ask] 0-based token indices asked, in answer order */
+    size_t n_ask;
+
+    /* QZ_NUMERIC */
+    const double *values;      /* [n_values] */
+    size_t n_values;
+    int unordered;             /* the values may come in any order (a set) */
+
+    /* QZ_ATTENTION: one query row of softmax(q kᵀ · scale [+ causal mask]) v */
+    const double *q, *k, *v;   /* [n_q × d_k], [n_k × d_k], [n_k × d_v] row-major */
+    size_t n_q, n_k, d_k, d_v;
+    double scale;              /* <= 0: 1/√d_k */
+    int causal;
+    int ask_output;            /* 0: the weights of row `row`; 1: its output vector */
+    size_t row;                /* 0-based query row */
+
+    /* QZ_CHOICE */
+    const qz_option *options;
+    size_t n_options;
+    int multiple;              /* several options may be correct */
+
+    /* QZ_FORMULA */
+    const char *canonical;     /* e.g. "softmax(Q K^T / sqrt(d_k)) V" */
+
+    /* QZ_TEXT */
+    const qz_concept *rubric;
+    size_t n_rubric;
+    size_t min_concepts;       /* 0 = all */
+    const char *reference;
+} qz_question;
+
+/* A question with every field "not given" (decimals -1, tolerances -1). */
+qz_question qz_question_init(qz_kind kind);
+
+typedef enum qz_verdict { QZ_CORRECT, QZ_PARTIAL, QZ_WRONG, QZ_MALFORMED } qz_verdict;
+
+/* What went wrong, when the grader recognised it. */
+typedef enum qz_mistake {
+    QZ_M_NONE,
+    QZ_M_NO_EXP,            /* normalised the raw scores: s_i / Σ s */
+    QZ_M_NO_NORMALISE,      /* exp(s_i) without dividing by the sum */
+    QZ_M_SWAPPED,           /* right values, tokens in the other order */
+    QZ_M_WRONG_TOKEN,       /* the weight of another token (e.g. the neighbour) */
+    QZ_M_WHOLE_ROW,         /* every weight of the row instead of those asked */
+    QZ_M_PERCENT_NO_SIGN,   /* 13.84 for 0.1384 */
+    QZ_M_LEFT_OUT_TOKEN,    /* one token's exp left out of the sum */
+    QZ_M_NO_SCALE,          /* attention without dividing by √d_k */
+    QZ_M_DOUBLE_SCALE,      /* divided by √d_k twice (by d_k) */
+    QZ_M_ROUNDING,          /* truncated instead of rounded, or too few decimals */
+    QZ_M_WRONG_ROW,         /* attention: another query's row */
+    QZ_M_WEIGHTS_NOT_OUTPUT,/* attention: gave the weights where the output is asked */
+    QZ_M_FORMULA,           /* formula: see feedback (qz_formula_mistake names it) */
+} qz_mistake;
+
+typedef struct qz_result {
+    qz_verdict verdict;
+    double score;              /* 0 … 1 */
+    qz_mistake mistake;
+    int self_assessed;         /* text answers the student graded themselves */
+    char *expected;            /* the expected answer as text ("0.14 0.17"); malloc'd */
+    double *expected_values;   /* numeric kinds: exact values, [n_expected]; malloc'd */
+    size_t n_expected;
+    char *feedback;            /* several lines, in the question's language; malloc'd */
+} qz_result;
+
+/* Grade one answer.
+ *   answer   the student's text, UTF-8, as typed
+ *   out      filled in every case (free with qz_result_free); a malformed answer
+ *            (QZ_MALFORMED: "0.14abc", wrong count, ambiguous commas) is not an
+ *            attempt, and its feedback says exactly what to fix.
+ * Returns AT_OK; AT_EINVAL when the question itself is inconsistent (err says
+ * which field), AT_ENOMEM. */
+int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+             at_error *err);
+
+void qz_result_free(qz_result *r);
+
+/* "correct", "partial", "wrong", "malformed" (JSON and the progress file). */
+const char *qz_verdict_name(qz_verdict v);
+
+/* Parse a verdict name; -1 if unknown. */
+int qz_verdict_parse(const char *name);
+
+/* The process exit status of `attn-tutor check`: 0 correct, 1 wrong, 3 partial,
+ * 2 malformed. */
+int qz_verdict_exit_status(qz_verdict v);
+
+#endif

@@ -1,0 +1,23 @@
+/* The text rubric matcher: which key concepts a written answer mentions, each
+ * concept recognised by its synonyms in Chinese and English (case, width and
+ * punctuation do not matter: "Step-by-step" matches "step by step", "距离为1" matches
+ * "距离为 1", full-width letters match ASCII). */
+#ifndef AT_QUIZ_RUBRIC_H
+#define AT_QUIZ_RUBRIC_H
+
+#include <stddef.h>
+
+#include "engine/error.h"
+#include "quiz/quiz.h"
+
+/* found [n_rubric] out: 1 where the concept was recognised. *n_found out.
+ * Returns AT_OK, AT_EUTF8 for invalid UTF-8 in the answer, AT_ENOMEM. */
+int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answer,
+                    unsigned char *found, size_t *n_found, at_error *err);
+
+/* The student grades a text answer themselves (after reading the reference):
+ * sets the verdict and score (1, 0.5, 0) and marks the result self-assessed, so
+ * that progress keeps it apart from automatic grades. */
+void qz_result_self_assess(qz_result *r, qz_verdict v);
+
+#endif

@@ -1,0 +1,199 @@
+/* The formula grader (Q2), the text rubric matcher (Q1, Q4, Q5) and choice questions. */
+#include "check.h"
+#include "quiz/formula.h"
+#include "quiz/quiz.h"
+#include "quiz/rubric.h"
+
+#include <string.h>
+
+static const char *canonical = "softmax(Q K^T / sqrt(d_k)) V";
+
+static void expect_formula(const char *student, unsigned want)
+{
+    unsigned got = 0xffff;
+    at_error err;
+    int rc = qz_formula_compare(student, canonical, &got, &err);
+    if (rc || got != want) {
+        print_error("'%s': rc %d mistakes 0x%x, want 0x%x (%s)\n", student, rc, got, want,
+                    rc ? err.msg : "");
+        fail();
+    }
+}
+
+static void test_formula_notations(void **state)
+{
+    const char *same[] = {
+        "softmax(QK^T/sqrt(d_k))V", "softmax(Q K^T / √d_k) V", "softmax(QKᵀ/√dₖ)·V",
+        "softmax((Q*K')/sqrt(dk))*V", "Attention(Q, K, V) = softmax(QK^T / sqrt(d_k)) V",
+        "\\text{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V", "softmax(Q @ K.T / d_k**0.5) @ V",
+        "softmax(QK^T · 1/√d_k) V", "softmax(d_k^-0.5 Q K^T) V", "softmax(q k^T / sqrt(d_k)) v",
+        "softmax(Q×Kᵀ÷√(dₖ))×V", "softmax(QK^{T}/sqrt{d_{k}})V",
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        expect_formula(same[i], 0);
+}
+
+static void test_formula_mistakes(void **state)
+{
+    expect_formula("softmax(QK^T)V", QZ_F_NO_SCALE);
+    expect_formula("softmax(QK^T/d_k)V", QZ_F_DK_NOT_SQRT);
+    expect_formula("softmax(QK^T sqrt(d_k))V", QZ_F_SCALE_MULTIPLIED);
+    expect_formula("softmax(QK^T/8)V", QZ_F_SCALE_OTHER);
+    expect_formula("softmax(QK/sqrt(d_k))V", QZ_F_K_NOT_TRANSPOSED);
+    expect_formula("softmax(Q^T K/sqrt(d_k))V", QZ_F_WRONG_PRODUCT);
+    expect_formula("softmax(QK^T V/sqrt(d_k))", QZ_F_V_INSIDE);
+    expect_formula("softmax(QK^T/sqrt(d_k))", QZ_F_V_MISSING);
+    expect_formula("V softmax(QK^T/sqrt(d_k))", QZ_F_V_LEFT);
+    expect_formula("softmax(QK^T)/sqrt(d_k) V", QZ_F_SCALE_OUTSIDE);
+    expect_formula("QK^T/sqrt(d_k) V", QZ_F_NO_SOFTMAX);
+    expect_formula("softmax(QK/d_k)V", QZ_F_K_NOT_TRANSPOSED | QZ_F_DK_NOT_SQRT);
+}
+
+static void test_formula_unreadable(void **state)
+{
+    unsigned m;
+    at_error err;
+    assert_int_equal(qz_formula_compare("softmax(QK^T/sqrt(d_k)", canonical, &m, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "closing parenthesis"));
+    assert_int_equal(qz_formula_compare("softmax(QK^T/√dₖ·V", canonical, &m, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "character 19"));   /* characters, not bytes */
+    assert_int_equal(qz_formula_compare("softmax(QX^T)V", canonical, &m, &err), AT_EINVAL);
+    assert_int_equal(qz_formula_compare("", canonical, &m, &err), AT_EINVAL);
+    assert_int_equal(qz_formula_compare("Q", "softmax(", &m, &err), AT_ERANGE);
+}
+
+static void test_formula_graded(void **state)
+{
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    qz_result r;
+    assert_int_equal(qz_grade(&q, "softmax(QKᵀ/√dₖ)·V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "softmax(QK^T/d_k)V", QZ_ZH, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_non_null(strstr(r.feedback, "除以的是 dₖ，应该除以 √dₖ"));
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "softmax(", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_MALFORMED);
+    qz_result_free(&r);
+}
+
+/* Q4 of the self-test, with synonyms in both languages. */
+static const char *const q4_dec[] = {"query from the decoder", "decoder", "解码器", "来自解码器"};
+static const char *const q4_enc[] = {"encoder output", "encoder", "编码器输出", "编码器"};
+static const char *const q4_align[] = {"align", "alignment", "对齐", "翻译", "source word"};
+static const qz_concept q4_rubric[] = {
+    {"Q comes from the decoder", q4_dec, 4},
+    {"K and V come from the encoder output", q4_enc, 4},
+    {"it aligns target words with source words", q4_align, 5},
+};
+
+static qz_question q4(void)
+{
+    qz_question q = qz_question_init(QZ_TEXT);
+    q.id = "q4";
+    q.rubric = q4_rubric;
+    q.n_rubric = 3;
+    q.min_concepts = 3;
+    q.reference = "Q from the decoder; K and V from the encoder output; aligns target to source.";
+    return q;
+}
+
+static void test_rubric_both_languages(void **state)
+{
+    unsigned char found[3];
+    size_t n;
+    assert_int_equal(qz_rubric_match(q4_rubric, 3, "Q 来自解码器，K、V 来自编码器输出，用来对齐源语言和目标语言。",
+                                     found, &n, NULL), AT_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(qz_rubric_match(q4_rubric, 3, "The queries come from the DECODER; keys and values "
+                                     "from the Encoder-Output.", found, &n, NULL), AT_OK);
+    assert_int_equal(n, 2);
+    assert_true(found[0] && found[1] && !found[2]);
+    /* Latin words match whole words only: "misaligned" is not "align". */
+    assert_int_equal(qz_rubric_match(q4_rubric, 3, "misaligned", found, &n, NULL), AT_OK);
+    assert_int_equal(n, 0);
+    /* Full-width letters and stray spaces in Chinese still match. */
+    assert_int_equal(qz_rubric_match(q4_rubric, 3, "ＤＥＣＯＤＥＲ 和 编 码 器", found, &n, NULL), AT_OK);
+    assert_true(found[0] && found[1]);
+    assert_int_equal(qz_rubric_match(q4_rubric, 3, "\xff\xfe", found, &n, NULL), AT_EUTF8);
+}
+
+static void test_text_graded(void **state)
+{
+    qz_question q = q4();
+    qz_result r;
+    assert_int_equal(qz_grade(&q, "Q from the decoder, K and V from the encoder", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_PARTIAL);
+    assert_true(r.score > 0.66 && r.score < 0.67);
+    assert_non_null(strstr(r.feedback, "✓ Q comes from the decoder"));
+    assert_non_null(strstr(r.feedback, "✗ it aligns target words with source words"));
+    assert_non_null(strstr(r.feedback, "Reference answer:"));
+    assert_false(r.self_assessed);
+    qz_result_self_assess(&r, QZ_CORRECT);
+    assert_true(r.self_assessed && r.score == 1.0 && r.verdict == QZ_CORRECT);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "解码器给出查询，编码器输出给出键和值，用来对齐", QZ_ZH, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "no idea", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "  ", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_MALFORMED);
+    qz_result_free(&r);
+}
+
+static void test_choice(void **state)
+{
+    static const qz_option opts[] = {
+        {"Q, K and V all from the encoder", 0, "That is the encoder's self-attention."},
+        {"Q from the decoder, K and V from the encoder", 1, "Yes: the decoder asks, the source answers."},
+        {"Q from the encoder, K and V from the decoder", 0, "The other way round."},
+    };
+    qz_question q = qz_question_init(QZ_CHOICE);
+    q.options = opts;
+    q.n_options = 3;
+    qz_result r;
+    assert_int_equal(qz_grade(&q, "b", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_string_equal(r.expected, "b");
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "(C)", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_non_null(strstr(r.feedback, "The other way round."));
+    assert_non_null(strstr(r.feedback, "also correct, not chosen"));
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "2", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "q from the decoder, k and v from the encoder", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "d", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_MALFORMED);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "a b", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_MALFORMED);   /* one option only */
+    qz_result_free(&r);
+    q.multiple = 1;
+    assert_int_equal(qz_grade(&q, "a b", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);       /* one right, one wrong: no credit */
+    qz_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_formula_notations),
+        cmocka_unit_test(test_formula_mistakes),
+        cmocka_unit_test(test_formula_unreadable),
+        cmocka_unit_test(test_formula_graded),
+        cmocka_unit_test(test_rubric_both_languages),
+        cmocka_unit_test(test_text_graded),
+        cmocka_unit_test(test_choice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,352 @@
+/* Grading of numeric kinds against the engine: every accepted form, the tolerance,
+ * every diagnosed mistake with the real values of self-test Q3, and case 11. */
+#include "check.h"
+#include "engine/attention.h"
+#include "quiz/quiz.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Self-test Q3: 伞's scaled scores to 今天 下雨 我 没 带 伞; asked: 下雨 and 没. */
+static const char *const q3_tokens[] = {"今天", "下雨", "我", "没", "带", "伞"};
+static const double q3_scores[] = {0.1, 0.3, 0.2, 0.5, 0.1, 1.2};
+static const size_t q3_ask[] = {1, 3};
+
+static qz_question q3(void)
+{
+    qz_question q = qz_question_init(QZ_SOFTMAX);
+    q.id = "q3";
+    q.tokens = q3_tokens;
+    q.n_tokens = 6;
+    q.scores = q3_scores;
+    q.ask = q3_ask;
+    q.n_ask = 2;
+    q.decimals = 2;
+    return q;
+}
+
+static qz_result grade(const qz_question *q, const char *answer, qz_lang lang)
+{
+    qz_result r;
+    at_error err;
+    int rc = qz_grade(q, answer, lang, &r, &err);
+    if (rc) {
+        print_error("grading '%s': %s\n", answer, err.msg);
+        fail();
+    }
+    return r;
+}
+
+/* Grade and check verdict and mistake; the feedback must contain `needle`. */
+static void expect(const qz_question *q, const char *answer, qz_verdict v, qz_mistake m,
+                   const char *needle)
+{
+    qz_result r = grade(q, answer, QZ_EN);
+    if (r.verdict != v || r.mistake != m || (needle && !strstr(r.feedback, needle))) {
+        print_error("'%s': verdict %s mistake %d (want %s, %d; feedback must hold '%s')\n%s\n",
+                    answer, qz_verdict_name(r.verdict), r.mistake, qz_verdict_name(v), m,
+                    needle ? needle : "", r.feedback);
+        qz_result_free(&r);
+        fail();
+    }
+    qz_result_free(&r);
+}
+
+static void test_q3_expected_from_engine(void **state)
+{
+    qz_question q = q3();
+    qz_result r = grade(&q, "0.14 0.17", QZ_EN);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_true(r.score == 1.0);
+    assert_int_equal(r.n_expected, 2);
+    /* exp(0.3) / Σ exp = 1.34986 / 9.75040, exp(0.5) / Σ exp = 1.64872 / 9.75040 */
+    assert_true(fabs(r.expected_values[0] - 0.1384) < 5e-5);
+    assert_true(fabs(r.expected_values[1] - 0.1691) < 5e-5);
+    assert_string_equal(r.expected, "0.14 0.17");
+    qz_result_free(&r);
+}
+
+static void test_q3_every_form_is_correct(void **state)
+{
+    qz_question q = q3();
+    const char *forms[] = {"0.14 0.17", "0.14, 0.17", "0.14;0.17", "下雨=0.14 没=0.17",
+                           "下雨: 0.14, 没: 0.17", "没: 0.17, 下雨: 0.14", "14% 17%", ".14 .17",
+                           "0,14 0,17", "1.384e-1 1.691e-1", "1.35/9.75 1.65/9.75",
+                           "exp(0.3)/9.75 exp(0.5)/9.75", "e^0.3/9.75 e^0.5/9.75", "0.138 0.169",
+                           "0.1384 0.1691", "13.84% 16.91%", "下雨＝0.14，没＝0.17"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        expect(&q, forms[i], QZ_CORRECT, QZ_M_NONE, "✓");
+}
+
+static void test_q3_tolerance(void **state)
+{
+    qz_question q = q3();
+    /* Half a unit in the second decimal around 0.13844, and around its rounding 0.14:
+     * 0.13 and 0.15 are wrong, 0.138 and 0.1384 right. */
+    expect(&q, "0.15 0.17", QZ_PARTIAL, QZ_M_NONE, "✗");
+    expect(&q, "0.138 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.1335 0.17", QZ_CORRECT, QZ_M_NONE, NULL);   /* 0.13844 − 0.1335 = 0.0049 */
+    expect(&q, "0.1333 0.17", QZ_PARTIAL, QZ_M_NONE, NULL);
+    expect(&q, "0.1449 0.17", QZ_CORRECT, QZ_M_NONE, NULL);   /* rounds to 0.14 */
+    expect(&q, "0.1451 0.17", QZ_PARTIAL, QZ_M_NONE, NULL);
+    qz_question t = q3();
+    t.decimals = 4;
+    t.tolerance = 0.0001;   /* the question's own tolerance wins */
+    expect(&t, "0.14 0.17", QZ_WRONG, QZ_M_ROUNDING, "Give 4 decimals: 0.1384 ≈ 0.1384, not 0.14");
+    expect(&t, "0.1384 0.1690", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&t, "0.1386 0.1691", QZ_PARTIAL, QZ_M_NONE, NULL);
+}
+
+static void test_q3_forgot_exp(void **state)
+{
+    qz_question q = q3();
+    /* Raw scores normalised: 0.3 / 2.4 = 0.125, 0.5 / 2.4 = 0.2083. */
+    expect(&q, "0.125 0.208", QZ_WRONG, QZ_M_NO_EXP, "2.4000");
+    expect(&q, "0.3/2.4 0.5/2.4", QZ_WRONG, QZ_M_NO_EXP, "0.2083");
+}
+
+static void test_q3_forgot_to_normalise(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "1.35 1.65", QZ_WRONG, QZ_M_NO_NORMALISE, "9.7504");
+    expect(&q, "exp(0.3) exp(0.5)", QZ_WRONG, QZ_M_NO_NORMALISE, "1.3499");
+}
+
+static void test_q3_swapped(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "0.17 0.14", QZ_PARTIAL, QZ_M_SWAPPED, "下雨, then 没");
+}
+
+static void test_q3_off_by_one_token(void **state)
+{
+    qz_question q = q3();
+    /* 我 = 1.2214 / 9.7504 = 0.1253, 带 = 今天 = 0.1133 */
+    expect(&q, "0.13 0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "weight of 我");
+    expect(&q, "我=0.13 带=0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "我 is not asked: its weight is 0.1253");
+}
+
+static void test_q3_whole_row(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "0.11 0.14 0.13 0.17 0.11 0.34", QZ_PARTIAL, QZ_M_WHOLE_ROW, "whole row (6 weights");
+    /* A wrong whole row is only a wrong count. */
+    expect(&q, "0.1 0.1 0.1 0.1 0.1 0.5", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers");
+}
+
+static void test_q3_percent_without_sign(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "13.84 16.91", QZ_PARTIAL, QZ_M_PERCENT_NO_SIGN, "without the % sign");
+    expect(&q, "14 17", QZ_PARTIAL, QZ_M_PERCENT_NO_SIGN, "14% 17%");
+}
+
+static void test_q3_left_out_own_token(void **state)
+{
+    qz_question q = q3();
+    /* 伞's exp 3.3201 left out: 1.3499 / 6.4303 = 0.2099, 1.6487 / 6.4303 = 0.2564 */
+    expect(&q, "0.21 0.26", QZ_WRONG, QZ_M_LEFT_OUT_TOKEN, "exp of 伞 left out");
+}
+
+static void test_q3_rounding(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "0.14 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "0.1691 rounds to 0.17, not 0.16");
+    expect(&q, "0.1 0.2", QZ_WRONG, QZ_M_ROUNDING, "Give 2 decimals");
+}
+
+static void test_q3_malformed_is_not_an_attempt(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "0.14abc 0.17", QZ_MALFORMED, QZ_M_NONE, "'abc'");
+    expect(&q, "0.14", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers (下雨 and 没); the answer has 1");
+    expect(&q, "0.14 0.17 0.2", QZ_MALFORMED, QZ_M_NONE, "the answer has 3");
+    expect(&q, "0,14, 0,17", QZ_MALFORMED, QZ_M_NONE, "ambiguous");
+    expect(&q, "雨=0.14 没=0.17", QZ_MALFORMED, QZ_M_NONE, "'雨' is not one of the tokens");
+    expect(&q, "下雨=0.14", QZ_MALFORMED, QZ_M_NONE, "没 has no value");
+    expect(&q, "下雨=0.14 下雨=0.17", QZ_MALFORMED, QZ_M_NONE, "two values");
+    expect(&q, "下雨=0.14 0.17", QZ_MALFORMED, QZ_M_NONE, "Label every value or none");
+    qz_result r = grade(&q, "0.14", QZ_EN);
+    assert_true(r.score == 0.0);
+    assert_int_equal(qz_verdict_exit_status(r.verdict), 2);
+    qz_result_free(&r);
+}
+
+static void test_q3_feedback_walks_the_steps(void **state)
+{
+    qz_question q = q3();
+    qz_result r = grade(&q, "0.2 0.3", QZ_EN);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_non_null(strstr(r.feedback, "exp(0.3) = 1.3499"));
+    assert_non_null(strstr(r.feedback, "their sum: 9.7504"));
+    assert_non_null(strstr(r.feedback, "下雨 1.3499 / 9.7504 = 0.1384 ≈ 0.14"));
+    assert_non_null(strstr(r.feedback, "没 1.6487 / 9.7504 = 0.1691 ≈ 0.17"));
+    qz_result_free(&r);
+    r = grade(&q, "0.2 0.3", QZ_ZH);
+    assert_non_null(strstr(r.feedback, "求和：9.7504"));
+    qz_result_free(&r);
+}
+
+/* Case 11: softmax of [1, 1, 0], third weight 1/(2e+1) = 0.1553624, tolerance ±0.005. */
+static void test_case11_decimal_comma_and_percent(void **state)
+{
+    static const char *const tokens[] = {"a", "b", "c"};
+    static const double scores[] = {1, 1, 0};
+    static const size_t ask[] = {2};
+    qz_question q = qz_question_init(QZ_SOFTMAX);
+    q.tokens = tokens;
+    q.n_tokens = 3;
+    q.scores = scores;
+    q.ask = ask;
+    q.n_ask = 1;
+    q.tolerance = 0.005;
+    qz_result r = grade(&q, "0.155", QZ_EN);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_true(fabs(r.expected_values[0] - 1 / (2 * M_E + 1)) < 1e-12);
+    assert_true(fabs(r.expected_values[0] - 0.1553624) < 1e-7);
+    qz_result_free(&r);
+    expect(&q, "0,155", QZ_CORRECT, QZ_M_NONE, "a dot is safer");
+    expect(&q, "15.5%", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.155abc", QZ_MALFORMED, QZ_M_NONE, NULL);
+    expect(&q, "0,16,", QZ_MALFORMED, QZ_M_NONE, NULL);
+    expect(&q, "155", QZ_WRONG, QZ_M_NONE, NULL);   /* never read as 155 = right */
+}
+
+static void test_numeric_tolerances(void **state)
+{
+    static const double zero[] = {0.0};
+    qz_question q = qz_question_init(QZ_NUMERIC);
+    q.values = zero;
+    q.n_values = 1;
+    q.relative = 0.01;   /* relative to 0 is 0: falls back to an absolute tolerance */
+    const char *zeros[] = {"0", "0.0", "-0", "0.000000001"};
+    for (size_t i = 0; i < 4; i++)
+        expect(&q, zeros[i], QZ_CORRECT, QZ_M_NONE, NULL);
+    qz_result r = grade(&q, "0.5", QZ_EN);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_null(strstr(r.feedback, "nan"));
+    qz_result_free(&r);
+    static const double hundred[] = {100.0};
+    q.values = hundred;
+    expect(&q, "100.9", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "101.5", QZ_WRONG, QZ_M_NONE, NULL);
+    q.relative = -1;
+    q.decimals = 0;
+    expect(&q, "100.4", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "101", QZ_WRONG, QZ_M_NONE, NULL);
+}
+
+static void test_numeric_unordered(void **state)
+{
+    static const double keys[] = {3, 4};
+    qz_question q = qz_question_init(QZ_NUMERIC);
+    q.values = keys;
+    q.n_values = 2;
+    q.unordered = 1;
+    q.tolerance = 0;
+    expect(&q, "4 3", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "3 3", QZ_PARTIAL, QZ_M_NONE, NULL);
+}
+
+/* Attention row: q = k = [[1,0],[0,1],[1,1]], v = [[1,2],[3,4],[5,6]], d_k = 2, row 3.
+ * Raw scores 1 1 2; scaled by 1/√2: 0.7071 0.7071 1.4142 → weights 0.2483 0.2483 0.5035. */
+static const double att_q[] = {1, 0, 0, 1, 1, 1};
+static const double att_v[] = {1, 2, 3, 4, 5, 6};
+
+static qz_question attention(int output)
+{
+    qz_question q = qz_question_init(QZ_ATTENTION);
+    q.q = att_q;
+    q.k = att_q;
+    q.v = att_v;
+    q.n_q = q.n_k = 3;
+    q.d_k = q.d_v = 2;
+    q.row = 2;
+    q.ask_output = output;
+    return q;
+}
+
+static void test_attention_weights(void **state)
+{
+    qz_question q = attention(0);
+    qz_result r = grade(&q, "0.25 0.25 0.50", QZ_EN);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    float Q[6], V[6], w[9], out[6];
+    for (int i = 0; i < 6; i++) {
+        Q[i] = (float)att_q[i];
+        V[i] = (float)att_v[i];
+    }
+    at_attn_config cfg = at_attn_config_init(3, 3, 2, 2);
+    assert_int_equal(at_attention_forward(&cfg, Q, Q, V, w, out, NULL, NULL, NULL), AT_OK);
+    for (int j = 0; j < 3; j++)
+        assert_true(fabs(r.expected_values[j] - w[6 + j]) < 1e-6);
+    assert_true(fabs(r.expected_values[2] - 0.5035) < 5e-5);
+    qz_result_free(&r);
+    /* Without √d_k: softmax(1, 1, 2) = 0.2119 0.2119 0.5761. */
+    expect(&q, "0.21 0.21 0.58", QZ_WRONG, QZ_M_NO_SCALE, "√d_k = √2 = 1.4142");
+    /* √d_k twice (divided by d_k = 2): softmax(0.5, 0.5, 1) = 0.2741 0.2741 0.4519. */
+    expect(&q, "0.27 0.27 0.45", QZ_WRONG, QZ_M_DOUBLE_SCALE, "twice");
+    /* Row 1 instead of row 3: softmax(0.7071, 0, 0.7071) = 0.4011 0.1978 0.4011. */
+    expect(&q, "0.40 0.20 0.40", QZ_WRONG, QZ_M_WRONG_ROW, "row 1");
+    expect(&q, "0.1 0.1 0.1", QZ_WRONG, QZ_M_NONE, "1/√d_k = 1/√2 = 0.7071");
+}
+
+static void test_attention_output(void **state)
+{
+    qz_question q = attention(1);
+    /* 0.2483·[1,2] + 0.2483·[3,4] + 0.5035·[5,6] = [3.5105, 4.5105] */
+    expect(&q, "3.51 4.51", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.25 0.25 0.50", QZ_PARTIAL, QZ_M_WEIGHTS_NOT_OUTPUT, "the output");
+    expect(&q, "3.5 4.5", QZ_WRONG, QZ_M_ROUNDING, "Give 2 decimals");
+    expect(&q, "x", QZ_MALFORMED, QZ_M_NONE, NULL);
+}
+
+static void test_attention_causal(void **state)
+{
+    qz_question q = attention(0);
+    q.causal = 1;
+    q.row = 0;   /* the first query sees only itself */
+    expect(&q, "1 0 0", QZ_CORRECT, QZ_M_NONE, NULL);
+    qz_result r = grade(&q, "0.33 0.33 0.33", QZ_EN);
+    assert_non_null(strstr(r.feedback, "masked (causal"));
+    qz_result_free(&r);
+}
+
+static void test_bad_question(void **state)
+{
+    static const size_t bad_ask[] = {9};
+    qz_question q = q3();
+    q.ask = bad_ask;
+    q.n_ask = 1;
+    qz_result r;
+    at_error err;
+    assert_int_equal(qz_grade(&q, "0.1", QZ_EN, &r, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "asked token 10 of 6"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_q3_expected_from_engine),
+        cmocka_unit_test(test_q3_every_form_is_correct),
+        cmocka_unit_test(test_q3_tolerance),
+        cmocka_unit_test(test_q3_forgot_exp),
+        cmocka_unit_test(test_q3_forgot_to_normalise),
+        cmocka_unit_test(test_q3_swapped),
+        cmocka_unit_test(test_q3_off_by_one_token),
+        cmocka_unit_test(test_q3_whole_row),
+        cmocka_unit_test(test_q3_percent_without_sign),
+        cmocka_unit_test(test_q3_left_out_own_token),
+        cmocka_unit_test(test_q3_rounding),
+        cmocka_unit_test(test_q3_malformed_is_not_an_attempt),
+        cmocka_unit_test(test_q3_feedback_walks_the_steps),
+        cmocka_unit_test(test_case11_decimal_comma_and_percent),
+        cmocka_unit_test(test_numeric_tolerances),
+        cmocka_unit_test(test_numeric_unordered),
+        cmocka_unit_test(test_attention_weights),
+        cmocka_unit_test(test_attention_output),
+        cmocka_unit_test(test_attention_causal),
+        cmocka_unit_test(test_bad_question),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
