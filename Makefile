@@ -82,6 +82,15 @@ bench: deps $(BIN)
 	@$(MAKE) --no-print-directory build/bench/bench_attention
 	bench/run.sh
 
+# The mini-model: trained from models/corpus.yaml by the project's own trainer, one
+# thread, fixed seed (the same file comes out bit for bit).
+model: deps
+	@$(MAKE) --no-print-directory build/train-model
+	OPENBLAS_NUM_THREADS=1 build/train-model models/corpus.yaml models/mini.safetensors
+
+build/train-model: build/rel/models/train_main.o $(LIB)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS)

@@ -103,7 +103,8 @@ void at_gelu_backward(size_t len, const float *x, const float *dout, float *dx)
 
 void at_attention_backward(size_t n, size_t d, size_t H, float scale, const float *q,
                            const float *k, const float *v, const float *weights,
-                           const float *dheads, float *dq, float *dk, float *dv, float *scratch)
+                           const float *dheads, const float *dweights, float *dq, float *dk,
+                           float *dv, float *scratch)
 {
     const size_t dh = d / H;
     float *dP = scratch, *dS = scratch + n * n;
@@ -114,6 +115,9 @@ void at_attention_backward(size_t n, size_t d, size_t H, float scale, const floa
         /* out = P·V: dV += Pᵀ·dO, dP = dO·Vᵀ */
         at_gemm(1, 0, n, dh, n, P, n, dO_h, d, 1.0f, dv + h * dh, d);
         at_gemm(0, 1, n, n, dh, dO_h, d, v_h, d, 0.0f, dP, n);
+        if (dweights)
+            for (size_t i = 0; i < n * n; i++)
+                dP[i] += dweights[h * n * n + i];
         /* softmax: dS_ij = P_ij (dP_ij − Σ_j' P_ij' dP_ij'), then the scale */
         for (size_t i = 0; i < n; i++) {
             const float *P_i = P + i * n, *dP_i = dP + i * n;

@@ -36,11 +36,14 @@ void at_gelu_backward(size_t len, const float *x, const float *dout, float *dx);
 /* Backward of multi-head self-attention's core, softmax(Q_h K_hᵀ · scale) V_h per head
  * (Vaswani et al. 2017 eq. 1), heads as column slices of width d / H:
  *   q, k, v [n × d]; weights [H × n × n] (from the forward); dheads [n × d] the
- *   gradient of the concatenated head outputs; dq, dk, dv [n × d] += gradients;
- *   scratch [2 × n × n]. A causal mask is honoured through the zero weights. */
+ *   gradient of the concatenated head outputs; dweights [H × n × n] or NULL: a
+ *   gradient on the weights themselves (a loss on the attention pattern); dq, dk,
+ *   dv [n × d] += gradients; scratch [2 × n × n]. A causal mask is honoured through
+ *   the zero weights. */
 void at_attention_backward(size_t n, size_t d, size_t H, float scale, const float *q,
                            const float *k, const float *v, const float *weights,
-                           const float *dheads, float *dq, float *dk, float *dv, float *scratch);
+                           const float *dheads, const float *dweights, float *dq, float *dk,
+                           float *dv, float *scratch);
 
 /* Loss of the antecedent prediction: logits [V]; target set S of token rows
  * (the antecedent's tokens, e.g. 小 and 明); loss = −log Σ_{t∈S} softmax(logits)_t.

@@ -34,7 +34,24 @@ out=$("$AT_BIN" attend --untrained "$S" 2>&1)
 expect_contains "attend: untrained weights are labelled" "untrained demo weights" "$out"
 out=$("$AT_BIN" attend --untrained --format json "$S" 2>&1)
 expect_contains "attend: JSON names the untrained model" '"model":"untrained demo weights"' "$out"
-# A missing default model falls back to the demo weights with a note on stderr.
+# The shipped model is the default and says so; the table names the coreference head.
+out=$("$AT_BIN" attend --format json "$S" 2>&1)
+expect_contains "attend: the shipped model is the default" '"model":"trained"' "$out"
+out=$("$AT_BIN" attend "$S" 2>&1)
+expect_contains "attend: the table names the coreference head" "(the coreference head)" "$out"
+out=$("$AT_BIN" attend "The elephant didn't cross the canal." 2>&1)
+expect_contains "attend: unknown words are listed" "never seen in training (vectors guessed from character n-grams): elephant canal" "$out"
+err=$("$AT_BIN" attend --model models/corpus.yaml "$S" 2>&1 >/dev/null)
+expect_contains "attend: a file that is not a model is named" "models/corpus.yaml: not a safetensors file" "$err"
+expect_status "attend: a file that is not a model exits 2" 2 "$AT_BIN" attend --model models/corpus.yaml "$S"
+# A missing default model falls back to the demo weights with a note on stderr (a copy
+# of the binary with no models/ folder beside it).
+mkdir -p build/attend-nodata/bin && cp "$AT_BIN" build/attend-nodata/bin/attn-tutor
+err=$(ATTN_TUTOR_DATA=/nonexistent build/attend-nodata/bin/attn-tutor attend "$S" 2>&1 >/dev/null)
+out=$(ATTN_TUTOR_DATA=/nonexistent build/attend-nodata/bin/attn-tutor attend "$S" 2>/dev/null)
+expect_contains "attend: no model file: a note on stderr" "showing untrained demo weights" "$err"
+expect_contains "attend: no model file: demo weights" "model: untrained demo weights" "$out"
+rm -rf build/attend-nodata
 err=$(ATTN_TUTOR_DATA=/nonexistent "$AT_BIN" attend --model /nonexistent/m.safetensors "$S" 2>&1 >/dev/null)
 expect_contains "attend: a missing --model file is an error" "m.safetensors" "$err"
 expect_status "attend: a missing --model file exits 2" 2 "$AT_BIN" attend --model /nonexistent/m.safetensors "$S"

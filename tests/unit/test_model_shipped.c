@@ -1,0 +1,151 @@
+/* The shipped model (models/mini.safetensors, made by `make model`): the lesson
+ * sentences, unknown words, and the held-out figures recomputed from the corpus. */
+#include "check.h"
+#include "engine/train.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODEL "models/mini.safetensors"
+#define CORPUS "models/corpus.yaml"
+
+static at_model *load(void)
+{
+    at_model *m;
+    at_error err;
+    if (at_model_load(MODEL, &m, &err))
+        fail_msg("%s", err.msg);
+    return m;
+}
+
+/* Weight of the coreference head from the first token `from` to the tokens `to`
+ * (a list of token texts, all counted). */
+static double coref_weight(const at_model *m, const char *s, const char *from,
+                           const char *const *to, size_t n_to)
+{
+    at_tokens t;
+    at_model_run r;
+    at_model_info info;
+    assert_int_equal(at_tokenize(s, strlen(s), &t, NULL), AT_OK);
+    assert_int_equal(at_model_attend(m, &t, NULL, &r, NULL), AT_OK);
+    at_model_get_info(m, &info);
+    size_t p = t.n;
+    for (size_t i = 0; i < t.n && p == t.n; i++)
+        if (!strcmp(t.items[i].text, from))
+            p = i;
+    assert_true(p < t.n);
+    const float *row = r.weights[info.coref_layer] + (info.coref_head * r.n + p) * r.n;
+    double w = 0.0;
+    for (size_t j = 0; j < t.n; j++)
+        for (size_t k = 0; k < n_to; k++)
+            if (!strcmp(t.items[j].text, to[k]))
+                w += row[j];
+    printf("# %s  %s → %s…: %.4f\n", s, from, to[0], w);
+    at_model_run_free(&r);
+    at_tokens_free(&t);
+    return w;
+}
+
+static void test_lesson_sentences(void **state)
+{
+    at_model *m = load();
+    at_model_info info;
+    at_model_get_info(m, &info);
+    assert_int_equal(info.trained, 1);
+    assert_string_equal(at_model_kind(m), "trained");
+    const char *animal[] = {"animal"}, *road[] = {"road"};
+    const char *tired = "The animal didn't cross the road because it was too tired.";
+    const char *wide = "The animal didn't cross the road because it was too wide.";
+    assert_true(coref_weight(m, tired, "it", animal, 1) >= 0.5);
+    assert_true(coref_weight(m, tired, "it", road, 1) < coref_weight(m, tired, "it", animal, 1));
+    assert_true(coref_weight(m, wide, "it", road, 1) >= 0.5);
+    assert_true(coref_weight(m, wide, "it", animal, 1) < coref_weight(m, wide, "it", road, 1));
+    const char *xiaoming[] = {"小", "明"}, *dongwu[] = {"动", "物"}, *malu[] = {"马", "路"};
+    assert_true(coref_weight(m, "小明今天没来学校，因为他生病了", "他", xiaoming, 2) >= 0.5);
+    assert_true(coref_weight(m, "动物没有过马路，因为它太累了", "它", dongwu, 2) >= 0.5);
+    assert_true(coref_weight(m, "动物没有过马路，因为它太宽了", "它", malu, 2) >= 0.5);
+    at_model_free(m);
+}
+
+static void test_unknown_words_marked(void **state)
+{
+    at_model *m = load();
+    const char *s = "The elephant didn't cross the canal because it was too tired.";
+    at_tokens t;
+    at_model_run r;
+    assert_int_equal(at_tokenize(s, strlen(s), &t, NULL), AT_OK);
+    assert_int_equal(at_model_attend(m, &t, NULL, &r, NULL), AT_OK);
+    for (size_t i = 0; i < t.n; i++) {
+        int expect = !strcmp(t.items[i].text, "elephant") || !strcmp(t.items[i].text, "canal");
+        if (r.unknown[i] != expect)
+            fail_msg("token '%s': unknown = %d", t.items[i].text, r.unknown[i]);
+    }
+    assert_true(at_model_knows(m, "Animal"));   /* case-insensitive */
+    assert_false(at_model_knows(m, "elephant"));
+    at_model_run_free(&r);
+    at_tokens_free(&t);
+    at_model_free(m);
+}
+
+static void held_out_case(const at_model *m, const at_corpus *c, const char *lang)
+{
+    at_eval ev;
+    assert_int_equal(at_evaluate(m, c, AT_SPLIT_HELD_OUT, lang, -1, m->coref_layer,
+                                 m->coref_head, &ev, NULL), AT_OK);
+    printf("# held-out (%s): %zu sentences, prediction %.1f%%, attention %.1f%%\n", lang, ev.n,
+           100.0 * ev.predicted / ev.n, 100.0 * ev.attended / ev.n);
+    assert_true(ev.n >= 100);
+    assert_true(ev.attended >= 0.90 * ev.n);
+    assert_true(ev.predicted >= 0.95 * ev.n);
+}
+
+static void test_held_out_accuracy(void **state)
+{
+    at_model *m = load();
+    at_corpus c;
+    at_error err;
+    if (at_corpus_load(CORPUS, &c, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(at_corpus_featurize(&c, m, NULL), AT_OK);
+    held_out_case(m, &c, "en");
+    held_out_case(m, &c, "zh");
+    /* About a tenth of the combinations are held out. */
+    size_t held = 0;
+    for (size_t i = 0; i < c.n; i++)
+        held += c.ex[i].split == AT_SPLIT_HELD_OUT;
+    assert_true(held > 0 && held < c.n / 5);
+    at_corpus_free(&c);
+    at_model_free(m);
+}
+
+static void test_corpus_errors(void **state)
+{
+    at_corpus c;
+    at_error err;
+    assert_int_equal(at_corpus_load("build/no-such-corpus.yaml", &c, &err), AT_EIO);
+    at_corpus_free(&c);
+    const char *path = "build/test-corpus-bad.yaml";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("seed: 1\nheld_out: 0.1\nlists:\n  - name: x\n    words: [cat]\n"
+          "frames:\n  - id: broken\n    lang: en\n    text: \"The {a} saw the {b}; it was {adj}.\"\n"
+          "    pronoun: it\n    a: x\n    b: nowhere\n    adj_a: [big]\n", f);
+    fclose(f);
+    assert_int_equal(at_corpus_load(path, &c, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "broken"));
+    assert_non_null(strstr(err.msg, "nowhere"));
+    at_corpus_free(&c);
+    remove(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson_sentences),
+        cmocka_unit_test(test_unknown_words_marked),
+        cmocka_unit_test(test_held_out_accuracy),
+        cmocka_unit_test(test_corpus_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
