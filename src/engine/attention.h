@@ -155,4 +155,10 @@ void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, cons
  * matrices), else the configured maximum. */
 int at_blas_threads(size_t m, size_t n, size_t k);
 
+/* Sets the maximum thread count of the engine's BLAS calls and worker threads
+ * (n ≥ 1); n ≤ 0 goes back to the default: OPENBLAS_NUM_THREADS if set, else
+ * OpenBLAS's own default (one per core). Not thread-safe: call it before work
+ * starts. Threads are created with pthread_create, never fork(). */
+void at_blas_set_max_threads(int n);
+
 #endif

@@ -1,5 +1,6 @@
 /* Matrix products over OpenBLAS, with the thread count chosen by size. */
 #include "engine/attention.h"
+#include "engine/kernels.h"
 
 #include <cblas.h>
 #include <stdlib.h>
@@ -8,9 +9,15 @@
  * 2 cores, a second thread pays from about 128³; see bench/RESULTS.md). */
 #define AT_BLAS_THREAD_MIN_WORK ((size_t)128 * 128 * 128)
 
+/* The configured maximum; -1 until first asked. The engine's only global state. */
 static int blas_max_threads = -1;
 
-int at_blas_threads(size_t m, size_t n, size_t k)
+void at_blas_set_max_threads(int n)
+{
+    blas_max_threads = n > 0 ? n : -1;
+}
+
+int at_blas_max_threads(void)
 {
     if (blas_max_threads < 0) {
         const char *env = getenv("OPENBLAS_NUM_THREADS");
@@ -18,19 +25,36 @@ int at_blas_threads(size_t m, size_t n, size_t k)
         if (blas_max_threads < 1)
             blas_max_threads = 1;
     }
-    return m * n * k < AT_BLAS_THREAD_MIN_WORK ? 1 : blas_max_threads;
+    return blas_max_threads;
+}
+
+int at_blas_threads(size_t m, size_t n, size_t k)
+{
+    int max = at_blas_max_threads();
+    return m * n * k < AT_BLAS_THREAD_MIN_WORK ? 1 : max;
+}
+
+void at_blas_use_threads(int n)
+{
+    if (n != openblas_get_num_threads())
+        openblas_set_num_threads(n);
+}
+
+void at_matmul_ex(size_t m, size_t n, size_t k, float alpha, const float *A, size_t lda,
+                  const float *B, size_t ldb, int trans_b, float *C, size_t ldc, int accumulate,
+                  int threads)
+{
+    /* Ask OpenBLAS rather than remember: a caller may have changed it directly. */
+    at_blas_use_threads(threads > 0 ? threads : at_blas_threads(m, n, k));
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+                (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb,
+                accumulate ? 1.0f : 0.0f, C, (int)ldc);
 }
 
 void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, const float *B,
                   size_t ldb, int trans_b, float *C, size_t ldc, int accumulate)
 {
-    /* Ask OpenBLAS rather than remember: a caller may have changed it directly. */
-    int threads = at_blas_threads(m, n, k);
-    if (threads != openblas_get_num_threads())
-        openblas_set_num_threads(threads);
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
-                (int)m, (int)n, (int)k, 1.0f, A, (int)lda, B, (int)ldb,
-                accumulate ? 1.0f : 0.0f, C, (int)ldc);
+    at_matmul_ex(m, n, k, 1.0f, A, lda, B, ldb, trans_b, C, ldc, accumulate, 0);
 }
 
 void at_matmul(size_t m, size_t n, size_t k, const float *A, const float *B, int trans_b,

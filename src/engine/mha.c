@@ -1,6 +1,10 @@
 /* Multi-head attention and cross-attention (Vaswani et al. 2017, §3.2.2–3.2.3). */
 #include "engine/attention.h"
 
+#include "engine/kernels.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 /* y = X·W + b: X [n × d], W [d × d], b [d] or NULL, y [n × d]. */
@@ -21,36 +25,110 @@ static int size_muladd(size_t a, size_t b, size_t c, size_t *total)
            !__builtin_mul_overflow(*total, sizeof(float), &bytes);
 }
 
-/* Scratch floats of the attention core: one head's weights [n_q × n_k]. */
-static int attend_scratch(size_t n_q, size_t n_k, size_t *need)
+/* Scratch floats of the attention core: one head's weights [n_q × n_k] per worker. */
+static int attend_scratch(size_t n_q, size_t n_k, size_t workers, size_t *need)
 {
-    return size_muladd(n_q, n_k, 0, need);
+    size_t w;
+    return !__builtin_mul_overflow(n_q, n_k, &w) && size_muladd(w, workers, 0, need);
 }
 
-/* The per-head loop, with the scratch already reserved (see at_mha_attend). */
-static int attend_heads(size_t h_n, size_t d, size_t n_q, const float *q, size_t n_k,
-                        const float *k, const float *v, float scale, const at_mask *mask,
-                        float *heads, float *weights, unsigned char *fully_masked,
-                        const at_mha_trace *trace, float *scratch, at_error *err)
+/* Below this many multiply-adds (h · n_q · n_k · d_head), one thread does all heads:
+ * starting a worker costs tens of microseconds (see bench/RESULTS.md). */
+#define AT_HEAD_WORKERS_MIN_WORK ((size_t)8 * 48 * 48 * 64)
+#define AT_MAX_WORKERS 16
+
+/* How many threads share the heads: 1, or up to the BLAS thread maximum. */
+static size_t attend_workers(size_t h_n, size_t n_q, size_t n_k, size_t d_head)
 {
-    const size_t d_head = d / h_n;
-    for (size_t h = 0; h < h_n; h++) {
-        at_attn_config c = at_attn_config_init(n_q, n_k, d_head, d_head);
-        c.scale = scale;
-        if (mask)
-            c.mask = *mask;
-        c.ld_q = c.ld_k = c.ld_v = c.ld_out = d;
-        float *w_h = weights ? weights + h * n_q * n_k : scratch;
-        at_attn_trace t = {0};
-        if (trace) {
-            t.scores = trace->scores ? trace->scores + h * n_q * n_k : NULL;
-            t.scaled = trace->scaled ? trace->scaled + h * n_q * n_k : NULL;
-        }
-        int rc = at_attention_forward(&c, q + h * d_head, k + h * d_head, v + h * d_head, w_h,
-                                      heads + h * d_head, h == 0 ? fully_masked : NULL, &t, err);
-        if (rc)
-            return rc;
+    size_t max = (size_t)at_blas_max_threads(), work;
+    if (max < 2 || h_n < 2)
+        return 1;
+    int huge = __builtin_mul_overflow(h_n * d_head, n_q, &work) ||
+               __builtin_mul_overflow(work, n_k, &work);
+    if (!huge && work < AT_HEAD_WORKERS_MIN_WORK)
+        return 1;
+    max = max < h_n ? max : h_n;
+    return max < AT_MAX_WORKERS ? max : AT_MAX_WORKERS;
+}
+
+/* The heads of one call, shared by the worker threads. */
+typedef struct head_jobs {
+    size_t h_n, d, n_q, n_k;
+    const float *q, *k, *v;
+    float scale;
+    const at_mask *mask;
+    float *heads, *weights;
+    unsigned char *fully_masked;
+    const at_mha_trace *trace;
+    int blas_threads;          /* per product: 1 with workers, 0 = by size */
+    atomic_size_t next;        /* the next head to take */
+} head_jobs;
+
+typedef struct head_worker {
+    head_jobs *jobs;
+    float *scratch;            /* this worker's weights [n_q × n_k] */
+    int rc;
+    at_error err;
+    pthread_t thread;
+} head_worker;
+
+static int run_head(const head_jobs *j, size_t h, float *scratch, at_error *err)
+{
+    const size_t d_head = j->d / j->h_n, nn = j->n_q * j->n_k;
+    at_attn_config c = at_attn_config_init(j->n_q, j->n_k, d_head, d_head);
+    c.scale = j->scale;
+    if (j->mask)
+        c.mask = *j->mask;
+    c.ld_q = c.ld_k = c.ld_v = c.ld_out = j->d;
+    at_attn_trace t = {0};
+    if (j->trace) {
+        t.scores = j->trace->scores ? j->trace->scores + h * nn : NULL;
+        t.scaled = j->trace->scaled ? j->trace->scaled + h * nn : NULL;
     }
+    return at_attention_run(&c, j->q + h * d_head, j->k + h * d_head, j->v + h * d_head,
+                            j->weights ? j->weights + h * nn : scratch, j->heads + h * d_head,
+                            h == 0 ? j->fully_masked : NULL, &t, j->blas_threads, err);
+}
+
+static void *head_work(void *arg)
+{
+    head_worker *w = arg;
+    for (size_t h; (h = atomic_fetch_add(&w->jobs->next, 1)) < w->jobs->h_n;) {
+        int rc = run_head(w->jobs, h, w->scratch, &w->err);
+        if (rc && !w->rc)
+            w->rc = rc;
+    }
+    return NULL;
+}
+
+/* Runs the heads on `workers` threads (this one included), each taking the next
+ * head until none is left; each product then runs on one BLAS thread. */
+static int attend_heads(head_jobs *jobs, size_t workers, float *scratch, at_error *err)
+{
+    head_worker w[AT_MAX_WORKERS];
+    if (workers > 1)
+        at_blas_use_threads(1);
+    jobs->blas_threads = workers > 1 ? 1 : 0;
+    atomic_init(&jobs->next, 0);
+    size_t started = 1;
+    for (size_t i = 0; i < workers; i++) {
+        w[i] = (head_worker){.jobs = jobs};
+        if (scratch)   /* NULL when the caller's weights buffer holds every head */
+            w[i].scratch = scratch + i * jobs->n_q * jobs->n_k;
+        at_error_clear(&w[i].err);
+    }
+    /* If a thread cannot start, the others take its heads. */
+    while (started < workers && !pthread_create(&w[started].thread, NULL, head_work, &w[started]))
+        started++;
+    head_work(&w[0]);
+    for (size_t i = 1; i < started; i++)
+        pthread_join(w[i].thread, NULL);
+    for (size_t i = 0; i < started; i++)
+        if (w[i].rc) {
+            if (err)
+                *err = w[i].err;
+            return w[i].rc;
+        }
     return AT_OK;
 }
 
@@ -75,15 +153,17 @@ int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, si
     int rc = check_heads(n_heads, d_model, n_q, n_k, err);
     if (rc)
         return rc;
-    size_t need;
-    if (!attend_scratch(n_q, n_k, &need))
+    size_t workers = attend_workers(n_heads, n_q, n_k, d_model / n_heads), need;
+    if (!attend_scratch(n_q, n_k, weights ? 0 : workers, &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
                             n_q, n_k);
     float *scratch = at_workspace_reserve(ws, need);
-    if (!scratch)
+    if (!scratch && need)
         return at_error_set(err, AT_ENOMEM, "multi-head attention: out of memory");
-    return attend_heads(n_heads, d_model, n_q, q, n_k, k, v, scale, mask, out, weights,
-                        fully_masked, trace, scratch, err);
+    head_jobs jobs = {.h_n = n_heads, .d = d_model, .n_q = n_q, .n_k = n_k, .q = q, .k = k,
+                      .v = v, .scale = scale, .mask = mask, .heads = out, .weights = weights,
+                      .fully_masked = fully_masked, .trace = trace};
+    return attend_heads(&jobs, workers, scratch, err);
 }
 
 int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
@@ -100,9 +180,9 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
 
     /* One scratch block: q [n_q × d], k, v [n_k × d], concatenated heads [n_q × d],
      * then the attention core's scratch. */
-    size_t core, need;
-    if (!attend_scratch(n_q, n_k, &core) || !size_muladd(2 * d, n_q + n_k, core, &need) ||
-        n_q + n_k < n_q || 2 * d < d)
+    size_t workers = attend_workers(w->n_heads, n_q, n_k, d / w->n_heads), core, need;
+    if (!attend_scratch(n_q, n_k, weights ? 0 : workers, &core) || n_q + n_k < n_q ||
+        2 * d < d || !size_muladd(2 * d, n_q + n_k, core, &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
                             n_q, n_k);
     float *buf = at_workspace_reserve(ws, need);
@@ -117,8 +197,10 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     linear(n_q, d, X_q, w->W_q, w->b_q, q);
     linear(n_k, d, X_kv, w->W_k, w->b_k, k);
     linear(n_k, d, X_kv, w->W_v, w->b_v, v);
-    rc = attend_heads(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads, weights,
-                      fully_masked, trace, scratch, err);
+    head_jobs jobs = {.h_n = w->n_heads, .d = d, .n_q = n_q, .n_k = n_k, .q = q, .k = k,
+                      .v = v, .scale = scale, .mask = mask, .heads = heads, .weights = weights,
+                      .fully_masked = fully_masked, .trace = trace};
+    rc = attend_heads(&jobs, workers, scratch, err);
     if (rc)
         return rc;
     linear(n_q, d, heads, w->W_o, w->b_o, out);

@@ -57,3 +57,14 @@ void at_vscale(float *x, size_t n, float s)
     for (size_t j = 0; j < n; j++)
         x[j] *= s;
 }
+
+int at_vall_finite(const float *x, size_t rows, size_t cols, size_t ld)
+{
+    if (have_avx2())
+        return at_vall_finite_avx2(x, rows, cols, ld);
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < cols; j++)
+            if (!isfinite(x[i * ld + j]))
+                return 0;
+    return 1;
+}

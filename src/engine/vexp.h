@@ -1,5 +1,5 @@
 /* Vector kernels of the softmax (engine-internal): row maximum, shifted exp
- * with its sum, scaling. SLEEF's 1-ULP expf (Sleef_expf8_u10avx2 where the CPU
+ * with its sum, scaling, a finiteness check. SLEEF's 1-ULP expf (Sleef_expf8_u10avx2 where the CPU
  * has AVX2 and FMA, chosen at run time; Sleef_expf4_u10 on plain SSE2), so every
  * result is within 2 ULP (about 2.4e-7 relative) of glibc's expf.
  * None of this is compiled with fast-math: NaN and ±inf behave as IEEE says. */
@@ -18,9 +18,13 @@ double at_vexp_shift(float *x, size_t n, float shift);
 /* x[j] *= s. */
 void at_vscale(float *x, size_t n, float s);
 
+/* 1 if every entry of the [rows × cols] matrix x (row stride ld) is finite. */
+int at_vall_finite(const float *x, size_t rows, size_t cols, size_t ld);
+
 /* The AVX2+FMA versions (vexp_avx2.c); call only where the CPU supports them. */
 float at_vmax_avx2(const float *x, size_t n);
 double at_vexp_shift_avx2(float *x, size_t n, float shift);
 void at_vscale_avx2(float *x, size_t n, float s);
+int at_vall_finite_avx2(const float *x, size_t rows, size_t cols, size_t ld);
 
 #endif

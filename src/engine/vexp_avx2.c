@@ -62,3 +62,21 @@ void at_vscale_avx2(float *x, size_t n, float s)
     for (; j < n; j++)
         x[j] *= s;
 }
+
+int at_vall_finite_avx2(const float *x, size_t rows, size_t cols, size_t ld)
+{
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 bad = zero;   /* x − x is 0 when x is finite, NaN for ±inf and NaN */
+    for (size_t i = 0; i < rows; i++) {
+        const float *row = x + i * ld;
+        size_t j = 0;
+        for (; j + 8 <= cols; j += 8) {
+            __m256 v = _mm256_loadu_ps(row + j);
+            bad = _mm256_or_ps(bad, _mm256_cmp_ps(_mm256_sub_ps(v, v), zero, _CMP_NEQ_UQ));
+        }
+        for (; j < cols; j++)
+            if (!isfinite(row[j]))
+                return 0;
+    }
+    return _mm256_movemask_ps(bad) == 0;
+}

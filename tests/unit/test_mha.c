@@ -434,6 +434,62 @@ static void test_softmax_masked_long_row(void **state)
     assert_true(x[38] > x[37] && fabsf(x[38] / x[37] - expf(0.125f)) < 1e-6f);
 }
 
+/* Long rows: the engine works on blocks of query rows (here 128 rows of 8192
+ * keys); under a causal mask it skips the keys after each block's last query. */
+static void test_blocked_rows(void **state)
+{
+    srand(77);
+    at_workspace ws = {0};
+    for (int causal = 0; causal < 2; causal++) {
+        problem p = problem_random(300, 8192, 4, 1, 1);
+        p.causal = causal;
+        p.pad = calloc(8192, 1);
+        p.pad[1] = p.pad[200] = 1;
+        check_problem(&p, &ws);
+        problem_free(&p);
+    }
+    at_workspace_free(&ws);
+}
+
+/* Heads shared by two worker threads: the attention core gives the same result,
+ * bit for bit, as one thread; the whole layer agrees to rounding (OpenBLAS splits
+ * the projections between its threads) and is right against the reference. */
+static void test_worker_threads_same_result(void **state)
+{
+    srand(21);
+    enum { N = 96, D = 256, H = 8 };
+    problem p = problem_random(N, N, D, H, 1);
+    p.causal = 1;
+    p.pad = calloc(N, 1);
+    p.pad[5] = p.pad[70] = 1;
+    at_mha_weights w = weights_of(&p);
+    at_mask mask = {.causal = 1, .key_padding = p.pad};
+    float *out[2], *wt[2], *layer[2];
+    unsigned char fm[2][N];
+    at_workspace ws = {0};
+    for (int t = 0; t < 2; t++) {
+        at_blas_set_max_threads(t + 1);
+        out[t] = malloc(N * D * sizeof(float)), layer[t] = malloc(N * D * sizeof(float));
+        wt[t] = malloc(H * N * N * sizeof(float));
+        assert_int_equal(at_mha_attend(H, D, N, p.X_q, N, p.X_kv, p.X_q, p.scale, &mask, out[t],
+                                       wt[t], fm[t], NULL, &ws, NULL), AT_OK);
+        assert_int_equal(at_mha_forward(&w, N, p.X_q, N, p.X_kv, p.scale, &mask, layer[t], NULL,
+                                        NULL, NULL, &ws, NULL), AT_OK);
+    }
+    at_blas_set_max_threads(0);
+    assert_memory_equal(wt[0], wt[1], H * N * N * sizeof(float));
+    assert_memory_equal(out[0], out[1], N * D * sizeof(float));
+    assert_memory_equal(fm[0], fm[1], N);
+    check_tensor(layer[1], layer[0], N * D, 1e-6f, "layer, 2 threads vs 1");
+    at_blas_set_max_threads(2);
+    check_problem(&p, &ws);   /* every trace, with workers */
+    at_blas_set_max_threads(0);
+    for (int t = 0; t < 2; t++)
+        free(out[t]), free(wt[t]), free(layer[t]);
+    at_workspace_free(&ws);
+    problem_free(&p);
+}
+
 /* Case 3: QKᵀ with 8 tokens and d_k = 64 is bit-identical whatever the BLAS
  * thread setting, over many repetitions (the timing lives in bench/). */
 static void test_case_threads_tiny_matrices(void **state)
@@ -473,6 +529,8 @@ int main(void)
         cmocka_unit_test(test_workspace_reused),
         cmocka_unit_test(test_softmax_matches_expf),
         cmocka_unit_test(test_softmax_masked_long_row),
+        cmocka_unit_test(test_blocked_rows),
+        cmocka_unit_test(test_worker_threads_same_result),
         cmocka_unit_test(test_case_threads_tiny_matrices),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
