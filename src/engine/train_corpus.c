@@ -137,10 +137,11 @@ static char *fill(const char *tpl, const char *const slot[3], size_t bspan[3][2]
 }
 
 static int add_example(at_corpus *c, size_t frame, const struct yaml_frame *f,
-                       const char *const slot[3], int answer, int split, at_error *err)
+                       const char *tpl, const char *const slot[3], int answer, int split,
+                       at_error *err)
 {
     size_t bspan[3][2];
-    char *text = fill(f->text, slot, bspan);
+    char *text = fill(tpl, slot, bspan);
     if (!text)
         return at_error_set(err, AT_ENOMEM, "corpus: out of memory");
     at_example *e = &c->ex[c->n];
@@ -184,7 +185,40 @@ out:
 static size_t frame_count(const struct yaml_frame *f, const struct yaml_list *a,
                           const struct yaml_list *b)
 {
-    return (size_t)a->words_count * b->words_count * (f->adj_a_count + f->adj_b_count);
+    size_t variants = strcmp(f->lang, "zh") ? 1 : 2;
+    return variants * a->words_count * b->words_count * (f->adj_a_count + f->adj_b_count);
+}
+
+/* A copy of s without ASCII spaces (Chinese written without word breaks). */
+static char *joined(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    for (; out && *s; s++)
+        if (*s != ' ')
+            *o++ = *s;
+    if (out)
+        *o = '\0';
+    return out;
+}
+
+/* One sentence as written; for Chinese also the same sentence without the spaces
+ * between words (then every character is a token), so that both ways a student may
+ * type it are trained on. */
+static int add_variants(at_corpus *c, size_t fi, const struct yaml_frame *f,
+                        const char *const slot[3], int answer, int split, at_error *err)
+{
+    int rc = add_example(c, fi, f, f->text, slot, answer, split, err);
+    if (rc || strcmp(f->lang, "zh"))
+        return rc;
+    char *tpl = joined(f->text), *js[3] = {joined(slot[0]), joined(slot[1]), joined(slot[2])};
+    if (!tpl || !js[0] || !js[1] || !js[2])
+        rc = at_error_set(err, AT_ENOMEM, "corpus: out of memory");
+    else
+        rc = add_example(c, fi, f, tpl, (const char *const *)js, answer, split, err);
+    free(tpl);
+    for (int k = 0; k < 3; k++)
+        free(js[k]);
+    return rc;
 }
 
 static int generate(const struct yaml_corpus *y, at_corpus *c, at_error *err)
@@ -202,7 +236,7 @@ static int generate(const struct yaml_corpus *y, at_corpus *c, at_error *err)
                     int split = f->held_out_frame ? AT_SPLIT_HELD_OUT_FRAME
                                 : at_rng_uniform(&rng) < y->held_out ? AT_SPLIT_HELD_OUT
                                                                      : AT_SPLIT_TRAIN;
-                    int rc = add_example(c, fi, f, slot, answer, split, err);
+                    int rc = add_variants(c, fi, f, slot, answer, split, err);
                     if (rc)
                         return rc;
                 }

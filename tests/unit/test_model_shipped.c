@@ -63,6 +63,10 @@ static void test_lesson_sentences(void **state)
     assert_true(coref_weight(m, wide, "it", animal, 1) < coref_weight(m, wide, "it", road, 1));
     const char *xiaoming[] = {"小", "明"}, *dongwu[] = {"动", "物"}, *malu[] = {"马", "路"};
     assert_true(coref_weight(m, "小明今天没来学校，因为他生病了", "他", xiaoming, 2) >= 0.5);
+    /* Written with spaces between words, 小明 is one token (the lesson's lab sentence). */
+    const char *xiaoming_word[] = {"小明"};
+    assert_true(coref_weight(m, "小明 今天 没 来 学校 ， 因为 他 生病 了", "他", xiaoming_word, 1)
+                >= 0.5);
     assert_true(coref_weight(m, "动物没有过马路，因为它太累了", "它", dongwu, 2) >= 0.5);
     assert_true(coref_weight(m, "动物没有过马路，因为它太宽了", "它", malu, 2) >= 0.5);
     at_model_free(m);
