@@ -38,7 +38,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
 UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
 
 .SECONDARY:
-.PHONY: all deps run test unit bench model install uninstall clean lint-lessons fuzz
+.PHONY: all deps run test unit bench model model-check install uninstall clean lint-lessons fuzz
 all: $(BIN)
 
 deps:
@@ -87,6 +87,13 @@ bench: deps $(BIN)
 model: deps
 	@$(MAKE) --no-print-directory build/train-model
 	OPENBLAS_NUM_THREADS=1 build/train-model models/corpus.yaml models/mini.safetensors
+
+# Trains into build/ and checks that the result is byte for byte the shipped file.
+model-check: deps
+	@$(MAKE) --no-print-directory build/train-model
+	OPENBLAS_NUM_THREADS=1 build/train-model models/corpus.yaml build/mini-check.safetensors
+	@cmp build/mini-check.safetensors models/mini.safetensors && \
+	  echo "models/mini.safetensors reproduced byte for byte"
 
 build/train-model: build/rel/models/train_main.o $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)

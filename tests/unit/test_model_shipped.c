@@ -123,6 +123,50 @@ static void test_held_out_accuracy(void **state)
     at_model_free(m);
 }
 
+/* Training is deterministic: the same corpus and seed give the same weights bit for
+ * bit (a few steps of the real trainer, twice). */
+static at_model *train_few_steps(at_corpus *c, char **words, size_t n_words)
+{
+    at_model_config cfg = at_model_default_config(n_words);
+    at_model *m;
+    assert_int_equal(at_model_alloc(&cfg, &m, NULL), AT_OK);
+    for (size_t i = 0; i < n_words; i++)
+        m->vocab[i] = strdup(words[i]);
+    at_model_init_params(m, c->seed, 0.3f);
+    assert_int_equal(at_corpus_featurize(c, m, NULL), AT_OK);
+    at_train_opts o = at_train_defaults();
+    o.steps = 3;
+    o.batch = 8;
+    o.seed = c->seed;
+    assert_int_equal(at_train(m, c, &o, NULL), AT_OK);
+    return m;
+}
+
+static void test_training_is_deterministic(void **state)
+{
+    at_corpus c;
+    char **words;
+    size_t n_words;
+    assert_int_equal(at_corpus_load(CORPUS, &c, NULL), AT_OK);
+    assert_int_equal(at_corpus_vocab(&c, &words, &n_words, NULL), AT_OK);
+    at_model *a = train_few_steps(&c, words, n_words), *b = train_few_steps(&c, words, n_words);
+    assert_int_equal(a->n_flat, b->n_flat);
+    assert_memory_equal(a->flat, b->flat, a->n_flat * sizeof(float));
+    /* and training moved the weights away from their initial values */
+    at_model *init;
+    at_model_config cfg = at_model_default_config(n_words);
+    assert_int_equal(at_model_alloc(&cfg, &init, NULL), AT_OK);
+    at_model_init_params(init, c.seed, 0.3f);
+    assert_true(memcmp(init->flat, a->flat, a->n_flat * sizeof(float)) != 0);
+    for (size_t i = 0; i < n_words; i++)
+        free(words[i]);
+    free(words);
+    at_model_free(init);
+    at_model_free(a);
+    at_model_free(b);
+    at_corpus_free(&c);
+}
+
 static void test_corpus_errors(void **state)
 {
     at_corpus c;
@@ -149,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_lesson_sentences),
         cmocka_unit_test(test_unknown_words_marked),
         cmocka_unit_test(test_held_out_accuracy),
+        cmocka_unit_test(test_training_is_deterministic),
         cmocka_unit_test(test_corpus_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
