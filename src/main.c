@@ -15,6 +15,8 @@ static const struct {
     {"lesson", cli_lesson, "open one lesson in the tutor"},
     {"lab", cli_lab, "open the attention lab (type a sentence, see its attention)"},
     {"quiz", cli_quiz, "open the self-test in the tutor"},
+    {"compute", cli_compute, "attention on explicit small Q, K, V from a YAML block"},
+    {"show", cli_show, "a lesson as plain text with every computed number"},
     {"lint", cli_lint, "check lesson files (FILE:LINE:COL diagnostics)"},
 };
 

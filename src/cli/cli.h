@@ -14,6 +14,8 @@ int cli_lesson(int argc, char **argv);
 int cli_lab(int argc, char **argv);
 int cli_quiz(int argc, char **argv);
 int cli_lint(int argc, char **argv);
+int cli_compute(int argc, char **argv);
+int cli_show(int argc, char **argv);
 
 /* Flags every command accepts (before or after the command name). */
 typedef struct cli_globals {
@@ -53,5 +55,11 @@ int cli_parse_double(const char *s, double *out);
 /* Print a float with up to 7 significant digits, never NaN (JSON-safe: non-finite
  * values print as null when json is set). */
 void cli_print_number(FILE *f, double x, int json);
+
+/* A computed attention block as aligned text tables (scores, scaled scores,
+ * weights, output) or as one JSON object; shared by compute and show (compute.c). */
+struct at_compute_result;
+void cli_print_compute_text(FILE *f, const struct at_compute_result *r);
+void cli_print_compute_json(FILE *f, const struct at_compute_result *r);
 
 #endif

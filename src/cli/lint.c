@@ -75,11 +75,11 @@ static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const 
     }
 }
 
-static int lint_root(const char *dir, at_diag_list *d, size_t *files)
+static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t *files)
 {
     at_lesson_set zh, en;
-    int rz = at_lesson_set_load(dir, "zh", &zh, d);
-    int re = at_lesson_set_load(dir, "en", &en, d);
+    int rz = at_lesson_set_load_checked(dir, "zh", m, &zh, d);
+    int re = at_lesson_set_load_checked(dir, "en", m, &en, d);
     check_set(&zh, d);
     check_set(&en, d);
     /* Only compare when both languages loaded completely: a broken file is
@@ -94,10 +94,10 @@ static int lint_root(const char *dir, at_diag_list *d, size_t *files)
     return 0;
 }
 
-static void lint_file(const char *path, at_diag_list *d, size_t *files)
+static void lint_file(const char *path, const at_model *m, at_diag_list *d, size_t *files)
 {
     at_lesson *l;
-    if (at_lesson_load(path, &l, d) == AT_OK)
+    if (at_lesson_load_checked(path, m, &l, d) == AT_OK)
         at_lesson_free(l);
     (*files)++;
 }
@@ -108,7 +108,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Each *.yaml of a folder that is not a lesson root, in name order. */
-static int lint_folder(const char *dir, at_diag_list *d, size_t *files)
+static int lint_folder(const char *dir, const at_model *m, at_diag_list *d, size_t *files)
 {
     DIR *dp = opendir(dir);
     char *names[4096];
@@ -126,14 +126,14 @@ static int lint_folder(const char *dir, at_diag_list *d, size_t *files)
         char path[4096];
         if (names[i]) {
             snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            lint_file(path, d, files);
+            lint_file(path, m, d, files);
         }
         free(names[i]);
     }
     return 0;
 }
 
-static int lint_target(const char *t, at_diag_list *d, size_t *files)
+static int lint_target(const char *t, const at_model *m, at_diag_list *d, size_t *files)
 {
     char zh[4096], en[4096];
     if (!is_dir(t)) {
@@ -142,14 +142,36 @@ static int lint_target(const char *t, at_diag_list *d, size_t *files)
             fprintf(stderr, "attn-tutor lint: %s: no such file or folder\n", t);
             return -1;
         }
-        lint_file(t, d, files);
+        lint_file(t, m, d, files);
         return 0;
     }
     snprintf(zh, sizeof zh, "%s/zh", t);
     snprintf(en, sizeof en, "%s/en", t);
     if (is_dir(zh) || is_dir(en))
-        return lint_root(t, d, files);
-    return lint_folder(t, d, files);
+        return lint_root(t, m, d, files);
+    return lint_folder(t, m, d, files);
+}
+
+/* The trained mini-model for lab expectations, or NULL (with a note): untrained
+ * demo weights cannot be held to "it attends to animal". */
+static at_model *open_trained_model(void)
+{
+    at_error err;
+    at_model *m = NULL;
+    at_model_info info;
+    const char *path = cli_g.model_path ? cli_g.model_path
+                                        : cli_data_path("models/mini.safetensors");
+    if (path && at_model_load(path, &m, &err) != AT_OK)
+        fprintf(stderr, "attn-tutor lint: note: %s\n", err.msg);
+    if (m) {
+        at_model_get_info(m, &info);
+        if (info.trained)
+            return m;
+        at_model_free(m);
+    }
+    fprintf(stderr, "attn-tutor lint: note: no trained model (make model): lab expectations "
+                    "not checked\n");
+    return NULL;
 }
 
 int cli_lint(int argc, char **argv)
@@ -158,23 +180,31 @@ int cli_lint(int argc, char **argv)
     size_t files = 0;
     int targets = 0, bad = 0;
     for (int i = 1; i < argc; i++) {
+        int g = cli_take_global_flag(argc, argv, &i);
+        if (g < 0)
+            return 2;
+        if (g)
+            continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return usage(stdout);
         if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "attn-tutor lint: unknown option '%s'\n", argv[i]);
             return usage(stderr);
         }
+        argv[targets++] = argv[i];   /* targets gather at the front (argv[0] is done) */
     }
-    for (int i = 1; i < argc; i++, targets++)
-        bad |= lint_target(argv[i], &d, &files) != 0;
+    at_model *m = open_trained_model();
+    for (int i = 0; i < targets; i++)
+        bad |= lint_target(argv[i], m, &d, &files) != 0;
     if (!targets) {
         const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
         if (!dir) {
             fprintf(stderr, "attn-tutor lint: no lessons folder found (give FILE or DIR, "
                             "or --lessons DIR)\n");
+            at_model_free(m);
             return 2;
         }
-        bad |= lint_target(dir, &d, &files) != 0;
+        bad |= lint_target(dir, m, &d, &files) != 0;
     }
     at_diag_sort(&d);
     at_diag_print(&d, stderr);
@@ -182,5 +212,6 @@ int cli_lint(int argc, char **argv)
            d.errors, d.errors == 1 ? "" : "s", d.warnings, d.warnings == 1 ? "" : "s");
     int rc = bad ? 2 : d.errors ? 1 : 0;
     at_diag_list_free(&d);
+    at_model_free(m);
     return rc;
 }

@@ -234,7 +234,7 @@ int at_compute_run(const at_compute *c, at_compute_result *r, at_error *err)
     int bad_heads = r->heads == 0 || (r->scores_only && r->heads != 1) ||
                     (!r->scores_only && (r->d_k % r->heads || r->d_v % r->heads));
     if (bad_heads) {
-        rc = at_error_set(err, AT_EINVAL, "`heads: %zu` must divide d_k = %zu and d_v = %zu",
+        rc = at_error_set(err, AT_EINVAL, "`heads` (%zu) must divide d_k = %zu and d_v = %zu",
                           r->heads, r->d_k, r->d_v);
         goto out;
     }

@@ -215,8 +215,9 @@ static void check_special(at_checker *c, const ynode *n, const at_special_field 
 
 /* ---- mappings */
 
-static void unknown_key(at_checker *c, const ynode *key, const cyaml_schema_field_t *fields,
-                        const char *name)
+/* Reports the key; returns the field it probably meant, or NULL. */
+static const char *unknown_key(at_checker *c, const ynode *key, const cyaml_schema_field_t *fields,
+                               const char *name)
 {
     const char *cands[40];
     size_t k = 0;
@@ -227,6 +228,7 @@ static void unknown_key(at_checker *c, const ynode *key, const cyaml_schema_fiel
         at_err(c, key, "unknown key '%s' in `%s` (did you mean '%s'?)", key->value, name, near);
     else
         at_err(c, key, "unknown key '%s' in `%s`", key->value, name);
+    return near;
 }
 
 static void check_mapping(at_checker *c, const ynode *n, const cyaml_schema_value_t *s,
@@ -238,6 +240,8 @@ static void check_mapping(at_checker *c, const ynode *n, const cyaml_schema_valu
                ynode_describe(n));
         return;
     }
+    const char *meant[8];        /* fields a misspelt key was taken for */
+    size_t n_meant = 0;
     for (size_t i = 0; i + 1 < n->n; i += 2) {
         const ynode *key = n->items[i], *val = n->items[i + 1];
         for (size_t j = 0; j < i; j += 2)
@@ -250,7 +254,9 @@ static void check_mapping(at_checker *c, const ynode *n, const cyaml_schema_valu
         while (f->key && strcmp(f->key, key->value))
             f++;
         if (!f->key) {
-            unknown_key(c, key, fields, name);
+            const char *near = unknown_key(c, key, fields, name);
+            if (near && n_meant < 8)
+                meant[n_meant++] = near;
             continue;
         }
         const at_special_field *sp = at_schema_special(fields, f->key);
@@ -259,9 +265,15 @@ static void check_mapping(at_checker *c, const ynode *n, const cyaml_schema_valu
         else
             at_check_value(c, val, &f->value, f->key);
     }
-    for (const cyaml_schema_field_t *f = fields; f->key; f++)
-        if (!(f->value.flags & CYAML_FLAG_OPTIONAL) && !ynode_get(n, f->key, NULL))
+    for (const cyaml_schema_field_t *f = fields; f->key; f++) {
+        if ((f->value.flags & CYAML_FLAG_OPTIONAL) || ynode_get(n, f->key, NULL))
+            continue;
+        int misspelt = 0;         /* already told: "did you mean '<key>'?" */
+        for (size_t k = 0; k < n_meant; k++)
+            misspelt |= !strcmp(meant[k], f->key);
+        if (!misspelt)
             at_err(c, n, "`%s` is missing the required key '%s'", name, f->key);
+    }
 }
 
 /* What one entry of a list is called in messages. */

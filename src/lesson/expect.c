@@ -19,23 +19,23 @@ static int check_number(double got, const at_expect_value *v, const char *what, 
 {
     double tol = v->tolerance ? *v->tolerance : 0.005;
     if (v->value && !(fabs(got - *v->value) <= tol)) {
-        snprintf(msg, cap, "%s is %.4g, expected %g ± %g", what, got, *v->value, tol);
+        snprintf(msg, cap, "%s = %.4g (computed), expected %g ± %g", what, got, *v->value, tol);
         return 1;
     }
     if (v->at_least && !(got >= *v->at_least)) {
-        snprintf(msg, cap, "%s is %.4g, expected at least %g", what, got, *v->at_least);
+        snprintf(msg, cap, "%s = %.4g (computed), expected at least %g", what, got, *v->at_least);
         return 1;
     }
     if (v->at_most && !(got <= *v->at_most)) {
-        snprintf(msg, cap, "%s is %.4g, expected at most %g", what, got, *v->at_most);
+        snprintf(msg, cap, "%s = %.4g (computed), expected at most %g", what, got, *v->at_most);
         return 1;
     }
     if (!v->value && !v->at_least && !v->at_most) {
-        snprintf(msg, cap, "%s is %.4g; give `value`, `at_least` or `at_most` to check it", what,
-                 got);
+        snprintf(msg, cap, "%s = %.4g (computed); give `value`, `at_least` or `at_most` to check it",
+                 what, got);
         return -1;
     }
-    snprintf(msg, cap, "%s is %.4g", what, got);
+    snprintf(msg, cap, "%s = %.4g", what, got);
     return 0;
 }
 
@@ -100,8 +100,12 @@ int at_expect_check(const at_expect *e, const at_compute_result *r, const char *
         snprintf(what, sizeof what, "weight (row %ld, key %ld)", i + 1, j + 1);
         return check_number(r->weights[(size_t)i * r->n_k + j], v, what, msg, cap);
     }
-    if (!r->out || !v->col || *v->col < 1 || *v->col > r->d_v) {
-        snprintf(msg, cap, "`output` needs `col` from 1 to d_v = %zu of a q/k/v block", r->d_v);
+    if (!r->out) {
+        snprintf(msg, cap, "`output` needs `q`, `k`, `v` (given scores, there is no output)");
+        return -1;
+    }
+    if (!v->col || *v->col < 1 || *v->col > r->d_v) {
+        snprintf(msg, cap, "`output` needs `col` from 1 to d_v = %zu", r->d_v);
         return -1;
     }
     snprintf(what, sizeof what, "output (row %ld, column %u)", i + 1, *v->col);

@@ -24,6 +24,8 @@
 #include <stdio.h>
 
 #include "engine/error.h"
+#include "engine/model.h"
+#include "engine/tokenizer.h"
 
 /* Files bigger than this are refused before parsing (a clear error). */
 #define AT_LESSON_MAX_BYTES (1024 * 1024)
@@ -311,6 +313,26 @@ typedef struct at_step_calc {
     at_question_calc *question;    /* question steps */
 } at_step_calc;
 
+/* A lab step run on a model: the sentence tokenised and attended. */
+#define AT_LAB_ALL_HEADS ((size_t)-1)
+typedef struct at_lab_result {
+    at_tokens tokens;         /* the sentence, tokenised (engine/tokenizer.h) */
+    at_model_run run;         /* every layer's and head's weights (engine/model.h) */
+    size_t layer;             /* 0-based layer shown: `layer` − 1, default the last */
+    size_t head;              /* 0-based head shown, or AT_LAB_ALL_HEADS for "all";
+                                 default: the model's coreference head on its layer, else 0 */
+    long focus;               /* 0-based query token of `focus`, -1 when none */
+    at_compute_result view;   /* n × n weights of that layer and head (the mean over heads
+                                 for "all"), token texts as labels: what `expect` checks.
+                                 Only weights, tokens, key_tokens, n_q, n_k, heads = 1 are set. */
+} at_lab_result;
+
+/* Run a lab step on model m (mask and scale as the step says). Errors: AT_EINVAL
+ * (layer/head out of range, focus not a token, empty sentence), AT_EUTF8, AT_ERANGE
+ * (sentence too long), AT_ENOMEM. Free with at_lab_result_free (also after errors). */
+int at_lab_run(const at_lab *lab, const at_model *m, at_lab_result *out, at_error *err);
+void at_lab_result_free(at_lab_result *r);
+
 /* ------------------------------------------------------------------- lessons */
 
 typedef struct at_lesson {
@@ -330,6 +352,10 @@ int at_lesson_load(const char *path, at_lesson **out, at_diag_list *diags);
 /* The same from memory; name is used in diagnostics. */
 int at_lesson_load_data(const char *name, const char *data, size_t len, at_lesson **out,
                         at_diag_list *diags);
+/* Load as at_lesson_load and also run every lab step on model m (NULL = skip) and
+ * check its `expect` list; a failed expectation is an error at its position. */
+int at_lesson_load_checked(const char *path, const at_model *m, at_lesson **out,
+                           at_diag_list *diags);
 void at_lesson_free(at_lesson *l);
 
 /* A question of a lesson by id, or NULL; *step_index (may be NULL) gets its step. */
@@ -349,6 +375,9 @@ typedef struct at_lesson_set {
  * the folder cannot be read (out empty). Free with at_lesson_set_free. */
 int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
                        at_diag_list *diags);
+/* The same, each file loaded with at_lesson_load_checked (lab expectations on m). */
+int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model *m,
+                               at_lesson_set *out, at_diag_list *diags);
 void at_lesson_set_free(at_lesson_set *s);
 
 /* Lookups (NULL when absent). at_lesson_set_find_question searches every lesson;

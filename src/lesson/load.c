@@ -82,7 +82,7 @@ int at_yaml_load(const char *name, const char *data, size_t len,
                  at_diag_list *diags)
 {
     at_checker chk = {diags, name};
-    size_t errors_before = diags ? diags->errors : 0;
+    size_t errors_before = diags->errors;
     at_error err;
     int rc;
     *out = NULL;
@@ -102,11 +102,8 @@ int at_yaml_load(const char *name, const char *data, size_t len,
         at_check_lesson_rules(&chk, *tree);
     else
         at_check_compute_rules(&chk, *tree);
-    if (!diags) {
-        /* nothing counted: fall through to libcyaml, which rejects what we would */
-    } else if (diags->errors > errors_before) {
+    if (diags->errors > errors_before)
         return AT_EINVAL;
-    }
     cyaml_config_t cfg;
     cyaml_log_buf log = {{0}, 0, 0};
     at_schema_config(&cfg, &log, cyaml_log_capture);
@@ -138,8 +135,8 @@ void at_yaml_free(const cyaml_schema_value_t *schema, void *data)
     cyaml_free(&cfg, schema, data, 0);
 }
 
-int at_lesson_load_data(const char *name, const char *data, size_t len, at_lesson **out,
-                        at_diag_list *diags)
+static int load_data(const char *name, const char *data, size_t len, const at_model *m,
+                     at_lesson **out, at_diag_list *diags)
 {
     ynode *tree = NULL;
     void *doc = NULL;
@@ -159,7 +156,7 @@ int at_lesson_load_data(const char *name, const char *data, size_t len, at_lesso
     doc = NULL;
     if (!(l->calc = calloc(l->doc->steps_count ? l->doc->steps_count : 1, sizeof *l->calc)))
         goto out;
-    at_verify_lesson(l, tree, data, len, diags);
+    at_verify_lesson(l, tree, data, len, m, diags);
     rc = diags && diags->errors > errors_before ? AT_EINVAL : AT_OK;
 out:
     if (old)
@@ -178,17 +175,35 @@ out:
     return AT_OK;
 }
 
-int at_lesson_load(const char *path, at_lesson **out, at_diag_list *diags)
+int at_lesson_load_data(const char *name, const char *data, size_t len, at_lesson **out,
+                        at_diag_list *diags)
+{
+    at_diag_list local = {0};
+    int rc = load_data(name, data, len, NULL, out, diags ? diags : &local);
+    at_diag_list_free(&local);
+    return rc;
+}
+
+int at_lesson_load_checked(const char *path, const at_model *m, at_lesson **out,
+                           at_diag_list *diags)
 {
     char *data;
     size_t len;
+    at_diag_list local = {0};
     *out = NULL;
+    if (!diags)
+        diags = &local;
     int rc = at_read_capped(path, &data, &len, diags);
-    if (rc)
-        return rc;
-    rc = at_lesson_load_data(path, data, len, out, diags);
+    if (!rc)
+        rc = load_data(path, data, len, m, out, diags);
     free(data);
+    at_diag_list_free(&local);
     return rc;
+}
+
+int at_lesson_load(const char *path, at_lesson **out, at_diag_list *diags)
+{
+    return at_lesson_load_checked(path, NULL, out, diags);
 }
 
 void at_lesson_free(at_lesson *l)
@@ -258,10 +273,15 @@ int at_compute_file_load(const char *path, at_compute_file **out, at_diag_list *
     size_t len;
     ynode *tree = NULL;
     void *block = NULL;
+    at_diag_list local = {0};
     *out = NULL;
+    if (!diags)
+        diags = &local;
     int rc = at_read_capped(path, &data, &len, diags);
-    if (rc)
+    if (rc) {
+        at_diag_list_free(&local);
         return rc;
+    }
     locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", duplocale(LC_GLOBAL_LOCALE));
     locale_t old = c_loc ? uselocale(c_loc) : (locale_t)0;
     rc = at_yaml_load(path, data, len, &at_compute_file_schema, 0, &tree, &block, diags);
@@ -271,6 +291,7 @@ int at_compute_file_load(const char *path, at_compute_file **out, at_diag_list *
         freelocale(c_loc);
     ynode_free(tree);
     free(data);
+    at_diag_list_free(&local);
     if (rc)
         return rc;
     if (!(*out = malloc(sizeof **out))) {

@@ -11,8 +11,8 @@ static int softmax_expected(const at_question *q, at_question_calc *c, at_error 
 {
     size_t n = q->tokens_count;
     if (n == 0 || q->scores_count != n)
-        return at_error_set(err, AT_EINVAL, "a softmax question needs one score per token "
-                            "(%u tokens, %u scores)", q->tokens_count, q->scores_count);
+        return at_error_set(err, AT_EINVAL, "`scores` has %u numbers for %u `tokens`: a softmax "
+                            "question needs one score per token", q->scores_count, q->tokens_count);
     if (q->ask_count == 0)
         return at_error_set(err, AT_EINVAL, "a softmax question needs `ask`: which tokens' weights");
     c->all_weights = malloc(n * sizeof *c->all_weights);
@@ -24,8 +24,8 @@ static int softmax_expected(const at_question *q, at_question_calc *c, at_error 
     double max = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (at_parse_cell(q->scores[i], &c->all_weights[i]) || !isfinite(c->all_weights[i]))
-            return at_error_set(err, AT_EINVAL, "score %zu ('%s') is not a finite number", i + 1,
-                                q->scores[i]);
+            return at_error_set(err, AT_EINVAL, "`scores` entry %zu ('%s') is not a finite number",
+                                i + 1, q->scores[i]);
         if (c->all_weights[i] > max)
             max = c->all_weights[i];
     }
@@ -57,7 +57,7 @@ static int attention_expected(const at_question *q, at_question_calc *c, at_erro
         .mask = q->mask, .mask_rows = q->mask_rows, .scale = q->scale,
     };
     if (q->ask_count != 1 || (strcmp(q->ask[0], "weights") && strcmp(q->ask[0], "output")))
-        return at_error_set(err, AT_EINVAL, "an attention question asks `weights` or `output`");
+        return at_error_set(err, AT_EINVAL, "`ask` of an attention question is weights or output");
     int rc = at_compute_run(&block, &c->attn, err);
     if (rc)
         return rc;

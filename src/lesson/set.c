@@ -65,6 +65,12 @@ static int list_yaml(const char *dir, char ***names, size_t *count)
 int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
                        at_diag_list *diags)
 {
+    return at_lesson_set_load_checked(dir, lang, NULL, out, diags);
+}
+
+int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model *m,
+                               at_lesson_set *out, at_diag_list *diags)
+{
     char path[4096], **names = NULL;
     size_t count = 0;
     int rc = AT_OK;
@@ -81,7 +87,7 @@ int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
     for (size_t i = 0; i < count && rc != AT_ENOMEM; i++) {
         snprintf(path, sizeof path, "%s/%s/%s", dir, lang, names[i]);
         at_lesson *l;
-        if (at_lesson_load(path, &l, diags)) {
+        if (at_lesson_load_checked(path, m, &l, diags)) {
             rc = AT_EINVAL;
             continue;
         }

@@ -47,8 +47,7 @@ static void verify_expects(verifier *v, const at_expect *e, unsigned n,
         int rc = at_expect_check(&e[j], r, from_default, msg, sizeof msg);
         const ynode *at = item(list, j);
         if (rc > 0)
-            report(v, AT_DIAG_ERROR, at ? expect_node(at) : NULL,
-                   "expectation fails: the engine computes %s", msg);
+            report(v, AT_DIAG_ERROR, at ? expect_node(at) : NULL, "expectation fails: %s", msg);
         else if (rc < 0)
             report(v, AT_DIAG_ERROR, at, "expectation cannot be checked: %s", msg);
     }
@@ -63,6 +62,24 @@ static void report_err(verifier *v, const at_error *err, const ynode *fallback)
         report(v, AT_DIAG_ERROR, fallback, "%s", err->msg);
 }
 
+/* The value of the first `key` a message names that the mapping has, else the mapping. */
+static const ynode *blamed_key(const ynode *map, const char *msg)
+{
+    for (const char *p = strchr(msg, '`'); p; p = strchr(p + 1, '`')) {
+        const char *e = strchr(p + 1, '`');
+        char key[32];
+        if (!e || (size_t)(e - p - 1) >= sizeof key)
+            break;
+        memcpy(key, p + 1, (size_t)(e - p - 1));
+        key[e - p - 1] = '\0';
+        const ynode *n = ynode_get(map, key, NULL);
+        if (n)
+            return n;
+        p = e;
+    }
+    return map;
+}
+
 static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
                            const ynode *node)
 {
@@ -72,7 +89,7 @@ static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
     at_compute_result *r = calloc(1, sizeof *r);
     if (!r || at_compute_run(c, r, &err)) {
         if (r)
-            report_err(v, &err, node);
+            report_err(v, &err, blamed_key(node, err.msg));
         free(r);
         return;
     }
@@ -86,10 +103,8 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
     at_error err;
     at_question_calc *qc = calloc(1, sizeof *qc);
     if (!qc || at_question_compute(q, qc, &err)) {
-        if (qc) {
-            const ynode *ask = ynode_get(node, "ask", NULL);
-            report_err(v, &err, strstr(err.msg, "`ask`") && ask ? ask : node);
-        }
+        if (qc)
+            report_err(v, &err, blamed_key(node, err.msg));
         free(qc);
         return;
     }
@@ -120,8 +135,22 @@ static int valid_id(const char *id)
     return 1;
 }
 
+static void verify_lab(verifier *v, const at_lab *lab, const at_model *m, const ynode *node)
+{
+    at_lab_result r;
+    at_error err;
+    if (!m)
+        return;
+    if (at_lab_run(lab, m, &r, &err))
+        report(v, AT_DIAG_ERROR, node, "%s", err.msg);
+    else
+        verify_expects(v, lab->expect, lab->expect_count, &r.view, lab->focus,
+                       ynode_get(node, "expect", NULL));
+    at_lab_result_free(&r);
+}
+
 void at_verify_lesson(at_lesson *l, const ynode *root, const char *data, size_t len,
-                      at_diag_list *diags)
+                      const at_model *m, at_diag_list *diags)
 {
     verifier v = {diags, l->path};
     const at_lesson_doc *d = l->doc;
@@ -136,6 +165,8 @@ void at_verify_lesson(at_lesson *l, const ynode *root, const char *data, size_t 
         const ynode *sn = item(steps, i);
         l->calc[i].line = sn ? sn->line : 1;
         l->calc[i].col = sn ? sn->col : 1;
+        if (s->lab)
+            verify_lab(&v, s->lab, m, ynode_get(sn, "lab", NULL));
         if (s->compute)
             verify_compute(&v, &l->calc[i], s->compute, ynode_get(sn, "compute", NULL));
         if (!s->question)
@@ -155,6 +186,11 @@ void at_verify_widths(const char *name, const char *data, size_t len, at_diag_li
     const uint8_t *p = (const uint8_t *)data, *end = p + len;
     for (int line = 1; p < end; line++) {
         int width = 0, col = 0, warned = 0;
+        const uint8_t *q = p;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < end && *q == '#')
+            warned = 1;          /* a comment line: for the instructor, not shown */
         while (p < end && *p != '\n') {
             ucs4_t uc;
             int n = u8_mbtouc(&uc, p, (size_t)(end - p));

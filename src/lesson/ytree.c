@@ -128,6 +128,22 @@ static int on_event(builder *b, const yaml_event_t *ev, at_error *err)
     }
 }
 
+/* Line and column (0-based, in characters) of a byte offset. */
+static yaml_mark_t offset_mark(const char *data, size_t len, size_t offset)
+{
+    yaml_mark_t m = {0, 0, 0};
+    for (size_t i = 0; i < offset && i < len; i++) {
+        if (data[i] == '\n') {
+            m.line++;
+            m.column = 0;
+        } else if (((unsigned char)data[i] & 0xC0) != 0x80) {
+            m.column++;
+        }
+    }
+    m.index = offset;
+    return m;
+}
+
 int ytree_parse(const char *data, size_t len, int max_depth, ynode **root, at_error *err)
 {
     yaml_parser_t parser;
@@ -145,9 +161,17 @@ int ytree_parse(const char *data, size_t len, int max_depth, ynode **root, at_er
         if (!yaml_parser_parse(&parser, &ev)) {
             char msg[400];
             const yaml_mark_t *m = &parser.problem_mark;
+            const yaml_mark_t *cm = &parser.context_mark;
+            int from_line = parser.context && cm->line != m->line;
             snprintf(msg, sizeof msg, "YAML syntax: %s%s%s", parser.problem ? parser.problem : "error",
                      parser.context ? " " : "", parser.context ? parser.context : "");
-            rc = set_err(err, AT_EINVAL, m, msg);
+            if (from_line)
+                snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " (started on line %d)",
+                         (int)cm->line + 1);
+            yaml_mark_t at = *m;
+            if (parser.error == YAML_READER_ERROR)    /* only the byte offset is known */
+                at = offset_mark(data, len, parser.problem_offset);
+            rc = set_err(err, AT_EINVAL, &at, msg);
             break;
         }
         /* After an error or the end, libyaml may hand out YAML_NO_EVENT: stop there. */

@@ -1,0 +1,292 @@
+/* attn-tutor show LESSON_ID [--lang zh|en]
+ * A lesson as plain text, step by step, with every number the engine computes
+ * filled in: compute steps, lab steps (on the mini-model), expected answers. */
+#include "cli/cli.h"
+#include "lesson/lesson.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <uniwidth.h>
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: attn-tutor show LESSON_ID [--lang zh|en] [--lessons DIR] [--model FILE]\n"
+               "  Prints a lesson as plain text with every computed number filled in.\n");
+    return f == stdout ? 0 : 2;
+}
+
+static int cols(const char *s)
+{
+    int w = u8_strwidth((const uint8_t *)s, "UTF-8");
+    return w < 0 ? (int)strlen(s) : w;
+}
+
+static void indent(FILE *f, const char *text, const char *prefix)
+{
+    for (const char *p = text; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        fprintf(f, "%s%.*s\n", n ? prefix : "", (int)n, p);
+        p += n + (e != NULL);
+    }
+}
+
+static void show_table(FILE *f, const at_table *t)
+{
+    size_t ncol = t->header_count;
+    for (unsigned i = 0; i < t->rows.rows_count; i++)
+        if (t->rows.rows[i].cells_count > ncol)
+            ncol = t->rows.rows[i].cells_count;
+    int w[32] = {0};
+    ncol = ncol > 32 ? 32 : ncol;
+    for (size_t j = 0; j < ncol; j++) {
+        if (j < t->header_count && cols(t->header[j]) > w[j])
+            w[j] = cols(t->header[j]);
+        for (unsigned i = 0; i < t->rows.rows_count; i++)
+            if (j < t->rows.rows[i].cells_count && cols(t->rows.rows[i].cells[j]) > w[j])
+                w[j] = cols(t->rows.rows[i].cells[j]);
+    }
+    for (int r = -1; r < (int)t->rows.rows_count; r++) {
+        char **cells = r < 0 ? t->header : t->rows.rows[r].cells;
+        size_t n = r < 0 ? t->header_count : t->rows.rows[r].cells_count;
+        if (r < 0 && !n)
+            continue;
+        fputs("  |", f);
+        for (size_t j = 0; j < ncol; j++) {
+            const char *c = j < n ? cells[j] : "";
+            fprintf(f, " %s%*s |", c, w[j] - cols(c), "");
+        }
+        fputc('\n', f);
+        if (r < 0) {
+            fputs("  |", f);
+            for (size_t j = 0; j < ncol; j++) {
+                fputc(' ', f);
+                for (int k = 0; k < w[j]; k++)
+                    fputc('-', f);
+                fputs(" |", f);
+            }
+            fputc('\n', f);
+        }
+    }
+}
+
+static void show_lab(FILE *f, const at_lab *lab, const at_model *m)
+{
+    fprintf(f, "[lab] %s\n", lab->sentence);
+    char layer[32];
+    if (lab->layer)
+        snprintf(layer, sizeof layer, "%u", *lab->layer);
+    fprintf(f, "  layer %s, head %s, mask %s, scaling %s%s%s\n", lab->layer ? layer : "(last)",
+            lab->head ? lab->head : "(the model's default)",
+            lab->mask == AT_LAB_MASK_CAUSAL ? "causal" : "none", lab->scale == AT_OFF ? "off" : "on",
+            lab->focus ? ", focus " : "", lab->focus ? lab->focus : "");
+    at_lab_result r;
+    at_error err;
+    if (at_lab_run(lab, m, &r, &err)) {
+        fprintf(f, "  (cannot run: %s)\n", err.msg);
+        at_lab_result_free(&r);
+        return;
+    }
+    fprintf(f, "  %s, layer %zu, head %s%zu\n", at_model_kind(m), r.layer + 1,
+            r.head == AT_LAB_ALL_HEADS ? "mean of all, " : "",
+            r.head == AT_LAB_ALL_HEADS ? (size_t)0 : r.head + 1);
+    for (size_t i = 0; i < r.view.n_q; i++) {
+        if (r.focus >= 0 && (long)i != r.focus)
+            continue;
+        fprintf(f, "  %s →", r.view.tokens[i]);
+        for (size_t j = 0; j < r.view.n_k; j++)
+            fprintf(f, " %s %.3f", r.view.key_tokens[j], r.view.weights[i * r.view.n_k + j]);
+        fputc('\n', f);
+    }
+    for (unsigned i = 0; i < lab->expect_count; i++) {
+        char msg[400];
+        int rc = at_expect_check(&lab->expect[i], &r.view, lab->focus, msg, sizeof msg);
+        fprintf(f, "  expect %u: %s: %s\n", i + 1, rc == 0 ? "holds" : rc > 0 ? "FAILS" : "unchecked",
+                msg);
+    }
+    at_lab_result_free(&r);
+}
+
+static void show_compute(FILE *f, const at_compute *c, const at_compute_result *given)
+{
+    at_compute_result mine;
+    at_error err;
+    const at_compute_result *r = given;
+    double ms = -1;
+    if (!r) {                     /* a `time: true` step: run and time it here */
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (at_compute_run(c, &mine, &err)) {
+            fprintf(f, "[compute] cannot run: %s\n", err.msg);
+            return;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+        r = &mine;
+    }
+    fprintf(f, "[compute]%s\n", c->random ? " seeded random q, k, v" : "");
+    if (r->n_q <= 16 && r->n_k <= 16) {
+        cli_print_compute_text(f, r);
+    } else {
+        fprintf(f, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n", r->n_q, r->d_k,
+                r->d_v);
+        if (r->raw)
+            fprintf(f, "variance of the raw scores q·k: %.4g\n", r->raw_variance);
+    }
+    if (ms >= 0)
+        fprintf(f, "computed in %.3f ms (here; the tutor times it live)\n", ms);
+    for (unsigned i = 0; i < c->expect_count; i++) {
+        char msg[400];
+        int rc = at_expect_check(&c->expect[i], r, NULL, msg, sizeof msg);
+        fprintf(f, "expect %u: %s: %s\n", i + 1, rc == 0 ? "holds" : rc > 0 ? "FAILS" : "unchecked",
+                msg);
+    }
+    if (r == &mine)
+        at_compute_result_free(&mine);
+}
+
+static void show_answer(FILE *f, const at_question *q, const at_question_calc *c)
+{
+    if (q->kind == AT_Q_SOFTMAX && c) {
+        fprintf(f, "  worked: exp of each score, the sum %.4f, each exp / sum\n", c->exp_sum);
+        int w = 4;
+        for (unsigned i = 0; i < q->tokens_count; i++)
+            w = cols(q->tokens[i]) > w ? cols(q->tokens[i]) : w;
+        for (unsigned i = 0; i < q->tokens_count; i++)
+            fprintf(f, "    %s%*s  score %-7s exp %.4f  weight %.4f\n", q->tokens[i],
+                    w - cols(q->tokens[i]), "", q->scores[i], c->exps[i], c->all_weights[i]);
+        fputs("  answer:", f);
+        for (size_t i = 0; i < c->n; i++)
+            fprintf(f, " %s %.*f", q->tokens[c->ask_index[i]], c->decimals, c->expected[i]);
+        fprintf(f, "  (± %.3g)\n", c->tolerance);
+    } else if ((q->kind == AT_Q_ATTENTION || q->kind == AT_Q_NUMERIC) && c) {
+        if (q->kind == AT_Q_ATTENTION)
+            cli_print_compute_text(f, &c->attn);
+        fprintf(f, "  answer%s:", q->kind == AT_Q_ATTENTION ? (strcmp(q->ask[0], "weights")
+                ? " (output row)" : " (weights row)") : "");
+        for (size_t i = 0; i < c->n; i++)
+            fprintf(f, " %.*f", c->decimals, c->expected[i]);
+        fprintf(f, "  (± %.3g)\n", c->tolerance);
+    } else if (q->kind == AT_Q_CHOICE) {
+        for (unsigned i = 0; i < q->options_count; i++) {
+            fprintf(f, "  [%c] %s\n", q->options[i].correct ? 'x' : ' ', q->options[i].text);
+            if (q->options[i].feedback)
+                indent(f, q->options[i].feedback, "        ");
+        }
+    } else if (q->kind == AT_Q_FORMULA) {
+        fprintf(f, "  answer: %s\n", q->canonical);
+    } else if (q->kind == AT_Q_TEXT) {
+        fprintf(f, "  key concepts (%u needed):\n", q->min_concepts ? *q->min_concepts
+                                                                   : q->rubric_count);
+        for (unsigned i = 0; i < q->rubric_count; i++)
+            fprintf(f, "    - %s\n", q->rubric[i].concept);
+        fputs("  reference answer:\n", f);
+        indent(f, q->reference, "    ");
+    }
+}
+
+static void show_question(FILE *f, const at_question *q, const at_question_calc *c)
+{
+    fprintf(f, "[question %s, %s]\n", q->id, at_question_kind_name(q->kind));
+    indent(f, q->prompt, "  ");
+    for (unsigned i = 0; i < q->hints_count; i++)
+        fprintf(f, "  hint %u: %s\n", i + 1, q->hints[i]);
+    show_answer(f, q, c);
+    if (q->explanation) {
+        fputs("  explanation:\n", f);
+        indent(f, q->explanation, "    ");
+    }
+}
+
+static void show_lesson(FILE *f, const at_lesson *l, const at_model *m)
+{
+    const at_lesson_doc *d = l->doc;
+    fprintf(f, "%s\n", d->title);
+    for (int i = cols(d->title); i > 0; i--)
+        fputc('=', f);
+    fprintf(f, "\n(%s, %s%s)\n", d->id, d->lang == AT_LANG_ZH ? "zh" : "en", "");
+    if (d->summary)
+        fprintf(f, "%s\n", d->summary);
+    for (unsigned i = 0; i < d->steps_count; i++) {
+        const at_step *s = &d->steps[i];
+        fprintf(f, "\n--- step %u of %u: %s\n", i + 1, d->steps_count,
+                at_step_kind_name(at_step_kind_of(s)));
+        if (s->text)
+            indent(f, s->text, "");
+        else if (s->table)
+            show_table(f, s->table);
+        else if (s->formula)
+            fprintf(f, "    %s\n", s->formula);
+        else if (s->code)
+            fprintf(f, "```%s\n%s```\n", s->code->lang ? s->code->lang : "", s->code->source);
+        else if (s->lab)
+            show_lab(f, s->lab, m);
+        else if (s->compute)
+            show_compute(f, s->compute, l->calc[i].compute);
+        else if (s->question)
+            show_question(f, s->question, l->calc[i].question);
+    }
+}
+
+static int open_model(at_model **m)
+{
+    at_error err;
+    const char *path = cli_g.model_path ? cli_g.model_path
+                                        : cli_data_path("models/mini.safetensors");
+    if (path && at_model_load(path, m, &err) == AT_OK)
+        return 0;
+    if (path)
+        fprintf(stderr, "attn-tutor show: %s\n", err.msg);
+    return at_model_demo(1, m, &err) ? -1 : 0;
+}
+
+int cli_show(int argc, char **argv)
+{
+    const char *id = NULL;
+    for (int i = 1; i < argc; i++) {
+        int g = cli_take_global_flag(argc, argv, &i);
+        if (g < 0)
+            return 2;
+        if (g)
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return usage(stdout);
+        if (argv[i][0] == '-' || id) {
+            fprintf(stderr, "attn-tutor show: unexpected argument '%s'\n", argv[i]);
+            return usage(stderr);
+        }
+        id = argv[i];
+    }
+    if (!id)
+        return usage(stderr);
+    const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    if (!dir) {
+        fprintf(stderr, "attn-tutor show: no lessons folder found (use --lessons DIR)\n");
+        return 2;
+    }
+    at_lesson_set set;
+    at_diag_list d = {0};
+    at_lesson_set_load(dir, cli_g.lang ? cli_g.lang : "en", &set, &d);
+    const at_lesson *l = at_lesson_set_find(&set, id);
+    at_model *m = NULL;
+    int rc = 0;
+    if (!l) {
+        at_diag_print(&d, stderr);
+        fprintf(stderr, "attn-tutor show: no lesson '%s' in %s/%s (ids:", id, dir,
+                cli_g.lang ? cli_g.lang : "en");
+        for (size_t i = 0; i < set.count; i++)
+            fprintf(stderr, " %s", set.lessons[i]->doc->id);
+        fprintf(stderr, ")\n");
+        rc = 2;
+    } else if (open_model(&m)) {
+        fprintf(stderr, "attn-tutor show: cannot make the model\n");
+        rc = 1;
+    } else {
+        show_lesson(stdout, l, m);
+    }
+    at_model_free(m);
+    at_lesson_set_free(&set);
+    at_diag_list_free(&d);
+    return rc;
+}
