@@ -129,6 +129,58 @@ static void test_save_load_round_trip(void **state)
     at_model_free(m);
 }
 
+/* A safetensors file whose tensor has the wrong shape is refused, naming the tensor. */
+static void test_load_names_bad_tensor(void **state)
+{
+    at_model *m, *back = NULL;
+    at_error err;
+    assert_int_equal(at_model_demo(3, &m, NULL), AT_OK);
+    const char *path = "build/test-model-shape.safetensors";
+    assert_int_equal(at_model_save(m, path, &err), AT_OK);
+    /* Rewrite the header: ln_f.weight claims 33 entries instead of 32 (same length,
+     * so the file stays well formed). */
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    char buf[8192];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    buf[len] = '\0';
+    char *hit = strstr(buf + 8, "\"ln_f.weight\":{\"dtype\":\"F32\",\"shape\":[32]");
+    assert_non_null(hit);
+    hit[strlen("\"ln_f.weight\":{\"dtype\":\"F32\",\"shape\":[3")] = '3';
+    fseek(f, 0, SEEK_SET);
+    assert_int_equal(fwrite(buf, 1, len, f), len);
+    fclose(f);
+    assert_int_equal(at_model_load(path, &back, &err), AT_EINVAL);
+    assert_null(back);
+    assert_non_null(strstr(err.msg, "ln_f.weight"));
+    remove(path);
+    at_model_free(m);
+}
+
+static void test_too_many_tokens(void **state)
+{
+    at_model *m;
+    at_error err;
+    assert_int_equal(at_model_demo(1, &m, NULL), AT_OK);
+    at_model_info info;
+    at_model_get_info(m, &info);
+    size_t n = info.max_tokens + 1;
+    char *s = malloc(2 * n + 1);
+    assert_non_null(s);
+    for (size_t i = 0; i < n; i++)
+        memcpy(s + 2 * i, "a ", 2);
+    s[2 * n] = '\0';
+    at_tokens t;
+    assert_int_equal(at_tokenize(s, strlen(s), &t, NULL), AT_OK);
+    assert_int_equal(t.n, n);
+    at_model_run r;
+    assert_int_equal(at_model_attend(m, &t, NULL, &r, &err), AT_ERANGE);
+    assert_null(r.weights);
+    at_tokens_free(&t);
+    free(s);
+    at_model_free(m);
+}
+
 static void test_rejects_bad_input(void **state)
 {
     at_model *m;
@@ -151,6 +203,8 @@ int main(void)
         cmocka_unit_test(test_attend_rows_and_masks),
         cmocka_unit_test(test_unscaled_scores),
         cmocka_unit_test(test_save_load_round_trip),
+        cmocka_unit_test(test_load_names_bad_tensor),
+        cmocka_unit_test(test_too_many_tokens),
         cmocka_unit_test(test_rejects_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

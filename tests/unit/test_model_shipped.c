@@ -72,6 +72,17 @@ static void test_lesson_sentences(void **state)
     at_model_free(m);
 }
 
+static void test_file_size(void **state)
+{
+    FILE *f = fopen(MODEL, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    fclose(f);
+    printf("# %s: %ld bytes\n", MODEL, size);
+    assert_true(size > 0 && size <= 4L * 1024 * 1024);
+}
+
 static void test_unknown_words_marked(void **state)
 {
     at_model *m = load();
@@ -191,6 +202,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lesson_sentences),
+        cmocka_unit_test(test_file_size),
         cmocka_unit_test(test_unknown_words_marked),
         cmocka_unit_test(test_held_out_accuracy),
         cmocka_unit_test(test_training_is_deterministic),
