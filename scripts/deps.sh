@@ -3,7 +3,8 @@
 # Usage: scripts/deps.sh [bench]
 set -eu
 pkgs="gcc make pkg-config libncurses-dev libcyaml-dev libyaml-dev libopenblas-dev libunistring-dev
-      libcmocka-dev libcjson-dev libsleef-dev gettext tmux valgrind python3"
+      libcmocka-dev libcjson-dev libsleef-dev gettext tmux valgrind python3
+      python3-yaml python3-jsonschema"
 [ "${1:-}" = bench ] && pkgs="python3-numpy python3-torch"
 missing=""
 for p in $pkgs; do

@@ -111,12 +111,25 @@ void cli_print_compute_text(FILE *f, const at_compute_result *r)
         snprintf(t, sizeof t, "%sweights softmax(scaled) (each row sums to 1)", hs);
         print_matrix(f, t, r->weights + h * nn, r->n_q, r->n_k, rl, cl, r->fully_masked);
     }
-    if (!r->scores_only)
+    if (!r->scores_only && r->d_v > 16)
+        fprintf(f, "output weights × V: %zu × %zu, too wide to print (--format json has it)\n\n",
+                r->n_q, r->d_v);
+    else if (!r->scores_only)
         print_matrix(f, r->heads > 1 ? "output: heads concatenated, weights × V per head"
                                      : "output weights × V", r->out, r->n_q, r->d_v, rl, NULL,
                      r->fully_masked);
     if (r->raw && r->n_q * r->n_k > 1)
         fprintf(f, "variance of the raw scores q·k: %.4g\n", r->raw_variance);
+    if (r->n_k > 1) {
+        fputs("largest weight in each row:", f);
+        for (size_t i = 0; i < r->n_q; i++) {
+            float best = 0;
+            for (size_t j = 0; j < r->n_k; j++)
+                best = r->weights[i * r->n_k + j] > best ? r->weights[i * r->n_k + j] : best;
+            fprintf(f, " %.4f", best);
+        }
+        fputc('\n', f);
+    }
 }
 
 /* ---- json */

@@ -126,13 +126,19 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
         r = &mine;
     }
     fprintf(f, "[compute]%s\n", c->random ? " seeded random q, k, v" : "");
-    if (r->n_q <= 16 && r->n_k <= 16) {
+    if (r->n_q <= 16 && r->n_k <= 16) {     /* (a wide output is summarised) */
         cli_print_compute_text(f, r);
     } else {
         fprintf(f, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n", r->n_q, r->d_k,
                 r->d_v);
         if (r->raw)
             fprintf(f, "variance of the raw scores q·k: %.4g\n", r->raw_variance);
+    }
+    if (r->n_q > 16 || r->n_k > 16) {
+        double best = 0;
+        for (size_t i = 0; i < r->n_q * r->n_k; i++)
+            best = r->weights[i] > best ? r->weights[i] : best;
+        fprintf(f, "largest weight anywhere: %.4f\n", best);
     }
     if (ms >= 0)
         fprintf(f, "computed in %.3f ms (here; the tutor times it live)\n", ms);
