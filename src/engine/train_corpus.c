@@ -201,21 +201,42 @@ static char *joined(const char *s)
     return out;
 }
 
+/* The template, for Chinese with a final 。 or without (half of the sentences each,
+ * drawn from punct: students type both). */
+static char *with_stop(const struct yaml_frame *f, uint64_t *punct)
+{
+    int stop = !strcmp(f->lang, "zh") && at_rng_uniform(punct) < 0.5f;
+    size_t len = strlen(f->text);
+    char *t = malloc(len + sizeof " 。");
+    if (t) {
+        memcpy(t, f->text, len + 1);
+        if (stop)
+            strcat(t, " 。");
+    }
+    return t;
+}
+
 /* One sentence as written; for Chinese also the same sentence without the spaces
  * between words (then every character is a token), so that both ways a student may
  * type it are trained on. */
 static int add_variants(at_corpus *c, size_t fi, const struct yaml_frame *f,
-                        const char *const slot[3], int answer, int split, at_error *err)
+                        const char *const slot[3], int answer, int split, uint64_t *punct,
+                        at_error *err)
 {
-    int rc = add_example(c, fi, f, f->text, slot, answer, split, err);
+    char *tpl = with_stop(f, punct);
+    int rc = tpl ? add_example(c, fi, f, tpl, slot, answer, split, err)
+                 : at_error_set(err, AT_ENOMEM, "corpus: out of memory");
+    free(tpl);
     if (rc || strcmp(f->lang, "zh"))
         return rc;
-    char *tpl = joined(f->text), *js[3] = {joined(slot[0]), joined(slot[1]), joined(slot[2])};
-    if (!tpl || !js[0] || !js[1] || !js[2])
+    char *t2 = with_stop(f, punct), *jt = t2 ? joined(t2) : NULL;
+    char *js[3] = {joined(slot[0]), joined(slot[1]), joined(slot[2])};
+    if (!jt || !js[0] || !js[1] || !js[2])
         rc = at_error_set(err, AT_ENOMEM, "corpus: out of memory");
     else
-        rc = add_example(c, fi, f, tpl, (const char *const *)js, answer, split, err);
-    free(tpl);
+        rc = add_example(c, fi, f, jt, (const char *const *)js, answer, split, err);
+    free(t2);
+    free(jt);
     for (int k = 0; k < 3; k++)
         free(js[k]);
     return rc;
@@ -223,7 +244,7 @@ static int add_variants(at_corpus *c, size_t fi, const struct yaml_frame *f,
 
 static int generate(const struct yaml_corpus *y, at_corpus *c, at_error *err)
 {
-    uint64_t rng = y->seed;
+    uint64_t rng = y->seed, punct = y->seed ^ 0x2E2E2E2Eull;
     for (unsigned fi = 0; fi < y->frames_count; fi++) {
         const struct yaml_frame *f = &y->frames[fi];
         const struct yaml_list *A = find_list(y, f->a), *B = find_list(y, f->b);
@@ -236,7 +257,7 @@ static int generate(const struct yaml_corpus *y, at_corpus *c, at_error *err)
                     int split = f->held_out_frame ? AT_SPLIT_HELD_OUT_FRAME
                                 : at_rng_uniform(&rng) < y->held_out ? AT_SPLIT_HELD_OUT
                                                                      : AT_SPLIT_TRAIN;
-                    int rc = add_variants(c, fi, f, slot, answer, split, err);
+                    int rc = add_variants(c, fi, f, slot, answer, split, &punct, err);
                     if (rc)
                         return rc;
                 }
