@@ -132,8 +132,9 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
  *   q [n_q × d_model], k, v [n_k × d_model], out [n_q × d_model], dense
  *   weights [n_heads × n_q × n_k] optional; fully_masked [n_q] optional
  *   trace  optional; only its scores and scaled are used
- * May use 2 BLAS threads' worth of worker threads on large inputs (see
- * at_blas_threads); the result does not depend on the thread count.
+ * On large inputs the heads are shared by up to at_blas_set_max_threads worker
+ * threads (pthreads, joined before returning), each product then on one BLAS
+ * thread; results agree with one thread to rounding.
  * Returns AT_OK, AT_EINVAL, AT_ERANGE or AT_ENOMEM. */
 int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
                   const float *k, const float *v, float scale, const at_mask *mask, float *out,
@@ -151,8 +152,8 @@ void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, cons
                   size_t ldb, int trans_b, float *C, size_t ldc, int accumulate);
 
 /* The thread count used for a product of m·n·k multiply-adds: 1 below the measured
- * threshold (OpenBLAS issue 4387: threads cost more than they save on small
- * matrices), else the configured maximum. */
+ * threshold or when m or n is below 16 (OpenBLAS issue 4387: threads cost more than
+ * they save on small matrices), else the configured maximum. */
 int at_blas_threads(size_t m, size_t n, size_t k);
 
 /* Sets the maximum thread count of the engine's BLAS calls and worker threads

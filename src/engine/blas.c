@@ -8,6 +8,10 @@
 /* Below this many multiply-adds one thread is faster (measured: OpenBLAS 0.3.21 on
  * 2 cores, a second thread pays from about 128³; see bench/RESULTS.md). */
 #define AT_BLAS_THREAD_MIN_WORK ((size_t)128 * 128 * 128)
+/* A product with fewer rows or columns than this stays on one thread whatever its
+ * size (measured: 8×512×512, the projections of an 8-token sentence, is 2.6× slower
+ * on two threads). */
+#define AT_BLAS_THREAD_MIN_SIDE 16
 
 /* The configured maximum; -1 until first asked. The engine's only global state. */
 static int blas_max_threads = -1;
@@ -31,6 +35,8 @@ int at_blas_max_threads(void)
 int at_blas_threads(size_t m, size_t n, size_t k)
 {
     int max = at_blas_max_threads();
+    if (m < AT_BLAS_THREAD_MIN_SIDE || n < AT_BLAS_THREAD_MIN_SIDE)
+        return 1;
     return m * n * k < AT_BLAS_THREAD_MIN_WORK ? 1 : max;
 }
 

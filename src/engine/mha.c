@@ -33,8 +33,10 @@ static int attend_scratch(size_t n_q, size_t n_k, size_t workers, size_t *need)
 }
 
 /* Below this many multiply-adds (h · n_q · n_k · d_head), one thread does all heads:
- * starting a worker costs tens of microseconds (see bench/RESULTS.md). */
-#define AT_HEAD_WORKERS_MIN_WORK ((size_t)8 * 48 * 48 * 64)
+ * starting a worker costs tens of microseconds. Measured (bench_attention
+ * --thread-thresholds, 8 heads of 64, 2 cores shared with other work): two workers
+ * lose up to n = 96 tokens and win from n = 128. */
+#define AT_HEAD_WORKERS_MIN_WORK ((size_t)8 * 112 * 112 * 64)
 #define AT_MAX_WORKERS 16
 
 /* How many threads share the heads: 1, or up to the BLAS thread maximum. */

@@ -457,11 +457,11 @@ static void test_blocked_rows(void **state)
 static void test_worker_threads_same_result(void **state)
 {
     srand(21);
-    enum { N = 96, D = 256, H = 8 };
+    enum { N = 192, D = 256, H = 8 };   /* large enough for worker threads */
     problem p = problem_random(N, N, D, H, 1);
     p.causal = 1;
     p.pad = calloc(N, 1);
-    p.pad[5] = p.pad[70] = 1;
+    p.pad[5] = p.pad[170] = 1;
     at_mha_weights w = weights_of(&p);
     at_mask mask = {.causal = 1, .key_padding = p.pad};
     float *out[2], *wt[2], *layer[2];
