@@ -43,10 +43,10 @@ static void check_set(const at_lesson_set *s, at_diag_list *d)
             for (size_t j = 0; j < i; j++)
                 if (at_lesson_find_question(s->lessons[j], q->id, &at)) {
                     other = s->lessons[j];
-                    at_diag_add(d, AT_DIAG_ERROR, a->path, a->calc[k].line, a->calc[k].col,
-                                "question id '%s' is also used in %s:%d (ids are unique per "
-                                "language: `attn-tutor check` finds questions by id)", q->id,
-                                other->path, other->calc[at].line);
+                    at_diag_add(d, AT_DIAG_WARNING, a->path, a->calc[k].line, a->calc[k].col,
+                                "question id '%s' is also used in %s:%d (`attn-tutor check` "
+                                "then needs LESSON:%s to tell them apart)", q->id,
+                                other->path, other->calc[at].line, q->id);
                 }
         }
     }
@@ -54,7 +54,7 @@ static void check_set(const at_lesson_set *s, at_diag_list *d)
 
 /* Every lesson and question of a in b too. */
 static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const char *bname,
-                          at_diag_list *d)
+                          int compare_order, at_diag_list *d)
 {
     for (size_t i = 0; i < a->count; i++) {
         const at_lesson *l = a->lessons[i];
@@ -65,6 +65,11 @@ static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const 
                         bname);
             continue;
         }
+        const unsigned *oa = l->doc->order, *ob = m->doc->order;
+        if (compare_order && (!oa != !ob || (oa && *oa != *ob)))
+            at_diag_add(d, AT_DIAG_WARNING, l->path, l->id_line, l->id_col,
+                        "`order` differs from the %s version %s: the home screen lists the "
+                        "languages differently", bname, m->path);
         for (unsigned k = 0; k < l->doc->steps_count; k++) {
             const at_question *q = l->doc->steps[k].question;
             if (q && !at_lesson_find_question(m, q->id, NULL))
@@ -85,8 +90,8 @@ static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t
     /* Only compare when both languages loaded completely: a broken file is
      * reported once, not again as "missing". */
     if (rz == AT_OK && re == AT_OK) {
-        check_in_step(&zh, &en, "en", d);
-        check_in_step(&en, &zh, "zh", d);
+        check_in_step(&zh, &en, "en", 1, d);
+        check_in_step(&en, &zh, "zh", 0, d);
     }
     *files += zh.count + en.count;
     at_lesson_set_free(&zh);

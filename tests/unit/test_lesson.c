@@ -3,6 +3,7 @@
 #include "check.h"
 #include "lesson/lesson.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,33 @@ static void test_parse_cell(void **state)
     assert_int_equal(at_parse_cell("", &x), -1);
 }
 
+/* Numbers read as in the "C" locale even when the program's LC_NUMERIC uses a decimal
+ * comma (libcyaml parses floats with strtod). tests/cli/lesson_locale.sh builds de_DE
+ * with localedef and runs this with LOCPATH; without that locale it is left out. */
+static void test_numeric_locale(void **state)
+{
+    assert_non_null(setlocale(LC_ALL, "de_DE.UTF-8"));
+    const char *yaml =
+        "id: l\nlang: en\ntitle: L\nsteps:\n"
+        "  - question:\n      id: n\n      kind: numeric\n      prompt: p\n"
+        "      value: 0.25\n      tolerance: 0.005\n"
+        "  - compute:\n      scores: [[0.5, 1.5]]\n      expect:\n"
+        "        - weight: {row: 1, col: 2, value: 0.731, tolerance: 0.001}\n";
+    at_diag_list d = {0};
+    at_lesson *l = load(yaml, &d);
+    char msg[600];
+    first_diag(&d, msg, sizeof msg);
+    setlocale(LC_ALL, "C");
+    if (!l)
+        fail_msg("%s", msg);
+    assert_true(*l->doc->steps[0].question->value == 0.25);
+    assert_true(l->calc[0].question->tolerance == 0.005);
+    /* softmax([0.5, 1.5]) = [0.2689414, 0.7310586] */
+    assert_true(fabsf(l->calc[1].compute->weights[1] - 0.7310586f) < 1e-6f);
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +221,10 @@ int main(void)
         cmocka_unit_test(test_case10_shapes),
         cmocka_unit_test(test_hostile_input),
         cmocka_unit_test(test_parse_cell),
+        cmocka_unit_test(test_numeric_locale),   /* last: left out without de_DE */
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int have_de = setlocale(LC_ALL, "de_DE.UTF-8") != NULL;
+    setlocale(LC_ALL, "C");
+    size_t n = sizeof tests / sizeof tests[0] - !have_de;
+    return _cmocka_run_group_tests("test_lesson", tests, n, NULL, NULL);
 }
