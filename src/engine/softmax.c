@@ -28,6 +28,8 @@ static double drop_nan(float *x, size_t n)
 
 int at_softmax_row(float *x, const unsigned char *visible, size_t n)
 {
+    if (!visible && n > 0 && n <= 8 && at_vhave_avx2() && at_vsoftmax8_avx2(x, n) == 0)
+        return 0;   /* a short row, in registers */
     size_t n_visible = n;
     if (visible) {
         /* Masked scores are overwritten, never read: exp(-inf) is exactly 0. */

@@ -6,15 +6,13 @@
 #include <math.h>
 #include <sleef.h>
 
-static int have_avx2(void)
+int at_vhave_avx2(void)
 {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
-float at_vmax(const float *x, size_t n)
+float at_vmax_sse2(const float *x, size_t n)
 {
-    if (have_avx2())
-        return at_vmax_avx2(x, n);
     __m128 acc = _mm_set1_ps(-INFINITY);
     size_t j = 0;
     for (; j + 4 <= n; j += 4)   /* max_ps(a, b) is b when a is NaN: NaN ignored */
@@ -29,10 +27,8 @@ float at_vmax(const float *x, size_t n)
     return m;
 }
 
-double at_vexp_shift(float *x, size_t n, float shift)
+double at_vexp_shift_sse2(float *x, size_t n, float shift)
 {
-    if (have_avx2())
-        return at_vexp_shift_avx2(x, n, shift);
     const __m128 s = _mm_set1_ps(shift);
     double sum = 0.0;
     for (size_t j = 0; j < n; j += 4) {
@@ -48,9 +44,19 @@ double at_vexp_shift(float *x, size_t n, float shift)
     return sum;
 }
 
+float at_vmax(const float *x, size_t n)
+{
+    return at_vhave_avx2() ? at_vmax_avx2(x, n) : at_vmax_sse2(x, n);
+}
+
+double at_vexp_shift(float *x, size_t n, float shift)
+{
+    return at_vhave_avx2() ? at_vexp_shift_avx2(x, n, shift) : at_vexp_shift_sse2(x, n, shift);
+}
+
 void at_vscale(float *x, size_t n, float s)
 {
-    if (have_avx2()) {
+    if (at_vhave_avx2()) {
         at_vscale_avx2(x, n, s);
         return;
     }
@@ -60,7 +66,7 @@ void at_vscale(float *x, size_t n, float s)
 
 int at_vall_finite(const float *x, size_t rows, size_t cols, size_t ld)
 {
-    if (have_avx2())
+    if (at_vhave_avx2())
         return at_vall_finite_avx2(x, rows, cols, ld);
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < cols; j++)

@@ -18,8 +18,20 @@ double at_vexp_shift(float *x, size_t n, float shift);
 /* x[j] *= s. */
 void at_vscale(float *x, size_t n, float s);
 
+/* Softmax of a row of n ≤ 8 scores, all visible, in registers (AVX2 only: check
+ * at_vhave_avx2 first). Returns 0 when done; 1, with x untouched, when the row
+ * holds a NaN or its maximum is ±inf (the caller's general path handles those). */
+int at_vsoftmax8_avx2(float *x, size_t n);
+
+/* 1 if this CPU runs the *_avx2 kernels (AVX2 and FMA). */
+int at_vhave_avx2(void);
+
 /* 1 if every entry of the [rows × cols] matrix x (row stride ld) is finite. */
 int at_vall_finite(const float *x, size_t rows, size_t cols, size_t ld);
+
+/* The SSE2 versions (any x86-64), used where the CPU lacks AVX2 or FMA. */
+float at_vmax_sse2(const float *x, size_t n);
+double at_vexp_shift_sse2(float *x, size_t n, float shift);
 
 /* The AVX2+FMA versions (vexp_avx2.c); call only where the CPU supports them. */
 float at_vmax_avx2(const float *x, size_t n);

@@ -80,3 +80,33 @@ int at_vall_finite_avx2(const float *x, size_t rows, size_t cols, size_t ld)
     }
     return _mm256_movemask_ps(bad) == 0;
 }
+
+/* Horizontal maximum and sum of 8 lanes. */
+static inline float hmax8(__m256 v)
+{
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
+    return _mm_cvtss_f32(m);
+}
+
+int at_vsoftmax8_avx2(float *x, size_t n)
+{
+    float pad[8];
+    for (size_t l = 0; l < 8; l++)
+        pad[l] = l < n ? x[l] : -INFINITY;
+    __m256 v = _mm256_loadu_ps(pad);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q)))
+        return 1;   /* a NaN: the general path gives it weight 0 */
+    float max = hmax8(v);
+    if (!isfinite(max))
+        return 1;
+    __m256 e = Sleef_expf8_u10avx2(_mm256_sub_ps(v, _mm256_set1_ps(max)));
+    double lanes[4];
+    _mm256_storeu_pd(lanes, add_lanes(_mm256_setzero_pd(), e));
+    double sum = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+    _mm256_storeu_ps(pad, _mm256_mul_ps(e, _mm256_set1_ps((float)(1.0 / sum))));
+    for (size_t l = 0; l < n; l++)
+        x[l] = pad[l];
+    return 0;
+}

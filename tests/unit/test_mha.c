@@ -3,6 +3,7 @@
  * vectorised softmax exp, and BLAS thread settings (case 3). */
 #include "check.h"
 #include "engine/attention.h"
+#include "engine/vexp.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -409,6 +410,62 @@ static void test_softmax_matches_expf(void **state)
     assert_true(worst <= 1e-6);
 }
 
+/* The SSE2 kernels (taken on CPUs without AVX2) agree with expf as well, and
+ * with the AVX2 ones where this CPU has them. */
+static void test_sse2_kernels(void **state)
+{
+    srand(4);
+    float x[37], y[37];
+    for (int trial = 0; trial < 200; trial++) {
+        size_t n = 1 + (size_t)trial % 37;
+        for (size_t j = 0; j < n; j++)
+            x[j] = y[j] = frand() * (trial % 2 ? 30.0f : 3.0f);
+        if (trial % 5 == 0)
+            x[n / 2] = y[n / 2] = NAN;   /* ignored by the maximum */
+        float max = at_vmax_sse2(x, n), want = -INFINITY;
+        for (size_t j = 0; j < n; j++)
+            want = x[j] > want ? x[j] : want;
+        assert_true(max == want);
+        if (at_vhave_avx2())
+            assert_true(at_vmax_avx2(x, n) == max);
+        double sum = at_vexp_shift_sse2(x, n, max), want_sum = 0.0;
+        for (size_t j = 0; j < n; j++) {
+            if (isnan(y[j])) {
+                assert_true(isnan(x[j]));
+                continue;
+            }
+            float e = expf(y[j] - max);
+            want_sum += e;
+            assert_true(fabsf(x[j] - e) <= 1e-6f * e);
+        }
+        assert_true(trial % 5 == 0 ? isnan(sum) : fabs(sum - want_sum) <= 1e-6 * want_sum);
+    }
+}
+
+/* Short unmasked rows (one vector, done in registers) with NaN and ±inf scores
+ * take the general path and come out as it says. */
+static void test_softmax_short_rows_special_values(void **state)
+{
+    const float e1 = expf(-1.0f) / (1.0f + expf(-1.0f));
+    float a[3] = {1.0f, NAN, 2.0f};
+    assert_int_equal(at_softmax_row(a, NULL, 3), 0);
+    const float want_a[3] = {e1, 0.0f, 1.0f - e1};
+    check_tensor(a, want_a, 3, 1e-7f, "NaN score gets weight 0");
+    float b[8] = {INFINITY, 1, INFINITY, 0, 0, 0, 0, 0};
+    assert_int_equal(at_softmax_row(b, NULL, 8), 0);
+    const float want_b[8] = {0.5f, 0, 0.5f, 0, 0, 0, 0, 0};
+    check_tensor(b, want_b, 8, 0.0f, "+inf scores share the weight");
+    float c[2] = {-INFINITY, -INFINITY};
+    assert_int_equal(at_softmax_row(c, NULL, 2), 1);
+    assert_true(c[0] == 0.0f && c[1] == 0.0f);
+    float d[2] = {-INFINITY, 0.0f};
+    assert_int_equal(at_softmax_row(d, NULL, 2), 0);
+    assert_true(d[0] == 0.0f && d[1] == 1.0f);
+    float e[1] = {-1000.0f};
+    assert_int_equal(at_softmax_row(e, NULL, 1), 0);
+    assert_true(e[0] == 1.0f);
+}
+
 /* Masking, -inf and NaN handling keep working on rows long enough for the vector path. */
 static void test_softmax_masked_long_row(void **state)
 {
@@ -528,6 +585,8 @@ int main(void)
         cmocka_unit_test(test_masked_key_nan_does_not_leak),
         cmocka_unit_test(test_workspace_reused),
         cmocka_unit_test(test_softmax_matches_expf),
+        cmocka_unit_test(test_sse2_kernels),
+        cmocka_unit_test(test_softmax_short_rows_special_values),
         cmocka_unit_test(test_softmax_masked_long_row),
         cmocka_unit_test(test_blocked_rows),
         cmocka_unit_test(test_worker_threads_same_result),
