@@ -275,8 +275,11 @@ void at_compute_result_free(at_compute_result *r);
 /* Check one `expect` entry against computed attention (a compute step, or a lab's
  * weights wrapped in an at_compute_result: weights [n_q × n_k] and the token labels
  * are all it reads for `top` and `weight`). Rows and keys are named by `row`/`col`
- * (1-based) or `from`/`to` (token text or 1-based position); from_default is the
- * query used when neither is given (a lab's focus), may be NULL. Multi-head: head 1.
+ * (1-based) or `from`/`to` (token text or 1-based position; a word spelt by several
+ * consecutive tokens, e.g. 小明 over 小 and 明, stands for them all: `top` holds if the
+ * largest weight is one of them, `weight` is their sum); from_default is the query
+ * used when neither is given (a lab's focus), may be NULL; a single query row needs no
+ * name. `tolerance` defaults to 0.005. Multi-head: head 1.
  * Returns 0 when it holds, 1 when it fails, -1 when it cannot be checked; msg gets
  * what the engine computes (or why), e.g. "weight (row 3, key 1) is 0.4711, expected
  * 0.42 ± 0.005". */

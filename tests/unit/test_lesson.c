@@ -186,6 +186,42 @@ static void test_parse_cell(void **state)
     assert_int_equal(at_parse_cell("", &x), -1);
 }
 
+/* expect entries against a hand-made weights matrix (what a lab's view looks like). */
+static void test_expect_check(void **state)
+{
+    const char *toks[] = {"小", "明", "今天", "他"};
+    float w[16] = {0};
+    w[3 * 4 + 0] = 0.30f;   /* 他 → 小 */
+    w[3 * 4 + 1] = 0.25f;   /* 他 → 明 */
+    w[3 * 4 + 2] = 0.45f;   /* 他 → 今天 */
+    at_compute_result r = {.n_q = 4, .n_k = 4, .heads = 1, .weights = w,
+                           .tokens = toks, .key_tokens = toks};
+    char msg[400];
+    at_expect e = {.top = "今天"};
+    assert_int_equal(at_expect_check(&e, &r, "他", msg, sizeof msg), 0);
+    e.top = "小明";       /* 小 and 明 together, but the largest single weight is 今天's */
+    assert_int_equal(at_expect_check(&e, &r, "他", msg, sizeof msg), 1);
+    assert_string_equal(msg, "the largest weight of query 4 goes to '今天' (0.45), not to '小明' (0.3)");
+    double v = 0.55, lo = 0.5, hi = 0.5;
+    at_expect_value wv = {.to = "小明", .value = &v};   /* a word's weight: the sum 0.55 */
+    at_expect ew = {.weight = &wv};
+    assert_int_equal(at_expect_check(&ew, &r, "他", msg, sizeof msg), 0);
+    v = 0.54;                                            /* default tolerance 0.005 */
+    assert_int_equal(at_expect_check(&ew, &r, "4", msg, sizeof msg), 1);
+    wv.value = NULL;
+    wv.at_least = &lo;
+    assert_int_equal(at_expect_check(&ew, &r, "他", msg, sizeof msg), 0);
+    wv.at_least = NULL;
+    wv.at_most = &hi;
+    assert_int_equal(at_expect_check(&ew, &r, "他", msg, sizeof msg), 1);
+    wv.to = "猫";
+    assert_int_equal(at_expect_check(&ew, &r, "他", msg, sizeof msg), -1);
+    at_expect out = {.output = &wv};                     /* no output in a lab view */
+    assert_int_equal(at_expect_check(&out, &r, "他", msg, sizeof msg), -1);
+    at_expect none = {.top = "今天"};                    /* no query named, four rows */
+    assert_int_equal(at_expect_check(&none, &r, NULL, msg, sizeof msg), -1);
+}
+
 /* Numbers read as in the "C" locale even when the program's LC_NUMERIC uses a decimal
  * comma (libcyaml parses floats with strtod). tests/cli/lesson_locale.sh builds de_DE
  * with localedef and runs this with LOCPATH; without that locale it is left out. */
@@ -221,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_case10_shapes),
         cmocka_unit_test(test_hostile_input),
         cmocka_unit_test(test_parse_cell),
+        cmocka_unit_test(test_expect_check),
         cmocka_unit_test(test_numeric_locale),   /* last: left out without de_DE */
     };
     int have_de = setlocale(LC_ALL, "de_DE.UTF-8") != NULL;
