@@ -264,6 +264,18 @@ static void print_table(const at_tokens *t, const at_model_run *r, size_t l, siz
     }
 }
 
+/* One line on what the head does, measured by the trainer (trained models only). */
+static void print_profile(const at_model *m, size_t l, size_t h)
+{
+    at_head_profile p;
+    if (at_model_head_profile(m, l, h, &p) || !p.measured)
+        return;
+    printf("measured on the training sentences, the pronoun's row puts on average %.2f on "
+           "the antecedent,\n%.2f on the other noun, %.2f on the adjective, %.2f on itself\n",
+           p.pronoun_to_antecedent, p.pronoun_to_other_noun, p.pronoun_to_adjective,
+           p.pronoun_to_itself);
+}
+
 static void print_tables(const at_model *m, const at_tokens *t, const at_model_run *r,
                          const attend_args *a, size_t l, size_t h0, size_t h1)
 {
@@ -277,6 +289,7 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
         printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
                r->n_heads[l],
                l == info.coref_layer && h == info.coref_head ? " (the coreference head)" : "");
+        print_profile(m, l, h);
         print_table(t, r, l, h);
     }
     size_t unknown = 0;

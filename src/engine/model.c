@@ -130,6 +130,7 @@ void at_model_free(at_model *m)
             free(m->vocab[i]);
     free(m->vocab);
     free(m->flat);
+    free(m->profiles);
     free(m);
 }
 
@@ -222,6 +223,19 @@ long at_model_lookup(const at_model *m, const char *word, size_t len)
     }
     free(low);
     return found;
+}
+
+int at_model_head_profile(const at_model *m, size_t layer, size_t head, at_head_profile *out)
+{
+    memset(out, 0, sizeof *out);
+    if (layer >= m->cfg.n_layers || head >= m->cfg.n_heads[layer])
+        return AT_EINVAL;
+    size_t k = head;
+    for (size_t l = 0; l < layer; l++)
+        k += m->cfg.n_heads[l];
+    if (m->profiles)
+        *out = m->profiles[k];
+    return AT_OK;
 }
 
 int at_model_knows(const at_model *m, const char *word)

@@ -87,6 +87,23 @@ int at_model_attend(const at_model *m, const at_tokens *toks, const at_run_opts 
 /* NULL-safe; leaves run zeroed. */
 void at_model_run_free(at_model_run *run);
 
+/* What one head does, as measured by the trainer on the training sentences (stored
+ * in the model file's metadata "heads"; see train.h, at_head_survey). Weights are
+ * means in [0, 1]; "pronoun" rows are the pronoun's row of the head. */
+typedef struct at_head_profile {
+    int measured;                   /* 0: no measurement (demo weights, older file) */
+    double pronoun_to_antecedent;   /* weight on the noun the pronoun refers to */
+    double pronoun_to_other_noun;   /* weight on the other noun */
+    double pronoun_to_adjective;    /* weight on the adjective that decides it */
+    double pronoun_to_itself;
+    double to_previous, to_itself;  /* every row: weight on the previous token, on itself */
+    double antecedent_above_other;  /* share of sentences where antecedent > other noun */
+} at_head_profile;
+
+/* The profile of (layer, head), 0-based. Returns AT_EINVAL when there is no such
+ * head; out->measured = 0 when the model carries no measurement. */
+int at_model_head_profile(const at_model *m, size_t layer, size_t head, at_head_profile *out);
+
 /* 1 if the (lower-cased) word is in the model's vocabulary, else 0. */
 int at_model_knows(const at_model *m, const char *word);
 

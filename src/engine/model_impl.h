@@ -62,6 +62,7 @@ struct at_model {
     char **vocab;                       /* [vocab_size] lower-cased words, strcmp order */
     int trained;
     size_t coref_layer, coref_head;
+    at_head_profile *profiles;          /* [Σ heads] in layer order, or NULL */
 };
 
 /* Allocate a model for cfg with zeroed parameters and an empty vocabulary. */

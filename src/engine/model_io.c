@@ -68,6 +68,42 @@ out:
     return rc;
 }
 
+static double json_number(const cJSON *obj, const char *key)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsNumber(x) ? x->valuedouble : 0.0;
+}
+
+/* The trainer's head survey ("heads": a list of objects with layer and head counted
+ * from 1). Missing or malformed: no profiles (they are a description, not weights). */
+static void parse_profiles(const char *text, at_model *m)
+{
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    size_t total = 0;
+    for (size_t l = 0; l < m->cfg.n_layers; l++)
+        total += m->cfg.n_heads[l];
+    if (cJSON_IsArray(j) && (m->profiles = calloc(total, sizeof *m->profiles))) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, j) {
+            size_t l = (size_t)json_number(e, "layer"), h = (size_t)json_number(e, "head"), k = h;
+            if (l < 1 || l > m->cfg.n_layers || h < 1 || h > m->cfg.n_heads[l - 1])
+                continue;
+            for (size_t i = 0; i + 1 < l; i++)
+                k += m->cfg.n_heads[i];
+            at_head_profile *p = &m->profiles[k - 1];
+            p->measured = 1;
+            p->pronoun_to_antecedent = json_number(e, "pronoun_to_antecedent");
+            p->pronoun_to_other_noun = json_number(e, "pronoun_to_other_noun");
+            p->pronoun_to_adjective = json_number(e, "pronoun_to_adjective");
+            p->pronoun_to_itself = json_number(e, "pronoun_to_itself");
+            p->to_previous = json_number(e, "to_previous");
+            p->to_itself = json_number(e, "to_itself");
+            p->antecedent_above_other = json_number(e, "antecedent_above_other");
+        }
+    }
+    cJSON_Delete(j);
+}
+
 static int load_tensors(const at_safetensors *st, at_model *m, at_error *err)
 {
     at_param_desc table[AT_MODEL_MAX_PARAMS];
@@ -116,6 +152,7 @@ int at_model_load(const char *path, at_model **out, at_error *err)
                           "head of the model", path);
         goto out;
     }
+    parse_profiles(at_st_meta(&st, "heads"), m);
     const char *tr = at_st_meta(&st, "trained");
     m->trained = tr && !strcmp(tr, "1");
     if ((rc = load_tensors(&st, m, err))) {

@@ -39,6 +39,7 @@ out=$("$AT_BIN" attend --format json "$S" 2>&1)
 expect_contains "attend: the shipped model is the default" '"model":"trained"' "$out"
 out=$("$AT_BIN" attend "$S" 2>&1)
 expect_contains "attend: the table names the coreference head" "(the coreference head)" "$out"
+expect_contains "attend: the table says what the head does, measured" "measured on the training sentences" "$out"
 out=$("$AT_BIN" attend "The elephant didn't cross the canal." 2>&1)
 expect_contains "attend: unknown words are listed" "never seen in training (vectors guessed from character n-grams): elephant canal" "$out"
 err=$("$AT_BIN" attend --model models/corpus.yaml "$S" 2>&1 >/dev/null)

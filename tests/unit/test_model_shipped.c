@@ -72,6 +72,33 @@ static void test_lesson_sentences(void **state)
     at_model_free(m);
 }
 
+/* The trainer's head survey travels in the file: every head is measured, the
+ * coreference head puts the antecedent above the other noun in most sentences. */
+static void test_head_profiles(void **state)
+{
+    at_model *m = load(), *demo;
+    at_model_info info;
+    at_model_get_info(m, &info);
+    at_head_profile p;
+    for (size_t l = 0; l < info.n_layers; l++)
+        for (size_t h = 0; h < info.n_heads[l]; h++) {
+            assert_int_equal(at_model_head_profile(m, l, h, &p), AT_OK);
+            assert_int_equal(p.measured, 1);
+            assert_true(p.pronoun_to_antecedent >= 0 && p.pronoun_to_antecedent <= 1);
+        }
+    assert_int_equal(at_model_head_profile(m, info.coref_layer, info.coref_head, &p), AT_OK);
+    printf("# coreference head: antecedent %.3f, other noun %.3f, above other %.3f\n",
+           p.pronoun_to_antecedent, p.pronoun_to_other_noun, p.antecedent_above_other);
+    assert_true(p.antecedent_above_other >= 0.9);
+    assert_true(p.pronoun_to_antecedent > p.pronoun_to_other_noun);
+    assert_int_equal(at_model_head_profile(m, info.n_layers, 0, &p), AT_EINVAL);
+    assert_int_equal(at_model_demo(1, &demo, NULL), AT_OK);
+    assert_int_equal(at_model_head_profile(demo, 0, 0, &p), AT_OK);
+    assert_int_equal(p.measured, 0);
+    at_model_free(demo);
+    at_model_free(m);
+}
+
 static void test_file_size(void **state)
 {
     FILE *f = fopen(MODEL, "rb");
@@ -202,6 +229,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lesson_sentences),
+        cmocka_unit_test(test_head_profiles),
         cmocka_unit_test(test_file_size),
         cmocka_unit_test(test_unknown_words_marked),
         cmocka_unit_test(test_held_out_accuracy),
