@@ -18,6 +18,8 @@ static const struct {
     {"compute", cli_compute, "attention on explicit small Q, K, V from a YAML block"},
     {"show", cli_show, "a lesson as plain text with every computed number"},
     {"lint", cli_lint, "check lesson files (FILE:LINE:COL diagnostics)"},
+    {"check", cli_check, "grade one answer (q1 … q5, or LESSON:QID); exit 0/1/3, 2 malformed"},
+    {"practice", cli_practice, "generated exercises with new numbers, graded by the engine"},
 };
 
 static void usage(FILE *f)

@@ -16,6 +16,8 @@ int cli_quiz(int argc, char **argv);
 int cli_lint(int argc, char **argv);
 int cli_compute(int argc, char **argv);
 int cli_show(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_practice(int argc, char **argv);
 
 /* Flags every command accepts (before or after the command name). */
 typedef struct cli_globals {

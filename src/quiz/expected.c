@@ -48,6 +48,7 @@ int qz_attention_run(const qz_question *q, double scale, float *w, float *out, f
     if (scale > 0)
         cfg.scale = (float)scale;
     cfg.mask.causal = q->causal;
+    cfg.mask.allowed = q->allowed;
     at_attn_trace tr = {.scores = raw, .scaled = scaled};
     rc = at_attention_forward(&cfg, Q, K, V, w, out, NULL, &tr, err);
 out:

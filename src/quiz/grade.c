@@ -10,6 +10,16 @@
 
 static const char *const verdict_names[] = {"correct", "partial", "wrong", "malformed"};
 
+const char *qz_mistake_name(qz_mistake m)
+{
+    static const char *const names[] = {
+        "none", "no_exp", "no_normalise", "swapped", "wrong_token", "whole_row",
+        "percent_without_sign", "left_out_token", "no_scale", "double_scale", "rounding",
+        "wrong_row", "weights_not_output", "formula",
+    };
+    return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "none";
+}
+
 const char *qz_verdict_name(qz_verdict v)
 {
     return (unsigned)v < 4 ? verdict_names[v] : "malformed";

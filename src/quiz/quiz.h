@@ -61,6 +61,7 @@ typedef struct qz_question {
     size_t n_q, n_k, d_k, d_v;
     double scale;              /* <= 0: 1/√d_k */
     int causal;
+    const unsigned char *allowed;  /* [n_q × n_k] 1 = may attend, or NULL */
     int ask_output;            /* 0: the weights of row `row`; 1: its output vector */
     size_t row;                /* 0-based query row */
 
@@ -124,6 +125,9 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
              at_error *err);
 
 void qz_result_free(qz_result *r);
+
+/* "none", "no_exp", "no_normalise", … (JSON output). */
+const char *qz_mistake_name(qz_mistake m);
 
 /* "correct", "partial", "wrong", "malformed" (JSON and the progress file). */
 const char *qz_verdict_name(qz_verdict v);

@@ -45,6 +45,19 @@ static int ascii_alnum(char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z');
 }
 
+/* After a Latin word: the end of the word, or an inflection and then the end
+ * ("align" in "aligns", "aligned", "aligning"). */
+static int word_ends(const char *p)
+{
+    static const char *const endings[] = {"", "s", "es", "d", "ed", "ing"};
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++) {
+        size_t l = strlen(endings[i]);
+        if (!strncmp(p, endings[i], l) && !ascii_alnum(p[l]))
+            return 1;
+    }
+    return 0;
+}
+
 /* Is needle (folded, trimmed) in hay at a word boundary? Latin words must not be
  * glued to other Latin letters ("one step" is not in "none steps"). */
 static int contains(const char *hay, const char *needle)
@@ -52,7 +65,7 @@ static int contains(const char *hay, const char *needle)
     size_t n = strlen(needle);
     for (const char *p = hay; n && (p = strstr(p, needle)) != NULL; p++) {
         int left_ok = !ascii_alnum(needle[0]) || p == hay || !ascii_alnum(p[-1]);
-        int right_ok = !ascii_alnum(needle[n - 1]) || !ascii_alnum(p[n]);
+        int right_ok = !ascii_alnum(needle[n - 1]) || word_ends(p + n);
         if (left_ok && right_ok)
             return 1;
     }

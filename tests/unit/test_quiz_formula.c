@@ -112,6 +112,9 @@ static void test_rubric_both_languages(void **state)
                                      "from the Encoder-Output.", found, &n, NULL), AT_OK);
     assert_int_equal(n, 2);
     assert_true(found[0] && found[1] && !found[2]);
+    /* Inflections count: "aligns" is "align". */
+    assert_int_equal(qz_rubric_match(q4_rubric, 3, "it aligns the words", found, &n, NULL), AT_OK);
+    assert_true(found[2]);
     /* Latin words match whole words only: "misaligned" is not "align". */
     assert_int_equal(qz_rubric_match(q4_rubric, 3, "misaligned", found, &n, NULL), AT_OK);
     assert_int_equal(n, 0);

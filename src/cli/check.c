@@ -1,0 +1,232 @@
+/* attn-tutor check QID ANSWER [--format text|json] [--self correct|partial|wrong] [--no-save]
+ * Grades one answer to a lesson question against the engine; exit 0 correct,
+ * 1 wrong, 3 partly right, 2 malformed answer, unknown question or bad usage. */
+#include "cli/cli.h"
+#include "lesson/lesson.h"
+#include "quiz/bind.h"
+#include "quiz/progress.h"
+#include "quiz/quiz.h"
+#include "quiz/rubric.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct check_args {
+    const char *qid, *answer;
+    int json, save;
+    int self;                 /* qz_verdict, or -1 */
+} check_args;
+
+static int usage(FILE *f)
+{
+    fprintf(f, "usage: attn-tutor check QID ANSWER [--format text|json] [--self VERDICT] [--no-save]\n"
+               "  Grades one answer against the values the attention engine computes.\n"
+               "  QID        q1 … q5 for the self-test, LESSON:QID for any other question\n"
+               "  ANSWER     e.g. \"0.14 0.17\", \"下雨=0.14 没=0.17\", \"14%% 17%%\", \"1.35/9.75 1.65/9.75\",\n"
+               "             a formula, a letter for a choice, a sentence for a text question\n"
+               "  --self V   your own verdict on a text answer (correct, partial, wrong), kept\n"
+               "             apart from the automatic grade\n"
+               "  --no-save  do not record the attempt in the progress file\n"
+               "  exit status: 0 correct, 1 wrong, 3 partly right, 2 malformed or unknown question\n");
+    return f == stdout ? 0 : 2;
+}
+
+/* A value that looks like a negative number is an answer, not a flag. */
+static int is_flag(const char *a)
+{
+    return a[0] == '-' && a[1] && !(a[1] >= '0' && a[1] <= '9') && a[1] != '.' &&
+           strncmp(a, "−", strlen("−"));
+}
+
+static int parse_args(int argc, char **argv, check_args *a)
+{
+    *a = (check_args){.save = 1, .self = -1};
+    int only_positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        int g = only_positional ? 0 : cli_take_global_flag(argc, argv, &i);
+        if (g < 0)
+            return 2;
+        if (g > 0)
+            continue;
+        if (!only_positional && !strcmp(s, "--")) {
+            only_positional = 1;
+        } else if (!only_positional && (!strcmp(s, "--help") || !strcmp(s, "-h"))) {
+            return usage(stdout) + 100;
+        } else if (!only_positional && !strcmp(s, "--format") && i + 1 < argc) {
+            const char *f = argv[++i];
+            if (strcmp(f, "json") && strcmp(f, "text")) {
+                fprintf(stderr, "attn-tutor check: --format is text or json, not '%s'\n", f);
+                return 2;
+            }
+            a->json = !strcmp(f, "json");
+        } else if (!only_positional && !strcmp(s, "--self") && i + 1 < argc) {
+            a->self = qz_verdict_parse(argv[++i]);
+            if (a->self < 0 || a->self == QZ_MALFORMED) {
+                fprintf(stderr, "attn-tutor check: --self is correct, partial or wrong, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!only_positional && !strcmp(s, "--no-save")) {
+            a->save = 0;
+        } else if (!only_positional && is_flag(s)) {
+            fprintf(stderr, "attn-tutor check: unknown option '%s' (see attn-tutor check --help)\n", s);
+            return 2;
+        } else if (!a->qid) {
+            a->qid = s;
+        } else if (!a->answer) {
+            a->answer = s;
+        } else {
+            fprintf(stderr, "attn-tutor check: one answer only; quote it: attn-tutor check %s \"%s %s\"\n",
+                    a->qid, a->answer, s);
+            return 2;
+        }
+    }
+    if (!a->qid || !a->answer) {
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+static const char *verdict_label(qz_verdict v, qz_lang lang)
+{
+    static const char *const en[] = {"correct", "partly right", "wrong", "malformed answer"};
+    static const char *const zh[] = {"正确", "部分正确", "错误", "答案格式有误"};
+    return (lang == QZ_ZH ? zh : en)[v];
+}
+
+/* Numbers rounded to 7 significant digits so that JSON shows 0.1384401, not noise. */
+static double round7(double x)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.7g", x);
+    return strtod(buf, NULL);
+}
+
+static int print_json(const char *qid, const char *lesson, const qz_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return -1;
+    cJSON_AddStringToObject(o, "question", qid);
+    cJSON_AddStringToObject(o, "lesson", lesson);
+    cJSON_AddStringToObject(o, "verdict", qz_verdict_name(r->verdict));
+    cJSON_AddNumberToObject(o, "score", round7(r->score));
+    if (r->expected_values) {
+        cJSON *e = cJSON_AddArrayToObject(o, "expected");
+        for (size_t i = 0; e && i < r->n_expected; i++)
+            cJSON_AddItemToArray(e, cJSON_CreateNumber(round7(r->expected_values[i])));
+        cJSON_AddStringToObject(o, "expected_text", r->expected ? r->expected : "");
+    } else {
+        cJSON_AddStringToObject(o, "expected", r->expected ? r->expected : "");
+    }
+    cJSON_AddStringToObject(o, "mistake", qz_mistake_name(r->mistake));
+    cJSON_AddBoolToObject(o, "self_assessed", r->self_assessed);
+    cJSON_AddStringToObject(o, "feedback", r->feedback ? r->feedback : "");
+    char *s = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!s)
+        return -1;
+    puts(s);
+    cJSON_free(s);
+    return 0;
+}
+
+static void record(const char *lesson, const char *qid, const qz_result *r)
+{
+    qz_store st;
+    at_error err;
+    char id[600];
+    snprintf(id, sizeof id, "%s:%s", lesson, qid);
+    if (qz_store_open(&st, NULL, &err)) {
+        fprintf(stderr, "attn-tutor check: %s\n", err.msg);
+        return;
+    }
+    if (st.warning[0])
+        fprintf(stderr, "attn-tutor check: %s\n", st.warning);
+    if (qz_store_record(&st, id, r, (long long)time(NULL), &err) ||
+        (r->verdict != QZ_MALFORMED && qz_store_save(&st, &err)))
+        fprintf(stderr, "attn-tutor check: %s\n", err.msg);
+    qz_store_close(&st);
+}
+
+static void unknown_question(const at_lesson_set *set, const char *qid, qz_lang lang)
+{
+    fprintf(stderr, lang == QZ_ZH ? "attn-tutor check：没有题目 '%s'" : "attn-tutor check: no question '%s'",
+            qid);
+    const at_lesson *self = at_lesson_set_find(set, QZ_SELF_TEST_LESSON);
+    if (self) {
+        fprintf(stderr, lang == QZ_ZH ? "（自测题：" : " (self-test:");
+        for (unsigned i = 0; i < self->doc->steps_count; i++)
+            if (self->doc->steps[i].question)
+                fprintf(stderr, " %s", self->doc->steps[i].question->id);
+        fprintf(stderr, lang == QZ_ZH ? "；其他课程写作 LESSON:QID）" : "; others as LESSON:QID)");
+    }
+    fprintf(stderr, "\n");
+}
+
+int cli_check(int argc, char **argv)
+{
+    check_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc >= 100 ? rc - 100 : rc;
+    const char *lang_code = cli_g.lang ? cli_g.lang : cli_default_lang();
+    qz_lang lang = qz_lang_from(lang_code);
+    const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    if (!dir) {
+        fprintf(stderr, "attn-tutor check: no lessons folder found (give --lessons DIR)\n");
+        return 2;
+    }
+    at_lesson_set set = {0};
+    at_diag_list diags = {0};
+    qz_bound b = {0};
+    qz_result r = {0};
+    at_error err;
+    rc = 2;
+    if (at_lesson_set_load(dir, lang_code, &set, &diags) == AT_EIO) {
+        fprintf(stderr, "attn-tutor check: cannot read the lessons in %s/%s\n", dir, lang_code);
+        goto out;
+    }
+    const at_lesson *lesson = NULL;
+    const at_question *q = qz_find_question(&set, a.qid, &lesson);
+    if (!q) {
+        unknown_question(&set, a.qid, lang);
+        goto out;
+    }
+    if (qz_bind_question(q, &b, &err) || qz_grade(&b.q, a.answer, lang, &r, &err)) {
+        fprintf(stderr, "attn-tutor check: %s: %s\n", lesson->path, err.msg);
+        goto out;
+    }
+    if (a.self >= 0 && r.verdict != QZ_MALFORMED) {
+        if (b.q.kind != QZ_TEXT) {
+            fprintf(stderr, "attn-tutor check: --self is for text answers; %s is graded automatically\n", a.qid);
+            goto out;
+        }
+        qz_result_self_assess(&r, (qz_verdict)a.self);
+    }
+    if (a.json) {
+        if (print_json(a.qid, lesson->doc->id, &r)) {
+            rc = 1;
+            goto out;
+        }
+    } else {
+        printf("%s: %s", a.qid, verdict_label(r.verdict, lang));
+        if (r.verdict != QZ_MALFORMED)
+            printf(lang == QZ_ZH ? "（得分 %.2g%s）" : " (score %.2g%s)", r.score,
+                   r.self_assessed ? (lang == QZ_ZH ? "，自评" : ", self-assessed") : "");
+        printf("\n%s", r.feedback ? r.feedback : "");
+    }
+    if (a.save)
+        record(lesson->doc->id, q->id, &r);
+    rc = qz_verdict_exit_status(r.verdict);
+out:
+    qz_result_free(&r);
+    qz_bound_free(&b);
+    at_lesson_set_free(&set);
+    at_diag_list_free(&diags);
+    return rc;
+}

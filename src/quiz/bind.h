@@ -1,0 +1,37 @@
+/* Questions of loaded lessons (src/lesson) as the grader's qz_question, and the
+ * question ids of the command line: "q1" … "q5" name the self-test lesson's
+ * questions, "LESSON:QID" any other. */
+#ifndef AT_QUIZ_BIND_H
+#define AT_QUIZ_BIND_H
+
+#include "lesson/lesson.h"
+#include "quiz/quiz.h"
+
+#define QZ_SELF_TEST_LESSON "self-test"
+
+/* A qz_question with the arrays it needs converted from the lesson's cells
+ * (scores and matrices as numbers, asked tokens as indices). Text (prompts,
+ * tokens, rubric) is borrowed from the lesson, which must outlive it. */
+typedef struct qz_bound {
+    qz_question q;
+    double *scores, *values, *mq, *mk, *mv;
+    size_t *ask;
+    unsigned char *allowed;
+    qz_option *options;
+    qz_concept *rubric;
+} qz_bound;
+
+/* Convert one lesson question. Returns AT_OK, AT_EINVAL (err names the field, e.g.
+ * "asked token 'x' is not among the tokens"), AT_ENOMEM. Free with qz_bound_free. */
+int qz_bind_question(const at_question *src, qz_bound *out, at_error *err);
+void qz_bound_free(qz_bound *b);
+
+/* Split a command-line id: "q3" → ("self-test", "q3"); "masking:q2" → ("masking", "q2").
+ * Writes into lesson / question (cap bytes each); -1 if a part is empty or too long. */
+int qz_split_id(const char *id, char *lesson, char *question, size_t cap);
+
+/* Find a question in a set of lessons by command-line id; NULL if absent. */
+const at_question *qz_find_question(const at_lesson_set *set, const char *id,
+                                    const at_lesson **lesson);
+
+#endif

@@ -1,0 +1,78 @@
+# attn-tutor check: verdicts, exit statuses and JSON for the self-test questions,
+# with the values the engine computes (Q3: 0.1384 and 0.1691).
+. tests/lib.sh
+state=$(mktemp -d)
+export XDG_STATE_HOME="$state"
+chk() { "$AT_BIN" --lang en check "$@"; }
+
+out=$(chk q3 "0.14 0.17"); rc=$?
+expect_eq "check q3 right: exit 0" 0 "$rc"
+expect_contains "check q3 right: verdict" "q3: correct (score 1)" "$out"
+expect_contains "check q3 right: engine value" "0.1384 ≈ 0.14" "$out"
+for a in "0.14, 0.17" "0.14;0.17" "下雨=0.14 没=0.17" "没: 0.17, 下雨: 0.14" "14% 17%" ".14 .17" \
+         "0,14 0,17" "1.384e-1 1.691e-1" "1.35/9.75 1.65/9.75" "exp(0.3)/9.75 exp(0.5)/9.75" \
+         "e^0.3/9.75 e^0.5/9.75"; do
+  expect_status "check q3 '$a' is right" 0 chk q3 "$a" --no-save
+done
+expect_status "check q3 forgot exp" 1 chk q3 "0.125 0.208"
+expect_status "check q3 one right, one wrong" 3 chk q3 "0.14 0.2"
+expect_status "check q3 percentages without %" 3 chk q3 "13.84 16.91"
+expect_status "check q3 malformed" 2 chk q3 "0.14abc"
+expect_status "check q3 one number" 2 chk q3 "0.14"
+expect_status "check q3 three numbers" 2 chk q3 "0.1 0.2 0.3"
+expect_status "check q3 ambiguous commas" 2 chk q3 "0,14, 0,17"
+expect_status "check unknown question" 2 chk q9 "1"
+expect_status "check unknown lesson" 2 chk nosuch:q1 "1"
+expect_status "check without an answer" 2 chk q3
+expect_status "check bad format" 2 chk q3 "0.14 0.17" --format xml
+
+out=$(chk q3 "0.125 0.208")
+expect_contains "check q3 forgot exp: diagnosis" "exp was skipped" "$out"
+expect_contains "check q3 forgot exp: steps" "each exp divided by the sum: 下雨 1.3499 / 9.7504 = 0.1384" "$out"
+out=$(chk q3 "0.14abc" 2>&1)
+expect_contains "check q3 malformed: says where" "(at 'abc')" "$out"
+
+out=$(chk q3 "0.14 0.17" --format json)
+expect_contains "check json verdict" '"verdict":"correct"' "$out"
+expect_contains "check json expected" '"expected":[0.1384408,0.169092]' "$out"
+expect_contains "check json question" '"question":"q3"' "$out"
+expect_contains "check json score" '"score":1' "$out"
+out=$(chk q3 "0.17 0.14" --format json)
+expect_contains "check json partial" '"verdict":"partial","score":0.5' "$out"
+expect_contains "check json mistake" '"mistake":"swapped"' "$out"
+out=$(chk q3 "0.14abc" --format json)
+expect_contains "check json malformed" '"verdict":"malformed"' "$out"
+out=$(chk q3 "0.1 0.2 0.3" --format json 2>/dev/null)
+if printf '%s' "$out" | python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; then
+  ok "check json parses"; else not_ok "check json parses" "$out"; fi
+
+expect_status "check q2 formula" 0 chk q2 "softmax(QKᵀ/√dₖ)·V"
+expect_status "check q2 ascii formula" 0 chk q2 "softmax((Q*K')/sqrt(dk))*V"
+out=$(chk q2 "softmax(QK^T/d_k)V")
+expect_contains "check q2 names the mistake" "instead of √dₖ" "$out"
+expect_status "check q2 unreadable" 2 chk q2 "softmax(QK^T"
+
+expect_status "check q4 text" 0 chk q4 "Q comes from the decoder; K and V from the encoder output; it aligns target words with source words"
+expect_status "check q4 text partly" 3 chk q4 "Q from the decoder"
+out=$(chk q4 "Q from the decoder" --self correct --format json)
+expect_contains "check q4 self-assessed" '"self_assessed":true' "$out"
+expect_status "check --self only for text" 2 chk q3 "0.14 0.17" --self correct
+
+out=$("$AT_BIN" --lang zh check q3 "0.125 0.208")
+expect_contains "check zh feedback" "看起来漏掉了 exp" "$out"
+out=$("$AT_BIN" check q3 "0.14 0.17" --lang zh)
+expect_contains "check --lang after the command" "q3: 正确" "$out"
+
+# Attempts are recorded (malformed ones are not), and a damaged progress file is set aside.
+prog="$state/attn-tutor/progress.yaml"
+if grep -q "id: self-test:q3" "$prog" 2>/dev/null; then ok "check records progress"; else not_ok "check records progress"; fi
+before=$(grep -A5 "id: self-test:q3" "$prog" | grep attempts)
+chk q3 "0.14abc" >/dev/null 2>&1
+after=$(grep -A5 "id: self-test:q3" "$prog" | grep attempts)
+expect_eq "malformed answer is not an attempt" "$before" "$after"
+printf 'garbage: [\n' > "$prog"
+err=$(chk q3 "0.14 0.17" 2>&1 >/dev/null)
+expect_contains "damaged progress reported" "it was kept as" "$err"
+n=$(ls "$state/attn-tutor" | grep -c 'progress.yaml.damaged-')
+expect_eq "damaged progress kept aside" 1 "$n"
+rm -rf "$state"
