@@ -358,6 +358,11 @@ int cli_attend(int argc, char **argv)
         rc = 2;
         goto out;
     }
+    if (toks.n == 0) {
+        fprintf(stderr, "attn-tutor attend: the sentence has no words, only spaces\n");
+        rc = 2;
+        goto out;
+    }
     if ((rc = open_model(&a, &m)))
         goto out;
     if (at_model_attend(m, &toks, &a.opts, &run, &err) != AT_OK) {

@@ -218,10 +218,10 @@ int at_model_attend(const at_model *m, const at_tokens *toks, const at_run_opts 
 {
     memset(run, 0, sizeof *run);
     if (!m || !toks || toks->n == 0)
-        return at_error_set(err, AT_EINVAL, "attend: the sentence has no tokens");
+        return at_error_set(err, AT_EINVAL, "the sentence has no tokens");
     if (toks->n > AT_MODEL_MAX_TOKENS)
-        return at_error_set(err, AT_ERANGE, "attend: %zu tokens; the model takes at most %d",
-                            toks->n, AT_MODEL_MAX_TOKENS);
+        return at_error_set(err, AT_ERANGE, "the sentence has %zu tokens; the model takes at "
+                            "most %d", toks->n, AT_MODEL_MAX_TOKENS);
     at_model_acts a;
     at_token_feat *feats = calloc(toks->n, sizeof *feats);
     int rc = at_model_acts_alloc(&m->cfg, toks->n, 1, &a, err);

@@ -74,6 +74,12 @@ err=$("$AT_BIN" attend "$bad" 2>&1 >/dev/null)
 expect_contains "attend: bad UTF-8 names the byte offset" "byte offset 5" "$err"
 expect_status "attend: bad UTF-8 exits 2" 2 "$AT_BIN" attend "$bad"
 expect_status "attend: no sentence exits 2" 2 "$AT_BIN" attend
+err=$("$AT_BIN" attend "   " 2>&1)
+expect_eq "attend: only spaces: one clear line" "attn-tutor attend: the sentence has no words, only spaces" "$err"
+long=$(python3 -c "print(' '.join(['a'] * 257))")
+err=$("$AT_BIN" attend "$long" 2>&1)
+expect_contains "attend: too many tokens is named" "the sentence has 257 tokens; the model takes at most 256" "$err"
+expect_status "attend: too many tokens exits 2" 2 "$AT_BIN" attend "$long"
 expect_status "attend: --layer 9 exits 2" 2 "$AT_BIN" attend --layer 9 "$S"
 expect_status "attend: --head 0 exits 2" 2 "$AT_BIN" attend --head 0 "$S"
 expect_status "attend: --mask sideways exits 2" 2 "$AT_BIN" attend --mask sideways "$S"
