@@ -418,8 +418,8 @@ static int parse_item(parser *ps, qz_numbers *out)
         if (peek(ps)->kind == T_LABELSEP)
             ps->i++;
         if (!can_start_value(peek(ps)))
-            return fail_at(ps, start, "a word that is not a number; write a token and its value as 下雨=0.14",
-                           "这不是数字；给词元标数值请写成 下雨=0.14");
+            return fail_at(ps, start, "a word where a number belongs (to name a token, write token=0.14)",
+                           "这里应该是数字（要标出词元，请写成 下雨=0.14）");
         out->labelled++;
     }
     ps->literal = 1;

@@ -3,6 +3,7 @@
 #include "quiz/progress.h"
 
 #include <cyaml/cyaml.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 
 #define PROGRESS_FILE "progress.yaml"
 #define PROGRESS_MAX_BYTES (8 * 1024 * 1024)
+#define STALE_SECONDS 600
 
 /* ---- schema (bottom up) ---- */
 
@@ -235,6 +237,26 @@ static void load(qz_store *s)
     s->p = p;
 }
 
+/* Temporary files of saves that were killed: removed once they are old enough that
+ * no other running tutor can still be writing them. */
+static void remove_stale_temporaries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4608];
+    time_t now = time(NULL);
+    while (d && (e = readdir(d))) {
+        struct stat st;
+        if (strncmp(e->d_name, ".progress.yaml.", 15))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > STALE_SECONDS)
+            unlink(path);
+    }
+    if (d)
+        closedir(d);
+}
+
 int qz_store_open(qz_store *s, const char *dir, at_error *err)
 {
     char buf[4096];
@@ -250,6 +272,7 @@ int qz_store_open(qz_store *s, const char *dir, at_error *err)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
     snprintf(s->path, n + sizeof "/" PROGRESS_FILE, "%s/" PROGRESS_FILE, dir);
+    remove_stale_temporaries(s->dir);
     load(s);
     return AT_OK;
 }

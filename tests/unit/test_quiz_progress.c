@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,26 @@ static void test_round_trip(void **state)
     assert_int_equal(qz_store_lesson(&s, "self-test")->step, 4);   /* furthest step kept */
     assert_null(qz_store_answer(&s, "self-test:q9"));
     qz_store_close(&s);
+    remove_dir(dir);
+}
+
+/* A killed save's temporary file is removed once it is old; a fresh one (another
+ * tutor may be writing it) is left alone. */
+static void test_stale_temporaries(void **state)
+{
+    char *dir = make_dir();
+    char old[600], fresh[600];
+    snprintf(old, sizeof old, "%s/.progress.yaml.AAAAAA", dir);
+    snprintf(fresh, sizeof fresh, "%s/.progress.yaml.BBBBBB", dir);
+    write_file(old, "version: 1\n", 11);
+    write_file(fresh, "version: 1\n", 11);
+    struct timespec times[2] = {{time(NULL) - 3600, 0}, {time(NULL) - 3600, 0}};
+    assert_int_equal(utimensat(AT_FDCWD, old, times, 0), 0);
+    qz_store s;
+    assert_int_equal(qz_store_open(&s, dir, NULL), AT_OK);
+    qz_store_close(&s);
+    assert_int_equal(access(old, F_OK), -1);
+    assert_int_equal(access(fresh, F_OK), 0);
     remove_dir(dir);
 }
 
@@ -439,6 +460,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_stale_temporaries),
         cmocka_unit_test(test_leitner),
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_newer_version_kept),
