@@ -180,6 +180,40 @@ static void test_case11_forms(void **state)
     expect_malformed("0,16,", 1, "ambiguous");
 }
 
+/* Random answers built from the pieces students type (and broken UTF-8): the parser
+ * answers AT_OK or AT_EINVAL with a message, never anything else (run under ASan too). */
+static void test_random_answers_never_crash(void **state)
+{
+    static const char *const pieces[] = {"0", "1", "4", ".", ",", ";", " ", "%", "％", "e", "E", "^",
+                                         "(", ")", "/", "*", "-", "+", "exp", "sqrt", "√", "下雨", "=",
+                                         ":", "，", "abc", "\xe4\xb8", "\xff", "1e999", "0,1", "−", "**"};
+    unsigned long long x = 88172645463325252ULL;
+    for (int i = 0; i < 20000; i++) {
+        char buf[256] = "";
+        size_t len = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int n = (int)(x % 12);
+        for (int k = 0; k < n; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
+            size_t l = strlen(p);
+            if (len + l < sizeof buf) {
+                memcpy(buf + len, p, l + 1);
+                len += l;
+            }
+        }
+        qz_numbers nums;
+        at_error err;
+        int rc = qz_parse_numbers(buf, (size_t)(x % 4), QZ_EN, &nums, &err);
+        if (rc != AT_OK && !(rc == AT_EINVAL && err.msg[0])) {
+            print_error("'%s': rc %d\n", buf, rc);
+            fail();
+        }
+        for (size_t k = 0; rc == AT_OK && k < nums.n; k++)
+            assert_true(isfinite(nums.v[k].x));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_chinese_messages),
         cmocka_unit_test(test_case11_forms),
+        cmocka_unit_test(test_random_answers_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,6 +187,37 @@ static void test_choice(void **state)
     qz_result_free(&r);
 }
 
+/* Random formulas from the symbols students type: read or refused, never a crash. */
+static void test_random_formulas_never_crash(void **state)
+{
+    static const char *const pieces[] = {"softmax", "(", ")", "Q", "K", "V", "^T", "ᵀ", "'", "/",
+                                         "sqrt", "√", "d_k", "dₖ", "*", "·", "\\frac{", "}", "{", "^",
+                                         "-", "2", "0.5", "=", " ", "\\sqrt", "@", ".T", "+", "\xe2\x88"};
+    unsigned long long x = 2463534242ULL;
+    for (int i = 0; i < 20000; i++) {
+        char buf[400] = "";
+        size_t len = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int n = (int)(x % 16);
+        for (int k = 0; k < n; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
+            size_t l = strlen(p);
+            if (len + l < sizeof buf) {
+                memcpy(buf + len, p, l + 1);
+                len += l;
+            }
+        }
+        unsigned m;
+        at_error err;
+        int rc = qz_formula_compare(buf, canonical, &m, &err);
+        if (rc != AT_OK && !(rc == AT_EINVAL && err.msg[0])) {
+            print_error("'%s': rc %d\n", buf, rc);
+            fail();
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_rubric_both_languages),
         cmocka_unit_test(test_text_graded),
         cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_random_formulas_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -324,6 +324,34 @@ static void test_bad_question(void **state)
     assert_non_null(strstr(err.msg, "asked token 10 of 6"));
 }
 
+/* Random answers to Q3 and to an attention row: always graded (a verdict, feedback,
+ * a score in [0, 1]), never an error or a crash. */
+static void test_random_answers_are_graded(void **state)
+{
+    static const char *const pieces[] = {"0.14", "0.17", " ", ",", "下雨", "没", "我", "=", ":", "%",
+                                         "1.35/9.75", "e^0.5", "-", "0", "abc", "0,1", "13.84", "\xe6\xb2"};
+    unsigned long long x = 1234567ULL;
+    qz_question q = q3(), a = attention(1);
+    for (int i = 0; i < 5000; i++) {
+        char buf[200] = "";
+        size_t len = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        for (int k = 0, n = (int)(x % 8); k < n; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
+            if (len + strlen(p) < sizeof buf) {
+                strcat(buf, p);
+                len += strlen(p);
+            }
+        }
+        qz_result r;
+        at_error err;
+        assert_int_equal(qz_grade(i % 2 ? &a : &q, buf, QZ_ZH, &r, &err), AT_OK);
+        assert_true(r.verdict <= QZ_MALFORMED && r.feedback && r.score >= 0 && r.score <= 1);
+        qz_result_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_attention_output),
         cmocka_unit_test(test_attention_causal),
         cmocka_unit_test(test_bad_question),
+        cmocka_unit_test(test_random_answers_are_graded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
