@@ -21,8 +21,8 @@ HEADS, D_HEAD = 8, 64
 
 
 def time_per_call(fn, samples):
-    """Median seconds per call; each sample lasts at least 50 ms."""
-    fn()
+    """Median seconds per call; each sample lasts at least 50 ms. The first call
+    warms caches and its time sizes the samples."""
     t0 = time.perf_counter()
     fn()
     one = time.perf_counter() - t0

@@ -72,8 +72,10 @@ typedef struct at_attn_trace {
  *                              (its weights and output are all 0)
  *   trace         optional, see at_attn_trace
  * Masked keys are skipped, not added to: non-finite values in a masked key or
- * value never reach the output. Returns AT_OK, or AT_EINVAL with err filled.
- * No allocation unless V holds a non-finite value (then a row-wise path is used). */
+ * value never reach the output. Returns AT_OK, or AT_EINVAL / AT_ENOMEM with err filled.
+ * A non-finite value in V is handled row by row (sgemm would spread 0·NaN).
+ * Allocates nothing but one mask row (n_k bytes) when masked with n_k > 256.
+ * Works in blocks of query rows so that each block's scores stay in cache. */
 int at_attention_forward(const at_attn_config *cfg, const float *Q, const float *K,
                          const float *V, float *weights, float *out,
                          unsigned char *fully_masked, const at_attn_trace *trace,
