@@ -75,4 +75,14 @@ err=$(chk q3 "0.14 0.17" 2>&1 >/dev/null)
 expect_contains "damaged progress reported" "it was kept as" "$err"
 n=$(ls "$state/attn-tutor" | grep -c 'progress.yaml.damaged-')
 expect_eq "damaged progress kept aside" 1 "$n"
+# The same paths under AddressSanitizer (leaks make the exit status 1).
+if [ -x "${AT_BIN_ASAN:-}" ]; then
+  asan() { ATTN_TUTOR_DATA="$PWD" "$AT_BIN_ASAN" --lang en check "$@"; }
+  expect_status "asan: check right" 0 asan q3 "下雨=0.14 没=0.17"
+  expect_status "asan: check wrong" 1 asan q3 "1.35 1.65"
+  expect_status "asan: check malformed" 2 asan q3 "0,14, 0,17"
+  expect_status "asan: check formula" 1 asan q2 "softmax(QK^T V)"
+  expect_status "asan: check text json" 3 asan q4 "the decoder" --format json
+  expect_status "asan: practice" 0 env ATTN_TUTOR_DATA="$PWD" "$AT_BIN_ASAN" practice --seed 5 --kind attention --solution
+fi
 rm -rf "$state"
