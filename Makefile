@@ -98,6 +98,23 @@ model-check: deps
 build/train-model: build/rel/models/train_main.o $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
+# Fuzzing the lesson loader with libFuzzer (clang): `make fuzz FUZZ_SECONDS=60`.
+# Not part of `make test`; inputs that crash are written to build/fuzz/.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
+build/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (fuzz)"; $(FUZZ_CC) $(filter-out -Werror -MMD -MP,$(ALL_CFLAGS)) -O1 -g \
+	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+build/fuzz/fuzz_lesson: build/fuzz/tests/fuzz/fuzz_lesson.o $(call objs,fuzz,$(LIB_SRC))
+	@echo "  LD  $@"; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+fuzz: deps build/fuzz/fuzz_lesson
+	@mkdir -p build/fuzz/corpus
+	@for f in lessons/*/*.yaml tests/lint/*.yaml; do cp "$$f" "build/fuzz/corpus/$$(echo "$$f" | tr / _)"; done
+	cd build/fuzz && ./fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	    -dict=../../tests/fuzz/lesson.dict corpus
+
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS)

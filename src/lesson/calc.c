@@ -239,6 +239,12 @@ int at_compute_run(const at_compute *c, at_compute_result *r, at_error *err)
         goto out;
     }
     size_t nn = r->heads * r->n_q * r->n_k;
+    if (nn > AT_COMPUTE_MAX_CELLS) {
+        rc = at_error_set(err, AT_ERANGE, "%zu heads × %zu × %zu weights is more than a lesson "
+                          "computes (at most %u); make it smaller or `time: true`", r->heads,
+                          r->n_q, r->n_k, AT_COMPUTE_MAX_CELLS);
+        goto out;
+    }
     r->weights = malloc(nn * sizeof *r->weights);
     if (!r->weights) {
         rc = at_error_set(err, AT_ENOMEM, "out of memory");

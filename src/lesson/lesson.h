@@ -34,6 +34,10 @@
 /* Limits on compute blocks: rows (tokens) and columns (d_k, d_v). */
 #define AT_COMPUTE_MAX_N 4096
 #define AT_COMPUTE_MAX_D 1024
+/* At most this many attention weights (heads × n_q × n_k) per compute block, and in
+ * all the blocks a lesson computes when it loads (`time: true` blocks are not run at
+ * load): a lesson file cannot make the loader allocate without bound. */
+#define AT_COMPUTE_MAX_CELLS (1u << 24)
 
 /* ------------------------------------------------------------------ diagnostics */
 

@@ -10,11 +10,23 @@
 typedef struct verifier {
     at_diag_list *diags;
     const char *file;
+    size_t cells;             /* attention weights computed so far (AT_COMPUTE_MAX_CELLS) */
 } verifier;
 
 static void report(verifier *v, at_diag_level lvl, const ynode *at, const char *fmt, const char *msg)
 {
     at_diag_add(v->diags, lvl, v->file, at ? at->line : 1, at ? at->col : 1, fmt, msg);
+}
+
+/* Count a computed block against the lesson's budget; 0 if it still fits. */
+static int over_budget(verifier *v, const at_compute_result *r, const ynode *at)
+{
+    v->cells += r->heads * r->n_q * r->n_k;
+    if (v->cells <= AT_COMPUTE_MAX_CELLS)
+        return 0;
+    report(v, AT_DIAG_ERROR, at, "%s", "this lesson computes more attention weights than a "
+           "lesson may (split it, make the blocks smaller, or mark large demos `time: true`)");
+    return 1;
 }
 
 static const ynode *item(const ynode *seq, size_t i)
@@ -84,8 +96,8 @@ static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
                            const ynode *node)
 {
     at_error err;
-    if (c->time && *c->time)
-        return;                      /* timed live by the tutor; shapes checked already */
+    if ((c->time && *c->time) || v->cells > AT_COMPUTE_MAX_CELLS)
+        return;                      /* timed live by the tutor / over budget (reported) */
     at_compute_result *r = calloc(1, sizeof *r);
     if (!r || at_compute_run(c, r, &err)) {
         if (r)
@@ -94,6 +106,8 @@ static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
         return;
     }
     calc->compute = r;
+    if (over_budget(v, r, node))
+        return;
     verify_expects(v, c->expect, c->expect_count, r, NULL, ynode_get(node, "expect", NULL));
 }
 
@@ -101,6 +115,8 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
                             const ynode *node)
 {
     at_error err;
+    if (v->cells > AT_COMPUTE_MAX_CELLS)
+        return;
     at_question_calc *qc = calloc(1, sizeof *qc);
     if (!qc || at_question_compute(q, qc, &err)) {
         if (qc)
@@ -109,6 +125,8 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
         return;
     }
     calc->question = qc;
+    if (qc->attn.weights && over_budget(v, &qc->attn, node))
+        return;
     if (q->kind == AT_Q_CHOICE) {
         unsigned right = 0;
         for (unsigned i = 0; i < q->options_count; i++)
@@ -152,7 +170,7 @@ static void verify_lab(verifier *v, const at_lab *lab, const at_model *m, const 
 void at_verify_lesson(at_lesson *l, const ynode *root, const char *data, size_t len,
                       const at_model *m, at_diag_list *diags)
 {
-    verifier v = {diags, l->path};
+    verifier v = {diags, l->path, 0};
     const at_lesson_doc *d = l->doc;
     if (!valid_id(d->id))
         report(&v, AT_DIAG_ERROR, ynode_get(root, "id", NULL),
