@@ -143,7 +143,7 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     ui_put_right(w, r.y + 1, r.x + kw, "q·k", 8, crt_attr(CRT_DIM));
     ui_put_right(w, r.y + 1, r.x + kw + 8, a->unscaled ? _("×1") : "/√dₖ", 8, crt_attr(CRT_DIM));
     ui_put_right(w, r.y + 1, r.x + kw + 16, _("weight"), 8, crt_attr(CRT_DIM));
-    int rows = r.h - 4;   /* header, keys…, blank, top 3 */
+    int rows = r.h - 7;   /* title, header, keys…, blank, "top 3:", three lines */
     if (rows < 1)
         rows = 1;
     int cur = l->map.cur_col;
@@ -182,13 +182,15 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
             }
         }
     }
-    int pos = snprintf(b, sizeof b, "%s", _("top 3:"));
-    for (int t = 0; t < 3 && top[t] < n && pos < (int)sizeof b; t++)
-        pos += snprintf(b + pos, sizeof b - pos, " %s %.2f", a->labels[top[t]],
-                        (double)a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]);
     int y = r.y + 2 + (rows < (int)n ? rows : (int)n) + 1;
     if (y < r.y + r.h)
-        ui_puts(w, y, r.x, b, r.w, crt_attr(CRT_OK));
+        ui_puts(w, y++, r.x, _("top 3:"), r.w, crt_attr(CRT_DIM));
+    for (int t = 0; t < 3 && top[t] < n && y < r.y + r.h; t++, y++) {
+        snprintf(b, sizeof b, "%d. %.3f ", t + 1,
+                 (double)a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]);
+        int c = ui_puts(w, y, r.x + 1, b, r.w - 1, crt_attr(CRT_OK));
+        ui_puts(w, y, r.x + 1 + c, a->labels[top[t]], r.w - 1 - c, crt_attr(CRT_OK));
+    }
 }
 
 /* Every head of the layer side by side, when they fit; returns 0 when they do not. */

@@ -40,15 +40,15 @@ void ui_app_cursor(ui_app *app, int y, int x)
 
 static void draw_too_small(int rows, int cols)
 {
-    char line1[128], line2[128];
-    snprintf(line1, sizeof line1, _("Terminal too small: %d×%d"), cols, rows);
-    snprintf(line2, sizeof line2, _("needs at least %d×%d"), UI_MIN_COLS, UI_MIN_ROWS);
+    char lines[3][128];
+    snprintf(lines[0], sizeof lines[0], "%s", _("Terminal too small"));
+    snprintf(lines[1], sizeof lines[1], _("now %d×%d"), cols, rows);
+    snprintf(lines[2], sizeof lines[2], _("needs %d×%d"), UI_MIN_COLS, UI_MIN_ROWS);
     int y = rows / 2 - 1;
     if (y < 0)
         y = 0;
-    ui_put_center(stdscr, y, 0, line1, cols, crt_attr(CRT_WRONG));
-    if (y + 1 < rows)
-        ui_put_center(stdscr, y + 1, 0, line2, cols, crt_attr(CRT_NORMAL));
+    for (int i = 0; i < 3 && y + i < rows; i++)
+        ui_put_center(stdscr, y + i, 0, lines[i], cols, crt_attr(i == 0 ? CRT_WRONG : CRT_NORMAL));
 }
 
 static void draw_bars(ui_app *app, ui_screen *s, int rows, int cols)

@@ -1,0 +1,57 @@
+# The attention lab in a real terminal (tmux): tokens, heatmap rows, the detail pane,
+# Chinese sentences, the causal mask, typing by grapheme.
+. tests/lib.sh
+. tests/e2e/lib/tmux.sh
+
+EN="The animal didn't cross the road because it was too tired."
+
+tutor_start 100 30 -- --lang en lab "$EN"
+expect_screen "lab: 12 tokens (11 words and the full stop)" "12 tokens"
+for tok in animal "didn't" because tired; do
+  case "$(line_of "$tok")" in *"$tok"*) ok "lab: heatmap shows '$tok'" ;; *) not_ok "lab: heatmap shows '$tok'" ;; esac
+done
+expect_line "lab: the row for 'it' holds weights" '^ it +(\.[0-9]{2} +){11}\.[0-9]{2}' 
+keys j j j j j j j
+expect_screen "lab: moving down 7 rows selects the query 'it'" "Query 8: it"
+expect_screen "lab: detail pane lists q·k, scaled and weight" "weight"
+expect_screen "lab: detail pane names the top 3" "top 3:"
+expect_not_screen "lab: no NaN on screen" "nan"
+
+tutor_start 100 30 -- --lang en lab "今天 下雨 我 没 带 伞"
+expect_screen "lab: spaced Chinese gives 6 tokens" "6 tokens"
+expect_screen "lab: the word 下雨 is one token" "下雨"
+
+tutor_start 100 30 -- --lang en lab "小明今天没来学校"
+expect_screen "lab: unspaced Chinese gives 8 tokens" "8 tokens"
+# one character per row label
+expect_line "lab: the row for 校 holds weights" '^ 校 +[01]?\.[0-9]{2}' 
+
+# The causal mask zeroes the upper triangle (60 columns: the detail pane goes below).
+tutor_start 60 20 -- --lang en lab "$EN"
+expect_screen "lab 60×20: 12 tokens" "12 tokens"
+first=$(printf '%s\n' "$SCREEN" | grep -E '^ The ' | head -1)
+case "$first" in *"·"*) not_ok "lab: no masked cells before m" "$first" ;; *) ok "lab: no masked cells before m" ;; esac
+keys m
+expect_screen "lab: m turns the causal mask on" "causal mask"
+first=$(printf '%s\n' "$SCREEN" | grep -E '^ The ' | head -1)
+dots=$(printf '%s' "$first" | grep -o '·' | wc -l)
+expect_eq "lab: masked row 1 has 11 masked cells" 11 "$dots"
+case "$first" in *"1.0"*) ok "lab: row 1 gives its only visible key weight 1" ;; *) not_ok "lab: row 1 gives its only visible key weight 1" "$first" ;; esac
+last=$(printf '%s\n' "$SCREEN" | grep -E '^ \. ' | head -1)
+case "$last" in *"·"*) not_ok "lab: the last row sees every key" "$last" ;; *) ok "lab: the last row sees every key" ;; esac
+keys m
+expect_screen "lab: m again turns it off" "no mask"
+
+# Typing by grapheme: ä, 注, Backspace leaves ä (case 9).
+tutor_start 100 30 -- --lang en lab
+expect_screen "lab without a sentence opens with an example" "Sentence:"
+keys C-u
+expect_screen "lab: Ctrl-U clears the sentence" "Type a sentence"
+type_text "ä"
+type_text "注"
+expect_screen "lab: typed ä and 注" "Sentence: ä注"
+keys BSpace
+wait_for "1 token" >/dev/null
+input=$(line_of "Sentence:" | sed 's/ *$//')
+expect_eq "lab: Backspace removes 注, ä remains" " Sentence: ä" "$input"
+expect_screen "lab: the heatmap follows the edit (1 token)" "1 token"
