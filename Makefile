@@ -32,6 +32,8 @@ $(patsubst %.c,build/$(1)/%.o,$(2))
 endef
 
 BIN       := build/attn-tutor
+# UI translations: po/<lang>.po → build/locale/<lang>/LC_MESSAGES/attn-tutor.mo
+MO        := $(patsubst po/%.po,build/locale/%/LC_MESSAGES/attn-tutor.mo,$(wildcard po/*.po))
 LIB       := build/rel/libattn.a
 LIB_ASAN  := build/asan/libattn.a
 UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
@@ -39,7 +41,7 @@ UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
 
 .SECONDARY:
 .PHONY: all deps run test unit bench model model-check install uninstall clean lint-lessons fuzz
-all: $(BIN)
+all: $(BIN) $(MO)
 
 deps:
 	@scripts/deps.sh
@@ -61,12 +63,16 @@ $(BIN): build/rel/src/main.o $(LIB)
 build/asan/attn-tutor: build/asan/src/main.o $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS)
 
+build/locale/%/LC_MESSAGES/attn-tutor.mo: po/%.po
+	@mkdir -p $(dir $@)
+	@echo "  MSGFMT $<"; msgfmt --check -o $@ $<
+
 build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
 build/asan/tests/%: build/asan/tests/unit/%.o $(call objs,asan,$(TEST_HELPERS)) $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
-unit: $(BIN) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN)
+unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN)
 
 # Every suite prints TAP lines; tests/run.sh counts them and ends with "N passed, N failed".
 test: deps
@@ -74,7 +80,7 @@ test: deps
 	@tests/run.sh
 
 run: deps
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(MO)
 	@$(BIN)
 
 bench: deps $(BIN)
@@ -119,12 +125,15 @@ build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS)
 
-install: $(BIN)
+install: $(BIN) $(MO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons/zh $(DESTDIR)$(DATADIR)/lessons/en $(DESTDIR)$(DATADIR)/models
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/attn-tutor
 	-install -m 644 lessons/zh/*.yaml $(DESTDIR)$(DATADIR)/lessons/zh/
 	-install -m 644 lessons/en/*.yaml $(DESTDIR)$(DATADIR)/lessons/en/
 	-install -m 644 models/*.safetensors $(DESTDIR)$(DATADIR)/models/
+	for mo in $(MO); do l=$${mo#build/locale/}; l=$${l%%/*}; \
+	  install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES; \
+	  install -m 644 $$mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/attn-tutor.mo; done
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/attn-tutor

@@ -1,14 +1,22 @@
 /* attn-tutor (no command), lesson ID, lab [SENTENCE], quiz: the full-screen tutor. */
 #include "cli/cli.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ui/tutor.h"
 
 static int run(ui_start start, const char *arg)
 {
-    return ui_tutor_main(start, arg, cli_g.lang, cli_g.model_path, cli_g.lessons_dir,
-                         cli_data_path("models/mini.safetensors"));
+    char lessons[4096] = "", model[4096] = "";
+    const char *p = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    if (p)
+        snprintf(lessons, sizeof lessons, "%s", p);
+    p = cli_data_path("models/mini.safetensors");   /* cli_data_path reuses its buffer */
+    if (p)
+        snprintf(model, sizeof model, "%s", p);
+    return ui_tutor_main(start, arg, cli_g.lang, cli_g.model_path, lessons[0] ? lessons : NULL,
+                         model[0] ? model : NULL);
 }
 
 static int help(const char *cmd, const char *args, const char *what)

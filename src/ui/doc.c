@@ -49,9 +49,71 @@ static void push(ui_doc *d, const char *s, size_t len, crt_role role, int indent
     d->v[d->n++] = (ui_doc_line){t, role, indent, block, row};
 }
 
-void ui_doc_text(ui_doc *d, const char *text, crt_role role, int indent)
+static int starts_list(const char *p)
+{
+    if ((p[0] == '-' || p[0] == '*') && p[1] == ' ')
+        return 1;
+    if (!strncmp(p, "•", strlen("•")))
+        return 1;
+    const char *q = p;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (q > p && (*q == '.' || *q == ')') && q[1] == ' ')
+        return 1;
+    return (p[0] >= 'a' && p[0] <= 'z' && p[1] == ')' && p[2] == ' ');
+}
+
+/* Is the last cluster before `end` (or the first at p) a wide (CJK) character? */
+static int wide_before(const char *start, const char *end)
+{
+    size_t i = ui_text_prev(start, (size_t)(end - start), (size_t)(end - start));
+    return ui_text_gwidth(start + i, (size_t)(end - start) - i) == 2;
+}
+
+static int wide_at(const char *p)
+{
+    size_t len = strlen(p);
+    return len && ui_text_gwidth(p, ui_text_next(p, len, 0)) == 2;
+}
+
+/* Paragraphs as flowing text: a line break inside a paragraph becomes a space (or
+ * nothing between two CJK characters), unless the next line is indented or starts a
+ * list item, or the line itself is indented (preformatted). Caller frees. */
+static char *reflow(const char *text, size_t len)
+{
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    const char *line = text, *end = text + len;
+    while (line < end) {
+        const char *nl = memchr(line, '\n', (size_t)(end - line));
+        const char *le = nl ? nl : end;
+        memcpy(out + o, line, (size_t)(le - line));
+        o += (size_t)(le - line);
+        if (!nl)
+            break;
+        const char *next = nl + 1;
+        int join = le > line && line[0] != ' ' && next < end && *next != '\n' && *next != ' ' &&
+                   *next != '\t' && !starts_list(next);
+        if (!join)
+            out[o++] = '\n';
+        else if (!(wide_before(line, le) && wide_at(next)))
+            out[o++] = ' ';
+        line = next;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+void ui_doc_text(ui_doc *d, const char *text0, crt_role role, int indent)
 {
     ui_lines lines = {0};
+    char *text = reflow(text0, strlen(text0));
+    if (!text) {
+        d->failed = 1;
+        return;
+    }
     size_t len = strlen(text);
     while (len > 0 && text[len - 1] == '\n')
         len--;
@@ -62,6 +124,7 @@ void ui_doc_text(ui_doc *d, const char *text, crt_role role, int indent)
             push(d, text + lines.v[i].start, lines.v[i].len, role, indent, 0, 0);
     }
     ui_lines_free(&lines);
+    free(text);
 }
 
 void ui_doc_line_add(ui_doc *d, const char *text, crt_role role, int indent)

@@ -9,6 +9,8 @@
 #include "ui/draw.h"
 #include "ui/i18n.h"
 #include "ui/lab.h"
+#include "ui/lessonview.h"
+#include "ui/quizview.h"
 #include "ui/tutor.h"
 
 typedef enum item_kind { ITEM_CONTINUE, ITEM_LESSON, ITEM_LAB, ITEM_QUIZ } item_kind;
@@ -35,15 +37,67 @@ static const ui_help_item home_help[] = {
     {NULL, NULL},
 };
 
+/* Questions of a lesson answered right so far, and how many it has. */
+static void lesson_score(ui_tutor *t, const at_lesson *l, unsigned *right, unsigned *total)
+{
+    char id[160];
+    *right = *total = 0;
+    for (unsigned i = 0; i < l->doc->steps_count; i++) {
+        const at_question *q = l->doc->steps[i].question;
+        if (!q)
+            continue;
+        (*total)++;
+        snprintf(id, sizeof id, "%s:%s", l->doc->id, q->id);
+        const qz_answer_rec *r = t->store_open ? qz_store_answer(&t->store, id) : NULL;
+        if (r && r->verdict == QZ_REC_CORRECT)
+            (*right)++;
+    }
+}
+
+/* "✓ done", "… 3/9", "· new", plus "2/3 ✓" for questions */
+static void lesson_mark(ui_tutor *t, const at_lesson *l, char *mark, size_t n)
+{
+    const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, l->doc->id) : NULL;
+    unsigned right, total;
+    lesson_score(t, l, &right, &total);
+    char q[32] = "";
+    if (total)
+        snprintf(q, sizeof q, _(" Q%u/%u"), right, total);
+    if (r && r->done)
+        snprintf(mark, n, "%s%s", _("✓ done"), q);
+    else if (r)
+        snprintf(mark, n, _("▸ %u/%u%s"), r->step + 1, l->doc->steps_count, q);
+    else
+        snprintf(mark, n, "%s%s", _("· new"), q);
+}
+
 static void build(ui_home *h)
 {
+    ui_tutor *t = ui_tutor_of(h->base.app);
     h->n = 0;
-    home_item *it = &h->items[h->n++];
+    home_item *it;
+    if (t->store_open && t->store.p->lesson) {
+        const at_lesson *l = at_lesson_set_find(&t->lessons, t->store.p->lesson);
+        if (l) {
+            it = &h->items[h->n++];
+            *it = (home_item){.kind = ITEM_CONTINUE};
+            snprintf(it->label, sizeof it->label, _("Continue: %s, step %u"), l->doc->title,
+                     t->store.p->step + 1);
+        }
+    }
+    for (size_t i = 0; i < t->lessons.count && h->n < 60; i++) {
+        const at_lesson *l = t->lessons.lessons[i];
+        it = &h->items[h->n++];
+        *it = (home_item){.kind = ITEM_LESSON, .lesson = (int)i};
+        snprintf(it->label, sizeof it->label, "%zu. %s", i + 1, l->doc->title);
+        lesson_mark(t, l, it->mark, sizeof it->mark);
+    }
+    it = &h->items[h->n++];
     *it = (home_item){.kind = ITEM_LAB};
     snprintf(it->label, sizeof it->label, "%s", _("Attention lab: type a sentence, see its attention"));
     it = &h->items[h->n++];
     *it = (home_item){.kind = ITEM_QUIZ};
-    snprintf(it->label, sizeof it->label, "%s", _("Self-test: questions Q1–Q5"));
+    snprintf(it->label, sizeof it->label, "%s", _("Self-test: the questions Q1–Q5"));
     if (h->sel >= h->n)
         h->sel = h->n - 1;
 }
@@ -61,8 +115,14 @@ static const char *home_status(ui_screen *s)
 static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
 {
     ui_home *h = (ui_home *)s;
+    ui_tutor *t = ui_tutor_of(s->app);
     ui_puts(w, r.y + 1, r.x + 2, _("Self-attention, step by step"), r.w - 4, crt_attr(CRT_TITLE));
     int y0 = r.y + 3, rows = r.h - 4;
+    const char *note = t->store_note[0] ? t->store_note : t->lessons_note[0] ? t->lessons_note : NULL;
+    if (note) {
+        ui_puts(w, r.y + r.h - 1, r.x + 2, note, r.w - 4, crt_attr(CRT_WARN));
+        rows--;
+    }
     if (rows < 1)
         return;
     if (h->sel < h->top)
@@ -74,7 +134,7 @@ static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
         int sel = h->top + i == h->sel;
         attr_t a = sel ? crt_attr(CRT_SELECTED) : crt_attr(CRT_NORMAL);
         ui_fill(w, y0 + i, r.x + 2, r.w - 4, a);
-        int mw = it->mark[0] ? 12 : 0;
+        int mw = it->kind == ITEM_LESSON ? (r.w >= 60 ? 16 : 10) : 0;
         ui_puts(w, y0 + i, r.x + 3, it->mark, mw, sel ? a : crt_attr(CRT_OK));
         ui_puts(w, y0 + i, r.x + 3 + mw, it->label, r.w - 6 - mw, a);
     }
@@ -84,9 +144,27 @@ static int open_item(ui_home *h)
 {
     const home_item *it = &h->items[h->sel];
     ui_screen *s = NULL;
+    ui_tutor *t = ui_tutor_of(h->base.app);
     switch (it->kind) {
     case ITEM_LAB: s = ui_lab_new(h->base.app, NULL, NULL); break;
-    default: break;
+    case ITEM_QUIZ: s = ui_quiz_new(h->base.app); break;
+    case ITEM_CONTINUE: {
+        for (size_t i = 0; i < t->lessons.count; i++)
+            if (!strcmp(t->lessons.lessons[i]->doc->id, t->store.p->lesson))
+                s = ui_lesson_new(h->base.app, i, t->store.p->step);
+        break;
+    }
+    case ITEM_LESSON: {
+        const at_lesson *l = t->lessons.lessons[it->lesson];
+        const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, l->doc->id) : NULL;
+        unsigned step = 0;
+        if (t->store_open && t->store.p->lesson && !strcmp(t->store.p->lesson, l->doc->id))
+            step = t->store.p->step;
+        else if (r && !r->done)
+            step = r->step;
+        s = ui_lesson_new(h->base.app, (size_t)it->lesson, step);
+        break;
+    }
     }
     if (s)
         ui_app_push(h->base.app, s);
@@ -109,11 +187,21 @@ static int home_key(ui_screen *s, ui_key k)
     } else if (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER) ||
                UI_IS_FN(k, KEY_RIGHT) || UI_IS_CHAR(k, 'l')) {
         return open_item(h);
+    } else if (UI_IS_CHAR(k, 'c')) {
+        if (h->n > 0 && h->items[0].kind == ITEM_CONTINUE) {
+            h->sel = 0;
+            return open_item(h);
+        }
+    } else if (UI_IS_CHAR(k, 't')) {
+        ui_screen *q = ui_quiz_new(s->app);
+        if (q)
+            ui_app_push(s->app, q);
     } else if (UI_IS_CHAR(k, 'L')) {
         ui_screen *lab = ui_lab_new(s->app, NULL, NULL);
         if (lab)
             ui_app_push(s->app, lab);
     } else if (UI_IS_CHAR(k, 'q') || UI_IS_CHAR(k, 27)) {
+        ui_tutor_save(s->app);
         return UI_QUIT;
     } else {
         return UI_IGNORED;
@@ -149,5 +237,6 @@ ui_screen *ui_home_new(ui_app *app)
     h->base.ops = &home_ops;
     h->base.app = app;
     build(h);
+    h->sel = 0;
     return &h->base;
 }

@@ -82,7 +82,9 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
         snprintf(head, sizeof head, _("all %zu heads"), ui_attn_heads(a));
     else
         snprintf(head, sizeof head, _("head %d/%zu"), a->head + 1, ui_attn_heads(a));
-    snprintf(b, sizeof b, _("%zu tokens · layer %d/%zu · %s · %s · %s · %s"), a->toks.n,
+    char toks[64];
+    snprintf(toks, sizeof toks, ngettext("%zu token", "%zu tokens", a->toks.n), a->toks.n);
+    snprintf(b, sizeof b, _("%s · layer %d/%zu · %s · %s · %s · %s"), toks,
              a->layer + 1, a->run.n_layers, head,
              a->causal ? _("causal mask") : _("no mask"),
              a->unscaled ? _("not scaled") : _("scaled by √dₖ"),

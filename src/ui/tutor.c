@@ -9,6 +9,8 @@
 #include "ui/home.h"
 #include "ui/i18n.h"
 #include "ui/lab.h"
+#include "ui/lessonview.h"
+#include "ui/quizview.h"
 
 ui_tutor *ui_tutor_of(ui_app *app)
 {
@@ -43,12 +45,86 @@ static int open_model(ui_tutor *t, const char *path, const char *shipped)
     return 0;
 }
 
+int ui_tutor_save(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    if (!t->store_open)
+        return -1;
+    at_error err;
+    at_error_clear(&err);
+    if (qz_store_save(&t->store, &err) != AT_OK) {
+        ui_app_message(app, CRT_WRONG, _("Progress not saved: %s"), err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The lessons of the chosen language; files with errors are left out (and named). */
+static void open_lessons(ui_tutor *t)
+{
+    at_diag_list diags = {0};
+    if (!t->lessons_dir) {
+        snprintf(t->lessons_note, sizeof t->lessons_note, "%s",
+                 _("No lessons found (use --lessons DIR)."));
+        return;
+    }
+    int rc = at_lesson_set_load(t->lessons_dir, t->lang, &t->lessons, &diags);
+    if (rc != AT_OK && diags.count > 0) {
+        const at_diag *d = &diags.items[0];
+        snprintf(t->lessons_note, sizeof t->lessons_note, _("Lessons left out: %s:%d: %s"),
+                 d->file, d->line, d->msg);
+    }
+    at_diag_list_free(&diags);
+}
+
+static void open_store(ui_tutor *t)
+{
+    at_error err;
+    at_error_clear(&err);
+    if (qz_store_open(&t->store, NULL, &err) != AT_OK) {
+        snprintf(t->store_note, sizeof t->store_note, _("Progress will not be saved: %s"), err.msg);
+        return;
+    }
+    t->store_open = 1;
+    if (t->store.warning[0])
+        snprintf(t->store_note, sizeof t->store_note, "%.500s", t->store.warning);
+}
+
+/* Index of lesson id in the set, or -1. */
+static long lesson_index(const ui_tutor *t, const char *id)
+{
+    for (size_t i = 0; i < t->lessons.count; i++)
+        if (!strcmp(t->lessons.lessons[i]->doc->id, id))
+            return (long)i;
+    return -1;
+}
+
 static ui_screen *first_screen(ui_app *app, ui_start start, const char *arg)
 {
+    ui_tutor *t = ui_tutor_of(app);
     switch (start) {
     case UI_START_LAB: return ui_lab_new(app, arg, NULL);
+    case UI_START_QUIZ: return ui_quiz_new(app);
+    case UI_START_LESSON: {
+        long i = lesson_index(t, arg);
+        const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, arg) : NULL;
+        unsigned step = 0;
+        if (t->store_open && t->store.p->lesson && !strcmp(t->store.p->lesson, arg))
+            step = t->store.p->step;
+        else if (r && !r->done)
+            step = r->step;
+        return ui_lesson_new(app, (size_t)i, step);
+    }
     default: return ui_home_new(app);
     }
+}
+
+static void tutor_free(ui_tutor *t)
+{
+    if (t->store_open)
+        qz_store_close(&t->store);
+    at_lesson_set_free(&t->lessons);
+    at_model_free(t->model);
 }
 
 int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char *model_path,
@@ -63,14 +139,27 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
     t.lang = lang;
     t.lessons_dir = lessons_dir;
     ui_i18n_init(lang);
-    if (open_model(&t, model_path, shipped_model) < 0)
+    open_lessons(&t);
+    if (start == UI_START_LESSON && lesson_index(&t, arg) < 0) {
+        fprintf(stderr, "attn-tutor lesson: no lesson '%s' in %s/%s", arg,
+                lessons_dir ? lessons_dir : "?", lang);
+        for (size_t i = 0; i < t.lessons.count; i++)
+            fprintf(stderr, "%s %s", i ? "," : "; there are:", t.lessons.lessons[i]->doc->id);
+        fputc('\n', stderr);
+        tutor_free(&t);
+        return 2;
+    }
+    if (open_model(&t, model_path, shipped_model) < 0) {
+        tutor_free(&t);
         return 1;
+    }
+    open_store(&t);
     ui_app app = {0};
     app.ctx = &t;
     if (crt_init() < 0) {
         fprintf(stderr, "attn-tutor: could not start the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
-        at_model_free(t.model);
+        tutor_free(&t);
         return 1;
     }
     int rc = 0;
@@ -80,6 +169,6 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
     else
         ui_app_run(&app);
     crt_done();
-    at_model_free(t.model);
+    tutor_free(&t);
     return rc;
 }

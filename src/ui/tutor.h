@@ -4,6 +4,8 @@
 #define AT_UI_TUTOR_H
 
 #include "engine/model.h"
+#include "lesson/lesson.h"
+#include "quiz/progress.h"
 #include "ui/screen.h"
 
 typedef struct ui_tutor {
@@ -11,8 +13,17 @@ typedef struct ui_tutor {
     int trained;
     char model_note[512];     /* why the demo weights are in use ("" otherwise) */
     const char *lang;         /* "zh" or "en" */
-    const char *lessons_dir;  /* NULL = shipped lessons */
+    const char *lessons_dir;  /* the lesson folder (holding zh/ and en/), or NULL */
+    at_lesson_set lessons;    /* owned: the lessons of `lang`, in order */
+    char lessons_note[512];   /* lessons that failed to load ("" = none) */
+    qz_store store;           /* owned: the progress store */
+    int store_open;           /* 1 when store is usable */
+    char store_note[512];     /* a save or load problem to show once ("" = none) */
 } ui_tutor;
+
+/* Save the progress store now; on failure the message goes to the status bar.
+ * Returns 0 or -1. */
+int ui_tutor_save(ui_app *app);
 
 typedef enum ui_start {
     UI_START_HOME,

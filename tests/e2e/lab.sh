@@ -10,11 +10,12 @@ expect_screen "lab: 12 tokens (11 words and the full stop)" "12 tokens"
 for tok in animal "didn't" because tired; do
   case "$(line_of "$tok")" in *"$tok"*) ok "lab: heatmap shows '$tok'" ;; *) not_ok "lab: heatmap shows '$tok'" ;; esac
 done
-expect_line "lab: the row for 'it' holds weights" '^ it +(\.[0-9]{2} +){11}\.[0-9]{2}' 
+expect_line "lab: the row for 'it' holds weights" '^ it +((\.[0-9]{2}|1\.0) +){11}(\.[0-9]{2}|1\.0)' 
 keys j j j j j j j
 expect_screen "lab: moving down 7 rows selects the query 'it'" "Query 8: it"
 expect_screen "lab: detail pane lists q·k, scaled and weight" "weight"
 expect_screen "lab: detail pane names the top 3" "top 3:"
+expect_line "lab: the trained model's 'it' attends most to 'animal'" '^ +1\. [01]\.[0-9]{3} animal' 
 expect_not_screen "lab: no NaN on screen" "nan"
 
 tutor_start 100 30 -- --lang en lab "今天 下雨 我 没 带 伞"

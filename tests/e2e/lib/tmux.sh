@@ -20,7 +20,7 @@ trap 'e2e_cleanup; exit 1' INT TERM
 # tutor_start COLS ROWS [VAR=VALUE …] -- ARGS… : run attn-tutor ARGS in a fresh window.
 tutor_start() {
   _w=$1 _h=$2; shift 2
-  _env="TERM=xterm-256color LC_ALL=C.UTF-8 XDG_STATE_HOME=$XDG_STATE_HOME"
+  _env="TERM=tmux-256color LC_ALL=C.UTF-8 XDG_STATE_HOME=$XDG_STATE_HOME"
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do _env="$_env $1"; shift; done
   [ "${1:-}" = "--" ] && shift
   e2e_next_server

@@ -1,0 +1,501 @@
+/* The lesson player. */
+#include "ui/lessonview.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui/attnview.h"
+#include "ui/crt.h"
+#include "ui/doc.h"
+#include "ui/draw.h"
+#include "ui/i18n.h"
+#include "ui/lab.h"
+#include "ui/question.h"
+#include "ui/tutor.h"
+#include "ui/uitext.h"
+
+enum { BLOCK_LAB = 1, BLOCK_FIELD = 2 };
+
+typedef struct ui_lesson {
+    ui_screen base;
+    size_t index;                /* lesson in the tutor's set */
+    unsigned step;
+    int top;                     /* first doc line shown */
+    ui_doc doc;
+    /* state of the current step */
+    ui_question question;
+    int has_question;
+    ui_attn attn;
+    ui_heatmap map;
+    int has_lab;
+    at_compute_result timed;     /* a `time: true` compute step, run here */
+    int has_timed;
+    double timed_ms;
+    char step_error[512];
+} ui_lesson;
+
+static const ui_help_item lesson_help[] = {
+    {N_("→ l  PgDn  Space"), N_("next step (at the end: the next lesson)")},
+    {N_("← h  PgUp"), N_("previous step")},
+    {N_("Home  End"), N_("first / last step")},
+    {N_("↑ ↓  j k"), N_("scroll a long step")},
+    {N_("Enter"), N_("on a lab step: open the sentence in the lab")},
+    {N_("a  H  r"), N_("on a question: answer, hint, reference answer")},
+    {NULL, NULL},
+};
+
+static const at_lesson *lesson_of(ui_lesson *l)
+{
+    return ui_tutor_of(l->base.app)->lessons.lessons[l->index];
+}
+
+static const at_step *step_of(ui_lesson *l)
+{
+    return &lesson_of(l)->doc->steps[l->step];
+}
+
+static void free_step_state(ui_lesson *l)
+{
+    if (l->has_question)
+        ui_question_free(&l->question);
+    ui_attn_free(&l->attn);
+    if (l->has_timed)
+        at_compute_result_free(&l->timed);
+    l->has_question = l->has_lab = l->has_timed = 0;
+    l->step_error[0] = '\0';
+}
+
+static int lab_focus(const ui_attn *a, const char *focus)
+{
+    if (!focus || a->run.n == 0)
+        return 0;
+    long i = at_token_index(a->labels, a->run.n, focus);
+    return i < 0 ? 0 : (int)i;
+}
+
+static void enter_step(ui_lesson *l)
+{
+    ui_tutor *t = ui_tutor_of(l->base.app);
+    const at_step *s = step_of(l);
+    free_step_state(l);
+    l->top = 0;
+    switch (at_step_kind_of(s)) {
+    case AT_STEP_QUESTION:
+        ui_question_init(&l->question, lesson_of(l), s->question);
+        l->has_question = 1;
+        break;
+    case AT_STEP_LAB: {
+        const at_lab *lab = s->lab;
+        at_model_info info;
+        at_model_get_info(t->model, &info);
+        memset(&l->attn, 0, sizeof l->attn);
+        l->attn.layer = lab->layer ? (int)*lab->layer - 1 : (int)info.n_layers - 1;
+        l->attn.head = lab->head && strcmp(lab->head, "all") ? atoi(lab->head) - 1
+                       : lab->head ? UI_HEAD_ALL : (int)info.coref_head;
+        if (!lab->layer && !lab->head)
+            l->attn.layer = (int)info.coref_layer;
+        l->attn.causal = lab->mask == AT_LAB_MASK_CAUSAL;
+        l->attn.unscaled = lab->scale == AT_OFF;
+        ui_attn_compute(&l->attn, t->model, lab->sentence ? lab->sentence : "");
+        memset(&l->map, 0, sizeof l->map);
+        l->map.cur_row = l->map.cur_col = lab_focus(&l->attn, lab->focus);
+        ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
+        l->has_lab = 1;
+        break;
+    }
+    case AT_STEP_COMPUTE:
+        if (!lesson_of(l)->calc[l->step].compute) {
+            at_error err;
+            at_error_clear(&err);
+            struct timespec a, b;
+            clock_gettime(CLOCK_MONOTONIC, &a);
+            if (at_compute_run(s->compute, &l->timed, &err) == AT_OK) {
+                clock_gettime(CLOCK_MONOTONIC, &b);
+                l->timed_ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+                l->has_timed = 1;
+            } else {
+                snprintf(l->step_error, sizeof l->step_error, "%s", err.msg);
+            }
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Save where the student is (every step change). */
+static void save_position(ui_lesson *l)
+{
+    ui_tutor *t = ui_tutor_of(l->base.app);
+    if (!t->store_open)
+        return;
+    const at_lesson *ls = lesson_of(l);
+    int done = l->step + 1 >= ls->doc->steps_count;
+    at_error err;
+    at_error_clear(&err);
+    if (qz_store_set_position(&t->store, ls->doc->id, l->step, done, &err) != AT_OK)
+        ui_app_message(l->base.app, CRT_WRONG, "%s", err.msg);
+    else
+        ui_tutor_save(l->base.app);
+}
+
+static void go_step(ui_lesson *l, long step)
+{
+    const at_lesson *ls = lesson_of(l);
+    if (step < 0)
+        step = 0;
+    if (step >= (long)ls->doc->steps_count)
+        step = (long)ls->doc->steps_count - 1;
+    if ((unsigned)step != l->step) {
+        l->step = (unsigned)step;
+        enter_step(l);
+    }
+    save_position(l);
+}
+
+static void next(ui_lesson *l)
+{
+    ui_tutor *t = ui_tutor_of(l->base.app);
+    const at_lesson *ls = lesson_of(l);
+    if (l->step + 1 < ls->doc->steps_count) {
+        go_step(l, l->step + 1);
+        return;
+    }
+    save_position(l);   /* the last step: the lesson is done */
+    if (l->index + 1 < t->lessons.count) {
+        free_step_state(l);
+        l->index++;
+        l->step = 0;
+        enter_step(l);
+        save_position(l);
+        ui_app_message(l->base.app, CRT_OK, "%s", _("Lesson done. This is the next one."));
+    } else {
+        ui_app_message(l->base.app, CRT_OK, "%s", _("That was the last lesson. q: back home."));
+    }
+}
+
+/* ---- layout of each step kind ---- */
+
+static void fmt_num(float v, char *b, size_t n)
+{
+    if (isnan(v))
+        snprintf(b, n, "NaN");
+    else if (isinf(v))
+        snprintf(b, n, "%s", v < 0 ? "−∞" : "∞");
+    else
+        snprintf(b, n, "%.4g", (double)v);
+}
+
+/* One cell of a matrix: "masked" for a masked score, weights with 4 decimals. */
+static void fmt_cell(float v, int masked_words, int weights, char *b, size_t n)
+{
+    if (masked_words && isinf(v) && v < 0)
+        snprintf(b, n, "%s", _("masked"));
+    else if (weights && isfinite(v))
+        snprintf(b, n, "%.4f", (double)v);
+    else
+        fmt_num(v, b, n);
+}
+
+/* A matrix [rows × cols] as a table with row labels (tokens or 1…) and column
+ * labels (tokens or 1…). Masked entries (-inf in scores) read "masked". A single
+ * row is shown standing up (one line per column), so it fits narrow terminals. */
+static void matrix_table(ui_doc *d, const char *title, const float *m, size_t rows, size_t cols,
+                         const char *const *rlab, const char *const *clab, int masked_words,
+                         int weights)
+{
+    if (rows == 0 || cols == 0 || cols > 60 || rows > 200)
+        return;
+    ui_doc_line_add(d, title, CRT_TITLE, 0);
+    int flip = rows == 1;
+    size_t R = flip ? cols : rows, C = flip ? 1 : cols;   /* body rows and value columns */
+    size_t nc = C + 1;
+    char *cells = calloc((R + 1) * nc, 32);
+    const char **ptrs = calloc((R + 1) * nc, sizeof *ptrs);
+    const char ***rowp = calloc(R + 1, sizeof *rowp);
+    if (!cells || !ptrs || !rowp)
+        goto out;
+    const char *const *top = flip ? rlab : clab, *const *side = flip ? clab : rlab;
+    for (size_t r = 0; r <= R; r++) {
+        for (size_t c = 0; c < nc; c++) {
+            char *cell = cells + (r * nc + c) * 32;
+            if (r == 0 && c == 0)
+                cell[0] = '\0';
+            else if (r == 0)
+                snprintf(cell, 32, "%s", top ? top[c - 1] : "");
+            else if (c == 0)
+                snprintf(cell, 32, "%s", side ? side[r - 1] : "");
+            else
+                fmt_cell(flip ? m[r - 1] : m[(r - 1) * cols + c - 1], masked_words, weights,
+                         cell, 32);
+            if (r == 0 && c > 0 && !top)
+                snprintf(cell, 32, "%zu", c);
+            if (c == 0 && r > 0 && !side)
+                snprintf(cell, 32, "%zu", r);
+            ptrs[r * nc + c] = cell;
+        }
+        rowp[r] = &ptrs[r * nc];
+    }
+    ui_doc_table(d, rowp[0], nc, (const char *const *const *)&rowp[1], R, 2);
+    ui_doc_blank(d);
+out:
+    free(cells);
+    free(ptrs);
+    free(rowp);
+}
+
+static void layout_compute(ui_lesson *l, ui_doc *d, const at_compute_result *cr)
+{
+    char title[256];
+    const char *const *rl = cr->tokens, *const *kl = cr->key_tokens ? cr->key_tokens : cr->tokens;
+    if (!cr->scores_only) {
+        matrix_table(d, _("Q (queries)"), cr->q, cr->n_q, cr->d_k, rl, NULL, 0, 0);
+        matrix_table(d, _("K (keys)"), cr->k, cr->n_k, cr->d_k, kl, NULL, 0, 0);
+        matrix_table(d, _("V (values)"), cr->v, cr->n_k, cr->d_v, kl, NULL, 0, 0);
+    }
+    for (size_t h = 0; h < cr->heads; h++) {
+        size_t off = h * cr->n_q * cr->n_k;
+        char head[32] = "";
+        if (cr->heads > 1)
+            snprintf(head, sizeof head, _(" · head %zu"), h + 1);
+        if (!cr->scores_only) {
+            snprintf(title, sizeof title, _("Scores QKᵀ%s"), head);
+            matrix_table(d, title, cr->raw + off, cr->n_q, cr->n_k, rl, kl, 1, 0);
+            snprintf(title, sizeof title, _("Scaled scores × %.4g%s"), (double)cr->scale, head);
+        } else {
+            snprintf(title, sizeof title, _("Scores (already scaled)%s"), head);
+        }
+        matrix_table(d, title, cr->scaled + off, cr->n_q, cr->n_k, rl, kl, 1, 0);
+        snprintf(title, sizeof title, _("Weights = softmax of each row%s"), head);
+        matrix_table(d, title, cr->weights + off, cr->n_q, cr->n_k, rl, kl, 0, 1);
+    }
+    for (size_t i = 0; i < cr->n_q; i++)
+        if (cr->fully_masked && cr->fully_masked[i]) {
+            snprintf(title, sizeof title, _("Row %zu is fully masked: it sees no key, its weights and output are 0."), i + 1);
+            ui_doc_text(d, title, CRT_WARN, 2);
+        }
+    if (!cr->scores_only && cr->out)
+        matrix_table(d, _("Output = weights · V"), cr->out, cr->n_q, cr->d_v, rl, NULL, 0, 0);
+    if (l->has_timed) {
+        snprintf(title, sizeof title, _("Computed just now by the engine in %.3f ms."), l->timed_ms);
+        ui_doc_line_add(d, title, CRT_DIM, 0);
+    }
+}
+
+static void layout_table(ui_doc *d, const at_table *t)
+{
+    size_t nc = t->header_count;
+    for (unsigned r = 0; r < t->rows.rows_count; r++)
+        if (t->rows.rows[r].cells_count > nc)
+            nc = t->rows.rows[r].cells_count;
+    if (nc == 0 || nc > 64)
+        return;
+    const char **cells = calloc((t->rows.rows_count + 1) * nc, sizeof *cells);
+    const char ***rows = calloc(t->rows.rows_count + 1, sizeof *rows);
+    if (!cells || !rows)
+        goto out;
+    for (unsigned r = 0; r < t->rows.rows_count; r++) {
+        rows[r] = &cells[(r + 1) * nc];
+        for (size_t c = 0; c < nc; c++)
+            rows[r][c] = c < t->rows.rows[r].cells_count ? t->rows.rows[r].cells[c] : "";
+    }
+    for (size_t c = 0; c < nc; c++)
+        cells[c] = c < t->header_count ? t->header[c] : "";
+    ui_doc_table(d, t->header_count ? cells : NULL, nc, (const char *const *const *)rows,
+                 t->rows.rows_count, 0);
+out:
+    free(cells);
+    free(rows);
+}
+
+static void layout_code(ui_doc *d, const at_code *c)
+{
+    if (c->lang)
+        ui_doc_line_add(d, c->lang, CRT_DIM, 2);
+    const char *p = c->source ? c->source : "";
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < 1000 ? n : 1000), p);
+        ui_doc_line_add(d, line, CRT_CODE, 2);
+        p += n + (e != NULL);
+    }
+}
+
+static void layout_lab(ui_lesson *l, ui_doc *d, int height)
+{
+    const at_lab *lab = step_of(l)->lab;
+    char b[1024];
+    snprintf(b, sizeof b, _("Lab: “%s”"), lab->sentence ? lab->sentence : "");
+    ui_doc_text(d, b, CRT_TITLE, 0);
+    if (l->attn.error[0]) {
+        ui_doc_text(d, l->attn.error, CRT_WRONG, 0);
+        return;
+    }
+    snprintf(b, sizeof b, _("layer %d · head %d · %s · %s — Enter opens it in the lab"),
+             l->attn.layer + 1, l->attn.head == UI_HEAD_ALL ? 1 : l->attn.head + 1,
+             l->attn.causal ? _("causal mask") : _("no mask"),
+             l->attn.unscaled ? _("not scaled") : _("scaled by √dₖ"));
+    ui_doc_text(d, b, CRT_DIM, 0);
+    int h = (int)l->attn.run.n + 1;
+    if (h > height - 3)
+        h = height - 3;
+    if (h < 3)
+        h = 3;
+    ui_doc_block(d, BLOCK_LAB, h);
+}
+
+static void layout(ui_lesson *l, int width, int height)
+{
+    const at_step *s = step_of(l);
+    ui_doc *d = &l->doc;
+    ui_doc_reset(d, width);
+    switch (at_step_kind_of(s)) {
+    case AT_STEP_TEXT: ui_doc_text(d, s->text, CRT_NORMAL, 0); break;
+    case AT_STEP_TABLE: layout_table(d, s->table); break;
+    case AT_STEP_FORMULA:
+        ui_doc_blank(d);
+        ui_doc_text(d, s->formula, CRT_FORMULA, 4);
+        break;
+    case AT_STEP_CODE: layout_code(d, s->code); break;
+    case AT_STEP_LAB: layout_lab(l, d, height); break;
+    case AT_STEP_COMPUTE:
+        if (l->step_error[0])
+            ui_doc_text(d, l->step_error, CRT_WRONG, 0);
+        else if (lesson_of(l)->calc[l->step].compute)
+            layout_compute(l, d, lesson_of(l)->calc[l->step].compute);
+        else if (l->has_timed)
+            layout_compute(l, d, &l->timed);
+        break;
+    case AT_STEP_QUESTION: ui_question_layout(&l->question, d, BLOCK_FIELD); break;
+    default: break;
+    }
+}
+
+static void draw_block(void *ctx, WINDOW *w, int id, int row0, ui_rect where)
+{
+    ui_lesson *l = ctx;
+    if (id == BLOCK_FIELD && l->has_question)
+        ui_question_draw_field(&l->question, l->base.app, w, where);
+    if (id == BLOCK_LAB && l->has_lab && row0 == 0)
+        ui_heatmap_draw(w, where, &l->map);
+}
+
+static const char *lesson_title(ui_screen *s)
+{
+    ui_lesson *l = (ui_lesson *)s;
+    return lesson_of(l)->doc->title;
+}
+
+static const char *lesson_status(ui_screen *s)
+{
+    ui_lesson *l = (ui_lesson *)s;
+    if (l->has_question && l->question.typing)
+        return _("answering · Enter: grade · Esc: leave");
+    return _("←/→: step · ↑/↓: scroll · q: home");
+}
+
+static int lesson_typing(ui_screen *s)
+{
+    ui_lesson *l = (ui_lesson *)s;
+    return l->has_question && l->question.typing;
+}
+
+static void lesson_draw(ui_screen *s, WINDOW *w, ui_rect r)
+{
+    ui_lesson *l = (ui_lesson *)s;
+    const at_lesson *ls = lesson_of(l);
+    char b[256];
+    snprintf(b, sizeof b, _("lesson %zu · step %u/%u"), l->index + 1, l->step + 1,
+             ls->doc->steps_count);
+    int c = ui_puts(w, r.y, r.x + 1, b, r.w - 2, crt_attr(CRT_TITLE));
+    ui_put_right(w, r.y, r.x + c + 2, at_step_kind_name(at_step_kind_of(step_of(l))),
+                 r.w - c - 3, crt_attr(CRT_DIM));
+    ui_rect body = {r.y + 2, r.x + 1, r.h - 2, r.w - 2};
+    layout(l, body.w, body.h);
+    if (l->has_question)
+        l->top = ui_question_scroll(&l->question, l->top, body.h);
+    int max_top = (int)l->doc.n - body.h;
+    if (l->top > max_top)
+        l->top = max_top;
+    if (l->top < 0)
+        l->top = 0;
+    ui_doc_draw(w, body, &l->doc, l->top, draw_block, l);
+    if (l->top + body.h < (int)l->doc.n)
+        ui_put_right(w, r.y + r.h - 1, r.x, _("↓ more"), r.w - 1, crt_attr(CRT_WARN));
+}
+
+static int lesson_key(ui_screen *s, ui_key k)
+{
+    ui_lesson *l = (ui_lesson *)s;
+    if (l->has_question) {
+        int f = ui_question_key(&l->question, s->app, k);
+        if (f != UI_IGNORED)
+            return f;
+    }
+    unsigned n = lesson_of(l)->doc->steps_count;
+    if (UI_IS_FN(k, KEY_RIGHT) || UI_IS_CHAR(k, 'l') || UI_IS_FN(k, KEY_NPAGE) || UI_IS_CHAR(k, ' '))
+        next(l);
+    else if (UI_IS_FN(k, KEY_LEFT) || UI_IS_CHAR(k, 'h') || UI_IS_FN(k, KEY_PPAGE))
+        go_step(l, (long)l->step - 1);
+    else if (UI_IS_FN(k, KEY_HOME) || UI_IS_CHAR(k, 'g'))
+        go_step(l, 0);
+    else if (UI_IS_FN(k, KEY_END) || UI_IS_CHAR(k, 'G'))
+        go_step(l, (long)n - 1);
+    else if (UI_IS_FN(k, KEY_DOWN) || UI_IS_CHAR(k, 'j'))
+        l->top++;
+    else if (UI_IS_FN(k, KEY_UP) || UI_IS_CHAR(k, 'k'))
+        l->top = l->top > 0 ? l->top - 1 : 0;
+    else if (l->has_lab && (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER))) {
+        const at_lab *lab = step_of(l)->lab;
+        ui_lab_opts o = {l->attn.layer, l->attn.head == UI_HEAD_ALL ? -2 : l->attn.head,
+                         l->attn.causal, l->attn.unscaled, l->map.cur_row};
+        ui_screen *lab_s = ui_lab_new(s->app, lab->sentence ? lab->sentence : "", &o);
+        if (lab_s)
+            ui_app_push(s->app, lab_s);
+    } else if (UI_IS_CHAR(k, 'q') || UI_IS_CHAR(k, 27))
+        return UI_BACK;
+    else
+        return UI_IGNORED;
+    return UI_HANDLED | UI_REDRAW;
+}
+
+static void lesson_free(ui_screen *s)
+{
+    ui_lesson *l = (ui_lesson *)s;
+    free_step_state(l);
+    ui_doc_free(&l->doc);
+    free(l);
+}
+
+static const ui_screen_ops lesson_ops = {
+    .draw = lesson_draw,
+    .key = lesson_key,
+    .typing = lesson_typing,
+    .title = lesson_title,
+    .status = lesson_status,
+    .free = lesson_free,
+    .help = lesson_help,
+};
+
+ui_screen *ui_lesson_new(ui_app *app, size_t index, unsigned step)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    if (index >= t->lessons.count)
+        return NULL;
+    ui_lesson *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->base.ops = &lesson_ops;
+    l->base.app = app;
+    l->index = index;
+    unsigned n = t->lessons.lessons[index]->doc->steps_count;
+    l->step = step < n ? step : n - 1;
+    enter_step(l);
+    save_position(l);
+    return &l->base;
+}

@@ -1,0 +1,245 @@
+/* A question: prompt, answer line, hints, grading and feedback. */
+#include "ui/question.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "quiz/lang.h"
+#include "quiz/progress.h"
+#include "ui/crt.h"
+#include "ui/draw.h"
+#include "ui/i18n.h"
+#include "ui/tutor.h"
+#include "ui/uitext.h"
+
+const ui_help_item ui_question_help[] = {
+    {N_("a  i  Enter"), N_("answer: type on the answer line")},
+    {N_("Enter"), N_("while answering: grade the answer")},
+    {N_("Esc"), N_("while answering: leave the answer line")},
+    {N_("H"), N_("show the next hint")},
+    {N_("r"), N_("show the reference answer (after an attempt)")},
+    {NULL, NULL},
+};
+
+int ui_question_init(ui_question *uq, const at_lesson *lesson, const at_question *q)
+{
+    memset(uq, 0, sizeof *uq);
+    uq->lesson = lesson;
+    uq->q = q;
+    snprintf(uq->id, sizeof uq->id, "%s:%s", lesson->doc->id, q->id);
+    ui_lineedit_set(&uq->answer, "");
+    at_error err;
+    at_error_clear(&err);
+    if (qz_bind_question(q, &uq->bound, &err) == AT_OK)
+        uq->bound_ok = 1;
+    else
+        snprintf(uq->bind_error, sizeof uq->bind_error, "%s", err.msg);
+    return 0;
+}
+
+void ui_question_free(ui_question *uq)
+{
+    if (uq->bound_ok)
+        qz_bound_free(&uq->bound);
+    if (uq->graded)
+        qz_result_free(&uq->result);
+    uq->bound_ok = uq->graded = 0;
+}
+
+static const char *verdict_text(qz_verdict v)
+{
+    switch (v) {
+    case QZ_CORRECT: return _("✓ Right");
+    case QZ_PARTIAL: return _("◐ Partly right");
+    case QZ_WRONG: return _("✗ Not right yet");
+    default: return _("? This answer cannot be read");
+    }
+}
+
+static crt_role verdict_role(qz_verdict v)
+{
+    return v == QZ_CORRECT ? CRT_OK : v == QZ_PARTIAL ? CRT_WARN : CRT_WRONG;
+}
+
+void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
+{
+    const at_question *q = uq->q;
+    char b[512];
+    snprintf(b, sizeof b, _("Question %s"), q->id);
+    ui_doc_line_add(d, b, CRT_TITLE, 0);
+    if (q->prompt)
+        ui_doc_text(d, q->prompt, CRT_NORMAL, 0);
+    for (unsigned i = 0; i < q->options_count; i++) {
+        snprintf(b, sizeof b, "%c) ", 'a' + (int)(i % 26));
+        char line[1024];
+        snprintf(line, sizeof line, "%s%s", b, q->options[i].text ? q->options[i].text : "");
+        ui_doc_text(d, line, CRT_NORMAL, 2);
+    }
+    if (q->options_count)
+        ui_doc_line_add(d, q->multiple && *q->multiple ? _("(answer with the letters, e.g. a c)")
+                                                       : _("(answer with the letter)"),
+                        CRT_DIM, 2);
+    for (unsigned i = 0; i < uq->hints_shown && i < q->hints_count; i++) {
+        snprintf(b, sizeof b, _("Hint %u: "), i + 1);
+        char line[1024];
+        snprintf(line, sizeof line, "%s%s", b, q->hints[i]);
+        ui_doc_text(d, line, CRT_WARN, 0);
+    }
+    ui_doc_blank(d);
+    ui_doc_block(d, field_block, 1);
+    if (!uq->bound_ok) {
+        snprintf(b, sizeof b, _("This question cannot be graded: %s"), uq->bind_error);
+        ui_doc_text(d, b, CRT_WRONG, 0);
+    }
+    if (uq->graded) {
+        ui_doc_blank(d);
+        uq->focus_line = (int)d->n;
+        ui_doc_line_add(d, verdict_text(uq->result.verdict), verdict_role(uq->result.verdict), 0);
+        if (uq->result.feedback)
+            ui_doc_text(d, uq->result.feedback, CRT_NORMAL, 2);
+    }
+    if (uq->show_reference) {
+        ui_doc_blank(d);
+        if (uq->scroll_pending == 2)
+            uq->focus_line = (int)d->n;
+        ui_doc_line_add(d, _("Reference answer:"), CRT_TITLE, 0);
+        if (q->reference)
+            ui_doc_text(d, q->reference, CRT_NORMAL, 2);
+        else if (uq->graded && uq->result.expected)
+            ui_doc_text(d, uq->result.expected, CRT_OK, 2);
+        if (q->explanation)
+            ui_doc_text(d, q->explanation, CRT_DIM, 2);
+    }
+    ui_doc_blank(d);
+    const char *keys = uq->typing ? _("Enter: grade · Esc: leave the answer line")
+                                  : _("a: answer · H: hint · r: reference answer");
+    ui_doc_line_add(d, keys, CRT_DIM, 0);
+}
+
+int ui_question_scroll(ui_question *uq, int top, int rows)
+{
+    if (!uq->scroll_pending)
+        return top;
+    uq->scroll_pending = 0;
+    int want = uq->focus_line - 3;   /* keep the answer line in view when it fits */
+    if (uq->focus_line >= top + rows - 2 || uq->focus_line < top)
+        return want < 0 ? 0 : want;
+    return top;
+}
+
+void ui_question_draw_field(ui_question *uq, ui_app *app, WINDOW *w, ui_rect where)
+{
+    const char *label = _("Your answer: ");
+    int lw = ui_puts(w, where.y, where.x, label, where.w / 2,
+                     crt_attr(uq->typing ? CRT_TITLE : CRT_NORMAL));
+    int fw = where.w - lw - 1;
+    if (fw < 2)
+        return;
+    int cx = ui_lineedit_fit(&uq->answer, fw);
+    ui_fill(w, where.y, where.x + lw, fw, crt_attr(CRT_INPUT));
+    size_t i = 0;
+    int col = 0;
+    while (i < uq->answer.len && col < uq->answer.scroll) {
+        size_t j = ui_text_next(uq->answer.buf, uq->answer.len, i);
+        col += ui_text_gwidth(uq->answer.buf + i, j - i);
+        i = j;
+    }
+    ui_put(w, where.y, where.x + lw + (col - uq->answer.scroll), uq->answer.buf + i,
+           uq->answer.len - i, fw, crt_attr(CRT_INPUT));
+    if (uq->typing)
+        ui_app_cursor(app, where.y, where.x + lw + cx);
+}
+
+static void grade(ui_question *uq, ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    if (!uq->bound_ok) {
+        ui_app_message(app, CRT_WRONG, "%s", uq->bind_error);
+        return;
+    }
+    if (uq->graded)
+        qz_result_free(&uq->result);
+    uq->graded = 0;
+    at_error err;
+    at_error_clear(&err);
+    if (qz_grade(&uq->bound.q, uq->answer.buf, qz_lang_from(t->lang), &uq->result, &err) != AT_OK) {
+        ui_app_message(app, CRT_WRONG, "%s", err.msg);
+        return;
+    }
+    uq->graded = 1;
+    uq->scroll_pending = 1;
+    if (uq->result.verdict == QZ_MALFORMED)
+        return;
+    uq->attempts++;
+    uq->typing = 0;
+    if (t->store_open) {
+        if (qz_store_record(&t->store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
+            ui_app_message(app, CRT_WRONG, "%s", err.msg);
+        else
+            ui_tutor_save(app);
+    }
+}
+
+static int key_typing(ui_question *uq, ui_app *app, ui_key k)
+{
+    ui_lineedit *e = &uq->answer;
+    if (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER)) {
+        grade(uq, app);
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (UI_IS_CHAR(k, 27)) {
+        uq->typing = 0;
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (k.fn) {
+        switch (k.ch) {
+        case KEY_BACKSPACE: ui_lineedit_backspace(e); break;
+        case KEY_DC: ui_lineedit_delete(e); break;
+        case KEY_LEFT: ui_lineedit_left(e); break;
+        case KEY_RIGHT: ui_lineedit_right(e); break;
+        case KEY_HOME: ui_lineedit_home(e); break;
+        case KEY_END: ui_lineedit_end(e); break;
+        default: return UI_HANDLED;   /* swallow navigation while typing */
+        }
+    } else if (k.ch == 127 || k.ch == 8) {
+        ui_lineedit_backspace(e);
+    } else if (k.ch == 21) {
+        ui_lineedit_clear(e);
+    } else if (k.ch == 23) {
+        ui_lineedit_kill_word(e);
+    } else {
+        ui_lineedit_insert(e, (wchar_t)k.ch);
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+int ui_question_key(ui_question *uq, ui_app *app, ui_key k)
+{
+    if (uq->typing)
+        return key_typing(uq, app, k);
+    if (UI_IS_CHAR(k, 'a') || UI_IS_CHAR(k, 'i') || UI_IS_CHAR(k, '\r') ||
+        UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER)) {
+        uq->typing = 1;
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (UI_IS_CHAR(k, 'H')) {
+        if (uq->hints_shown < uq->q->hints_count)
+            uq->hints_shown++;
+        else
+            ui_app_message(app, CRT_WARN, "%s", uq->q->hints_count ? _("No more hints.")
+                                                                     : _("This question has no hints."));
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (UI_IS_CHAR(k, 'r')) {
+        if (uq->attempts > 0) {
+            uq->show_reference = 1;
+            uq->scroll_pending = 2;
+        }
+        else
+            ui_app_message(app, CRT_WARN, "%s", _("Try an answer first; then r shows the reference."));
+        return UI_HANDLED | UI_REDRAW;
+    }
+    return UI_IGNORED;
+}

@@ -1,0 +1,65 @@
+# The lesson player in a real terminal: step forward and back, first and last step,
+# every step kind drawn, the position saved and offered again on the home screen.
+. tests/lib.sh
+. tests/e2e/lib/tmux.sh
+
+tutor_start 100 30 -- --lang en lesson scaled-dot-product
+expect_screen "lesson: opens at step 1" "lesson 3 · step 1/18"
+keys Right
+expect_screen "lesson: → goes to step 2" "lesson 3 · step 2/18"
+expect_screen "lesson: the formula step shows the formula" "softmax(QKᵀ / √dₖ) V"
+keys l
+expect_screen "lesson: l goes to step 3" "lesson 3 · step 3/18"
+keys Left
+expect_screen "lesson: ← goes back to step 2" "lesson 3 · step 2/18"
+keys h
+expect_screen "lesson: h goes back to step 1" "lesson 3 · step 1/18"
+keys PageDown PageDown PageDown
+expect_screen "lesson: PgDn ×3 reaches the compute step" "lesson 3 · step 4/18"
+# softmax of [0.2 2.5 0.8 0.3 0.4 2.0]: 下雨 gets 0.4711 (computed by the engine)
+expect_screen "lesson: compute step shows the engine's weights" "0.4711"
+expect_screen "lesson: the weights table has straight borders" "│ 今天"
+keys End
+expect_screen "lesson: End goes to the last step" "lesson 3 · step 18/18"
+expect_screen "lesson: the last step is a question with an answer line" "Your answer:"
+keys PageUp
+expect_screen "lesson: PgUp goes back one step" "lesson 3 · step 17/18"
+keys Home
+expect_screen "lesson: Home goes to step 1" "lesson 3 · step 1/18"
+keys l l l l l
+expect_screen "lesson: at step 6" "lesson 3 · step 6/18"
+keys q
+wait_exit 10 && ok "lesson: q leaves the tutor opened on a lesson" || not_ok "lesson: q leaves the tutor opened on a lesson"
+expect_eq "lesson: exit status 0" 0 "$DEAD_STATUS"
+if grep -q "step: 5" "$XDG_STATE_HOME/attn-tutor/progress.yaml" 2>/dev/null; then
+  ok "lesson: the position is saved (step 6 is index 5)"
+else
+  not_ok "lesson: the position is saved (step 6 is index 5)" "$(cat "$XDG_STATE_HOME/attn-tutor/progress.yaml" 2>&1 | head -20)"
+fi
+
+# The home screen offers to continue there; Enter resumes at the saved step.
+tutor_start 100 30 -- --lang en
+expect_screen "home: continue where you left off" "Continue: Scaled dot-product attention, step 6"
+expect_screen "home: lesson 3 is marked done (its last step was reached)" "✓ done Q0/2     3. Scaled"
+keys Enter
+expect_screen "home: Enter resumes at step 6" "lesson 3 · step 6/18"
+keys q
+expect_screen "lesson: q goes back home" "Self-attention, step by step"
+
+# A lab step: the embedded heatmap, Enter opens the sentence in the lab.
+tutor_start 100 30 -- --lang en lesson it-animal
+expect_screen "lesson 4 opens" "lesson 4 · step 1/10"
+keys l
+expect_screen "lab step: the sentence" "Lab: “The animal didn't cross the road because it was too tired.”"
+expect_line "lab step: the embedded heatmap has a row for 'it'" '^ it +([01]\.[0-9]{2} +)+'
+keys Enter
+expect_screen "lab step: Enter opens the lab" "Sentence: The animal didn't cross"
+expect_screen "lab from a lesson: the focus token is selected" "Query 8: it"
+keys q
+expect_screen "lab: q goes back to the lesson" "lesson 4 · step 2/10"
+
+# 60×20: the same step still fits, nothing cut in half.
+tutor_start 60 20 -- --lang en lesson scaled-dot-product
+expect_screen "lesson 60×20: opens" "lesson 3 · step 1/18"
+keys j j j
+expect_screen "lesson 60×20: scrolls" "step 1/18"
