@@ -124,6 +124,47 @@ static void fmt_score(float v, char *b, size_t n)
         snprintf(b, n, "%.3f", (double)v);
 }
 
+/* The three keys with the largest weights for query i (n where fewer keys). */
+static void top3(const ui_attn *a, int head, size_t i, size_t top[3])
+{
+    size_t n = a->run.n;
+    top[0] = top[1] = top[2] = n;
+    for (size_t j = 0; j < n; j++) {
+        float v = a->run.weights[a->layer][ui_attn_index(a, head, i, j)];
+        for (int t = 0; t < 3; t++) {
+            if (top[t] == n || v > a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]) {
+                for (int u = 2; u > t; u--)
+                    top[u] = top[u - 1];
+                top[t] = j;
+                break;
+            }
+        }
+    }
+}
+
+/* One line for small terminals: "it → animal 0.997 · too 0.003 · it 0.000". */
+static void draw_summary(ui_lab *l, WINDOW *w, int y, int x, int cols)
+{
+    const ui_attn *a = &l->attn;
+    int head = a->head == UI_HEAD_ALL ? 0 : a->head;
+    size_t i = (size_t)l->map.cur_row, top[3];
+    if (a->run.n == 0)
+        return;
+    char b[512];
+    if (a->run.fully_masked[i]) {
+        snprintf(b, sizeof b, "%s: %s", a->labels[i], _("fully masked: no key visible, all weights 0"));
+        ui_puts(w, y, x, b, cols, crt_attr(CRT_WARN));
+        return;
+    }
+    top3(a, head, i, top);
+    int pos = snprintf(b, sizeof b, "%s →", a->labels[i]);
+    for (int t = 0; t < 3 && top[t] < a->run.n && pos < (int)sizeof b; t++)
+        pos += snprintf(b + pos, sizeof b - (size_t)pos, "%s %s %.3f", t ? " ·" : "",
+                        a->labels[top[t]],
+                        (double)a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]);
+    ui_puts(w, y, x, b, cols, crt_attr(CRT_OK));
+}
+
 /* The detail pane: for the selected query, each key's q·k, scaled score and weight. */
 static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
 {
@@ -171,19 +212,8 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
         snprintf(b, sizeof b, "%.3f", (double)a->run.weights[a->layer][at]);
         ui_put_right(w, y, r.x + kw + 16, b, 8, at_a);
     }
-    /* top 3 keys by weight */
-    size_t top[3] = {n, n, n};
-    for (size_t j = 0; j < n; j++) {
-        float v = a->run.weights[a->layer][ui_attn_index(a, head, i, j)];
-        for (int t = 0; t < 3; t++) {
-            if (top[t] == n || v > a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]) {
-                for (int u = 2; u > t; u--)
-                    top[u] = top[u - 1];
-                top[t] = j;
-                break;
-            }
-        }
-    }
+    size_t top[3];
+    top3(a, head, i, top);
     int y = r.y + 2 + (rows < (int)n ? rows : (int)n) + 1;
     if (y < r.y + r.h)
         ui_puts(w, y++, r.x, _("top 3:"), r.w, crt_attr(CRT_DIM));
@@ -260,6 +290,10 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         int dh = body.h / 2 > 10 ? 10 : body.h / 2;
         map.h = body.h - dh - 1;
         detail = (ui_rect){body.y + map.h + 1, body.x, dh, body.w};
+    }
+    if (detail.h == 0 && map.h >= 5) {   /* no room for the pane: one line */
+        map.h--;
+        draw_summary(l, w, map.y + map.h, map.x, map.w);
     }
     ui_heatmap_draw(w, map, &l->map);
     if (detail.h > 0)

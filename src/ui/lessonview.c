@@ -385,6 +385,20 @@ static void draw_block(void *ctx, WINDOW *w, int id, int row0, ui_rect where)
         ui_heatmap_draw(w, where, &l->map);
 }
 
+static const char *step_kind_label(at_step_kind k)
+{
+    switch (k) {
+    case AT_STEP_TEXT: return _("text");
+    case AT_STEP_TABLE: return _("table");
+    case AT_STEP_FORMULA: return _("formula");
+    case AT_STEP_CODE: return _("code");
+    case AT_STEP_LAB: return _("lab");
+    case AT_STEP_COMPUTE: return _("computed by the engine");
+    case AT_STEP_QUESTION: return _("question");
+    default: return "";
+    }
+}
+
 static const char *lesson_title(ui_screen *s)
 {
     ui_lesson *l = (ui_lesson *)s;
@@ -413,8 +427,6 @@ static void lesson_draw(ui_screen *s, WINDOW *w, ui_rect r)
     snprintf(b, sizeof b, _("lesson %zu · step %u/%u"), l->index + 1, l->step + 1,
              ls->doc->steps_count);
     int c = ui_puts(w, r.y, r.x + 1, b, r.w - 2, crt_attr(CRT_TITLE));
-    ui_put_right(w, r.y, r.x + c + 2, at_step_kind_name(at_step_kind_of(step_of(l))),
-                 r.w - c - 3, crt_attr(CRT_DIM));
     ui_rect body = {r.y + 2, r.x + 1, r.h - 2, r.w - 2};
     layout(l, body.w, body.h);
     if (l->has_question)
@@ -425,8 +437,11 @@ static void lesson_draw(ui_screen *s, WINDOW *w, ui_rect r)
     if (l->top < 0)
         l->top = 0;
     ui_doc_draw(w, body, &l->doc, l->top, draw_block, l);
-    if (l->top + body.h < (int)l->doc.n)
-        ui_put_right(w, r.y + r.h - 1, r.x, _("↓ more"), r.w - 1, crt_attr(CRT_WARN));
+    char right[128];
+    snprintf(right, sizeof right, "%s%s%s", l->top > 0 ? "↑ " : "",
+             l->top + body.h < (int)l->doc.n ? _("↓ more · ") : "",
+             step_kind_label(at_step_kind_of(step_of(l))));
+    ui_put_right(w, r.y, r.x + c + 2, right, r.w - c - 3, crt_attr(CRT_DIM));
 }
 
 static int lesson_key(ui_screen *s, ui_key k)

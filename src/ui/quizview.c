@@ -137,7 +137,7 @@ static void quiz_draw(ui_screen *s, WINDOW *w, ui_rect r)
         z->top = 0;
     ui_doc_draw(w, body, &z->doc, z->top, draw_block, z);
     if (z->top + body.h < (int)z->doc.n)
-        ui_put_right(w, r.y + r.h - 1, r.x, _("↓ more"), r.w - 1, crt_attr(CRT_WARN));
+        ui_put_right(w, r.y, r.x + r.w / 2, _("↓ more (j)"), r.w / 2 - 1, crt_attr(CRT_WARN));
 }
 
 static int quiz_key(ui_screen *s, ui_key k)
