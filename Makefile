@@ -40,7 +40,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
 UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
 
 .SECONDARY:
-.PHONY: all deps run test unit bench model model-check install uninstall clean lint-lessons fuzz
+.PHONY: all deps run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz
 all: $(BIN) $(MO)
 
 deps:
@@ -120,6 +120,11 @@ fuzz: deps build/fuzz/fuzz_lesson
 	@for f in lessons/*/*.yaml tests/lint/*.yaml; do cp "$$f" "build/fuzz/corpus/$$(echo "$$f" | tr / _)"; done
 	cd build/fuzz && ./fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	    -dict=../../tests/fuzz/lesson.dict corpus
+
+# UI latency of the lab: keystroke → screen update, start-up → first frame.
+bench-ui: $(BIN)
+	@$(MAKE) --no-print-directory build/bench/ui_latency
+	build/bench/ui_latency
 
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -121,12 +121,8 @@ static void pick_palette(void)
     }
 }
 
-int crt_init(void)
+static void setup(void)
 {
-    if (crt.active)
-        return 0;
-    if (!initscr())
-        return -1;
     crt.active = 1;
     cbreak();
     noecho();
@@ -135,6 +131,25 @@ int crt_init(void)
     set_escdelay(25);
     curs_set(0);
     pick_palette();
+}
+
+int crt_init(void)
+{
+    if (crt.active)
+        return 0;
+    if (!initscr())
+        return -1;
+    setup();
+    return 0;
+}
+
+int crt_init_on(const char *term, FILE *out, FILE *in)
+{
+    if (crt.active)
+        return 0;
+    if (!newterm(term, out, in))
+        return -1;
+    setup();
     return 0;
 }
 

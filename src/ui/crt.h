@@ -41,6 +41,9 @@ const char *crt_unusable(void);
  * Returns 0, or -1 when ncurses could not start. */
 int crt_init(void);
 
+/* The same on given streams (newterm), for tests and benchmarks. */
+int crt_init_on(const char *term, FILE *out, FILE *in);
+
 /* endwin(); safe to call twice. */
 void crt_done(void);
 

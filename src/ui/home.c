@@ -74,6 +74,7 @@ static void lesson_mark(ui_tutor *t, const at_lesson *l, char *mark, size_t n)
 static void build(ui_home *h)
 {
     ui_tutor *t = ui_tutor_of(h->base.app);
+    ui_tutor_load_lessons(t);
     h->n = 0;
     home_item *it;
     if (t->store_open && t->store.p->lesson) {

@@ -500,6 +500,7 @@ static const ui_screen_ops lesson_ops = {
 ui_screen *ui_lesson_new(ui_app *app, size_t index, unsigned step)
 {
     ui_tutor *t = ui_tutor_of(app);
+    ui_tutor_load_lessons(t);
     if (index >= t->lessons.count)
         return NULL;
     ui_lesson *l = calloc(1, sizeof *l);

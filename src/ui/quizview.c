@@ -197,6 +197,7 @@ ui_screen *ui_quiz_new(ui_app *app)
     z->base.ops = &quiz_ops;
     z->base.app = app;
     ui_tutor *t = ui_tutor_of(app);
+    ui_tutor_load_lessons(t);
     z->lesson = at_lesson_set_find(&t->lessons, QZ_SELF_TEST_LESSON);
     if (z->lesson) {
         const at_lesson_doc *doc = z->lesson->doc;

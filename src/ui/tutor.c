@@ -59,9 +59,13 @@ int ui_tutor_save(ui_app *app)
     return 0;
 }
 
-/* The lessons of the chosen language; files with errors are left out (and named). */
-static void open_lessons(ui_tutor *t)
+/* The lessons of the chosen language; files with errors are left out (and named).
+ * Loaded on first use: the lab alone starts without them. */
+void ui_tutor_load_lessons(ui_tutor *t)
 {
+    if (t->lessons_loaded)
+        return;
+    t->lessons_loaded = 1;
     at_diag_list diags = {0};
     if (!t->lessons_dir) {
         snprintf(t->lessons_note, sizeof t->lessons_note, "%s",
@@ -99,7 +103,7 @@ static long lesson_index(const ui_tutor *t, const char *id)
     return -1;
 }
 
-static ui_screen *first_screen(ui_app *app, ui_start start, const char *arg)
+ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
 {
     ui_tutor *t = ui_tutor_of(app);
     switch (start) {
@@ -127,48 +131,64 @@ static void tutor_free(ui_tutor *t)
     at_model_free(t->model);
 }
 
+int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
+                  const char *lessons_dir, const char *shipped_model)
+{
+    memset(t, 0, sizeof *t);
+    t->lang = lang;
+    t->lessons_dir = lessons_dir;
+    ui_i18n_init(lang);
+    if (open_model(t, model_path, shipped_model) < 0) {
+        tutor_free(t);
+        return -1;
+    }
+    open_store(t);
+    return 0;
+}
+
+void ui_tutor_close(ui_tutor *t)
+{
+    tutor_free(t);
+}
+
 int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char *model_path,
                   const char *lessons_dir, const char *shipped_model)
 {
-    const char *why = crt_unusable();
-    if (why) {
-        fprintf(stderr, "%s\n", why);
+    ui_tutor t;
+    if (ui_tutor_open(&t, lang, model_path, lessons_dir, shipped_model) < 0)
         return 1;
-    }
-    ui_tutor t = {0};
-    t.lang = lang;
-    t.lessons_dir = lessons_dir;
-    ui_i18n_init(lang);
-    open_lessons(&t);
+    if (start == UI_START_LESSON)
+        ui_tutor_load_lessons(&t);
     if (start == UI_START_LESSON && lesson_index(&t, arg) < 0) {
         fprintf(stderr, "attn-tutor lesson: no lesson '%s' in %s/%s", arg,
                 lessons_dir ? lessons_dir : "?", lang);
         for (size_t i = 0; i < t.lessons.count; i++)
             fprintf(stderr, "%s %s", i ? "," : "; there are:", t.lessons.lessons[i]->doc->id);
         fputc('\n', stderr);
-        tutor_free(&t);
+        ui_tutor_close(&t);
         return 2;
     }
-    if (open_model(&t, model_path, shipped_model) < 0) {
-        tutor_free(&t);
+    const char *why = crt_unusable();
+    if (why) {
+        fprintf(stderr, "%s\n", why);
+        ui_tutor_close(&t);
         return 1;
     }
-    open_store(&t);
     ui_app app = {0};
     app.ctx = &t;
     if (crt_init() < 0) {
         fprintf(stderr, "attn-tutor: could not start the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
-        tutor_free(&t);
+        ui_tutor_close(&t);
         return 1;
     }
     int rc = 0;
-    ui_screen *s = first_screen(&app, start, arg);
+    ui_screen *s = ui_tutor_first_screen(&app, start, arg);
     if (!s || ui_app_push(&app, s) < 0)
         rc = 1;
     else
         ui_app_run(&app);
     crt_done();
-    tutor_free(&t);
+    ui_tutor_close(&t);
     return rc;
 }

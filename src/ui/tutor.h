@@ -14,12 +14,16 @@ typedef struct ui_tutor {
     char model_note[512];     /* why the demo weights are in use ("" otherwise) */
     const char *lang;         /* "zh" or "en" */
     const char *lessons_dir;  /* the lesson folder (holding zh/ and en/), or NULL */
-    at_lesson_set lessons;    /* owned: the lessons of `lang`, in order */
+    at_lesson_set lessons;    /* owned: the lessons of `lang`, in order (ui_tutor_load_lessons) */
+    int lessons_loaded;
     char lessons_note[512];   /* lessons that failed to load ("" = none) */
     qz_store store;           /* owned: the progress store */
     int store_open;           /* 1 when store is usable */
     char store_note[512];     /* a save or load problem to show once ("" = none) */
 } ui_tutor;
+
+/* Load the lessons if not done yet (screens that show lessons call it). */
+void ui_tutor_load_lessons(ui_tutor *t);
 
 /* Save the progress store now; on failure the message goes to the status bar.
  * Returns 0 or -1. */
@@ -34,6 +38,17 @@ typedef enum ui_start {
 
 /* The tutor of an app (from any screen). */
 ui_tutor *ui_tutor_of(ui_app *app);
+
+/* Load what the tutor needs (language, lessons, model, progress store) without
+ * touching the terminal. Returns 0, or -1 when no model could be made (message on
+ * stderr). Release with ui_tutor_close. */
+int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
+                  const char *lessons_dir, const char *shipped_model);
+void ui_tutor_close(ui_tutor *t);
+
+/* The screen the tutor starts on (app->ctx must be the tutor). NULL when out of
+ * memory or the lesson id is unknown. */
+ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg);
 
 /* Run the tutor in this terminal, starting at `start`. lang is "zh" or "en";
  * model_path is --model (NULL: use shipped_model, the model shipped with attn-tutor,
