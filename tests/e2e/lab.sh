@@ -56,3 +56,24 @@ wait_for "1 token" >/dev/null
 input=$(line_of "Sentence:" | sed 's/ *$//')
 expect_eq "lab: Backspace removes 注, ä remains" " Sentence: ä" "$input"
 expect_screen "lab: the heatmap follows the edit (1 token)" "1 token"
+
+# Layers, heads and the CSV export (written in the current folder, named on screen).
+tutor_start 100 30 -- --lang en lab "小明今天没来学校"
+expect_screen "lab: starts on the last layer" "layer 2/2"
+keys '['
+expect_screen "lab: [ goes to layer 1" "layer 1/2"
+keys a
+expect_screen "lab: a shows every head of the layer" "head 4"
+keys 2
+expect_screen "lab: 2 picks head 2" "head 2/4"
+keys e
+expect_screen "lab: e names the CSV file" "Saved the weights to attention-L1-H2-"
+csv=$(ls "$E2E_TMP"/attention-L1-H2-*.csv 2>/dev/null | head -1)
+if [ -n "$csv" ]; then
+  expect_eq "lab: CSV header row" "query,小,明,今,天,没,来,学,校" "$(head -1 "$csv")"
+  expect_eq "lab: CSV has a row per query token" 9 "$(wc -l < "$csv" | tr -d ' ')"
+  sum=$(awk -F, 'NR==2 { s = 0; for (i = 2; i <= NF; i++) s += $i; printf "%.3f", s }' "$csv")
+  expect_eq "lab: a CSV row of weights sums to 1" "1.000" "$sum"
+else
+  not_ok "lab: CSV file written" "$(ls "$E2E_TMP")"
+fi

@@ -27,7 +27,7 @@ tutor_start() {
   # options first (a server kept alive without sessions), so a quick exit leaves its screen
   $TM start-server \; set-option -g exit-empty off \; set-option -g remain-on-exit on \
       >/dev/null 2>&1
-  $TM new-session -d -x "$_w" -y "$_h" -- env -u NO_COLOR $_env "$AT_BIN" "$@" >/dev/null 2>&1
+  $TM new-session -d -x "$_w" -y "$_h" -c "$E2E_TMP" -- env -u NO_COLOR $_env "$AT_BIN" "$@" >/dev/null 2>&1
 }
 
 screen() { $TM capture-pane -p 2>/dev/null; }
