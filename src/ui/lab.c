@@ -92,6 +92,22 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
     ui_puts(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
+/* "2 unseen words …" when the trained model never saw some of the words. */
+static void draw_unseen(ui_lab *l, WINDOW *w, int y, int x, int cols)
+{
+    const ui_attn *a = &l->attn;
+    size_t unseen = 0;
+    for (size_t i = 0; a->run.unknown && i < a->run.n; i++)
+        unseen += a->run.unknown[i];
+    if (!unseen)
+        return;
+    char b[256];
+    snprintf(b, sizeof b, ngettext("%zu unseen word: its vector comes from its letters",
+                                   "%zu unseen words: their vectors come from their letters",
+                                   unseen), unseen);
+    ui_puts(w, y, x, b, cols, crt_attr(CRT_WARN));
+}
+
 static void draw_input(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
     const char *label = _("Sentence: ");
@@ -175,7 +191,9 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
         return;
     char b[256];
     snprintf(b, sizeof b, _("Query %zu: %s"), i + 1, a->labels[i]);
-    ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
+    int tw = ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
+    if (ui_tutor_of(l->base.app)->trained && a->run.unknown && a->run.unknown[i])
+        ui_puts(w, r.y, r.x + tw, _(" (unseen word)"), r.w - tw, crt_attr(CRT_WARN));
     if (a->run.fully_masked[i]) {
         ui_puts(w, r.y + 1, r.x, _("fully masked: no key visible, all weights 0"), r.w,
                 crt_attr(CRT_WARN));
@@ -257,9 +275,10 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
     draw_info(l, w, r.y + 1, r.x + 1, r.w - 2);
     ui_rect body = {r.y + 3, r.x + 1, r.h - 3, r.w - 2};
     ui_tutor *t = ui_tutor_of(s->app);
-    if (t->model_note[0] && body.h > 6) {
+    if (t->model_note[0] && body.h > 6)
         ui_puts(w, r.y + 2, r.x + 1, t->model_note, r.w - 2, crt_attr(CRT_WARN));
-    }
+    else if (t->trained)
+        draw_unseen(l, w, r.y + 2, r.x + 1, r.w - 2);
     if (l->attn.error[0]) {
         ui_lines lines = {0};
         ui_wrap(l->attn.error, strlen(l->attn.error), body.w, &lines);
