@@ -12,8 +12,9 @@
 
 static const char *lang_in_use = "en";
 
-/* build/locale beside the executable (a checkout), or ../share/locale (an install
- * relocated with its prefix), else the configured LOCALEDIR. */
+/* build/locale beside the executable (a checkout; one level up for the sanitizer
+ * build), or ../share/locale (an install relocated with its prefix), else the
+ * configured LOCALEDIR. */
 static const char *locale_dir(char *buf, size_t size)
 {
     char exe[4096];
@@ -25,6 +26,9 @@ static const char *locale_dir(char *buf, size_t size)
         if (slash) {
             *slash = '\0';
             snprintf(buf, size, "%s/locale", exe);
+            if (stat(buf, &st) == 0)
+                return buf;
+            snprintf(buf, size, "%s/../locale", exe);   /* build/asan/attn-tutor */
             if (stat(buf, &st) == 0)
                 return buf;
             snprintf(buf, size, "%s/../share/locale", exe);
