@@ -124,7 +124,7 @@ fuzz: deps build/fuzz/fuzz_lesson
 # UI latency of the lab: keystroke → screen update, start-up → first frame.
 bench-ui: $(BIN)
 	@$(MAKE) --no-print-directory build/bench/ui_latency
-	build/bench/ui_latency
+	bench/ui_latency.sh
 
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
