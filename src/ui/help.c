@@ -9,19 +9,11 @@
 #include "ui/uitext.h"
 
 static const ui_help_item common[] = {
-    {N_("?  F1"), N_("this help (any key closes it)")},
+    {N_("?  F1"), N_("this help (↑ ↓ scroll it, any other key closes it)")},
     {N_("q  Esc"), N_("back; from the home screen: save and quit")},
     {N_("Ctrl-L"), N_("repaint the screen")},
     {NULL, NULL},
 };
-
-static int count(const ui_help_item *v)
-{
-    int n = 0;
-    while (v && v[n].keys)
-        n++;
-    return n;
-}
 
 static int keys_width(const ui_help_item *v)
 {
@@ -35,15 +27,51 @@ static int keys_width(const ui_help_item *v)
     return m;
 }
 
-void ui_help_draw(WINDOW *w, ui_rect r, const ui_help_item *items)
+/* Lines the item's description takes when wrapped to `cols`. */
+static int item_lines(const ui_help_item *it, int cols)
 {
-    int n = count(items), nc = count(common);
+    ui_lines l = {0};
+    const char *what = _(it->what);
+    int n = ui_wrap(what, strlen(what), cols, &l) == 0 ? (int)l.n : 1;
+    ui_lines_free(&l);
+    return n > 0 ? n : 1;
+}
+
+/* Draw one item from virtual row *row; rows before y_top are skipped (scrolled). */
+static void draw_item(WINDOW *w, int *row, int y_top, int x, int kw, int cols, int y_end,
+                      const ui_help_item *it)
+{
+    ui_lines l = {0};
+    const char *what = _(it->what);
+    if (*row >= y_top && *row < y_end)
+        ui_puts(w, *row, x, _(it->keys), kw, crt_attr(CRT_TITLE));
+    if (ui_wrap(what, strlen(what), cols, &l) < 0) {
+        (*row)++;
+        return;
+    }
+    for (size_t i = 0; i < l.n; i++, (*row)++)
+        if (*row >= y_top && *row < y_end)
+            ui_put(w, *row, x + kw + 1, what + l.v[i].start, l.v[i].len, cols,
+                   crt_attr(CRT_NORMAL));
+    ui_lines_free(&l);
+}
+
+void ui_help_draw(WINDOW *w, ui_rect r, const ui_help_item *items, int *scroll)
+{
     int kw = keys_width(items);
     int kc = keys_width(common);
     if (kc > kw)
         kw = kc;
-    int bw = r.w - 4 > 76 ? 76 : r.w - 4;
-    int bh = n + nc + 4;
+    int bw = r.w - 2 > 78 ? 78 : r.w - 2;
+    int inner = bw - 4;
+    if (kw > inner / 2)
+        kw = inner / 2;
+    int cols = inner - kw - 1;
+    int body = 1;   /* the gap between the screen's keys and the shared ones */
+    for (int pass = 0; pass < 2; pass++)
+        for (const ui_help_item *v = pass ? common : items; v && v->keys; v++)
+            body += item_lines(v, cols);
+    int bh = body + 2;
     if (bh > r.h)
         bh = r.h;
     int by = r.y + (r.h - bh) / 2, bx = r.x + (r.w - bw) / 2;
@@ -61,16 +89,21 @@ void ui_help_draw(WINDOW *w, ui_rect r, const ui_help_item *items)
     mvwaddch(w, by + bh - 1, bx + bw - 1, ACS_LRCORNER);
     wattrset(w, A_NORMAL);
     ui_put_center(w, by, bx + 1, _(" Keys "), bw - 2, crt_attr(CRT_TITLE));
-    int y = by + 1, inner = bw - 4;
-    if (kw > inner / 2)
-        kw = inner / 2;
+    int y_top = by + 1, y_end = by + bh - 1;
+    int max_scroll = body - (y_end - y_top);
+    if (*scroll > max_scroll)
+        *scroll = max_scroll;
+    if (*scroll < 0)
+        *scroll = 0;
+    int row = y_top - *scroll;
     for (int pass = 0; pass < 2; pass++) {
         const ui_help_item *v = pass == 0 ? items : common;
-        for (int i = 0; v && v[i].keys && y < by + bh - 1; i++, y++) {
-            ui_puts(w, y, bx + 2, _(v[i].keys), kw, crt_attr(CRT_STATUS_KEY) & ~A_COLOR);
-            ui_puts(w, y, bx + 3 + kw, _(v[i].what), inner - kw - 1, a);
-        }
-        if (pass == 0 && n > 0)
-            y++;
+        for (; v && v->keys && row < y_end; v++)
+            draw_item(w, &row, y_top, bx + 2, kw, cols, y_end, v);
+        if (pass == 0 && items && items->keys)
+            row++;
     }
+    if (max_scroll > 0)
+        ui_put_center(w, by + bh - 1, bx + 1, *scroll < max_scroll ? _(" ↓ j ") : _(" ↑ k "),
+                      bw - 2, crt_attr(CRT_WARN));
 }

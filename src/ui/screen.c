@@ -85,7 +85,7 @@ void ui_app_draw(ui_app *app)
         ui_rect r = {1, 0, rows - 2, cols};
         s->ops->draw(s, stdscr, r);
         if (app->help_open) {
-            ui_help_draw(stdscr, r, s->ops->help);
+            ui_help_draw(stdscr, r, s->ops->help, &app->help_scroll);
             app->cursor_y = -1;
         }
     }
@@ -125,8 +125,13 @@ int ui_app_feed(ui_app *app, ui_key k)
         return 1;
     }
     app->message[0] = '\0';
-    if (app->help_open) {   /* any key closes the overlay */
-        app->help_open = 0;
+    if (app->help_open) {   /* ↑ ↓ j k scroll it, any other key closes it */
+        if (UI_IS_FN(k, KEY_DOWN) || UI_IS_CHAR(k, 'j') || UI_IS_FN(k, KEY_NPAGE))
+            app->help_scroll += UI_IS_FN(k, KEY_NPAGE) ? 5 : 1;
+        else if (UI_IS_FN(k, KEY_UP) || UI_IS_CHAR(k, 'k') || UI_IS_FN(k, KEY_PPAGE))
+            app->help_scroll -= UI_IS_FN(k, KEY_PPAGE) ? 5 : 1;
+        else
+            app->help_open = 0;
         return 1;
     }
     int typing = s->ops->typing && s->ops->typing(s);
@@ -137,6 +142,7 @@ int ui_app_feed(ui_app *app, ui_key k)
     }
     if (!typing && (UI_IS_CHAR(k, '?') || UI_IS_FN(k, KEY_F(1)))) {
         app->help_open = 1;
+        app->help_scroll = 0;
         return 1;
     }
     if (UI_IS_CHAR(k, 12)) {   /* Ctrl-L: repaint everything */

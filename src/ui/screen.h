@@ -78,6 +78,7 @@ struct ui_app {
     ui_screen *stack[UI_STACK_MAX];
     int depth;
     int help_open;
+    int help_scroll;          /* first line of the help overlay */
     int cursor_y, cursor_x;   /* the text cursor a screen asks for in draw; -1 = none */
     char message[256];        /* a one-off line in the status bar (e.g. "saved to …") */
     int message_role;

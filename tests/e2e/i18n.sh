@@ -9,9 +9,9 @@ expect_screen "zh: the status bar" "q：保存并退出"
 expect_screen "zh: lessons in Chinese" "缩放点积注意力"
 keys '?'
 expect_screen "zh: help overlay" "按键"
-expect_screen "zh: help names the shared keys" "重绘屏幕"
+expect_screen "zh: help names the shared keys" "其他任意键关闭"
 keys x
-wait_gone "重绘屏幕" 5 && ok "zh: any key closes the help" || not_ok "zh: any key closes the help" "$SCREEN"
+wait_gone "其他任意键关闭" 5 && ok "zh: any key closes the help" || not_ok "zh: any key closes the help" "$SCREEN"
 
 tutor_start 100 30 -- --lang zh lab "小明今天没来学校"
 expect_screen "zh lab: token count" "8 个词元"
