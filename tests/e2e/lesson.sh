@@ -4,30 +4,32 @@
 . tests/e2e/lib/tmux.sh
 
 tutor_start 100 30 -- --lang en lesson scaled-dot-product
-expect_screen "lesson: opens at step 1" "lesson 3 · step 1/18"
+expect_screen "lesson: opens at step 1" "lesson 3 · step 1/"
+# the number of steps, as the lesson file has it today
+N=$(line_of "lesson 3 · step 1/" | sed 's|.*step 1/\([0-9]*\).*|\1|')
 keys Right
-expect_screen "lesson: → goes to step 2" "lesson 3 · step 2/18"
+expect_screen "lesson: → goes to step 2" "lesson 3 · step 2/$N"
 expect_screen "lesson: the formula step shows the formula" "softmax(QKᵀ / √dₖ) V"
 keys l
-expect_screen "lesson: l goes to step 3" "lesson 3 · step 3/18"
+expect_screen "lesson: l goes to step 3" "lesson 3 · step 3/$N"
 keys Left
-expect_screen "lesson: ← goes back to step 2" "lesson 3 · step 2/18"
+expect_screen "lesson: ← goes back to step 2" "lesson 3 · step 2/$N"
 keys h
-expect_screen "lesson: h goes back to step 1" "lesson 3 · step 1/18"
+expect_screen "lesson: h goes back to step 1" "lesson 3 · step 1/$N"
 keys PageDown PageDown PageDown
-expect_screen "lesson: PgDn ×3 reaches the compute step" "lesson 3 · step 4/18"
+expect_screen "lesson: PgDn ×3 reaches the compute step" "lesson 3 · step 4/$N"
 # softmax of [0.2 2.5 0.8 0.3 0.4 2.0]: 下雨 gets 0.4711 (computed by the engine)
 expect_screen "lesson: compute step shows the engine's weights" "0.4711"
 expect_screen "lesson: the weights table has straight borders" "│ 今天"
 keys End
-expect_screen "lesson: End goes to the last step" "lesson 3 · step 18/18"
+expect_screen "lesson: End goes to the last step" "lesson 3 · step $N/$N"
 expect_screen "lesson: the last step is a question with an answer line" "Your answer:"
 keys PageUp
-expect_screen "lesson: PgUp goes back one step" "lesson 3 · step 17/18"
+expect_screen "lesson: PgUp goes back one step" "lesson 3 · step $((N - 1))/$N"
 keys Home
-expect_screen "lesson: Home goes to step 1" "lesson 3 · step 1/18"
+expect_screen "lesson: Home goes to step 1" "lesson 3 · step 1/$N"
 keys l l l l l
-expect_screen "lesson: at step 6" "lesson 3 · step 6/18"
+expect_screen "lesson: at step 6" "lesson 3 · step 6/$N"
 keys q
 wait_exit 30 && ok "lesson: q leaves the tutor opened on a lesson" || not_ok "lesson: q leaves the tutor opened on a lesson"
 expect_eq "lesson: exit status 0" 0 "$DEAD_STATUS"
@@ -40,15 +42,15 @@ fi
 # The home screen offers to continue there; Enter resumes at the saved step.
 tutor_start 100 30 -- --lang en
 expect_screen "home: continue where you left off" "Continue: Scaled dot-product attention, step 6"
-expect_screen "home: lesson 3 is marked done (its last step was reached)" "✓ done Q0/2     3. Scaled"
+expect_line "home: lesson 3 is marked done (its last step was reached)" '✓ done +Q[0-9]+/[0-9]+ +3\. Scaled' 
 keys Enter
-expect_screen "home: Enter resumes at step 6" "lesson 3 · step 6/18"
+expect_screen "home: Enter resumes at step 6" "lesson 3 · step 6/$N"
 keys q
 expect_screen "lesson: q goes back home" "Self-attention, step by step"
 
 # A lab step: the embedded heatmap, Enter opens the sentence in the lab.
 tutor_start 100 30 -- --lang en lesson it-animal
-expect_screen "lesson 4 opens" "lesson 4 · step 1/10"
+expect_screen "lesson 4 opens" "lesson 4 · step 1/"
 keys l
 expect_screen "lab step: the sentence" "Lab: “The animal didn't cross the road because it was too tired.”"
 expect_line "lab step: the embedded heatmap has a row for 'it'" '^ it +([01]\.[0-9]{2} +)+'
@@ -56,10 +58,10 @@ keys Enter
 expect_screen "lab step: Enter opens the lab" "Sentence: The animal didn't cross"
 expect_screen "lab from a lesson: the focus token is selected" "Query 8: it"
 keys q
-expect_screen "lab: q goes back to the lesson" "lesson 4 · step 2/10"
+expect_screen "lab: q goes back to the lesson" "lesson 4 · step 2/"
 
 # 60×20: the same step still fits, nothing cut in half.
 tutor_start 60 20 -- --lang en lesson scaled-dot-product
-expect_screen "lesson 60×20: opens" "lesson 3 · step 1/18"
+expect_screen "lesson 60×20: opens" "lesson 3 · step 1/$N"
 keys j j j
-expect_screen "lesson 60×20: scrolls" "step 1/18"
+expect_screen "lesson 60×20: scrolls" "↑"
