@@ -27,7 +27,9 @@ tutor_start() {
   # options first (a server kept alive without sessions), so a quick exit leaves its screen
   $TM start-server \; set-option -g exit-empty off \; set-option -g remain-on-exit on \
       >/dev/null 2>&1
-  $TM new-session -d -x "$_w" -y "$_h" -c "$E2E_TMP" -- env -u NO_COLOR $_env "$AT_BIN" "$@" >/dev/null 2>&1
+  # a shell around the program prints its exit status when it ends
+  $TM new-session -d -x "$_w" -y "$_h" -c "$E2E_TMP" -- env -u NO_COLOR $_env \
+      sh -c '"$0" "$@"; echo "[exit status $?]"; exec sleep 3600' "$AT_BIN" "$@" >/dev/null 2>&1
 }
 
 screen() { $TM capture-pane -p 2>/dev/null; }
@@ -95,11 +97,16 @@ resize() { $TM resize-window -x "$1" -y "$2"; }
 # line_of TEXT: the first screen line containing TEXT.
 line_of() { printf '%s\n' "$SCREEN" | grep -F -- "$1" | head -1; }
 
-# pane_dead: true once the program has exited and its status is known ($DEAD_STATUS).
+# pane_dead: true once the program has exited; its exit status is in $DEAD_STATUS.
 pane_dead() {
-  _d=$($TM display-message -p '#{pane_dead} #{pane_dead_status}' 2>/dev/null)
-  DEAD_STATUS=${_d#* }
-  [ "${_d%% *}" = 1 ] && [ -n "$DEAD_STATUS" ]
+  _all=$($TM capture-pane -p -S -200 2>/dev/null)
+  case "$_all" in
+    *"[exit status "*)
+      DEAD_STATUS=$(printf '%s\n' "$_all" | sed -n 's/.*\[exit status \([0-9]*\)\].*/\1/p' | tail -1)
+      return 0 ;;
+  esac
+  DEAD_STATUS=
+  return 1
 }
 
 # wait_exit [SECONDS]: until the program has exited; 1 on timeout.
