@@ -107,7 +107,16 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
         ui_doc_line_add(d, _("Reference answer:"), CRT_TITLE, 0);
         if (q->reference)
             ui_doc_text(d, q->reference, CRT_NORMAL, 2);
-        else if (uq->graded && uq->result.expected)
+        else if (q->options_count) {   /* the right options, written out */
+            for (unsigned i = 0; i < q->options_count; i++) {
+                if (!q->options[i].correct)
+                    continue;
+                char line[1024];
+                snprintf(line, sizeof line, "%c) %s", 'a' + (int)(i % 26),
+                         q->options[i].text ? q->options[i].text : "");
+                ui_doc_text(d, line, CRT_OK, 2);
+            }
+        } else if (uq->graded && uq->result.expected)
             ui_doc_text(d, uq->result.expected, CRT_OK, 2);
         if (q->explanation)
             ui_doc_text(d, q->explanation, CRT_DIM, 2);
