@@ -283,7 +283,8 @@ static const char *entry_name(const char *list)
         {"steps", "step"}, {"expect", "expect entry"}, {"options", "option"},
         {"rubric", "rubric entry"}, {"hints", "hint"}, {"tokens", "token"},
         {"key_tokens", "key token"}, {"synonyms", "synonym"}, {"scores", "score"},
-        {"header", "header cell"},
+        {"header", "header cell"}, {"together", "group"}, {"contradicts", "contradiction"},
+        {"phrases", "phrase"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(list, names[i][0]))

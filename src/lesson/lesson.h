@@ -168,10 +168,24 @@ typedef struct at_option {
     char *feedback;           /* feedback: shown when picked */
 } at_option;
 
+/* A wrong statement about a concept (see qz_concept for how it is matched). */
+typedef struct at_contradiction {
+    char **phrases;           /* phrases: any one of them says it */
+    unsigned phrases_count;
+    char **together;          /* together: groups "a | b", one of each in one clause */
+    unsigned together_count;
+    char *feedback;           /* feedback: what is wrong, in the lesson's language */
+} at_contradiction;
+
 typedef struct at_concept {
     char *concept;            /* concept: the idea, in the lesson's language */
     char **synonyms;          /* synonyms: words that count for it, both languages */
     unsigned synonyms_count;
+    char **together;          /* together: groups "Q | queries | 查询", one phrase of
+                                 each group in one clause counts for it */
+    unsigned together_count;
+    at_contradiction *contradicts;  /* contradicts: [..] statements that make it wrong */
+    unsigned contradicts_count;
 } at_concept;
 
 /* A question; which members are used depends on kind (lint checks that). */

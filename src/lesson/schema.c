@@ -124,10 +124,25 @@ static const cyaml_schema_field_t option_fields[] = {
 static const cyaml_schema_value_t option_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_option, option_fields),
 };
+static const cyaml_schema_field_t contradiction_fields[] = {
+    CYAML_FIELD_SEQUENCE("phrases", OPT | CYAML_FLAG_POINTER, at_contradiction, phrases,
+                         &string_entry, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("together", OPT | CYAML_FLAG_POINTER, at_contradiction, together,
+                         &string_entry, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("feedback", OPT, at_contradiction, feedback, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t contradiction_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_contradiction, contradiction_fields),
+};
 static const cyaml_schema_field_t concept_fields[] = {
     CYAML_FIELD_STRING_PTR("concept", CYAML_FLAG_DEFAULT, at_concept, concept, 1, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("synonyms", OPT | CYAML_FLAG_POINTER, at_concept, synonyms,
                          &string_entry, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("together", OPT | CYAML_FLAG_POINTER, at_concept, together,
+                         &string_entry, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("contradicts", OPT | CYAML_FLAG_POINTER, at_concept, contradicts,
+                         &contradiction_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_END,
 };
 static const cyaml_schema_value_t concept_entry = {

@@ -19,6 +19,7 @@ typedef struct qz_bound {
     unsigned char *allowed;
     qz_option *options;
     qz_concept *rubric;
+    qz_contradiction *contradicts;   /* every concept's, one after another */
 } qz_bound;
 
 /* Convert one lesson question. Returns AT_OK, AT_EINVAL (err names the field, e.g.

@@ -26,10 +26,34 @@ typedef struct qz_option {
     const char *feedback;      /* why this option is right or wrong; may be NULL */
 } qz_option;
 
+/* A wrong statement about a concept, recognised like the concept itself. */
+typedef struct qz_contradiction {
+    const char *const *phrases;    /* any one of them, in one clause */
+    size_t n_phrases;
+    const char *const *together;   /* groups "Q | query | 查询": one phrase of every
+                                    * group in one clause */
+    size_t n_together;
+    const char *feedback;          /* what is wrong, in the question's language; may be NULL */
+} qz_contradiction;
+
+/* Text is judged clause by clause: a clause ends at . ! ? ; : , (and their full-width
+ * forms) or a contrast word (while, whereas, but, unlike, however, 而, 但); a clause
+ * ending in a question mark (the question repeated) says nothing.
+ * In a clause, `together` (several words at once) outweighs a single phrase; a
+ * clause where the concept and a contradiction match equally strongly counts for
+ * neither; a contradicting phrase inside a synonym as written ("需要解码器" inside
+ * "不需要解码器") does not count. A contradiction in any clause marks the concept
+ * wrong, whatever the other clauses say. */
 typedef struct qz_concept {
     const char *concept;       /* shown as found / missing */
     const char *const *synonyms;   /* phrasings in both languages; the concept text counts too */
     size_t n_synonyms;
+    const char *const *together;   /* groups "Q | queries | 查询", "decoder | 解码器": the
+                                    * concept is there when one phrase of every group is
+                                    * in one clause; may be NULL */
+    size_t n_together;
+    const qz_contradiction *contradicts;   /* [n_contradicts] or NULL */
+    size_t n_contradicts;
 } qz_concept;
 
 /* Everything is borrowed: the question does not own or free its arrays. */

@@ -1,9 +1,12 @@
 /* Text answers: concepts found and missing, then the reference answer. */
+#define _POSIX_C_SOURCE 200809L
 #include "quiz/rubric.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unicase.h>
 #include <uninorm.h>
 #include <unistr.h>
@@ -58,73 +61,238 @@ static int word_ends(const char *p)
     return 0;
 }
 
-/* Is needle (folded, trimmed) in hay at a word boundary? Latin words must not be
- * glued to other Latin letters ("one step" is not in "none steps"). */
-static int contains(const char *hay, const char *needle)
+/* The first occurrence of needle (folded, trimmed) in hay at a word boundary, or
+ * NULL. Latin words must not be glued to other Latin letters ("one step" is not in
+ * "none steps"). */
+static char *find_word(char *hay, const char *needle)
 {
     size_t n = strlen(needle);
-    for (const char *p = hay; n && (p = strstr(p, needle)) != NULL; p++) {
+    for (char *p = hay; n && (p = strstr(p, needle)) != NULL; p++) {
         int left_ok = !ascii_alnum(needle[0]) || p == hay || !ascii_alnum(p[-1]);
         int right_ok = !ascii_alnum(needle[n - 1]) || word_ends(p + n);
         if (left_ok && right_ok)
+            return p;
+    }
+    return NULL;
+}
+
+static char *trim(char *t)
+{
+    while (*t == ' ')
+        t++;
+    size_t n = strlen(t);
+    while (n && t[n - 1] == ' ')
+        t[--n] = '\0';
+    return t;
+}
+
+/* A phrase folded both ways (f: spaces kept, g: spaces removed); wide: it has
+ * non-Latin text, so it also matches with the spaces left out. */
+typedef struct phrase {
+    char *f, *g;
+    const char *spaced, *nospace;
+    int wide;
+} phrase;
+
+static int phrase_make(phrase *p, const char *text)
+{
+    p->f = fold(text, 0);
+    p->g = fold(text, 1);
+    if (!p->f || !p->g)
+        return -1;
+    p->spaced = trim(p->f);
+    p->nospace = trim(p->g);
+    p->wide = 0;
+    for (const char *c = p->nospace; *c; c++)
+        p->wide |= (unsigned char)*c >= 0x80;
+    return 0;
+}
+
+static void phrase_free(phrase *p)
+{
+    free(p->f);
+    free(p->g);
+}
+
+/* One clause of the answer, folded both ways (see fold). */
+typedef struct clause {
+    char *hay, *hay_ns;
+} clause;
+
+/* Does the clause hold the phrase? */
+static int phrase_in(const clause *c, const char *text)
+{
+    phrase p;
+    int hit = 0;
+    if (!phrase_make(&p, text))
+        hit = (*p.spaced && find_word(c->hay, p.spaced)) ||
+              (p.wide && *p.nospace && strstr(c->hay_ns, p.nospace));
+    phrase_free(&p);
+    return hit;
+}
+
+/* Overwrite every occurrence of the phrase in the clause with '#'. */
+static void blank_out(clause *c, const char *text)
+{
+    phrase p;
+    if (!phrase_make(&p, text)) {
+        size_t n = strlen(p.spaced), m = strlen(p.nospace);
+        for (char *at; n && (at = find_word(c->hay, p.spaced)) != NULL;)
+            memset(at, '#', n);
+        for (char *at; p.wide && m && (at = strstr(c->hay_ns, p.nospace)) != NULL;)
+            memset(at, '#', m);
+    }
+    phrase_free(&p);
+}
+
+/* Does the clause hold one of the alternatives of "a | b | c"? */
+static int group_in(const clause *c, const char *group)
+{
+    char *copy = strdup(group);
+    int hit = 0;
+    for (char *save = NULL, *alt = copy ? strtok_r(copy, "|", &save) : NULL; alt && !hit;
+         alt = strtok_r(NULL, "|", &save))
+        hit = phrase_in(c, alt);
+    free(copy);
+    return hit;
+}
+
+static int all_groups_in(const clause *c, const char *const *groups, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!groups[i] || !group_in(c, groups[i]))
+            return 0;
+    return n > 0;
+}
+
+/* How strongly the clause states the concept: 2 by `together`, 1 by a phrase. */
+static int concept_strength(const qz_concept *k, const clause *c)
+{
+    if (all_groups_in(c, k->together, k->n_together))
+        return 2;
+    if (k->concept && phrase_in(c, k->concept))
+        return 1;
+    for (size_t i = 0; i < k->n_synonyms; i++)
+        if (k->synonyms[i] && phrase_in(c, k->synonyms[i]))
             return 1;
+    return 0;
+}
+
+/* How strongly the clause states a contradiction; phrases are looked for in
+ * `blanked`, the clause with the concept's own synonyms blanked out. */
+static int contra_strength(const qz_contradiction *x, const clause *c, const clause *blanked)
+{
+    if (all_groups_in(c, x->together, x->n_together))
+        return 2;
+    for (size_t i = 0; i < x->n_phrases; i++)
+        if (x->phrases[i] && phrase_in(blanked, x->phrases[i]))
+            return 1;
+    return 0;
+}
+
+/* Judge one concept in one clause: updates j (contradiction wins for good). */
+static int judge_clause(const qz_concept *k, const clause *c, qz_judgement *j)
+{
+    int sc = concept_strength(k, c), sx = 0;
+    const qz_contradiction *worst = NULL;
+    if (k->n_contradicts) {
+        clause b = {strdup(c->hay), strdup(c->hay_ns)};
+        if (!b.hay || !b.hay_ns) {
+            free(b.hay);
+            free(b.hay_ns);
+            return -1;
+        }
+        for (size_t i = 0; i < k->n_synonyms; i++)
+            if (k->synonyms[i])
+                blank_out(&b, k->synonyms[i]);
+        for (size_t i = 0; i < k->n_contradicts; i++) {
+            int s = contra_strength(&k->contradicts[i], c, &b);
+            if (s > sx) {
+                sx = s;
+                worst = &k->contradicts[i];
+            }
+        }
+        free(b.hay);
+        free(b.hay_ns);
+    }
+    if (sx > sc && !j->wrong) {
+        j->wrong = worst;
+        j->found = 0;
+    } else if (sc > sx && !j->wrong) {
+        j->found = 1;
     }
     return 0;
 }
 
-/* Does the answer (folded both ways) hold the phrase? */
-static int phrase_in(const char *hay, const char *hay_nospace, const char *phrase)
+/* Length of the separator at s (sentence punctuation, a comma or a contrast
+ * word), 0 if none. at_start: s begins a word. */
+static size_t separator(const char *s, int at_start)
 {
-    char *f = fold(phrase, 0), *g = fold(phrase, 1);
-    int hit = 0;
-    if (f && g) {
-        char *t = f;
-        while (*t == ' ')
-            t++;
-        size_t n = strlen(t);
-        while (n && t[n - 1] == ' ')
-            t[--n] = '\0';
-        hit = n && contains(hay, t);
-        /* Phrases with non-Latin text also match with the spaces left out. */
-        int wide = 0;
-        for (const char *c = g; *c; c++)
-            wide |= (unsigned char)*c >= 0x80;
-        char *h = g;
-        while (*h == ' ')
-            h++;
-        size_t m = strlen(h);
-        while (m && h[m - 1] == ' ')
-            h[--m] = '\0';
-        if (!hit && wide && m)
-            hit = strstr(hay_nospace, h) != NULL;
+    static const char *const marks[] = {"，", "。", "；", "：", "！", "？", "而", "但"};
+    static const char *const words[] = {"while", "whereas", "but", "unlike", "however"};
+    if (strchr(",;:!?", *s) || (*s == '.' && !(s[1] >= '0' && s[1] <= '9')))
+        return 1;
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (!strncmp(s, marks[i], strlen(marks[i])))
+            return strlen(marks[i]);
+    for (size_t i = 0; at_start && i < sizeof words / sizeof words[0]; i++) {
+        size_t l = strlen(words[i]);
+        if (!strncasecmp(s, words[i], l) && !isalnum((unsigned char)s[l]))
+            return l;
     }
-    free(f);
-    free(g);
-    return hit;
+    return 0;
+}
+
+/* Judge every concept in one clause, answer[0, len). */
+static int judge_span(const qz_concept *rubric, size_t n_rubric, const char *text, size_t len,
+                      qz_judgement *out)
+{
+    char *raw = strndup(text, len);
+    clause c = {raw ? fold(raw, 0) : NULL, raw ? fold(raw, 1) : NULL};
+    int rc = raw && c.hay && c.hay_ns ? 0 : -1;
+    for (size_t i = 0; !rc && i < n_rubric; i++)
+        rc = judge_clause(&rubric[i], &c, &out[i]);
+    free(raw);
+    free(c.hay);
+    free(c.hay_ns);
+    return rc;
+}
+
+int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answer,
+                    qz_judgement *out, size_t *n_found, at_error *err)
+{
+    *n_found = 0;
+    memset(out, 0, n_rubric * sizeof *out);
+    if (u8_check((const uint8_t *)answer, strlen(answer)))
+        return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8");
+    const char *start = answer;
+    for (const char *s = answer;; s++) {
+        size_t sep = *s ? separator(s, s == answer || !isalnum((unsigned char)s[-1])) : 1;
+        if (!sep)
+            continue;
+        int asked = *s == '?' || !strncmp(s, "？", strlen("？"));
+        if (s > start && !asked && judge_span(rubric, n_rubric, start, (size_t)(s - start), out))
+            return at_error_set(err, AT_ENOMEM, "out of memory");
+        if (!*s)
+            break;
+        s += sep - 1;
+        start = s + 1;
+    }
+    for (size_t i = 0; i < n_rubric; i++)
+        *n_found += out[i].found != 0;
+    return AT_OK;
 }
 
 int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answer,
                     unsigned char *found, size_t *n_found, at_error *err)
 {
-    *n_found = 0;
-    if (u8_check((const uint8_t *)answer, strlen(answer)))
-        return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8");
-    char *hay = fold(answer, 0), *hay_ns = fold(answer, 1);
-    int rc = AT_OK;
-    if (!hay || !hay_ns) {
-        rc = at_error_set(err, AT_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n_rubric; i++) {
-        const qz_concept *c = &rubric[i];
-        found[i] = c->concept && phrase_in(hay, hay_ns, c->concept);
-        for (size_t k = 0; !found[i] && k < c->n_synonyms; k++)
-            found[i] = c->synonyms[k] && phrase_in(hay, hay_ns, c->synonyms[k]);
-        *n_found += found[i];
-    }
-out:
-    free(hay);
-    free(hay_ns);
+    qz_judgement *j = calloc(n_rubric ? n_rubric : 1, sizeof *j);
+    if (!j)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc = qz_rubric_judge(rubric, n_rubric, answer, j, n_found, err);
+    for (size_t i = 0; i < n_rubric; i++)
+        found[i] = rc == AT_OK && j[i].found;
+    free(j);
     return rc;
 }
 
@@ -143,6 +311,32 @@ static int blank(const char *s)
     return 1;
 }
 
+/* The concepts found, stated wrongly (with why), and missing. */
+static void print_concepts(const qz_question *q, const qz_judgement *j, size_t n_found, size_t need,
+                           size_t n_wrong, qz_lang lang, FILE *fb)
+{
+    fprintf(fb, QZ_TR(lang, "Key ideas found (%zu of %zu, %zu needed):\n", "提到的要点（%zu/%zu，需要 %zu 个）：\n"),
+            n_found, q->n_rubric, need);
+    for (size_t i = 0; i < q->n_rubric; i++)
+        if (j[i].found)
+            fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
+    if (n_wrong) {
+        fprintf(fb, QZ_TR(lang, "Stated wrongly:\n", "说错的要点：\n"));
+        for (size_t i = 0; i < q->n_rubric; i++) {
+            const char *why = j[i].wrong ? j[i].wrong->feedback : NULL;
+            if (j[i].wrong)
+                fprintf(fb, "  ✗ %s%s%s\n", q->rubric[i].concept, why ? QZ_TR(lang, " — ", "——") : "",
+                        why ? why : "");
+        }
+    }
+    if (n_found + n_wrong < q->n_rubric) {
+        fprintf(fb, QZ_TR(lang, "Missing:\n", "缺少的要点：\n"));
+        for (size_t i = 0; i < q->n_rubric; i++)
+            if (!j[i].found && !j[i].wrong)
+                fprintf(fb, "  ✗ %s\n", q->rubric[i].concept);
+    }
+}
+
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                   FILE *fb, at_error *err)
 {
@@ -155,42 +349,40 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         fprintf(fb, QZ_TR(lang, "Write an answer first (a sentence or two).\n", "请先写下答案（一两句话）。\n"));
         return AT_OK;
     }
-    unsigned char *found = calloc(q->n_rubric, 1);
-    if (!found)
+    qz_judgement *j = calloc(q->n_rubric, sizeof *j);
+    if (!j)
         return at_error_set(err, AT_ENOMEM, "out of memory");
-    size_t n_found = 0;
+    size_t n_found = 0, n_wrong = 0;
     at_error e2;
-    if (qz_rubric_match(q->rubric, q->n_rubric, answer, found, &n_found, &e2)) {
+    if (qz_rubric_judge(q->rubric, q->n_rubric, answer, j, &n_found, &e2)) {
         out->verdict = QZ_MALFORMED;
         fprintf(fb, "%s\n", e2.msg);
-        free(found);
+        free(j);
         return e2.code == AT_ENOMEM ? at_error_set(err, AT_ENOMEM, "out of memory") : AT_OK;
     }
+    for (size_t i = 0; i < q->n_rubric; i++)
+        n_wrong += j[i].wrong != NULL;
     size_t need = q->min_concepts && q->min_concepts <= q->n_rubric ? q->min_concepts : q->n_rubric;
-    out->score = n_found >= need ? 1.0 : (double)n_found / (double)need;
-    out->verdict = n_found >= need ? QZ_CORRECT : n_found ? QZ_PARTIAL : QZ_WRONG;
+    /* A wrong statement costs what a found concept earns; it is never "correct". */
+    size_t net = n_found > n_wrong ? n_found - n_wrong : 0;
+    out->score = !n_wrong && n_found >= need ? 1.0 : (double)(net < need ? net : need) / (double)need;
+    if (n_wrong && out->score >= 1.0)
+        out->score = 0.5;
+    out->verdict = !n_wrong && n_found >= need ? QZ_CORRECT : net ? QZ_PARTIAL : QZ_WRONG;
     fprintf(fb, "%s", out->verdict == QZ_CORRECT ? QZ_TR(lang, "Correct: the key ideas are there.\n",
                                                          "正确：关键要点都提到了。\n")
                       : out->verdict == QZ_PARTIAL ? QZ_TR(lang, "Partly right.\n", "部分正确。\n")
-                                                   : QZ_TR(lang, "None of the key ideas was recognised.\n",
-                                                           "没有识别出关键要点。\n"));
-    fprintf(fb, QZ_TR(lang, "Key ideas found (%zu of %zu, %zu needed):\n", "提到的要点（%zu/%zu，需要 %zu 个）：\n"),
-            n_found, q->n_rubric, need);
-    for (size_t i = 0; i < q->n_rubric; i++)
-        if (found[i])
-            fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
-    if (n_found < q->n_rubric) {
-        fprintf(fb, QZ_TR(lang, "Missing:\n", "缺少的要点：\n"));
-        for (size_t i = 0; i < q->n_rubric; i++)
-            if (!found[i])
-                fprintf(fb, "  ✗ %s\n", q->rubric[i].concept);
-    }
+                      : n_wrong ? QZ_TR(lang, "Not right: the answer states something wrong.\n",
+                                        "不正确：答案里有错误的说法。\n")
+                                : QZ_TR(lang, "None of the key ideas was recognised.\n",
+                                        "没有识别出关键要点。\n"));
+    print_concepts(q, j, n_found, need, n_wrong, lang, fb);
+    free(j);
     if (q->reference)
         fprintf(fb, QZ_TR(lang, "\nReference answer:\n%s", "\n参考答案：\n%s"), q->reference);
     if (q->reference && *q->reference && q->reference[strlen(q->reference) - 1] != '\n')
         fprintf(fb, "\n");
     fprintf(fb, QZ_TR(lang, "(Graded by key ideas; you may grade it yourself after reading the reference.)\n",
                       "（按关键要点评分；读完参考答案后你也可以自己评分。）\n"));
-    free(found);
     return AT_OK;
 }

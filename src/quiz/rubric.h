@@ -10,6 +10,19 @@
 #include "engine/error.h"
 #include "quiz/quiz.h"
 
+/* How one concept fared in an answer. */
+typedef struct qz_judgement {
+    int found;                       /* 1: the concept is stated */
+    const qz_contradiction *wrong;   /* non-NULL: a clause states this contradiction
+                                      * (then found is 0); borrowed from the rubric */
+} qz_judgement;
+
+/* Judge every concept clause by clause (the rules are at qz_concept in quiz.h).
+ * out [n_rubric] is filled in; *n_found counts the concepts found. Returns AT_OK,
+ * AT_EUTF8 for invalid UTF-8 in the answer, AT_ENOMEM. */
+int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answer,
+                    qz_judgement *out, size_t *n_found, at_error *err);
+
 /* found [n_rubric] out: 1 where the concept was recognised. *n_found out.
  * Returns AT_OK, AT_EUTF8 for invalid UTF-8 in the answer, AT_ENOMEM. */
 int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answer,

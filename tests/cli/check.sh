@@ -82,7 +82,8 @@ if [ -x "${AT_BIN_ASAN:-}" ]; then
   expect_status "asan: check wrong" 1 asan q3 "1.35 1.65"
   expect_status "asan: check malformed" 2 asan q3 "0,14, 0,17"
   expect_status "asan: check formula" 1 asan q2 "softmax(QK^T V)"
-  expect_status "asan: check text json" 3 asan q4 "the decoder" --format json
+  expect_status "asan: check text json" 3 asan q4 "Q from the decoder" --format json
+  expect_status "asan: check text contradicted" 1 asan q4 "Q comes from the encoder, K and V from the decoder"
   expect_status "asan: practice" 0 env ATTN_TUTOR_DATA="$PWD" "$AT_BIN_ASAN" practice --seed 5 --kind attention --solution
 fi
 rm -rf "$state"

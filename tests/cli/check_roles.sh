@@ -1,0 +1,40 @@
+# attn-tutor check on text answers whose words are all there but whose roles are
+# swapped: graded wrong with what is wrong; natural phrasings of the right roles pass.
+. tests/lib.sh
+state=$(mktemp -d)
+export XDG_STATE_HOME="$state"
+en() { "$AT_BIN" --lang en check "$@" --no-save; }
+zh() { "$AT_BIN" --lang zh check "$@" --no-save; }
+
+out=$(en q4 "Q comes from the encoder, K and V come from the decoder. It aligns the words."); rc=$?
+expect_eq "q4 swapped (en): wrong" 1 "$rc"
+expect_contains "q4 swapped (en): verdict" "q4: wrong (score 0)" "$out"
+expect_contains "q4 swapped (en): says why Q" "you wrote that Q comes from the encoder: in cross-attention the queries come from the decoder" "$out"
+expect_contains "q4 swapped (en): says why K, V" "you wrote that K and V come from the decoder" "$out"
+out=$(zh q4 "Q 来自编码器，K 和 V 来自解码器，用来对齐源语言和目标语言。"); rc=$?
+expect_eq "q4 swapped (zh): wrong" 1 "$rc"
+expect_contains "q4 swapped (zh): says why Q" "你写的是 Q 来自编码器：交叉注意力的 query 来自解码器" "$out"
+expect_contains "q4 swapped (zh): says why K, V" "你写的是 K 和 V 来自解码器" "$out"
+out=$(en q4 "Q comes from the encoder, K and V come from the decoder." --format json)
+expect_contains "q4 swapped json: wrong" '"verdict":"wrong"' "$out"
+
+expect_status "q4 queries are the decoder's states (en)" 0 en q4 \
+  "The queries are the decoder's hidden states; keys and values are the encoder outputs. It aligns the translation with the source sentence."
+expect_status "q4 Q 来自解码器 (zh)" 0 zh q4 "Q 来自解码器，K 和 V 来自编码器的输出，作用是把译文和源句对齐。"
+expect_status "q4 decoder provides the queries (en)" 0 en q4 \
+  "The decoder provides the queries, the encoder provides the keys and values; used for translation."
+expect_status "q4 one role right, one swapped: partly" 3 en q4 \
+  "Q comes from the decoder; K and V come from the decoder too; it aligns the translation."
+
+out=$(en q5 "You need a decoder."); rc=$?
+expect_eq "q5 'need a decoder' is not 'encoder only'" 1 "$rc"
+expect_contains "q5 need a decoder: says why" "you wrote that a decoder is needed" "$out"
+expect_status "q5 需要解码器 is wrong" 1 zh q5 "需要解码器。"
+expect_status "q5 不需要解码器 + [CLS] is right" 0 zh q5 "不需要解码器，用 [CLS] 读出。"
+expect_status "q5 don't need a decoder + CLS is right" 0 en q5 "Encoder only, we don't need a decoder; read the CLS token."
+
+expect_status "q1 swapped (en) is wrong" 1 en q1 \
+  "In self-attention information goes step by step, while an RNN connects any two positions in one step."
+expect_status "q1 swapped (zh) is wrong" 1 zh q1 "自注意力要逐步传递，而 RNN 任意两个位置一步到位。"
+expect_status "q1 right (en)" 0 en q1 "An RNN needs N steps to link words N apart, while self-attention links them in one step."
+rm -rf "$state"
