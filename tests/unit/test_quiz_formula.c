@@ -85,9 +85,9 @@ static const char *const q4_dec[] = {"query from the decoder", "decoder", "解�
 static const char *const q4_enc[] = {"encoder output", "encoder", "编码器输出", "编码器"};
 static const char *const q4_align[] = {"align", "alignment", "对齐", "翻译", "source word"};
 static const qz_concept q4_rubric[] = {
-    {"Q comes from the decoder", q4_dec, 4},
-    {"K and V come from the encoder output", q4_enc, 4},
-    {"it aligns target words with source words", q4_align, 5},
+    {.concept = "Q comes from the decoder", .synonyms = q4_dec, .n_synonyms = 4},
+    {.concept = "K and V come from the encoder output", .synonyms = q4_enc, .n_synonyms = 4},
+    {.concept = "it aligns target words with source words", .synonyms = q4_align, .n_synonyms = 5},
 };
 
 static qz_question q4(void)
