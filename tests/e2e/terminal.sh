@@ -55,3 +55,13 @@ $TM new-session -d -x 100 -y 30 -- sh -c 'TERM=dumb "$0" --lang en; echo "exit s
 expect_screen "TERM=dumb in a terminal: exit status 1" "exit status: 1"
 expect_screen "TERM=dumb: says why" '(TERM is unset or "dumb")'
 expect_screen "TERM=dumb: points at attend" "attn-tutor attend"
+
+# Bad use of the screen commands: a clear message and exit status 2, before any terminal.
+out=$("$AT_BIN" --lang en lesson no-such-lesson 2>&1 </dev/null); rc=$?
+expect_eq "lesson with an unknown id: exit status 2" 2 "$rc"
+expect_contains "lesson with an unknown id: names the lessons there are" "there are: why-attention" "$out"
+expect_status "lab with two arguments: exit status 2" 2 "$AT_BIN" lab one two
+expect_status "quiz with an argument: exit status 2" 2 "$AT_BIN" quiz now
+out=$("$AT_BIN" lab --help); rc=$?
+expect_eq "lab --help: exit status 0" 0 "$rc"
+expect_contains "lab --help: usage" "lab [SENTENCE]" "$out"
