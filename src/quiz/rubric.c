@@ -1,4 +1,4 @@
-/* Text answers: concepts found and missing, then the reference answer. */
+/* Text answers: concepts found, stated wrongly and missing, then the reference answer. */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/rubric.h"
 
@@ -324,9 +324,12 @@ static void print_concepts(const qz_question *q, const qz_judgement *j, size_t n
         fprintf(fb, QZ_TR(lang, "Stated wrongly:\n", "说错的要点：\n"));
         for (size_t i = 0; i < q->n_rubric; i++) {
             const char *why = j[i].wrong ? j[i].wrong->feedback : NULL;
+            int n = why ? (int)strlen(why) : 0;
+            while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
+                n--;
             if (j[i].wrong)
-                fprintf(fb, "  ✗ %s%s%s\n", q->rubric[i].concept, why ? QZ_TR(lang, " — ", "——") : "",
-                        why ? why : "");
+                fprintf(fb, "  ✗ %s%s%.*s\n", q->rubric[i].concept, n ? QZ_TR(lang, " — ", "——") : "",
+                        n, n ? why : "");
         }
     }
     if (n_found + n_wrong < q->n_rubric) {

@@ -1,7 +1,9 @@
-/* The text rubric matcher: which key concepts a written answer mentions, each
- * concept recognised by its synonyms in Chinese and English (case, width and
- * punctuation do not matter: "Step-by-step" matches "step by step", "距离为1" matches
- * "距离为 1", full-width letters match ASCII). */
+/* The text rubric matcher: which key concepts a written answer states, and which it
+ * states wrongly. A concept is recognised by its synonyms in Chinese and English, or by
+ * groups of words that must meet in one clause (`together`); a contradiction marks it
+ * wrong (rules at qz_concept in quiz.h). Case, width and punctuation inside a phrase do
+ * not matter: "Step-by-step" matches "step by step", "距离为1" matches "距离为 1",
+ * full-width letters match ASCII. */
 #ifndef AT_QUIZ_RUBRIC_H
 #define AT_QUIZ_RUBRIC_H
 
