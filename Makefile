@@ -38,6 +38,9 @@ LIB       := build/rel/libattn.a
 LIB_ASAN  := build/asan/libattn.a
 UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
 UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
+# libFuzzer targets (tests/fuzz/fuzz_<name>.c) and their replay drivers for `make test`
+FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors
+FUZZ_REPLAY := $(patsubst %,build/asan/fuzz/replay_%,$(FUZZ_ALL))
 
 .SECONDARY:
 .PHONY: all deps run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz
@@ -72,7 +75,7 @@ build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(L
 build/asan/tests/%: build/asan/tests/unit/%.o $(call objs,asan,$(TEST_HELPERS)) $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
-unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN)
+unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN) $(FUZZ_REPLAY)
 
 # Every suite prints TAP lines; tests/run.sh counts them and ends with "N passed, N failed".
 test: deps
@@ -104,22 +107,41 @@ model-check: deps
 build/train-model: build/rel/models/train_main.o $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
-# Fuzzing the lesson loader with libFuzzer (clang): `make fuzz FUZZ_SECONDS=60`.
-# Not part of `make test`; inputs that crash are written to build/fuzz/.
+# Fuzzing with libFuzzer (clang, ASan+UBSan): `make fuzz FUZZ_SECONDS=60` runs every
+# target for that long (`make fuzz FUZZ_TARGETS=answer` just one). Seeds come from
+# tests/fuzz/corpus/<target>/ and tests/fuzz/regress/<target>/ (the lesson target also
+# takes the shipped lessons, the safetensors target the shipped model); the growing
+# corpus stays in build/fuzz/corpus/<target>/, crashing inputs go to build/fuzz/.
+# `make test` replays both corpora through the ASan build (tests/cli/fuzz_regress.sh).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetensors
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC  $< (fuzz)"; $(FUZZ_CC) $(filter-out -Werror -MMD -MP,$(ALL_CFLAGS)) -O1 -g \
 	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
-build/fuzz/fuzz_lesson: build/fuzz/tests/fuzz/fuzz_lesson.o $(call objs,fuzz,$(LIB_SRC))
+build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(call objs,fuzz,$(LIB_SRC))
 	@echo "  LD  $@"; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
-fuzz: deps build/fuzz/fuzz_lesson
-	@mkdir -p build/fuzz/corpus
-	@for f in lessons/*/*.yaml tests/lint/*.yaml; do cp "$$f" "build/fuzz/corpus/$$(echo "$$f" | tr / _)"; done
-	cd build/fuzz && ./fuzz_lesson -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	    -dict=../../tests/fuzz/lesson.dict corpus
+build/asan/fuzz/replay_%: build/asan/tests/fuzz/fuzz_%.o build/asan/tests/fuzz/replay_main.o $(LIB_ASAN)
+	@mkdir -p $(dir $@)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS)
+fuzz: deps
+	@$(MAKE) --no-print-directory $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  c=build/fuzz/corpus/$$t; mkdir -p $$c; \
+	  for f in tests/fuzz/corpus/$$t/* tests/fuzz/regress/$$t/*; do [ -f "$$f" ] && cp "$$f" $$c/; done; \
+	  max=4096; dict=; \
+	  case $$t in \
+	    lesson) max=65536; dict=-dict=tests/fuzz/lesson.dict; \
+	      for f in lessons/*/*.yaml tests/lint/*.yaml; do cp "$$f" "$$c/$$(echo "$$f" | tr / _)"; done ;; \
+	    compute) max=16384; dict=-dict=tests/fuzz/lesson.dict ;; \
+	    safetensors) max=1048576; cp models/*.safetensors $$c/ ;; \
+	  esac; \
+	  echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -timeout=10 \
+	    -rss_limit_mb=2048 -artifact_prefix=build/fuzz/$$t- -print_final_stats=1 $$dict $$c || exit 1; \
+	done
 
 # UI latency of the lab: keystroke → screen update, start-up → first frame.
 bench-ui: $(BIN)
@@ -130,19 +152,25 @@ build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS)
 
+# `make install PREFIX=/usr DESTDIR=/tmp/stage`: the program finds its data through
+# <bin>/../share/attn-tutor, so a staged or moved install works as it is.
 install: $(BIN) $(MO)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons/zh $(DESTDIR)$(DATADIR)/lessons/en $(DESTDIR)$(DATADIR)/models
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons/zh $(DESTDIR)$(DATADIR)/lessons/en \
+	    $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/attn-tutor
-	-install -m 644 lessons/zh/*.yaml $(DESTDIR)$(DATADIR)/lessons/zh/
-	-install -m 644 lessons/en/*.yaml $(DESTDIR)$(DATADIR)/lessons/en/
-	-install -m 644 models/*.safetensors $(DESTDIR)$(DATADIR)/models/
+	install -m 644 lessons/zh/*.yaml $(DESTDIR)$(DATADIR)/lessons/zh/
+	install -m 644 lessons/en/*.yaml $(DESTDIR)$(DATADIR)/lessons/en/
+	install -m 644 models/*.safetensors $(DESTDIR)$(DATADIR)/models/
+	install -m 644 docs/attn-tutor.1 $(DESTDIR)$(MANDIR)/man1/attn-tutor.1
 	for mo in $(MO); do l=$${mo#build/locale/}; l=$${l%%/*}; \
 	  install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES; \
 	  install -m 644 $$mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/attn-tutor.mo; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/attn-tutor
+	rm -f $(DESTDIR)$(BINDIR)/attn-tutor $(DESTDIR)$(MANDIR)/man1/attn-tutor.1
 	rm -rf $(DESTDIR)$(DATADIR)
+	for mo in $(MO); do l=$${mo#build/locale/}; l=$${l%%/*}; \
+	  rm -f $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/attn-tutor.mo; done
 
 clean:
 	rm -rf build

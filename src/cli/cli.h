@@ -37,15 +37,26 @@ int cli_take_global_flag(int argc, char **argv, int *i);
 const char *cli_default_lang(void);
 
 /* Path of a data file or folder shipped with attn-tutor (e.g. "lessons",
- * "models/mini.safetensors"). Looks, in order, in $ATTN_TUTOR_DATA, beside the
- * executable's folder (a checkout: build/attn-tutor → ./lessons), then the install
- * prefix's share/attn-tutor. Returns a static buffer (valid until the next call),
- * or NULL when nothing exists there. */
+ * "models/mini.safetensors"). Looks, in order, in $ATTN_TUTOR_DATA, in
+ * <bin>/../share/attn-tutor beside the executable (an install, also under DESTDIR or
+ * moved), in the checkout the executable was built in (build/attn-tutor,
+ * build/asan/attn-tutor), then the configured DATADIR. Returns a static buffer (valid
+ * until the next call), or NULL when nothing exists there. */
 const char *cli_data_path(const char *rel);
 
 /* setlocale(LC_ALL, "") for the terminal, LC_NUMERIC kept "C" (numbers always use a
  * dot); falls back to C.UTF-8 for LC_CTYPE when the locale is missing or not UTF-8. */
 void cli_setup_locale(void);
+
+/* Folders that hold lessons (each with zh/ and en/ inside), most specific first: only
+ * --lessons DIR when given; else $XDG_DATA_HOME/attn-tutor/lessons (default
+ * ~/.local/share/attn-tutor/lessons: an instructor's own lessons), each
+ * $XDG_DATA_DIRS entry's attn-tutor/lessons (default /usr/local/share:/usr/share),
+ * then cli_data_path("lessons"). Only existing folders, each once (real paths),
+ * written into dirs[0 .. max); returns how many. A lesson id found in an earlier
+ * folder hides the same id in a later one. */
+#define CLI_PATH_MAX 4096
+size_t cli_lesson_dirs(char (*dirs)[CLI_PATH_MAX], size_t max);
 
 void cli_print_version(void);
 

@@ -1,7 +1,10 @@
 #include "cli/cli.h"
 
 #include <cblas.h>
+#include <curses.h>
+#include <cyaml/cyaml.h>
 #include <errno.h>
+#include <limits.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -9,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unistring/version.h>
 
 cli_globals cli_g;
 
@@ -47,35 +51,85 @@ int cli_take_global_flag(int argc, char **argv, int *i)
     return 0;
 }
 
+static int exists_at(char *buf, size_t cap, const char *dir, const char *rel)
+{
+    struct stat st;
+    int n = snprintf(buf, cap, "%s/%s", dir, rel);
+    return n > 0 && (size_t)n < cap && stat(buf, &st) == 0;
+}
+
 const char *cli_data_path(const char *rel)
 {
     static char buf[8192];
-    struct stat st;
+    char exe[4096], dir[4200];
     const char *env = getenv("ATTN_TUTOR_DATA");
-    if (env && *env) {
-        snprintf(buf, sizeof buf, "%s/%s", env, rel);
-        if (stat(buf, &st) == 0)
-            return buf;
-    }
-    char exe[4096];
+    if (env && *env && exists_at(buf, sizeof buf, env, rel))
+        return buf;
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';   /* the executable's folder, e.g. <checkout>/build */
-            snprintf(buf, sizeof buf, "%s/../%s", exe, rel);
-            if (stat(buf, &st) == 0)
-                return buf;
-            snprintf(buf, sizeof buf, "%s/../share/attn-tutor/%s", exe, rel);
-            if (stat(buf, &st) == 0)
+    char *slash = n > 0 ? (exe[n] = '\0', strrchr(exe, '/')) : NULL;
+    if (slash) {
+        *slash = '\0';   /* the executable's folder: <prefix>/bin or <checkout>/build[/asan] */
+        snprintf(dir, sizeof dir, "%s/../share/attn-tutor", exe);
+        if (exists_at(buf, sizeof buf, dir, rel))
+            return buf;
+        size_t src = strlen(AT_SRCDIR);
+        if (!strncmp(exe, AT_SRCDIR "/build", src + 6) && (exe[src + 6] == '/' || !exe[src + 6]) &&
+            exists_at(buf, sizeof buf, AT_SRCDIR, rel))
+            return buf;   /* run from the checkout it was built in */
+        for (const char *up = "/..", *up2 = "/../.."; up; up = up2, up2 = NULL) {
+            snprintf(dir, sizeof dir, "%s%s", exe, up);   /* a checkout moved elsewhere */
+            if (exists_at(buf, sizeof buf, dir, "Makefile") && exists_at(buf, sizeof buf, dir, rel))
                 return buf;
         }
     }
-    snprintf(buf, sizeof buf, "%s/%s", AT_DATADIR, rel);
-    if (stat(buf, &st) == 0)
+    if (exists_at(buf, sizeof buf, AT_DATADIR, rel))
         return buf;
     return NULL;
+}
+
+/* Append dir to dirs[*n] when it is a folder not listed yet (compared by real path). */
+static void add_dir(char (*dirs)[CLI_PATH_MAX], size_t max, size_t *n, const char *dir)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (*n >= max || !dir || !*dir || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) ||
+        !realpath(dir, real) || strlen(real) >= CLI_PATH_MAX)
+        return;
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(dirs[i], real))
+            return;
+    strcpy(dirs[(*n)++], real);
+}
+
+size_t cli_lesson_dirs(char (*dirs)[CLI_PATH_MAX], size_t max)
+{
+    char buf[CLI_PATH_MAX];
+    size_t n = 0;
+    if (cli_g.lessons_dir) {
+        add_dir(dirs, max, &n, cli_g.lessons_dir);
+        return n;
+    }
+    const char *home = getenv("HOME"), *data_home = getenv("XDG_DATA_HOME");
+    if (data_home && *data_home)
+        snprintf(buf, sizeof buf, "%s/attn-tutor/lessons", data_home);
+    else if (home && *home)
+        snprintf(buf, sizeof buf, "%s/.local/share/attn-tutor/lessons", home);
+    else
+        buf[0] = '\0';
+    add_dir(dirs, max, &n, buf);
+    const char *list = getenv("XDG_DATA_DIRS");
+    if (!list || !*list)
+        list = "/usr/local/share:/usr/share";
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len > 0 && len < sizeof buf - sizeof "/attn-tutor/lessons") {
+            snprintf(buf, sizeof buf, "%.*s/attn-tutor/lessons", (int)len, p);
+            add_dir(dirs, max, &n, buf);
+        }
+        p += len + (p[len] == ':');
+    }
+    add_dir(dirs, max, &n, cli_data_path("lessons"));
+    return n;
 }
 
 void cli_setup_locale(void)
@@ -86,10 +140,15 @@ void cli_setup_locale(void)
     setlocale(LC_NUMERIC, "C");
 }
 
+/* The versions of the libraries as loaded at run time (not the headers'). */
 void cli_print_version(void)
 {
+    int u = _libunistring_version;
     printf("attn-tutor %s\n", AT_VERSION);
-    printf("OpenBLAS %s (core %s)\n", openblas_get_config(), openblas_get_corename());
+    printf("%s\n", (curses_version)());                 /* "ncurses 6.4.20221231" */
+    printf("libcyaml %s\n", cyaml_version_str);
+    printf("%s (core %s)\n", openblas_get_config(), openblas_get_corename()); /* "OpenBLAS 0.3.21 …" */
+    printf("libunistring %d.%d.%d\n", u >> 16, (u >> 8) & 0xff, u & 0xff);
 }
 
 int cli_parse_float(const char *s, float *out)

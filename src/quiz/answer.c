@@ -170,10 +170,14 @@ static int lex(lexer *lx)
                     break;
                 size_t l = utf8_len((unsigned char)*q);
                 for (size_t i = 1; i < l; i++)
-                    if (!q[i])
-                        return at_error_set(lx->err, AT_EINVAL,
-                                            QZ_TR(lx->lang, "the answer ends in the middle of a character",
-                                                  "答案在一个字符的中间结束了"));
+                    if (!q[i]) {
+                        int rc = at_error_set(lx->err, AT_EINVAL,
+                                              QZ_TR(lx->lang, "the answer ends in the middle of a character",
+                                                    "答案在一个字符的中间结束了"));
+                        if (lx->err)
+                            lx->err->offset = q - lx->text;   /* where the cut character starts */
+                        return rc;
+                    }
                 q += l;
             }
             t->kind = T_WORD;

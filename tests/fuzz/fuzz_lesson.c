@@ -2,12 +2,8 @@
  * lesson or in diagnostics, never a crash, a leak or undefined behaviour. Each input
  * runs the whole path: libyaml node tree, position pass, libcyaml load, the lists of
  * lists, and the engine on every compute step and question. */
+#include "fuzz_util.h"
 #include "lesson/lesson.h"
-
-#include <stddef.h>
-#include <stdint.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -143,6 +143,10 @@ static void test_malformed(void **state)
     assert_int_equal(qz_parse_numbers("0.14abc", 1, QZ_EN, &nums, &err), AT_EINVAL);
     assert_int_equal(err.offset, 4);             /* where "abc" starts */
     assert_non_null(strstr(err.msg, "'abc'"));
+    /* A character cut by the end of the answer (found by fuzzing): the offset
+     * points at its first byte, not -1. */
+    assert_int_equal(qz_parse_numbers("e^0.5/9.7\xf4" "5", 2, QZ_EN, &nums, &err), AT_EINVAL);
+    assert_int_equal(err.offset, 9);
     expect_malformed("0.14 abc", 2, "'abc'");
     expect_malformed("", 2, "no number");
     expect_malformed("   ", 2, "no number");

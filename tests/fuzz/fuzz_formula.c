@@ -1,0 +1,33 @@
+/* libFuzzer target for the formula grader. The input up to the first newline is the
+ * student's formula, compared with the canonical form of eq. 1; when a second line
+ * follows it is also compared as a canonical form (a lesson's `formula`), against
+ * the student's line and against itself. (A formula outside the grader's algebra,
+ * such as Q/K, does not equal itself: that is by design, so it is not checked.) */
+#include "fuzz_util.h"
+#include "quiz/formula.h"
+
+static const char canonical[] = "softmax(QK^T / sqrt(d_k)) V";
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *s = fuzz_cstr(data, size);
+    if (!s)
+        return 0;
+    char *second = strchr(s, '\n');
+    if (second)
+        *second++ = '\0';
+    unsigned m = 0;
+    at_error err;
+    int rc = qz_formula_compare(s, canonical, &m, &err);
+    if (rc != AT_OK && rc != AT_EINVAL)
+        __builtin_trap();                     /* the canonical form always reads */
+    for (unsigned bit = 1; rc == AT_OK && m && bit <= QZ_F_OTHER; bit <<= 1)
+        if ((m & bit) && !qz_formula_mistake_text(bit, 1))
+            __builtin_trap();
+    if (second) {
+        (void)qz_formula_compare(s, second, &m, &err);
+        (void)qz_formula_compare(second, second, &m, &err);
+    }
+    free(s);
+    return 0;
+}
