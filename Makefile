@@ -127,6 +127,7 @@ build/asan/fuzz/replay_%: build/asan/tests/fuzz/fuzz_%.o build/asan/tests/fuzz/r
 	@mkdir -p $(dir $@)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS)
 fuzz: deps
+	@scripts/deps.sh fuzz
 	@$(MAKE) --no-print-directory $(patsubst %,build/fuzz/fuzz_%,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 	  c=build/fuzz/corpus/$$t; mkdir -p $$c; \

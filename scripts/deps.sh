@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian packages attn-tutor needs, only those missing.
-# Usage: scripts/deps.sh [bench]
+# Usage: scripts/deps.sh [bench|fuzz]
 set -eu
 pkgs="gcc make pkg-config libncurses-dev libcyaml-dev libyaml-dev libopenblas-dev libunistring-dev
       libcmocka-dev libcjson-dev libsleef-dev gettext tmux valgrind python3
-      python3-yaml python3-jsonschema"
+      python3-yaml python3-jsonschema man-db groff-base"
 [ "${1:-}" = bench ] && pkgs="python3-numpy python3-torch"
+[ "${1:-}" = fuzz ] && pkgs="clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
