@@ -72,10 +72,9 @@ const char *cli_data_path(const char *rel)
         snprintf(dir, sizeof dir, "%s/../share/attn-tutor", exe);
         if (exists_at(buf, sizeof buf, dir, rel))
             return buf;
-        size_t src = strlen(AT_SRCDIR);
-        if (!strncmp(exe, AT_SRCDIR "/build", src + 6) && (exe[src + 6] == '/' || !exe[src + 6]) &&
+        if ((!strcmp(exe, AT_SRCDIR "/build") || !strcmp(exe, AT_SRCDIR "/build/asan")) &&
             exists_at(buf, sizeof buf, AT_SRCDIR, rel))
-            return buf;   /* run from the checkout it was built in */
+            return buf;   /* build/attn-tutor or build/asan/attn-tutor of its checkout */
         for (const char *up = "/..", *up2 = "/../.."; up; up = up2, up2 = NULL) {
             snprintf(dir, sizeof dir, "%s%s", exe, up);   /* a checkout moved elsewhere */
             if (exists_at(buf, sizeof buf, dir, "Makefile") && exists_at(buf, sizeof buf, dir, rel))

@@ -219,6 +219,10 @@ static void load(qz_store *s)
         damaged(s, why);
         return;
     }
+    if (!p) {   /* a document with no node at all: blank lines, comments, "---" */
+        damaged(s, "no YAML document");
+        return;
+    }
     const char *bad = check_loaded(p);
     if (bad) {
         progress_free(p);

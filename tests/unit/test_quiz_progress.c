@@ -183,7 +183,9 @@ static void test_damaged_files(void **state)
     const char *bad[] = {"\x01\x02 not yaml: [", "- a\n- b\n", "version: seven\n",
                          "version: 1\nanswers_total: 2\nanswers:\n- id: x\n",
                          "version: 1\nanswers_total: 0\nanswers:\n- id: x\n  box: 1\n  verdict: maybe\n",
-                         "a: &x [1]\nb: *x\n", ""};
+                         "a: &x [1]\nb: *x\n", "",
+                         /* no document at all: once a NULL dereference (found by fuzzing) */
+                         "\n", "# only a comment\n", "---\n"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_file(path, bad[i], strlen(bad[i]));
         qz_store s;
