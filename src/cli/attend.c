@@ -350,11 +350,7 @@ int cli_attend(int argc, char **argv)
         goto out;
     }
     if (at_tokenize(a.sentence, strlen(a.sentence), &toks, &err) != AT_OK) {
-        if (err.code == AT_EUTF8 && err.offset >= 0)
-            fprintf(stderr, "attn-tutor attend: invalid UTF-8 at byte offset %ld: %s\n",
-                    err.offset, err.msg);
-        else
-            fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
+        fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
         rc = 2;
         goto out;
     }

@@ -65,14 +65,21 @@ static int check_config(const at_attn_config *c, at_error *err)
 
 /* Query row i: its mask, the traces, its softmax. w_i holds the scores times
  * `applied` (1 or the scale): the sgemm folds the scale in unless raw scores are
- * traced. Returns 1 if the row is fully masked. */
+ * traced. Returns 1 if the row is fully masked, -1 (with *bad_key set) if a score
+ * that no mask hides is NaN (a NaN, or ∞·0, in Q or K): such a row has no meaning
+ * and must not be shown as masked. */
 static int attend_row(const at_attn_config *c, size_t i, float *w_i, float applied,
-                      unsigned char *visible, const at_attn_trace *t)
+                      unsigned char *visible, const at_attn_trace *t, size_t *bad_key)
 {
     const size_t n_k = c->n_k;
     if (visible)
         for (size_t j = 0; j < n_k; j++)
             visible[j] = (unsigned char)mask_visible(&c->mask, n_k, i, j);
+    for (size_t j = 0; j < n_k; j++)
+        if ((!visible || visible[j]) && isnan(w_i[j])) {
+            *bad_key = j;
+            return -1;
+        }
     if (t && t->scores)
         for (size_t j = 0; j < n_k; j++)
             t->scores[i * n_k + j] = !visible || visible[j] ? w_i[j] : -INFINITY;
@@ -123,7 +130,15 @@ int at_attention_run(const at_attn_config *c, const float *Q, const float *K, co
         at_matmul_ex(i1 - i0, n_cols, c->d_k, alpha, Q + i0 * ld_q, ld_q, K, ld_k, 1, w_block,
                      n_k, 0, threads);
         for (size_t i = i0; i < i1; i++) {
-            int empty = attend_row(c, i, weights + i * n_k, alpha, visible, trace);
+            size_t bad_key = 0;
+            int empty = attend_row(c, i, weights + i * n_k, alpha, visible, trace, &bad_key);
+            if (empty < 0) {
+                rc = at_error_set(err, AT_EINVAL,
+                                  "attention: the score of query %zu against key %zu is not a "
+                                  "number (a NaN or an infinity in Q or K that no mask hides)",
+                                  i + 1, bad_key + 1);
+                goto out;
+            }
             if (fully_masked)
                 fully_masked[i] = (unsigned char)empty;
         }
@@ -134,9 +149,10 @@ int at_attention_run(const at_attn_config *c, const float *Q, const float *K, co
         else
             weighted_sum_rows(c, i0, i1, weights, V, out, ld_v, ld_out);
     }
+out:
     if (visible && visible != row_visible)
         free(visible);
-    return AT_OK;
+    return rc;
 }
 
 int at_attention_forward(const at_attn_config *c, const float *Q, const float *K,

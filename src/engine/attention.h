@@ -72,7 +72,9 @@ typedef struct at_attn_trace {
  *                              (its weights and output are all 0)
  *   trace         optional, see at_attn_trace
  * Masked keys are skipped, not added to: non-finite values in a masked key or
- * value never reach the output. Returns AT_OK, or AT_EINVAL / AT_ENOMEM with err filled.
+ * value never reach the output; a NaN score that no mask hides (a NaN, or ∞·0, in Q
+ * or K) is AT_EINVAL naming the query and key (1-based), never a row shown as masked.
+ * Returns AT_OK, or AT_EINVAL / AT_ENOMEM with err filled.
  * A non-finite value in V is handled row by row (sgemm would spread 0·NaN).
  * Allocates nothing but one mask row (n_k bytes) when masked with n_k > 256.
  * Works in blocks of query rows so that each block's scores stay in cache. */

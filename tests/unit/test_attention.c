@@ -77,6 +77,26 @@ static void test_masked_nan_key_does_not_leak(void **state)
     check_tensor(out, want, 4, 1e-6f, "output with a NaN masked key");
 }
 
+/* A NaN in Q that no mask hides is an error naming where, not a "fully masked" row. */
+static void test_unmasked_nan_is_an_error(void **state)
+{
+    float Q[2] = {NAN, 1}, K[2] = {1, 0}, V[1] = {1}, w[1], out[1];
+    unsigned char fm[1] = {7};
+    at_error err;
+    at_error_clear(&err);
+    at_attn_config c = at_attn_config_init(1, 1, 2, 1);
+    assert_int_equal(at_attention_forward(&c, Q, K, V, w, out, fm, NULL, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "query 1 against key 1"));
+    /* The same NaN behind a padding mask is skipped, as before. */
+    float Q2[4] = {1, 0, 0, 1}, K2[4] = {NAN, 1, 1, 0}, V2[2] = {5, 3}, w2[4], out2[2];
+    const unsigned char pad[2] = {1, 0};
+    c = at_attn_config_init(2, 2, 2, 1);
+    c.mask.key_padding = pad;
+    assert_int_equal(at_attention_forward(&c, Q2, K2, V2, w2, out2, NULL, NULL, &err), AT_OK);
+    const float want[2] = {3, 3};
+    check_tensor(out2, want, 2, 1e-6f, "NaN key behind padding");
+}
+
 static void test_rejects_zero_dims(void **state)
 {
     float x[4] = {0};
@@ -149,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_case_fully_masked_row),
         cmocka_unit_test(test_masked_nan_key_does_not_leak),
         cmocka_unit_test(test_rejects_zero_dims),
+        cmocka_unit_test(test_unmasked_nan_is_an_error),
         cmocka_unit_test(test_random_shapes_vs_naive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
