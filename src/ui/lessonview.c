@@ -200,9 +200,10 @@ static void fmt_cell(float v, int masked_words, int weights, char *b, size_t n)
         fmt_num(v, b, n);
 }
 
-/* A matrix [rows × cols] as a table with row labels (tokens or 1…) and column
- * labels (tokens or 1…). Masked entries (-inf in scores) read "masked". A single
- * row is shown standing up (one line per column), so it fits narrow terminals. */
+/* A matrix [rows × cols] (row-major) as a table: one body row per matrix row, with row
+ * labels (tokens or 1…) down the side and column labels (tokens or 1…) across the top,
+ * always in that orientation (a single query is one row, as `show` prints it). Masked
+ * entries (-inf in scores) read "masked". */
 static void matrix_table(ui_doc *d, const char *title, const float *m, size_t rows, size_t cols,
                          const char *const *rlab, const char *const *clab, int masked_words,
                          int weights)
@@ -210,36 +211,32 @@ static void matrix_table(ui_doc *d, const char *title, const float *m, size_t ro
     if (rows == 0 || cols == 0 || cols > 60 || rows > 200)
         return;
     ui_doc_line_add(d, title, CRT_TITLE, 0);
-    int flip = rows == 1;
-    size_t R = flip ? cols : rows, C = flip ? 1 : cols;   /* body rows and value columns */
-    size_t nc = C + 1;
-    char *cells = calloc((R + 1) * nc, 32);
-    const char **ptrs = calloc((R + 1) * nc, sizeof *ptrs);
-    const char ***rowp = calloc(R + 1, sizeof *rowp);
+    size_t nc = cols + 1;
+    char *cells = calloc((rows + 1) * nc, 32);
+    const char **ptrs = calloc((rows + 1) * nc, sizeof *ptrs);
+    const char ***rowp = calloc(rows + 1, sizeof *rowp);
     if (!cells || !ptrs || !rowp)
         goto out;
-    const char *const *top = flip ? rlab : clab, *const *side = flip ? clab : rlab;
-    for (size_t r = 0; r <= R; r++) {
+    for (size_t r = 0; r <= rows; r++) {
         for (size_t c = 0; c < nc; c++) {
             char *cell = cells + (r * nc + c) * 32;
             if (r == 0 && c == 0)
                 cell[0] = '\0';
+            else if (r == 0 && clab)
+                snprintf(cell, 32, "%s", clab[c - 1]);
             else if (r == 0)
-                snprintf(cell, 32, "%s", top ? top[c - 1] : "");
-            else if (c == 0)
-                snprintf(cell, 32, "%s", side ? side[r - 1] : "");
-            else
-                fmt_cell(flip ? m[r - 1] : m[(r - 1) * cols + c - 1], masked_words, weights,
-                         cell, 32);
-            if (r == 0 && c > 0 && !top)
                 snprintf(cell, 32, "%zu", c);
-            if (c == 0 && r > 0 && !side)
+            else if (c == 0 && rlab)
+                snprintf(cell, 32, "%s", rlab[r - 1]);
+            else if (c == 0)
                 snprintf(cell, 32, "%zu", r);
+            else
+                fmt_cell(m[(r - 1) * cols + c - 1], masked_words, weights, cell, 32);
             ptrs[r * nc + c] = cell;
         }
         rowp[r] = &ptrs[r * nc];
     }
-    ui_doc_table(d, rowp[0], nc, (const char *const *const *)&rowp[1], R, 2);
+    ui_doc_table(d, rowp[0], nc, (const char *const *const *)&rowp[1], rows, 2);
     ui_doc_blank(d);
 out:
     free(cells);
