@@ -243,6 +243,86 @@ static size_t separator(const char *s, int at_start)
     return 0;
 }
 
+/* Does the phrase (or one alternative of a group "a | b") hold a negation? Then it is
+ * read as a whole ("don't need a decoder") and its negation denies nothing else. */
+static void blank_negated(clause *c, const char *group)
+{
+    char *copy = group ? strdup(group) : NULL;
+    for (char *save = NULL, *alt = copy ? strtok_r(copy, "|", &save) : NULL; alt;
+         alt = strtok_r(NULL, "|", &save)) {
+        phrase p;
+        if (!phrase_make(&p, alt) &&
+            (qz_neg_cue_en(p.spaced) != SIZE_MAX || qz_neg_cue_zh(p.nospace) != SIZE_MAX))
+            blank_out(c, alt);
+        phrase_free(&p);
+    }
+    free(copy);
+}
+
+static void blank_rubric_negations(clause *c, const qz_concept *rubric, size_t n_rubric)
+{
+    for (size_t i = 0; i < n_rubric; i++) {
+        const qz_concept *k = &rubric[i];
+        blank_negated(c, k->concept);
+        for (size_t s = 0; s < k->n_synonyms; s++)
+            blank_negated(c, k->synonyms[s]);
+        for (size_t g = 0; g < k->n_together; g++)
+            blank_negated(c, k->together[g]);
+        for (size_t x = 0; x < k->n_contradicts; x++) {
+            const qz_contradiction *w = &k->contradicts[x];
+            for (size_t s = 0; s < w->n_phrases; s++)
+                blank_negated(c, w->phrases[s]);
+            for (size_t g = 0; g < w->n_together; g++)
+                blank_negated(c, w->together[g]);
+        }
+    }
+}
+
+/* Non-space bytes of s before offset at. */
+static size_t solid_before(const char *s, size_t at)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < at && s[i]; i++)
+        n += s[i] != ' ';
+    return n;
+}
+
+/* Cut s after `solid` non-space bytes (keeping a space for the word boundary). */
+static void cut_after_solid(char *s, size_t solid)
+{
+    size_t i = 0;
+    for (size_t n = 0; s[i] && (n < solid || s[i] == ' '); i++)
+        n += s[i] != ' ';
+    if (s[i]) {
+        s[i] = ' ';
+        s[i + 1] = '\0';
+    }
+}
+
+/* A negation denies the rest of its clause ("Q does not come from the decoder",
+ * "Q不是来自解码器"): what follows the first negation that is not part of a rubric
+ * phrase (e.g. "no decoder") is cut off, so it states nothing, right or wrong. */
+static int cut_negated(clause *c, const qz_concept *rubric, size_t n_rubric)
+{
+    clause b = {strdup(c->hay), strdup(c->hay_ns)};
+    int rc = b.hay && b.hay_ns ? 0 : -1;
+    if (!rc) {
+        blank_rubric_negations(&b, rubric, n_rubric);
+        size_t en = qz_neg_cue_en(b.hay), zh = qz_neg_cue_zh(b.hay_ns), solid = SIZE_MAX;
+        if (en != SIZE_MAX)
+            solid = solid_before(b.hay, en);
+        if (zh != SIZE_MAX && solid_before(b.hay_ns, zh) < solid)
+            solid = solid_before(b.hay_ns, zh);
+        if (solid != SIZE_MAX) {
+            cut_after_solid(c->hay, solid);
+            cut_after_solid(c->hay_ns, solid);
+        }
+    }
+    free(b.hay);
+    free(b.hay_ns);
+    return rc;
+}
+
 /* Judge every concept in one clause, answer[0, len). */
 static int judge_span(const qz_concept *rubric, size_t n_rubric, const char *text, size_t len,
                       qz_judgement *out)
@@ -250,6 +330,8 @@ static int judge_span(const qz_concept *rubric, size_t n_rubric, const char *tex
     char *raw = strndup(text, len);
     clause c = {raw ? fold(raw, 0) : NULL, raw ? fold(raw, 1) : NULL};
     int rc = raw && c.hay && c.hay_ns ? 0 : -1;
+    if (!rc)
+        rc = cut_negated(&c, rubric, n_rubric);
     for (size_t i = 0; !rc && i < n_rubric; i++)
         rc = judge_clause(&rubric[i], &c, &out[i]);
     free(raw);
@@ -258,6 +340,9 @@ static int judge_span(const qz_concept *rubric, size_t n_rubric, const char *tex
     return rc;
 }
 
+static int judge_clauses(const qz_concept *rubric, size_t n_rubric, const char *answer,
+                         qz_judgement *out);
+
 int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answer,
                     qz_judgement *out, size_t *n_found, at_error *err)
 {
@@ -265,6 +350,21 @@ int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answe
     memset(out, 0, n_rubric * sizeof *out);
     if (u8_check((const uint8_t *)answer, strlen(answer)))
         return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8");
+    char *read = qz_neg_not_but(answer);   /* "not X but Y" → Y */
+    if (!read)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc = judge_clauses(rubric, n_rubric, read, out);
+    free(read);
+    if (rc)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n_rubric; i++)
+        *n_found += out[i].found != 0;
+    return AT_OK;
+}
+
+static int judge_clauses(const qz_concept *rubric, size_t n_rubric, const char *answer,
+                         qz_judgement *out)
+{
     const char *start = answer;
     for (const char *s = answer;; s++) {
         size_t sep = *s ? separator(s, s == answer || !isalnum((unsigned char)s[-1])) : 1;
@@ -272,15 +372,13 @@ int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answe
             continue;
         int asked = *s == '?' || !strncmp(s, "？", strlen("？"));
         if (s > start && !asked && judge_span(rubric, n_rubric, start, (size_t)(s - start), out))
-            return at_error_set(err, AT_ENOMEM, "out of memory");
+            return -1;
         if (!*s)
             break;
         s += sep - 1;
         start = s + 1;
     }
-    for (size_t i = 0; i < n_rubric; i++)
-        *n_found += out[i].found != 0;
-    return AT_OK;
+    return 0;
 }
 
 int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answer,

@@ -141,6 +141,30 @@ static const char *const role_q = "Q | query | 查询", *const role_kv = "K | V 
 static const char *const dec = "decoder | 解码器", *const enc = "encoder | 编码器";
 
 /* The rules on a small rubric: clauses, the question-mark clause, ties, inner phrases. */
+/* A concept (or a contradiction) inside a negated clause is not stated. */
+static void test_negation(void **state)
+{
+    (void)state;
+    expect("en", "q4", "Q does not come from the decoder; K and V do not come from the encoder; it "
+           "does not align target words with source words.", QZ_WRONG, "None of the key ideas");
+    expect("zh", "q4", "Q不是来自解码器，K和V不是来自编码器，它不让解码器关注源句子。", QZ_WRONG, NULL);
+    expect("en", "q1", "In an RNN the distance does not grow with the gap; in self-attention two "
+           "positions are not one step apart.", QZ_WRONG, NULL);
+    expect("en", "q1", "An RNN never goes step by step; self-attention doesn't connect positions "
+           "directly.", QZ_WRONG, NULL);
+    /* "not X but Y": X denied, Y stated */
+    expect("en", "q4", "Q comes not from the encoder but from the decoder; K and V come from the "
+           "encoder output; it aligns target words with source words.", QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q不是来自编码器，而是来自解码器；K和V来自编码器，它让目标词和源句对齐。",
+           QZ_CORRECT, NULL);
+    /* a denied contradiction is no contradiction */
+    expect("en", "q4", "Q comes from the decoder and not from the encoder; K and V come from the "
+           "encoder; it aligns target words with source words.", QZ_CORRECT, NULL);
+    /* a negated wrong statement is right */
+    expect("en", "q5", "You don't need a decoder; read out the [CLS] token.", QZ_CORRECT, NULL);
+    expect("zh", "q5", "没有必要用解码器，用 [CLS] 的向量接线性层。", QZ_CORRECT, NULL);
+}
+
 static void test_rules(void **state)
 {
     (void)state;
@@ -218,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_q5_decoder_is_not_encoder_only),
         cmocka_unit_test(test_q1_swapped_wrong),
         cmocka_unit_test(test_q2b_exploding_gradients_wrong),
+        cmocka_unit_test(test_negation),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_phrase_inside_synonym),
     };
