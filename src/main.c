@@ -24,7 +24,9 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: attn-tutor [--lang zh|en] [COMMAND [ARGS…]]\n\n"
+    fprintf(f, "usage: attn-tutor [--lang zh|en] [--lessons DIR] [COMMAND [ARGS…]]\n\n"
+               "  --lessons DIR  use the lessons in DIR (DIR/zh, DIR/en; an instructor's own)\n"
+               "                 instead of the shipped ones\n\n"
                "Without a command, starts the tutor. Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);

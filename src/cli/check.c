@@ -28,9 +28,17 @@ static int usage(FILE *f)
                "  ANSWER     e.g. \"0.14 0.17\", \"下雨=0.14 没=0.17\", \"14%% 17%%\", \"1.35/9.75 1.65/9.75\",\n"
                "             a formula, a letter for a choice, a sentence for a text question\n"
                "  --self V   your own verdict on a text answer (correct, partial, wrong), kept\n"
-               "             apart from the automatic grade\n"
+               "             apart from the automatic grade: shown and saved beside it (JSON\n"
+               "             self_verdict, self_score; verdict and score stay automatic)\n"
                "  --no-save  do not record the attempt in the progress file\n"
-               "  exit status: 0 correct, 1 wrong, 3 partly right, 2 malformed or unknown question\n");
+               "  --lessons DIR  grade questions of the lessons in DIR (an instructor's own,\n"
+               "             DIR/en/*.yaml, DIR/zh/*.yaml) instead of the shipped ones\n"
+               "  Numbers: the tolerance is half a unit of the last decimal asked, applied to\n"
+               "  the rounding: right within ± half a unit of the expected value rounded to\n"
+               "  those decimals (0.1384 at 2 decimals: 0.14 ± 0.005, so 0.145 and 0.1449\n"
+               "  are right) or of the exact value (0.1384 ± 0.005).\n"
+               "  exit status: 0 correct, 1 wrong, 3 partly right, 2 malformed or unknown question;\n"
+               "  it follows the automatic grade, also with --self\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -125,6 +133,10 @@ static int print_json(const char *qid, const char *lesson, const qz_result *r)
     }
     cJSON_AddStringToObject(o, "mistake", qz_mistake_name(r->mistake));
     cJSON_AddBoolToObject(o, "self_assessed", r->self_assessed);
+    if (r->self_assessed) {
+        cJSON_AddStringToObject(o, "self_verdict", qz_verdict_name(r->self_verdict));
+        cJSON_AddNumberToObject(o, "self_score", r->self_score);
+    }
     cJSON_AddStringToObject(o, "feedback", r->feedback ? r->feedback : "");
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
@@ -216,8 +228,10 @@ int cli_check(int argc, char **argv)
     } else {
         printf("%s: %s", a.qid, verdict_label(r.verdict, lang));
         if (r.verdict != QZ_MALFORMED)
-            printf(lang == QZ_ZH ? "（得分 %.2g%s）" : " (score %.2g%s)", r.score,
-                   r.self_assessed ? (lang == QZ_ZH ? "，自评" : ", self-assessed") : "");
+            printf(lang == QZ_ZH ? "（得分 %.2g）" : " (score %.2g)", r.score);
+        if (r.self_assessed)
+            printf(lang == QZ_ZH ? "；你的自评：%s（%.2g）" : "; your own grade: %s (%.2g)",
+                   verdict_label(r.self_verdict, lang), r.self_score);
         printf("\n%s", r.feedback ? r.feedback : "");
     }
     if (a.save)

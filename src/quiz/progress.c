@@ -456,8 +456,6 @@ int qz_store_record(qz_store *s, const char *id, const qz_result *res, long long
 {
     if (res->verdict == QZ_MALFORMED)
         return AT_OK;   /* not an attempt */
-    if (res->self_assessed)
-        return qz_store_self_assess(s, id, res->verdict, now, err);
     qz_answer_rec *r = answer_for(s, id, now, err);
     if (!r)
         return AT_ENOMEM;
@@ -469,6 +467,8 @@ int qz_store_record(qz_store *s, const char *id, const qz_result *res, long long
     r->correct += res->verdict == QZ_CORRECT;
     r->last = now;
     qz_leitner_update(r, res->verdict, now);
+    if (res->self_assessed)   /* the student's own grade, after the automatic one */
+        return qz_store_self_assess(s, id, res->self_verdict, now, err);
     return AT_OK;
 }
 

@@ -131,7 +131,11 @@ typedef struct qz_result {
     qz_verdict verdict;
     double score;              /* 0 … 1 */
     qz_mistake mistake;
-    int self_assessed;         /* text answers the student graded themselves */
+    int self_assessed;         /* text answers the student graded themselves; then
+                                * self_verdict / self_score hold their grade, kept
+                                * apart: verdict and score stay the automatic ones */
+    qz_verdict self_verdict;
+    double self_score;         /* 1, 0.5, 0 */
     char *expected;            /* the expected answer as text ("0.14 0.17"); malloc'd */
     double *expected_values;   /* numeric kinds: exact values, [n_expected]; malloc'd */
     size_t n_expected;

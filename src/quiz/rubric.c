@@ -397,8 +397,8 @@ int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answe
 void qz_result_self_assess(qz_result *r, qz_verdict v)
 {
     r->self_assessed = 1;
-    r->verdict = v;
-    r->score = v == QZ_CORRECT ? 1 : v == QZ_PARTIAL ? 0.5 : 0;
+    r->self_verdict = v;
+    r->self_score = v == QZ_CORRECT ? 1 : v == QZ_PARTIAL ? 0.5 : 0;
 }
 
 static int blank(const char *s)

@@ -31,8 +31,8 @@ int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answe
                     unsigned char *found, size_t *n_found, at_error *err);
 
 /* The student grades a text answer themselves (after reading the reference):
- * sets the verdict and score (1, 0.5, 0) and marks the result self-assessed, so
- * that progress keeps it apart from automatic grades. */
+ * sets self_verdict and self_score (1, 0.5, 0) and marks the result self-assessed;
+ * the automatic verdict and score are left as they are (progress keeps both). */
 void qz_result_self_assess(qz_result *r, qz_verdict v);
 
 #endif

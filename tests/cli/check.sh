@@ -56,6 +56,12 @@ expect_status "check q4 text" 0 chk q4 "Q comes from the decoder; K and V from t
 expect_status "check q4 text partly" 3 chk q4 "Q from the decoder"
 out=$(chk q4 "Q from the decoder" --self correct --format json)
 expect_contains "check q4 self-assessed" '"self_assessed":true' "$out"
+out=$(chk q1 "RNN is slow" --self correct --format json)
+expect_contains "check --self keeps the automatic verdict" '"verdict":"wrong","score":0,' "$out"
+expect_contains "check --self apart" '"self_verdict":"correct","self_score":1' "$out"
+out=$(chk q1 "RNN is slow" --self correct)
+expect_contains "check --self text says both" "q1: wrong (score 0); your own grade: correct (1)" "$out"
+expect_status "check --self exit follows the automatic grade" 1 chk q1 "RNN is slow" --self correct
 expect_status "check --self only for text" 2 chk q3 "0.14 0.17" --self correct
 
 out=$("$AT_BIN" --lang zh check q3 "0.125 0.208")
@@ -86,4 +92,12 @@ if [ -x "${AT_BIN_ASAN:-}" ]; then
   expect_status "asan: check text contradicted" 1 asan q4 "Q comes from the encoder, K and V from the decoder"
   expect_status "asan: practice" 0 env ATTN_TUTOR_DATA="$PWD" "$AT_BIN_ASAN" practice --seed 5 --kind attention --solution
 fi
+out=$("$AT_BIN" --help)
+expect_contains "attn-tutor --help names --lessons" "--lessons DIR" "$out"
+out=$(chk --help)
+expect_contains "check --help names --lessons" "--lessons DIR" "$out"
+expect_contains "check --help: tolerance applied to the rounding" "0.14 ± 0.005, so 0.145 and 0.1449" "$out"
+expect_contains "check --help: exit follows the automatic grade" "it follows the automatic grade, also with --self" "$out"
+expect_status "check 0.1449 at 2 decimals (0.14 ± 0.005)" 0 chk q3 "0.1449 0.17" --no-save
+expect_status "check 0.146 at 2 decimals" 3 chk q3 "0.146 0.17" --no-save
 rm -rf "$state"

@@ -136,7 +136,9 @@ static void test_text_graded(void **state)
     assert_non_null(strstr(r.feedback, "Reference answer:"));
     assert_false(r.self_assessed);
     qz_result_self_assess(&r, QZ_CORRECT);
-    assert_true(r.self_assessed && r.score == 1.0 && r.verdict == QZ_CORRECT);
+    assert_true(r.self_assessed && r.self_score == 1.0 && r.self_verdict == QZ_CORRECT);
+    assert_int_equal(r.verdict, QZ_PARTIAL);   /* the automatic grade is kept */
+    assert_true(r.score > 0.66 && r.score < 0.67);
     qz_result_free(&r);
     assert_int_equal(qz_grade(&q, "解码器给出查询，编码器输出给出键和值，用来对齐", QZ_ZH, &r, NULL), AT_OK);
     assert_int_equal(r.verdict, QZ_CORRECT);

@@ -90,6 +90,9 @@ static void test_round_trip(void **state)
     assert_int_equal(qz_store_record(&s, "self-test:q3", &right, 1100, &err), AT_OK);
     assert_int_equal(qz_store_record(&s, "self-test:q3", &bad, 1200, &err), AT_OK);   /* no attempt */
     assert_int_equal(qz_store_self_assess(&s, "self-test:q4", QZ_PARTIAL, 1300, &err), AT_OK);
+    qz_result selfgraded = {.verdict = QZ_WRONG, .score = 0, .self_assessed = 1,
+                            .self_verdict = QZ_CORRECT, .self_score = 1};
+    assert_int_equal(qz_store_record(&s, "self-test:q1", &selfgraded, 1250, &err), AT_OK);
     assert_int_equal(qz_store_set_position(&s, "self-test", 4, false, &err), AT_OK);
     assert_int_equal(qz_store_set_position(&s, "self-test", 2, false, &err), AT_OK);
     assert_int_equal(qz_store_save(&s, &err), AT_OK);
@@ -109,6 +112,12 @@ static void test_round_trip(void **state)
     assert_int_equal(r->self, QZ_REC_PARTIAL);         /* kept apart from the automatic grade */
     assert_int_equal(r->verdict, QZ_REC_NONE);
     assert_int_equal(r->attempts, 0);
+    r = qz_store_answer(&s, "self-test:q1");   /* both grades of a self-assessed attempt */
+    assert_non_null(r);
+    assert_int_equal(r->verdict, QZ_REC_WRONG);
+    assert_int_equal(r->self, QZ_REC_CORRECT);
+    assert_int_equal(r->attempts, 1);
+    assert_int_equal(r->correct, 0);
     assert_string_equal(s.p->lesson, "self-test");
     assert_int_equal(s.p->step, 2);
     assert_int_equal(qz_store_lesson(&s, "self-test")->step, 4);   /* furthest step kept */
