@@ -2,9 +2,11 @@
 #include "ui/crt.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <term.h>
 
 static struct {
     int active;
@@ -82,17 +84,38 @@ static const attr_t palette_none[CRT_ROLES] = {
     [CRT_HEAT_7] = A_BOLD,
 };
 
+/* 1 when TERM names a terminal type that can draw full screens (known to terminfo,
+ * with cursor addressing); "dumb", unset or unknown types cannot. */
+static int term_can_draw(const char *term)
+{
+    if (!term || !*term || !strcmp(term, "dumb"))
+        return 0;
+    int err = 0;
+    if (setupterm(term, STDOUT_FILENO, &err) != OK)
+        return 0;
+    char *cup = tigetstr("cup");
+    int ok = cup && cup != (char *)-1;
+    del_curterm(cur_term);
+    return ok;
+}
+
 const char *crt_unusable(void)
 {
+    static char why[512];
     const char *term = getenv("TERM");
+    /* the terminal type first: in a real terminal with TERM=dumb, that is the reason */
+    if (isatty(STDOUT_FILENO) && !term_can_draw(term)) {
+        snprintf(why, sizeof why,
+                 "attn-tutor: this terminal type (TERM=%s) cannot draw the tutor's screens.\n"
+                 "Set TERM (e.g. TERM=xterm-256color), or use the commands that need none:\n"
+                 "attn-tutor attend SENTENCE, softmax, compute, show ID, check QID ANSWER, practice.",
+                 term && *term ? term : "unset");
+        return why;
+    }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
         return "attn-tutor: the tutor needs a terminal (stdin and stdout are not one).\n"
                "Without a terminal use: attn-tutor attend SENTENCE, softmax, compute, show ID,\n"
                "check QID ANSWER, practice (attn-tutor --help lists them).";
-    if (!term || !*term || !strcmp(term, "dumb"))
-        return "attn-tutor: the tutor needs a full-screen terminal (TERM is unset or \"dumb\").\n"
-               "Set TERM (e.g. TERM=xterm-256color), or use the commands that need none:\n"
-               "attn-tutor attend SENTENCE, softmax, compute, show ID, check QID ANSWER, practice.";
     return NULL;
 }
 

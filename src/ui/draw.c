@@ -121,3 +121,28 @@ int ui_put_center(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a
     size_t n = ui_text_clip(s, strlen(s), max_cols, &cols);
     return ui_put(w, y, x + (max_cols - cols) / 2, s, n, cols, a);
 }
+
+int ui_put_items(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a)
+{
+    const char *sep = " · ";
+    size_t n = strlen(s), keep = 0;
+    if (max_cols <= 0)
+        return 0;
+    if (ui_text_width(s, n) <= max_cols)
+        return ui_put(w, y, x, s, n, max_cols, a);
+    for (const char *p = strstr(s, sep); p; p = strstr(p + strlen(sep), sep)) {
+        if (ui_text_width(s, (size_t)(p - s)) > max_cols)
+            break;
+        keep = (size_t)(p - s);
+    }
+    if (keep > 0)
+        return ui_put(w, y, x, s, keep, max_cols, a);
+    /* one long item: up to its last space that leaves room for "…" */
+    for (size_t i = 0; i < n && s[i]; i++)
+        if (s[i] == ' ' && ui_text_width(s, i) <= max_cols - 1)
+            keep = i;
+    if (keep == 0)
+        return ui_put(w, y, x, s, n, max_cols, a);
+    int c = ui_put(w, y, x, s, keep, max_cols - 1, a);
+    return c + ui_put(w, y, x + c, "…", strlen("…"), 1, a);
+}

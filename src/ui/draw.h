@@ -28,4 +28,9 @@ int ui_put_right(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a)
 /* Centred within max_cols columns. */
 int ui_put_center(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a);
 
+/* A line of " · "-separated items in max_cols columns without cutting a word: the
+ * items that do not fit are dropped whole; a first item too long alone is cut after
+ * its last whole word, with "…". Returns the columns drawn. */
+int ui_put_items(WINDOW *w, int y, int x, const char *s, int max_cols, attr_t a);
+
 #endif

@@ -61,8 +61,13 @@ int ui_heatmap_cell_width(const ui_heatmap *h, int cols)
     if (cw > maxc)
         cw = maxc;
     if (cw < 2)
-        cw = 2;
+        cw = maxc < 2 ? 1 : 2;
     return cw;
+}
+
+int ui_heatmap_shows_numbers(const ui_heatmap *h, int cols)
+{
+    return ui_heatmap_cell_width(h, cols) >= 4;
 }
 
 static void keep_in_view(int *first, int cur, int visible, int n)
@@ -129,7 +134,10 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h)
     for (int c = 0; c < vis_cols && h->left + c < (int)h->n_k; c++) {
         int j = h->left + c;
         attr_t a = j == h->cur_col ? crt_attr(CRT_SELECTED) : crt_attr(CRT_TITLE);
-        ui_puts(w, r.y, r.x + lw + c * cw, h->k_labels[j], cw - (cw > 2), a);
+        /* over the cell's value (its first column is the gap to the left neighbour),
+         * right-aligned like the numbers, cut to the cell: labels never run together */
+        if (cw >= 2)
+            ui_put_right(w, r.y, r.x + lw + c * cw + 1, h->k_labels[j], cw - 1, a);
     }
     if (h->left > 0)
         ui_puts(w, r.y, r.x + lw - 1, "‹", 1, crt_attr(CRT_DIM));

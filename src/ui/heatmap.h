@@ -19,7 +19,7 @@ typedef struct ui_heatmap {
     const char *const *k_labels;       /* [n_k] UTF-8 */
     int cur_row, cur_col;              /* cursor cell, -1 = none */
     int top, left;                     /* first visible row and column (kept in range) */
-    int max_cell;                      /* widest cell in columns (0 = 6) */
+    int max_cell;                      /* widest cell in columns (0 = 6; 1 = colour only) */
 } ui_heatmap;
 
 /* Draw in r (at least 3 rows × 8 columns, else nothing is drawn). */
@@ -27,6 +27,10 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h);
 
 /* The cell width the heatmap would use in an area `cols` wide. */
 int ui_heatmap_cell_width(const ui_heatmap *h, int cols);
+
+/* 1 when cells in an area `cols` wide are wide enough to print the weights (else the
+ * heatmap is colour or shade only, and the screen should say where the numbers are). */
+int ui_heatmap_shows_numbers(const ui_heatmap *h, int cols);
 
 /* Format weight x in exactly `cols` columns (3 or more), right-aligned: "0.42",
  * ".42", "1.0". Writes a NUL-terminated string into buf (≥ 32 bytes; cols ≤ 16). */

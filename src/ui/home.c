@@ -11,7 +11,9 @@
 #include "ui/lab.h"
 #include "ui/lessonview.h"
 #include "ui/quizview.h"
+#include "quiz/bind.h"
 #include "ui/tutor.h"
+#include "ui/uitext.h"
 
 typedef enum item_kind { ITEM_CONTINUE, ITEM_LESSON, ITEM_LAB, ITEM_QUIZ } item_kind;
 
@@ -20,6 +22,7 @@ typedef struct home_item {
     int lesson;          /* index for ITEM_LESSON */
     char label[256];
     char mark[64];       /* progress mark */
+    char mark_short[32]; /* the same without the question count, for narrow screens */
 } home_item;
 
 typedef struct ui_home {
@@ -55,7 +58,8 @@ static void lesson_score(ui_tutor *t, const at_lesson *l, unsigned *right, unsig
 }
 
 /* "✓ done", "… 3/9", "· new", plus "2/3 ✓" for questions */
-static void lesson_mark(ui_tutor *t, const at_lesson *l, char *mark, size_t n)
+static void lesson_mark(ui_tutor *t, const at_lesson *l, char *mark, size_t n, char *shrt,
+                        size_t sn)
 {
     const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, l->doc->id) : NULL;
     unsigned right, total;
@@ -64,11 +68,15 @@ static void lesson_mark(ui_tutor *t, const at_lesson *l, char *mark, size_t n)
     if (total)
         snprintf(q, sizeof q, _(" Q%u/%u"), right, total);
     if (r && r->done)
-        snprintf(mark, n, "%s%s", _("✓ done"), q);
+        snprintf(shrt, sn, "%s", _("✓ done"));
     else if (r)
-        snprintf(mark, n, _("▸ %u/%u%s"), r->step + 1, l->doc->steps_count, q);
+        snprintf(shrt, sn, _("▸ %u/%u"), r->step + 1, l->doc->steps_count);
     else
-        snprintf(mark, n, "%s%s", _("· new"), q);
+        snprintf(shrt, sn, "%s", _("· new"));
+    size_t k = strlen(shrt) < n ? strlen(shrt) : n - 1;
+    memmove(mark, shrt, k);
+    mark[k] = '\0';
+    snprintf(mark + k, n - k, "%s", q);
 }
 
 static void build(ui_home *h)
@@ -91,14 +99,22 @@ static void build(ui_home *h)
         it = &h->items[h->n++];
         *it = (home_item){.kind = ITEM_LESSON, .lesson = (int)i};
         snprintf(it->label, sizeof it->label, "%zu. %s", i + 1, l->doc->title);
-        lesson_mark(t, l, it->mark, sizeof it->mark);
+        lesson_mark(t, l, it->mark, sizeof it->mark, it->mark_short, sizeof it->mark_short);
     }
     it = &h->items[h->n++];
     *it = (home_item){.kind = ITEM_LAB};
     snprintf(it->label, sizeof it->label, "%s", _("Attention lab: type a sentence, see its attention"));
-    it = &h->items[h->n++];
-    *it = (home_item){.kind = ITEM_QUIZ};
-    snprintf(it->label, sizeof it->label, "%s", _("Self-test: the questions Q1–Q5"));
+    /* the self-test only when the lessons have one; its size counted, not typed */
+    const at_lesson *st = at_lesson_set_find(&t->lessons, QZ_SELF_TEST_LESSON);
+    unsigned nq = 0;
+    for (unsigned i = 0; st && i < st->doc->steps_count; i++)
+        nq += st->doc->steps[i].question != NULL;
+    if (nq > 0) {
+        it = &h->items[h->n++];
+        *it = (home_item){.kind = ITEM_QUIZ};
+        snprintf(it->label, sizeof it->label,
+                 ngettext("Self-test: %u question", "Self-test: %u questions", nq), nq);
+    }
     if (h->sel >= h->n)
         h->sel = h->n - 1;
 }
@@ -120,9 +136,20 @@ static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
     ui_puts(w, r.y + 1, r.x + 2, _("Self-attention, step by step"), r.w - 4, crt_attr(CRT_TITLE));
     int y0 = r.y + 3, rows = r.h - 4;
     const char *note = t->store_note[0] ? t->store_note : t->lessons_note[0] ? t->lessons_note : NULL;
-    if (note) {
-        ui_puts(w, r.y + r.h - 1, r.x + 2, note, r.w - 4, crt_attr(CRT_WARN));
-        rows--;
+    if (note) {   /* wrapped at the bottom, so a file name in it shows whole */
+        ui_lines lines = {0};
+        if (ui_wrap(note, strlen(note), r.w - 4, &lines) == 0) {
+            /* too long for the room: its first line, then its end (where the
+             * file it names is) */
+            int n = (int)lines.n < rows - 1 ? (int)lines.n : rows - 1;
+            for (int i = 0; i < n; i++) {
+                size_t k = i == 0 ? 0 : lines.n - (size_t)(n - i);
+                ui_put(w, r.y + r.h - n + i, r.x + 2, note + lines.v[k].start, lines.v[k].len,
+                       r.w - 4, crt_attr(CRT_WARN));
+            }
+            rows -= n > 0 ? n : 0;
+        }
+        ui_lines_free(&lines);
     }
     if (rows < 1)
         return;
@@ -130,14 +157,29 @@ static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
         h->top = h->sel;
     if (h->sel >= h->top + rows)
         h->top = h->sel - rows + 1;
+    /* the mark column: as wide as the widest mark and a gap; the short marks (no
+     * question count) when the labels would get fewer than 16 columns; none under 10 */
+    int avail = r.w - 6, full = 0, brief = 0;
+    for (int i = 0; i < h->n; i++) {
+        const home_item *it = &h->items[i];
+        int fw = ui_text_width(it->mark, strlen(it->mark));
+        int bw = ui_text_width(it->mark_short, strlen(it->mark_short));
+        full = fw > full ? fw : full;
+        brief = bw > brief ? bw : brief;
+    }
+    int use_short = full + 1 > avail - 16, mw = (use_short ? brief : full) + 1;
+    if (mw == 1 || avail - mw < 10)
+        mw = 0;
     for (int i = 0; i < rows && h->top + i < h->n; i++) {
         const home_item *it = &h->items[h->top + i];
         int sel = h->top + i == h->sel;
         attr_t a = sel ? crt_attr(CRT_SELECTED) : crt_attr(CRT_NORMAL);
         ui_fill(w, y0 + i, r.x + 2, r.w - 4, a);
-        int mw = it->kind == ITEM_LESSON ? (r.w >= 60 ? 16 : 10) : 0;
-        ui_puts(w, y0 + i, r.x + 3, it->mark, mw, sel ? a : crt_attr(CRT_OK));
-        ui_puts(w, y0 + i, r.x + 3 + mw, it->label, r.w - 6 - mw, a);
+        if (mw > 0 && it->kind == ITEM_LESSON)
+            ui_puts(w, y0 + i, r.x + 3, use_short ? it->mark_short : it->mark, mw - 1,
+                    sel ? a : crt_attr(CRT_OK));
+        int lx = it->kind == ITEM_LESSON ? mw : 0;
+        ui_puts(w, y0 + i, r.x + 3 + lx, it->label, avail - lx, a);
     }
 }
 

@@ -71,25 +71,35 @@ static int lab_typing(ui_screen *s)
     return ((ui_lab *)s)->typing;
 }
 
-/* "12 tokens · layer 2/2 · head 1/1 · no mask · scaled by √dₖ · trained model" */
+/* "12 tokens · layer 2/2 · head 1/1 · no mask · scaled by √dₖ · trained model"; the
+ * layer and head counts are the model's even when no sentence is typed yet. */
 static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
     char b[512];
     ui_tutor *t = ui_tutor_of(l->base.app);
     const ui_attn *a = &l->attn;
+    at_model_info info;
+    at_model_get_info(t->model, &info);
+    size_t layer = a->layer >= 0 && (size_t)a->layer < info.n_layers ? (size_t)a->layer : 0;
+    size_t heads = info.n_layers ? info.n_heads[layer] : 0;
     char head[48];
-    if (a->head == UI_HEAD_ALL)
-        snprintf(head, sizeof head, _("all %zu heads"), ui_attn_heads(a));
+    if (a->head == UI_HEAD_ALL && heads == 1)
+        snprintf(head, sizeof head, "%s", _("one head"));
+    else if (a->head == UI_HEAD_ALL)
+        snprintf(head, sizeof head, _("all %zu heads"), heads);
     else
-        snprintf(head, sizeof head, _("head %d/%zu"), a->head + 1, ui_attn_heads(a));
+        snprintf(head, sizeof head, _("head %d/%zu"), a->head + 1, heads);
     char toks[64];
-    snprintf(toks, sizeof toks, ngettext("%zu token", "%zu tokens", a->toks.n), a->toks.n);
-    snprintf(b, sizeof b, _("%s · layer %d/%zu · %s · %s · %s · %s"), toks,
-             a->layer + 1, a->run.n_layers, head,
+    if (a->toks.n == 0 || a->run.n == 0)
+        snprintf(toks, sizeof toks, "%s", _("type a sentence"));
+    else
+        snprintf(toks, sizeof toks, ngettext("%zu token", "%zu tokens", a->toks.n), a->toks.n);
+    snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
+             layer + 1, info.n_layers, head,
              a->causal ? _("causal mask") : _("no mask"),
              a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
              t->trained ? _("trained model") : _("untrained demo weights"));
-    ui_puts(w, y, x, b, cols, crt_attr(CRT_DIM));
+    ui_put_items(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
 /* "2 unseen words …" when the trained model never saw some of the words. */
@@ -105,7 +115,7 @@ static void draw_unseen(ui_lab *l, WINDOW *w, int y, int x, int cols)
     snprintf(b, sizeof b, ngettext("%zu unseen word: its vector comes from its letters",
                                    "%zu unseen words: their vectors come from their letters",
                                    unseen), unseen);
-    ui_puts(w, y, x, b, cols, crt_attr(CRT_WARN));
+    ui_put_items(w, y, x, b, cols, crt_attr(CRT_WARN));
 }
 
 static void draw_input(ui_lab *l, WINDOW *w, int y, int x, int cols)
@@ -117,6 +127,14 @@ static void draw_input(ui_lab *l, WINDOW *w, int y, int x, int cols)
         return;
     int cx = ui_lineedit_fit(&l->input, fw);
     ui_fill(w, y, x + lw, fw, crt_attr(CRT_INPUT));
+    if (!l->typing) {   /* not editing: the start of the sentence, "…" when cut */
+        int tw = ui_text_width(l->input.buf, l->input.len);
+        int used = ui_put(w, y, x + lw, l->input.buf, l->input.len, tw > fw ? fw - 1 : fw,
+                          crt_attr(CRT_INPUT));
+        if (tw > fw)
+            ui_puts(w, y, x + lw + used, "…", 1, crt_attr(CRT_INPUT));
+        return;
+    }
     /* skip the scrolled-off columns, whole clusters only */
     size_t i = 0;
     int col = 0;
@@ -243,27 +261,34 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     }
 }
 
-/* Every head of the layer side by side, when they fit; returns 0 when they do not. */
+/* Every head of the layer side by side, when they fit: cells of 2 columns, or of 1
+ * (colour or shade only, the numbers are in the single-head view) when 2 do not fit.
+ * Returns 0 when even 1-column cells do not fit. */
 static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
 {
     size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n;
-    int lw = 6, pw = lw + 2 * (int)n + 2, ph = (int)n + 2;
-    int per_row = r.w / pw;
-    if (per_row < 1 || H == 0)
+    if (H == 0)
         return 0;
-    int grid_rows = ((int)H + per_row - 1) / per_row;
-    if (grid_rows * ph > r.h)
+    int lw = 6, ph = (int)n + 2, cw = 2, per_row = 0;
+    for (; cw >= 1; cw--) {
+        int pw = lw + cw * (int)n + 2;
+        per_row = r.w / pw;
+        if (per_row >= 1 && ((int)H + per_row - 1) / per_row * ph <= r.h)
+            break;
+    }
+    if (cw < 1)
         return 0;
+    int pw = lw + cw * (int)n + 2;
     for (size_t h = 0; h < H; h++) {
         ui_heatmap m = {0};
         m.cur_row = m.cur_col = -1;
-        m.max_cell = 2;
+        m.max_cell = cw;
         ui_attn_heatmap(&l->attn, (int)h, &m);
         int gx = r.x + (int)(h % (size_t)per_row) * pw, gy = r.y + (int)(h / (size_t)per_row) * ph;
         char t[32];
         snprintf(t, sizeof t, _("head %zu"), h + 1);
         ui_puts(w, gy, gx, t, pw - 1, crt_attr(CRT_TITLE));
-        ui_heatmap_draw(w, (ui_rect){gy + 1, gx, (int)n + 1, lw + 2 * (int)n}, &m);
+        ui_heatmap_draw(w, (ui_rect){gy + 1, gx, (int)n + 1, lw + cw * (int)n}, &m);
     }
     return 1;
 }
@@ -302,7 +327,11 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         body.h--;
     }
     ui_rect map = body, detail = {0, 0, 0, 0};
-    if (body.w >= 78) {   /* detail pane on the right */
+    /* the detail pane on the right, unless the heatmap beside it would lose its
+     * numbers while there is room for the pane below */
+    int right_ok = body.w >= 78 &&
+                   (ui_heatmap_shows_numbers(&l->map, body.w - 36) || body.h < 16);
+    if (right_ok) {
         map.w = body.w - 36;
         detail = (ui_rect){body.y, body.x + map.w + 2, body.h, 34};
     } else if (body.h >= 16) {   /* below */
@@ -313,6 +342,13 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
     if (detail.h == 0 && map.h >= 5) {   /* no room for the pane: one line */
         map.h--;
         draw_summary(l, w, map.y + map.h, map.x, map.w);
+    }
+    if (!ui_heatmap_shows_numbers(&l->map, map.w) && map.h >= 5) {   /* say so */
+        ui_puts(w, map.y + map.h - 1, map.x,
+                detail.h > 0 ? _("colour only here: the numbers are in the detail pane")
+                             : _("colour only here: the line below gives the top weights"),
+                map.w, crt_attr(CRT_DIM));
+        map.h--;
     }
     ui_heatmap_draw(w, map, &l->map);
     if (detail.h > 0)
@@ -368,9 +404,9 @@ static void export_csv(ui_lab *l)
         snprintf(path, sizeof path, "attention-L%d-H%d-%s.csv", l->attn.layer + 1,
                  l->attn.head + 1, stamp);
     if (ui_attn_export_csv(&l->attn, path) == 0)
-        ui_app_message(l->base.app, CRT_OK, _("Saved the weights to %s"), path);
+        ui_app_message(l->base.app, CRT_OK, _("Saved the weights to\n%s"), path);
     else
-        ui_app_message(l->base.app, CRT_WRONG, _("Could not write %s: %s"), path, strerror(errno));
+        ui_app_message(l->base.app, CRT_WRONG, _("Could not write\n%s: %s"), path, strerror(errno));
 }
 
 static int key_typing(ui_lab *l, ui_key k)
@@ -457,8 +493,12 @@ static int lab_key(ui_screen *s, ui_key k)
     case ']': step_layer(l, 1); break;
     case ',': step_head(l, -1); break;
     case '.': step_head(l, 1); break;
-    case 'a':
-        if (ui_attn_heads(&l->attn) > 0)
+    case 'a':   /* all heads on/off */
+        if (ui_attn_heads(&l->attn) == 1)
+            ui_app_message(s->app, CRT_WARN, "%s", _("This layer has one head: it is the one shown."));
+        else if (l->attn.head == UI_HEAD_ALL)
+            change_head(l, 0);
+        else if (ui_attn_heads(&l->attn) > 0)
             change_head(l, UI_HEAD_ALL);
         break;
     case 'm':
@@ -477,7 +517,7 @@ static int lab_key(ui_screen *s, ui_key k)
             if (h < (int)ui_attn_heads(&l->attn))
                 change_head(l, h);
             else
-                ui_app_message(s->app, CRT_WARN, _("This layer has %zu heads."),
+                ui_app_message(s->app, CRT_WARN, ngettext("This layer has %zu head.", "This layer has %zu heads.", ui_attn_heads(&l->attn)),
                                ui_attn_heads(&l->attn));
             break;
         }
@@ -525,8 +565,8 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
     if (!sentence) {
         sentence = !strcmp(t->lang, "zh") ? "小明今天没来学校，因为他生病了。"
                                           : "The animal didn't cross the road because it was too tired.";
-        l->typing = 1;
     }
+    l->typing = sentence[0] == '\0';   /* typing mode only on an empty sentence */
     ui_lineedit_set(&l->input, sentence);
     recompute(l);
     return &l->base;

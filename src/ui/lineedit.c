@@ -140,6 +140,11 @@ int ui_lineedit_fit(ui_lineedit *e, int cols)
         e->scroll = col;
     if (col > e->scroll + cols - 2)
         e->scroll = col - (cols - 2);
+    /* never scrolled further than the text needs (after the field grew back, the start
+     * shows again when it all fits) */
+    int total = ui_text_width(e->buf, e->len);
+    if (e->scroll > total - (cols - 2))
+        e->scroll = total - (cols - 2);
     if (e->scroll < 0)
         e->scroll = 0;
     return col - e->scroll;

@@ -62,13 +62,44 @@ static void draw_bars(ui_app *app, ui_screen *s, int rows, int cols)
     ui_fill(stdscr, rows - 1, 0, cols, bar);
     const char *help = _("? help");
     int hw = ui_text_width(help, strlen(help)) + 1;
-    if (app->message[0]) {
-        ui_puts(stdscr, rows - 1, 1, app->message, cols - hw - 2,
-                crt_attr((crt_role)app->message_role) | A_BOLD);
-    } else if (s->ops->status) {
-        ui_puts(stdscr, rows - 1, 1, s->ops->status(s), cols - hw - 2, bar);
-    }
+    if (app->message[0])
+        return;   /* drawn over the screen by draw_message */
+    if (s->ops->status)
+        ui_put_items(stdscr, rows - 1, 1, s->ops->status(s), cols - hw - 2, bar);
     ui_put_right(stdscr, rows - 1, 0, help, cols - 1, crt_attr(CRT_STATUS_KEY));
+}
+
+/* The one-off message: on the status bar beside "? help" when it fits, else wrapped
+ * (at its own '\n' first) over as many lines above the bar as it needs, so a file
+ * name in it shows whole. */
+static void draw_message(ui_app *app, int rows, int cols)
+{
+    const char *m = app->message, *help = _("? help");
+    attr_t a = crt_attr((crt_role)app->message_role) | A_BOLD;
+    char one[sizeof app->message];   /* on one line, a '\n' in it reads as a space */
+    snprintf(one, sizeof one, "%s", m);
+    for (char *p = one; (p = strchr(p, '\n'));)
+        *p = ' ';
+    int mw = ui_text_width(one, strlen(one)), hw = ui_text_width(help, strlen(help)) + 1;
+    if (mw <= cols - hw - 2) {
+        ui_puts(stdscr, rows - 1, 1, one, cols - hw - 2, a);
+        ui_put_right(stdscr, rows - 1, 0, help, cols - 1, crt_attr(CRT_STATUS_KEY));
+        return;
+    }
+    ui_lines lines = {0};
+    if (ui_wrap(m, strlen(m), cols - 2, &lines) < 0 || lines.n == 0) {
+        ui_puts(stdscr, rows - 1, 1, m, cols - 2, a);
+        ui_lines_free(&lines);
+        return;
+    }
+    int n = (int)lines.n < rows - 2 ? (int)lines.n : rows - 2;
+    for (int i = 0; i < n; i++) {
+        int y = rows - n + i;
+        ui_fill(stdscr, y, 0, cols, crt_attr(CRT_STATUS));
+        ui_put(stdscr, y, 1, m + lines.v[lines.n - (size_t)n + (size_t)i].start,
+               lines.v[lines.n - (size_t)n + (size_t)i].len, cols - 2, a);
+    }
+    ui_lines_free(&lines);
 }
 
 void ui_app_draw(ui_app *app)
@@ -88,6 +119,8 @@ void ui_app_draw(ui_app *app)
             ui_help_draw(stdscr, r, s->ops->help, &app->help_scroll);
             app->cursor_y = -1;
         }
+        if (app->message[0])
+            draw_message(app, rows, cols);
     }
     if (app->cursor_y >= 0 && app->cursor_x >= 0 && app->cursor_x < cols) {
         curs_set(1);

@@ -45,9 +45,16 @@ expect_screen "lab: m again turns it off" "no mask"
 
 # Typing by grapheme: ä, 注, Backspace leaves ä (case 9).
 tutor_start 100 30 -- --lang en lab
-expect_screen "lab without a sentence opens with an example" "Sentence:"
-keys C-u
+expect_screen "lab without a sentence opens with an example" "Sentence: The animal"
+# prefilled: the heatmap has the keys (m is the mask, not a letter of the sentence)
+keys m
+expect_screen "lab with the example: m turns the causal mask on" "causal mask"
+expect_screen "lab with the example: m typed nothing" "Sentence: The animal didn't cross"
+keys m i C-u
 expect_screen "lab: Ctrl-U clears the sentence" "Type a sentence"
+expect_line "empty lab: asks for a sentence, with the model's layer and head counts" \
+  'type a sentence · layer [1-9][0-9]*/[1-9][0-9]* · head [1-9][0-9]*/[1-9]'
+case "$SCREEN" in *"/0 "*|*"0 tokens"*) not_ok "empty lab: no 0 counts" "$SCREEN" ;; *) ok "empty lab: no 0 counts" ;; esac
 type_text "ä"
 type_text "注"
 expect_screen "lab: typed ä and 注" "Sentence: ä注"
@@ -77,3 +84,36 @@ if [ -n "$csv" ]; then
 else
   not_ok "lab: CSV file written" "$(ls "$E2E_TMP")"
 fi
+
+# At 40×12 the export message shows the whole file name.
+resize 40 12
+keys e
+wait_line 'attention-L1-H2-[0-9-]*\.csv' 5
+expect_line "lab 40×12: the saved file's name shows whole" 'attention-L1-H2-[0-9-]+\.csv'
+
+# a: all heads on and off; 4 heads of 12 tokens fit at 100×30 (small cells).
+tutor_start 100 30 -- --lang en lab "$EN"
+expect_screen "all heads: lab opens" "12 tokens"
+heads=$(line_of "12 tokens" | sed 's|.*head [0-9]*/\([0-9]*\).*|\1|')
+# the layer with the most heads: try both ends
+keys '['
+wait_for "layer" >/dev/null
+h1=$(line_of "12 tokens" | sed 's|.*head [0-9]*/\([0-9]*\).*|\1|')
+if [ "$h1" -lt "$heads" ]; then keys ']'; else heads=$h1; fi
+wait_for "/$heads " >/dev/null
+keys a
+expect_screen "all heads at 100×30, 12 tokens: every head drawn" "head $heads"
+case "$SCREEN" in *"do not fit"*) not_ok "all heads at 100×30: they fit" "$SCREEN" ;; *) ok "all heads at 100×30: they fit" ;; esac
+keys a
+expect_screen "a again: back to one head" "head 1/$heads"
+
+# 80×24, the example sentence: the heatmap keeps its numbers (the detail pane moves
+# below), and the column labels are never glued together.
+tutor_start 80 24 -- --lang en lab "$EN"
+expect_screen "lab 80×24: opens" "12 tokens"
+expect_line "lab 80×24: the heatmap rows show weights" '^ +The +[ ░▒▓█]*[01]\.[0-9]{2}'
+case "$SCREEN" in *Thandi*|*Theanimal*) not_ok "lab 80×24: column labels not glued" "$SCREEN" ;; *) ok "lab 80×24: column labels not glued" ;; esac
+# 100×30, 15 Chinese tokens: numbers, or a line saying where they are
+tutor_start 100 30 -- --lang en lab "小明今天没来学校因为他生病了呢"
+expect_screen "lab 100×30 zh 15 tokens: opens" "15 tokens"
+if printf '%s\n' "$SCREEN" | grep -Eq '^ +小 +[ ░▒▓█]*[01]\.[0-9]{2}|colour only'; then ok "lab 100×30 zh: numbers, or said where they are"; else not_ok "lab 100×30 zh: numbers, or said where they are" "$SCREEN"; fi

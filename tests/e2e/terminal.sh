@@ -53,8 +53,14 @@ expect_contains "no terminal: points at attend" "attn-tutor attend" "$out"
 e2e_next_server
 $TM new-session -d -x 100 -y 30 -- sh -c 'TERM=dumb "$0" --lang en; echo "exit status: $?"; exec sleep 600' "$AT_BIN"
 expect_screen "TERM=dumb in a terminal: exit status 1" "exit status: 1"
-expect_screen "TERM=dumb: says why" '(TERM is unset or "dumb")'
+expect_screen "TERM=dumb: says why" 'this terminal type (TERM=dumb) cannot draw'
 expect_screen "TERM=dumb: points at attend" "attn-tutor attend"
+# the terminal type is the reason even when stdin is redirected, and for unknown types
+e2e_next_server
+$TM new-session -d -x 100 -y 30 -- sh -c 'TERM=dumb "$0" --lang en </dev/null; TERM=no-such-term "$0" lab </dev/null; echo "both ended"; exec sleep 600' "$AT_BIN"
+expect_screen "TERM=dumb, stdin redirected: both ended" "both ended"
+case "$SCREEN" in *"are not one"*) not_ok "TERM=dumb in a terminal: not blamed on stdin" "$SCREEN" ;; *) ok "TERM=dumb in a terminal: not blamed on stdin" ;; esac
+expect_screen "unknown TERM: named as the reason" 'this terminal type (TERM=no-such-term) cannot draw'
 
 # Bad use of the screen commands: a clear message and exit status 2, before any terminal.
 out=$("$AT_BIN" --lang en lesson no-such-lesson 2>&1 </dev/null); rc=$?

@@ -121,7 +121,8 @@ static void test_typing_case9(void **st)
 {
     static char text[65536];
     ui_app app;
-    open_lab(&app, NULL);   /* the example sentence, input focused */
+    open_lab(&app, NULL);   /* the example sentence, the heatmap focused */
+    ui_app_feed(&app, (ui_key){0, 'i'});
     ui_app_feed(&app, (ui_key){0, 21});   /* Ctrl-U */
     ui_app_feed(&app, (ui_key){0, L'ä'});
     ui_app_feed(&app, (ui_key){0, L'注'});
@@ -139,6 +140,30 @@ static void test_typing_case9(void **st)
     screen_text(text, sizeof text);
     assert_non_null(strstr(text, "Sentence: ä "));
     assert_non_null(strstr(text, "1 token "));
+    ui_app_free(&app);
+}
+
+/* After a resize storm while editing, the sentence start shows again when it fits;
+ * when not editing a long sentence shows its start and "…". */
+static void test_sentence_scroll_after_resize(void **st)
+{
+    static char text[65536];
+    ui_app app;
+    const char *en = "The animal didn't cross the road because it was too tired.";
+    open_lab(&app, en);
+    ui_app_feed(&app, (ui_key){0, 'i'});
+    resize(&app, 5, 20);
+    resize(&app, 1, 1);
+    resize(&app, 12, 40);   /* drawn small while editing: the end of the line shows */
+    resize(&app, 24, 80);
+    screen_text(text, sizeof text);
+    assert_non_null(strstr(text, "Sentence: The animal didn't cross"));
+    ui_app_feed(&app, (ui_key){0, '\r'});   /* leave the sentence */
+    resize(&app, 12, 42);
+    screen_text(text, sizeof text);
+    assert_non_null(strstr(text, "Sentence: The animal"));
+    assert_non_null(strstr(text, "…"));
+    resize(&app, 24, 80);
     ui_app_free(&app);
 }
 
@@ -192,6 +217,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resize_storm_case8),
         cmocka_unit_test(test_typing_case9),
+        cmocka_unit_test(test_sentence_scroll_after_resize),
         cmocka_unit_test(test_causal_mask),
         cmocka_unit_test(test_help_overlay),
     };

@@ -178,6 +178,43 @@ static void test_heatmap_masked(void **state)
     delwin(w);
 }
 
+/* Column labels never run together: each is cut to its cell with a gap before it, and
+ * sits right-aligned over its column's numbers. */
+static void test_heatmap_column_labels(void **state)
+{
+    const char *labels[] = {"The", "animal", "didn't", "cross", "the", "road",
+                            "because", "it", "was", "too", "tired", "."};
+    float weights[12 * 12];
+    for (int i = 0; i < 12 * 12; i++)
+        weights[i] = 1.0f / 12;
+    WINDOW *w = newwin(14, 42, 0, 0);
+    ui_heatmap h = {12, 12, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0};
+    assert_false(ui_heatmap_shows_numbers(&h, 42));
+    ui_heatmap_draw(w, (ui_rect){0, 0, 14, 42}, &h);
+    char got[512];
+    row_text(w, 0, got, sizeof got);
+    for (char *p = got; p[0] && p[1]; p++)   /* no two label characters touch */
+        assert_false(p[0] != ' ' && p[1] != ' ');
+    delwin(w);
+
+    const char *three[] = {"I", "am", "here"};
+    float wt[9] = {0.25f, 0.5f, 0.25f, 0.2f, 0.6f, 0.2f, 0.1f, 0.1f, 0.8f};
+    w = newwin(5, 40, 0, 0);
+    ui_heatmap g = {3, 3, wt, NULL, NULL, three, three, -1, -1, 0, 0, 0};
+    assert_true(ui_heatmap_shows_numbers(&g, 40));
+    ui_heatmap_draw(w, (ui_rect){0, 0, 5, 40}, &g);
+    char head[256], row[256];
+    row_text(w, 0, head, sizeof head);
+    row_text(w, 1, row, sizeof row);
+    char *am = strstr(head, "am"), *half = strstr(row, "0.50");
+    assert_non_null(am);
+    assert_non_null(half);
+    /* both end in the same display column */
+    assert_int_equal(ui_text_width(head, (size_t)(am - head)) + 2,
+                     ui_text_width(row, (size_t)(half - row)) + 4);
+    delwin(w);
+}
+
 static void test_heatmap_format(void **state)
 {
     char b[32];
@@ -201,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_wrap_mixed),
         cmocka_unit_test(test_table_cjk_borders),
         cmocka_unit_test(test_heatmap_masked),
+        cmocka_unit_test(test_heatmap_column_labels),
         cmocka_unit_test(test_heatmap_format),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
