@@ -147,6 +147,19 @@ static int print_json(const char *qid, const char *lesson, const qz_result *r)
     return 0;
 }
 
+/* A save error said for a one-shot command: this attempt is not saved, and why. */
+static void not_saved(const at_error *err)
+{
+    const char *m = err->msg, *note = strstr(m, QZ_SAVE_RETRY_NOTE);
+    int n = note ? (int)(note - m) : (int)strlen(m);
+    if (!strncmp(m, "progress not saved: ", 20)) {
+        m += 20;
+        n -= 20;
+    }
+    fprintf(stderr, "attn-tutor check: this attempt was not saved: %.*s (the grade above stands; "
+                    "set XDG_STATE_HOME to a writable folder, or use --no-save)\n", n, m);
+}
+
 static void record(const char *lesson, const char *qid, const qz_result *r)
 {
     qz_store st;
@@ -154,14 +167,14 @@ static void record(const char *lesson, const char *qid, const qz_result *r)
     char id[600];
     snprintf(id, sizeof id, "%s:%s", lesson, qid);
     if (qz_store_open(&st, NULL, &err)) {
-        fprintf(stderr, "attn-tutor check: %s\n", err.msg);
+        not_saved(&err);
         return;
     }
     if (st.warning[0])
         fprintf(stderr, "attn-tutor check: %s\n", st.warning);
     if (qz_store_record(&st, id, r, (long long)time(NULL), &err) ||
         (r->verdict != QZ_MALFORMED && qz_store_save(&st, &err)))
-        fprintf(stderr, "attn-tutor check: %s\n", err.msg);
+        not_saved(&err);
     qz_store_close(&st);
 }
 

@@ -30,7 +30,7 @@ static const struct {
     {"，", T_SEP, ','}, {"；", T_SEP, ';'}, {"、", T_SEP, ','}, {"：", T_LABELSEP, ':'},
     {"＝", T_LABELSEP, '='}, {"％", T_PCT, '%'}, {"（", T_LPAR, '('}, {"）", T_RPAR, ')'},
     {"×", T_OP, '*'}, {"·", T_OP, '*'}, {"⋅", T_OP, '*'}, {"÷", T_OP, '/'}, {"−", T_OP, '-'},
-    {"√", T_ROOT, 0},
+    {"√", T_ROOT, 0}, {"和", T_SEP, ','}, {"与", T_SEP, ','},
 };
 
 typedef struct lexer {
@@ -121,6 +121,51 @@ static size_t lex_number(const lexer *lx, const char *p, tok *t)
     return (size_t)(q - p);
 }
 
+/* "2e+1" inside arithmetic ("1/(2e+1)"): 2·e+1 or 2×10¹? An integer, a lower-case e
+ * and a signed exponent, next to an operator or a parenthesis, is refused with a hint
+ * rather than read either way; "1.384e-1", "1e-3" alone and "2E+1" stay scientific. */
+static int ambiguous_e(const lexer *lx, const char *p)
+{
+    const char *q = p;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (*q != 'e' || (q[1] != '+' && q[1] != '-') || !isdigit((unsigned char)q[2]))
+        return 0;
+    const char *end = q + 2;
+    while (isdigit((unsigned char)*end))
+        end++;
+    const tok *prev = lx->n ? &lx->toks[lx->n - 1] : NULL;
+    while (*end == ' ')
+        end++;
+    size_t l, w;
+    int op_after = strchr("*/^)", *end) && *end ? 1 : symbol_at(end, &l, &w) &&
+                   (symbols[w].kind == T_OP || symbols[w].kind == T_RPAR);
+    return op_after || (prev && (prev->kind == T_OP || prev->kind == T_LPAR));
+}
+
+static int refuse_e(const lexer *lx, const char *p)
+{
+    const char *q = p;
+    while (isdigit((unsigned char)*q))
+        q++;
+    const char *end = q + 2;
+    while (isdigit((unsigned char)*end))
+        end++;
+    int n = (int)(end - p), m = (int)(q - p);
+    int rc = at_error_set(lx->err, AT_EINVAL,
+                          QZ_TR(lx->lang,
+                                "'%.*s' (character %ld) is ambiguous: write %.*s*e%.*s for %.*s·e%.*s, or "
+                                "%.*sE%.*s for %g",
+                                "'%.*s'（第 %ld 个字符）有歧义：请写 %.*s*e%.*s 表示 %.*s·e%.*s，或写 "
+                                "%.*sE%.*s 表示 %g"),
+                          n, p, (long)(p - lx->text) + 1,
+                          m, p, (int)(end - q - 1), q + 1, m, p, (int)(end - q - 1), q + 1,
+                          m, p, (int)(end - q - 1), q + 1, strtod(p, NULL));
+    if (lx->err)
+        lx->err->offset = p - lx->text;
+    return rc;
+}
+
 static int is_word_byte(unsigned char c)
 {
     return isalpha(c) || c == '_' || c == '\'' || c >= 0x80;
@@ -142,7 +187,9 @@ static int lex(lexer *lx)
         t->s = p;
         t->space_before = space;
         space = 0;
-        if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+        if (isdigit((unsigned char)*p) && ambiguous_e(lx, p)) {
+            return refuse_e(lx, p);
+        } else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
             len = lex_number(lx, p, t);
         } else if (symbol_at(p, &len, &which)) {
             t->kind = symbols[which].kind;
@@ -182,6 +229,10 @@ static int lex(lexer *lx)
             }
             t->kind = T_WORD;
             len = (size_t)(q - p);
+            if (len == 3 && !strncasecmp(p, "and", 3)) {   /* "0.14 and 0.17" */
+                t->kind = T_SEP;
+                t->op = ',';
+            }
         } else {
             int rc = at_error_set(lx->err, AT_EINVAL,
                                   QZ_TR(lx->lang, "'%c' (character %ld) is not part of a number",
@@ -350,19 +401,29 @@ static int parse_unary(parser *ps, double *out)
     return parse_power(ps, out);
 }
 
+/* "2e": a number glued to e is 2·e (Euler's number), as written by hand. */
+static int euler_glued(const parser *ps)
+{
+    const tok *t = peek(ps);
+    return ps->i > 0 && ps->lx->toks[ps->i - 1].kind == T_NUM && !t->space_before && is_word(t, "e");
+}
+
 static int parse_product(parser *ps, double *out)
 {
     int rc = parse_unary(ps, out);
-    while (!rc && peek(ps)->kind == T_OP && (peek(ps)->op == '*' || peek(ps)->op == '/')) {
+    while (!rc && ((peek(ps)->kind == T_OP && (peek(ps)->op == '*' || peek(ps)->op == '/')) ||
+                   euler_glued(ps))) {
         const tok *op = peek(ps);
-        ps->i++;
+        char how = op->kind == T_OP ? op->op : '*';
+        if (op->kind == T_OP)
+            ps->i++;
         ps->literal = 0;
         double y;
         if ((rc = parse_unary(ps, &y)))
             break;
-        if (op->op == '/' && y == 0)
+        if (how == '/' && y == 0)
             return fail_at(ps, op, "division by zero", "除数为 0");
-        *out = op->op == '*' ? *out * y : *out / y;
+        *out = how == '*' ? *out * y : *out / y;
     }
     return rc;
 }
@@ -516,8 +577,44 @@ static void count_commas(const char *s, int *between_digits, int *separating, in
     }
 }
 
+static int parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
+                         at_error *err);
+
+/* Full-width digits and dot (０.１４) as ASCII; malloc'd. */
+static char *ascii_digits(const char *text)
+{
+    char *s = malloc(strlen(text) + 1);
+    size_t o = 0;
+    for (const char *p = text; s && *p;) {
+        const unsigned char *u = (const unsigned char *)p;
+        if (u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99) {
+            s[o++] = (char)('0' + (u[2] - 0x90));
+            p += 3;
+        } else if (u[0] == 0xef && u[1] == 0xbc && u[2] == 0x8e) {
+            s[o++] = '.';
+            p += 3;
+        } else {
+            s[o++] = *p++;
+        }
+    }
+    if (s)
+        s[o] = '\0';
+    return s;
+}
+
 int qz_parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
                      at_error *err)
+{
+    char *ascii = ascii_digits(text);
+    if (!ascii)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc = parse_numbers(ascii, want, lang, out, err);
+    free(ascii);
+    return rc;
+}
+
+static int parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
+                         at_error *err)
 {
     at_error_clear(err);
     if (err)

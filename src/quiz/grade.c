@@ -194,7 +194,8 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
             continue;
         fprintf(fb, "  %c) %s — %s", (char)('a' + i % 26), q->options[i].text ? q->options[i].text : "",
                 chosen[i] ? (q->options[i].correct ? QZ_TR(lang, "right", "对") : QZ_TR(lang, "wrong", "错"))
-                          : QZ_TR(lang, "also correct, not chosen", "也是正确选项，未选"));
+                          : hits ? QZ_TR(lang, "also correct, not chosen", "也是正确选项，未选")
+                                 : QZ_TR(lang, "the right answer", "正确答案"));
         if (q->options[i].feedback && chosen[i])
             fprintf(fb, ": %s", q->options[i].feedback);
         fprintf(fb, "\n");

@@ -3,6 +3,7 @@
  * the tolerance, and explain. */
 #include "quiz/internal.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,10 +221,19 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         report_values(c, given, dec, ok, fb);
         return;
     }
-    fprintf(fb, n_ok ? QZ_TR(L, "Partly right.\n", "部分正确。\n") : QZ_TR(L, "Not right.\n", "不对。\n"));
+    /* The diagnosis decides the verdict (tokens swapped: partly right), so it is
+     * written aside and printed after the headline that agrees with it. */
+    char *diag = NULL;
+    size_t diag_len = 0;
+    FILE *df = open_memstream(&diag, &diag_len);
+    qz_mistake m = qz_diagnose(c, given, dec, ok, df ? df : fb);
+    if (df)
+        fclose(df);
+    int partly = n_ok || m == QZ_M_SWAPPED || m == QZ_M_PERCENT_NO_SIGN;
+    fprintf(fb, partly ? QZ_TR(L, "Partly right.\n", "部分正确。\n") : QZ_TR(L, "Not right.\n", "不对。\n"));
     report_values(c, given, dec, ok, fb);
-    fprintf(fb, "%s", notes ? notes : "");
-    qz_mistake m = qz_diagnose(c, given, dec, ok, fb);
+    fprintf(fb, "%s%s", notes ? notes : "", diag ? diag : "");
+    free(diag);
     if (m != QZ_M_NONE || out->mistake == QZ_M_NONE)
         out->mistake = m;
     out->score = (double)n_ok / (double)c->n;
@@ -236,6 +246,25 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
     if (c->q->explanation && *c->q->explanation)
         fprintf(fb, "\n%s%s", c->q->explanation,
                 c->q->explanation[strlen(c->q->explanation) - 1] == '\n' ? "" : "\n");
+}
+
+/* "(Read 0,155 as 0.155…)" with the student's own first comma decimal. */
+static void comma_hint(const char *answer, qz_lang lang, FILE *fb)
+{
+    const char *p = answer;
+    while (*p && !(*p == ',' && p > answer && isdigit((unsigned char)p[-1]) && isdigit((unsigned char)p[1])))
+        p++;
+    if (!*p)
+        return;
+    const char *a = p, *z = p + 1;
+    while (a > answer && isdigit((unsigned char)a[-1]))
+        a--;
+    while (isdigit((unsigned char)*z))
+        z++;
+    int il = (int)(p - a), fl = (int)(z - p - 1);
+    fprintf(fb, QZ_TR(lang, "(Read %.*s,%.*s as %.*s.%.*s; a dot is safer: %.*s.%.*s.)\n",
+                      "（%.*s,%.*s 按 %.*s.%.*s 理解；用小数点更稳妥：%.*s.%.*s。）\n"),
+            il, a, fl, p + 1, il, a, fl, p + 1, il, a, fl, p + 1);
 }
 
 int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
@@ -302,8 +331,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
                 ok[j] = qz_within(&c, j, given[j]);
     judge(&c, given, dec, ok, out, notes, fb);
     if (nums.comma_decimal)
-        fprintf(fb, QZ_TR(lang, "(Read 0,14 as 0.14; a dot is safer: 0.14.)\n",
-                          "（0,14 按 0.14 理解；用小数点更稳妥：0.14。）\n"));
+        comma_hint(answer, lang, fb);
 out:
     free(given);
     free(ok);

@@ -341,8 +341,7 @@ static int write_all(int fd, const char *buf, size_t len)
 
 static int io_error(qz_store *s, at_error *err, const char *what, int e)
 {
-    return at_error_set(err, AT_EIO, "progress not saved: cannot %s %s: %s (the tutor keeps "
-                        "your progress in memory and tries again at the next save)",
+    return at_error_set(err, AT_EIO, "progress not saved: cannot %s %s: %s" QZ_SAVE_RETRY_NOTE,
                         what, s->dir, cause(e));
 }
 

@@ -22,6 +22,9 @@
 #include "quiz/quiz.h"
 
 #define QZ_PROGRESS_VERSION 1
+/* Ends the message of a save that failed on I/O: true of a session (the tutor),
+ * not of a one-shot command, which leaves it out. */
+#define QZ_SAVE_RETRY_NOTE " (the tutor keeps your progress in memory and tries again at the next save)"
 #define QZ_LEITNER_BOXES 5
 
 /* The verdict as stored; QZ_REC_NONE = never graded that way. */

@@ -100,4 +100,20 @@ expect_contains "check --help: tolerance applied to the rounding" "0.14 ± 0.005
 expect_contains "check --help: exit follows the automatic grade" "it follows the automatic grade, also with --self" "$out"
 expect_status "check 0.1449 at 2 decimals (0.14 ± 0.005)" 0 chk q3 "0.1449 0.17" --no-save
 expect_status "check 0.146 at 2 decimals" 3 chk q3 "0.146 0.17" --no-save
+out=$(chk q3 "0.17 0.14" --no-save)
+expect_contains "check swapped: headline partly right" "q3: partly right (score 0.5)
+Partly right." "$out"
+out=$(chk q3 "14 17" --no-save)
+case "$out" in *"Not right."*) not_ok "check 14 17: body agrees with the headline" "$out" ;;
+  *) ok "check 14 17: body agrees with the headline" ;; esac
+out=$(chk q3 "０.１４ ０.１７" --no-save)
+expect_contains "check full-width digits" "q3: correct" "$out"
+out=$(chk q3 "0.14 and 0.17" --no-save)
+expect_contains "check 'and' between values" "q3: correct" "$out"
+out=$(chk q3 "0,138 0,169" --no-save)
+expect_contains "check comma hint quotes the student" "(Read 0,138 as 0.138" "$out"
+out=$(XDG_STATE_HOME=/proc/nonexist "$AT_BIN" --lang en check q3 "0.14 0.17" 2>&1 >/dev/null)
+expect_contains "check unsaved attempt says so" "this attempt was not saved" "$out"
+case "$out" in *"next save"*) not_ok "check one-shot: no next save" "$out" ;;
+  *) ok "check one-shot: no next save" ;; esac
 rm -rf "$state"

@@ -1,5 +1,6 @@
 /* The numeric answer parser: every form students write, and what it rejects. */
 #include "check.h"
+#include "engine/attention.h"
 #include "quiz/answer.h"
 
 #include <math.h>
@@ -184,6 +185,41 @@ static void test_case11_forms(void **state)
     expect_malformed("0,16,", 1, "ambiguous");
 }
 
+/* "1/(2e+1)": e as Euler's number or 2×10¹? Never silently 1/20. Against the engine's
+ * third weight of softmax [1, 1, 0] (case 11: 1/(2e+1)). */
+static void test_euler_or_exponent(void **state)
+{
+    (void)state;
+    double w[3] = {1, 1, 0}, x = 0;
+    assert_int_equal(at_softmax_row_f64(w, NULL, 3), AT_OK);
+    assert_int_equal(qz_eval("1/(2*e+1)", QZ_EN, &x, NULL), AT_OK);
+    assert_true(fabs(x - w[2]) < 1e-9);
+    assert_int_equal(qz_eval("1/(1+2e)", QZ_EN, &x, NULL), AT_OK);
+    assert_true(fabs(x - w[2]) < 1e-9);
+    assert_int_equal(qz_eval("1/(2·e+1)", QZ_EN, &x, NULL), AT_OK);
+    assert_true(fabs(x - w[2]) < 1e-9);
+    expect_malformed("1/(2e+1)", 1, "write 2*e+1 for 2·e+1, or 2E+1 for 20");
+    expect_malformed("2e+1/9.75", 1, "ambiguous");
+    assert_int_equal(qz_eval("1/(2E+1)", QZ_EN, &x, NULL), AT_OK);   /* E: scientific */
+    assert_true(fabs(x - 1.0 / 20) < 1e-12);
+    const double sci[1] = {0.1384}, two[2] = {0.001, 0.002};
+    expect_values("1.384e-1", 1, sci, 1);
+    expect_values("1e-3 2e-3", 2, two, 2);   /* alone, still scientific */
+}
+
+/* Full-width digits and "and" / 和 / 与 between values. */
+static void test_student_forms(void **state)
+{
+    (void)state;
+    const double v[2] = {0.14, 0.17};
+    expect_values("０.１４ ０.１７", 2, v, 2);
+    expect_values("０．１４，０．１７", 2, v, 2);
+    expect_values("0.14 and 0.17", 2, v, 2);
+    expect_values("0.14和0.17", 2, v, 2);
+    expect_values("0.14 与 0.17", 2, v, 2);
+    expect_values("0.14、0.17", 2, v, 2);
+}
+
 /* Random answers built from the pieces students type (and broken UTF-8): the parser
  * answers AT_OK or AT_EINVAL with a message, never anything else (run under ASan too). */
 static void test_random_answers_never_crash(void **state)
@@ -230,6 +266,8 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_chinese_messages),
         cmocka_unit_test(test_case11_forms),
+        cmocka_unit_test(test_euler_or_exponent),
+        cmocka_unit_test(test_student_forms),
         cmocka_unit_test(test_random_answers_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
