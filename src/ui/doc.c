@@ -127,6 +127,44 @@ void ui_doc_text(ui_doc *d, const char *text0, crt_role role, int indent)
     free(text);
 }
 
+/* "  b) " or "b) ": an option line of a choice question's feedback. */
+static int starts_option(const char *p)
+{
+    while (*p == ' ')
+        p++;
+    return ((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= '0' && p[0] <= '9')) && p[1] == ')' &&
+           p[2] == ' ';
+}
+
+void ui_doc_flow(ui_doc *d, const char *text, crt_role role, int indent)
+{
+    size_t len = strlen(text);
+    char *t = malloc(len + 1);
+    if (!t) {
+        d->failed = 1;
+        return;
+    }
+    size_t o = 0;
+    for (size_t i = 0; i < len; i++) {
+        const char *next = text + i + 1;
+        if (text[i] != '\n' || i == 0 || text[i - 1] == '\n' || *next == '\n' || !*next ||
+            starts_option(next) || starts_list(next)) {
+            t[o++] = text[i];
+            continue;
+        }
+        int wide = wide_before(text, text + i);
+        size_t j = i + 1;
+        while (text[j] == ' ')   /* the continuation's indent goes with the break */
+            j++;
+        if (!(wide && wide_at(text + j)))
+            t[o++] = ' ';
+        i = j - 1;
+    }
+    t[o] = '\0';
+    ui_doc_text(d, t, role, indent);
+    free(t);
+}
+
 void ui_doc_line_add(ui_doc *d, const char *text, crt_role role, int indent)
 {
     push(d, text, strlen(text), role, indent, 0, 0);

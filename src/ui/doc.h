@@ -32,6 +32,11 @@ void ui_doc_free(ui_doc *d);
 /* Paragraphs of text (blank lines and '\n' kept), wrapped to width − indent. */
 void ui_doc_text(ui_doc *d, const char *text, crt_role role, int indent);
 
+/* Text composed by the grader (feedback): every single '\n' inside a paragraph is
+ * soft, even on indented lines, except before a line that starts an option
+ * ("  b) …"); blank lines stay. Then as ui_doc_text. */
+void ui_doc_flow(ui_doc *d, const char *text, crt_role role, int indent);
+
 /* One line, not wrapped (clipped when drawn): code, formulas. */
 void ui_doc_line_add(ui_doc *d, const char *text, crt_role role, int indent);
 

@@ -196,7 +196,7 @@ static void draw_summary(ui_lab *l, WINDOW *w, int y, int x, int cols)
         pos += snprintf(b + pos, sizeof b - (size_t)pos, "%s %s %.3f", t ? " ·" : "",
                         a->labels[top[t]],
                         (double)a->run.weights[a->layer][ui_attn_index(a, head, i, top[t])]);
-    ui_puts(w, y, x, b, cols, crt_attr(CRT_OK));
+    ui_put_items(w, y, x, b, cols, crt_attr(CRT_OK));
 }
 
 /* The detail pane: for the selected query, each key's q·k, scaled score and weight. */
@@ -344,9 +344,9 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         draw_summary(l, w, map.y + map.h, map.x, map.w);
     }
     if (!ui_heatmap_shows_numbers(&l->map, map.w) && map.h >= 5) {   /* say so */
-        ui_puts(w, map.y + map.h - 1, map.x,
-                detail.h > 0 ? _("colour only here: the numbers are in the detail pane")
-                             : _("colour only here: the line below gives the top weights"),
+        ui_put_items(w, map.y + map.h - 1, map.x,
+                detail.h > 0 ? _("colour only: numbers in the detail pane")
+                             : _("colour only: top weights below"),
                 map.w, crt_attr(CRT_DIM));
         map.h--;
     }

@@ -98,7 +98,7 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
         uq->focus_line = (int)d->n;
         ui_doc_line_add(d, verdict_text(uq->result.verdict), verdict_role(uq->result.verdict), 0);
         if (uq->result.feedback)
-            ui_doc_text(d, uq->result.feedback, CRT_NORMAL, 2);
+            ui_doc_flow(d, uq->result.feedback, CRT_NORMAL, 2);
     }
     if (uq->show_reference) {
         ui_doc_blank(d);

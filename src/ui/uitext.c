@@ -101,7 +101,23 @@ int ui_wrap(const char *s, size_t len, int width, ui_lines *out)
     char *p = malloc(len);
     if (!p)
         return -1;
-    u8_width_linebreaks((const uint8_t *)s, len, width, 0, 0, NULL, "UTF-8", p);
+    /* never break inside a number or what follows its digits and dots ("0.xx"): the
+     * line breaker allows it next to CJK text */
+    char *o = calloc(len, 1);
+    if (!o) {
+        free(p);
+        return -1;
+    }
+    for (size_t i = 1; i < len; i++) {
+        unsigned char a = (unsigned char)s[i - 1], b = (unsigned char)s[i];
+        int a_num = (a >= '0' && a <= '9') || a == '.';
+        int b_word = (b >= '0' && b <= '9') || b == '.' || (b >= 'a' && b <= 'z') ||
+                     (b >= 'A' && b <= 'Z');
+        if (a_num && b_word)
+            o[i] = UC_BREAK_PROHIBITED;
+    }
+    u8_width_linebreaks((const uint8_t *)s, len, width, 0, 0, o, "UTF-8", p);
+    free(o);
     int rc = 0;
     size_t start = 0;
     for (size_t i = 0; i < len && rc == 0; i++) {

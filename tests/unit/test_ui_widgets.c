@@ -215,6 +215,45 @@ static void test_heatmap_column_labels(void **state)
     delwin(w);
 }
 
+/* Grader feedback flows: a source line break mid-sentence is a space, even on an
+ * indented option line; the next option keeps its own line. */
+static void test_feedback_flows(void **state)
+{
+    ui_doc d = {0};
+    ui_doc_reset(&d, 200);
+    ui_doc_flow(&d, "Not right.\n  a) It can. \xe2\x80\x94 wrong: Plain self-attention has no window; "
+                    "every token sees every\nother. (Windowed variants exist.)\n\n  c) The number.",
+                CRT_NORMAL, 0);
+    int joined = 0, c_alone = 0;
+    for (size_t i = 0; i < d.n; i++) {
+        if (d.v[i].text && strstr(d.v[i].text, "sees every other. (Windowed"))
+            joined = 1;
+        if (d.v[i].text && !strncmp(d.v[i].text, "  c) The number.", 16))
+            c_alone = 1;
+    }
+    assert_true(joined);
+    assert_true(c_alone);
+    ui_doc_free(&d);
+}
+
+/* No line break inside "0.xx" next to Chinese text. */
+static void test_wrap_keeps_numbers(void **state)
+{
+    const char *s = "（保留两位小数，按“下雨 没”的顺序作答，例如 0.xx 0.xx）。";
+    for (int width = 6; width <= 60; width++) {
+        ui_lines lines = {0};
+        assert_int_equal(ui_wrap(s, strlen(s), width, &lines), 0);
+        for (size_t i = 0; i + 1 < lines.n; i++) {
+            const char *end = s + lines.v[i].start + lines.v[i].len;
+            while (end > s + lines.v[i].start && end[-1] == ' ')
+                end--;
+            assert_false(end > s && (end[-1] == '.' || (end[-1] >= '0' && end[-1] <= '9')) &&
+                         (s[lines.v[i + 1].start] == 'x' || s[lines.v[i + 1].start] == '.'));
+        }
+        ui_lines_free(&lines);
+    }
+}
+
 static void test_heatmap_format(void **state)
 {
     char b[32];
@@ -239,6 +278,8 @@ int main(void)
         cmocka_unit_test(test_table_cjk_borders),
         cmocka_unit_test(test_heatmap_masked),
         cmocka_unit_test(test_heatmap_column_labels),
+        cmocka_unit_test(test_feedback_flows),
+        cmocka_unit_test(test_wrap_keeps_numbers),
         cmocka_unit_test(test_heatmap_format),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
