@@ -117,3 +117,17 @@ case "$SCREEN" in *Thandi*|*Theanimal*) not_ok "lab 80×24: column labels not gl
 tutor_start 100 30 -- --lang en lab "小明今天没来学校因为他生病了呢"
 expect_screen "lab 100×30 zh 15 tokens: opens" "15 tokens"
 if printf '%s\n' "$SCREEN" | grep -Eq '^ +小 +[ ░▒▓█]*[01]\.[0-9]{2}|colour only'; then ok "lab 100×30 zh: numbers, or said where they are"; else not_ok "lab 100×30 zh: numbers, or said where they are" "$SCREEN"; fi
+
+# a on a layer with one head: says so, never "all 1 heads".
+tutor_start 100 30 -- --lang en lab "$EN"
+expect_screen "one head: lab opens" "12 tokens"
+# go to a layer with one head (the model's layers are tried in turn)
+for _ in 1 2 3 4; do
+  info=$(line_of '12 tokens')
+  case "$info" in *"head 1/1 "*) break ;; esac
+  keys ']'
+  wait_gone "$info" 5 >/dev/null
+done
+keys a
+expect_screen "one head: a says the layer has one head" "one head"
+case "$SCREEN" in *"all 1 heads"*|*"do not fit"*) not_ok "one head: no 'all 1 heads'" "$SCREEN" ;; *) ok "one head: no 'all 1 heads'" ;; esac
