@@ -282,7 +282,8 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
     at_model_info info;
     at_model_get_info(m, &info);
     printf("model: %s\n", at_model_kind(m));
-    printf("%zu tokens; rows: query token, columns: key token; each row sums to 1\n", r->n);
+    printf("%zu token%s; rows: query token, columns: key token; each row sums to 1\n", r->n,
+           r->n == 1 ? "" : "s");
     printf("mask: %s; scores %s\n", a->opts.causal ? "causal" : "none",
            a->opts.unscaled ? "not scaled" : "scaled by 1/√d_k");
     for (size_t h = h0; h < h1; h++) {

@@ -88,8 +88,9 @@ void cli_print_compute_text(FILE *f, const at_compute_result *r)
     size_t nn = r->n_q * r->n_k;
     const char *const *rl = r->tokens, *const *cl = r->key_tokens;
     if (!r->scores_only)
-        fprintf(f, "n_q = %zu queries, n_k = %zu keys, d_k = %zu, d_v = %zu, %zu head%s, "
-                   "scale = %.6g%s\n\n", r->n_q, r->n_k, r->d_k, r->d_v, r->heads,
+        fprintf(f, "n_q = %zu quer%s, n_k = %zu key%s, d_k = %zu, d_v = %zu, %zu head%s, "
+                   "scale = %.6g%s\n\n", r->n_q, r->n_q == 1 ? "y" : "ies", r->n_k,
+                r->n_k == 1 ? "" : "s", r->d_k, r->d_v, r->heads,
                 r->heads == 1 ? "" : "s", r->scale,
                 fabsf(r->scale * sqrtf((float)(r->d_k / r->heads)) - 1.0f) < 1e-6f
                     ? " (1/√d_k)" : r->scale == 1.0f ? " (no scaling)" : "");
