@@ -2,11 +2,11 @@
  * Attention on explicit small matrices: the same block a lesson's compute step
  * holds, loaded with libcyaml, computed by the engine (at_attention_forward). */
 #include "cli/cli.h"
+#include "engine/text.h"
 #include "lesson/lesson.h"
 
 #include <math.h>
 #include <string.h>
-#include <uniwidth.h>
 
 static int usage(FILE *f)
 {
@@ -19,10 +19,10 @@ static int usage(FILE *f)
 
 /* ---- text */
 
+/* Display columns, per grapheme cluster (engine/text.h): 👩🏿‍🔧 is 2, not 6. */
 static int width_of(const char *s)
 {
-    int w = u8_strwidth((const uint8_t *)s, "UTF-8");
-    return w < 0 ? (int)strlen(s) : w;
+    return (int)at_text_width(s, strlen(s));
 }
 
 /* Print s padded with spaces to w columns (display width). */

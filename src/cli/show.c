@@ -2,12 +2,12 @@
  * A lesson as plain text, step by step, with every number the engine computes
  * filled in: compute steps, lab steps (on the mini-model), expected answers. */
 #include "cli/cli.h"
+#include "engine/text.h"
 #include "lesson/lesson.h"
 
 #include <math.h>
 #include <string.h>
 #include <time.h>
-#include <uniwidth.h>
 
 static int usage(FILE *f)
 {
@@ -16,10 +16,10 @@ static int usage(FILE *f)
     return f == stdout ? 0 : 2;
 }
 
+/* Display columns, per grapheme cluster (engine/text.h): 👩🏿‍🔧 is 2, not 6. */
 static int cols(const char *s)
 {
-    int w = u8_strwidth((const uint8_t *)s, "UTF-8");
-    return w < 0 ? (int)strlen(s) : w;
+    return (int)at_text_width(s, strlen(s));
 }
 
 static void indent(FILE *f, const char *text, const char *prefix)
