@@ -201,7 +201,7 @@ int cli_check(int argc, char **argv)
         return rc >= 100 ? rc - 100 : rc;
     const char *lang_code = cli_g.lang ? cli_g.lang : cli_default_lang();
     qz_lang lang = qz_lang_from(lang_code);
-    const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    const char *dir = cli_lessons_dir();
     if (!dir) {
         fprintf(stderr, "attn-tutor check: no lessons folder found (give --lessons DIR)\n");
         return 2;

@@ -44,6 +44,10 @@ const char *cli_default_lang(void);
  * until the next call), or NULL when nothing exists there. */
 const char *cli_data_path(const char *rel);
 
+/* The lessons folder: --lessons DIR when given, else cli_data_path("lessons")
+ * (static buffer, see there), or NULL when none exists. */
+const char *cli_lessons_dir(void);
+
 /* setlocale(LC_ALL, "") for the terminal, LC_NUMERIC kept "C" (numbers always use a
  * dot); falls back to C.UTF-8 for LC_CTYPE when the locale is missing or not UTF-8. */
 void cli_setup_locale(void);

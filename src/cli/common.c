@@ -185,3 +185,8 @@ int cli_parse_double(const char *s, double *out)
     *out = v;
     return 0;
 }
+
+const char *cli_lessons_dir(void)
+{
+    return cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+}

@@ -202,7 +202,7 @@ int cli_lint(int argc, char **argv)
     for (int i = 0; i < targets; i++)
         bad |= lint_target(argv[i], m, &d, &files) != 0;
     if (!targets) {
-        const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+        const char *dir = cli_lessons_dir();
         if (!dir) {
             fprintf(stderr, "attn-tutor lint: no lessons folder found (give FILE or DIR, "
                             "or --lessons DIR)\n");

@@ -266,7 +266,7 @@ int cli_show(int argc, char **argv)
     }
     if (!id)
         return usage(stderr);
-    const char *dir = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    const char *dir = cli_lessons_dir();
     if (!dir) {
         fprintf(stderr, "attn-tutor show: no lessons folder found (use --lessons DIR)\n");
         return 2;

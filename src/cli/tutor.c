@@ -9,7 +9,7 @@
 static int run(ui_start start, const char *arg)
 {
     char lessons[4096] = "", model[4096] = "";
-    const char *p = cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    const char *p = cli_lessons_dir();
     if (p)
         snprintf(lessons, sizeof lessons, "%s", p);
     p = cli_data_path("models/mini.safetensors");   /* cli_data_path reuses its buffer */
