@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C.UTF-8 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 export CMOCKA_MESSAGE_OUTPUT=TAP OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export AT_BIN="$PWD/build/attn-tutor" AT_BIN_ASAN="$PWD/build/asan/attn-tutor"
+# Lessons an instructor installed (~/.local/share/attn-tutor/lessons, XDG_DATA_DIRS)
+# must not change what the tests see: point both at an empty folder.
+xdg=$(mktemp -d) && trap 'rm -rf "$xdg"' EXIT
+export XDG_DATA_HOME="$xdg" XDG_DATA_DIRS="$xdg"
 log=build/test-log.txt
 : > "$log"
 passed=0 failed=0

@@ -201,19 +201,15 @@ int cli_check(int argc, char **argv)
         return rc >= 100 ? rc - 100 : rc;
     const char *lang_code = cli_g.lang ? cli_g.lang : cli_default_lang();
     qz_lang lang = qz_lang_from(lang_code);
-    const char *dir = cli_lessons_dir();
-    if (!dir) {
-        fprintf(stderr, "attn-tutor check: no lessons folder found (give --lessons DIR)\n");
-        return 2;
-    }
     at_lesson_set set = {0};
     at_diag_list diags = {0};
     qz_bound b = {0};
     qz_result r = {0};
     at_error err;
     rc = 2;
-    if (at_lesson_set_load(dir, lang_code, &set, &diags) == AT_EIO) {
-        fprintf(stderr, "attn-tutor check: cannot read the lessons in %s/%s\n", dir, lang_code);
+    if (cli_load_lessons(lang_code, NULL, &set, &diags) == AT_EIO) {
+        fprintf(stderr, "attn-tutor check: no lessons found; looked in:\n");
+        cli_print_lesson_dirs(stderr, lang_code);
         goto out;
     }
     const at_lesson *lesson = NULL;

@@ -6,6 +6,8 @@
 
 #include <stdio.h>
 
+#include "lesson/lesson.h"
+
 int cli_softmax(int argc, char **argv);
 int cli_attend(int argc, char **argv);
 /* The full-screen tutor (src/cli/tutor.c): no command, lesson ID, lab [SENTENCE], quiz. */
@@ -22,7 +24,7 @@ int cli_practice(int argc, char **argv);
 /* Flags every command accepts (before or after the command name). */
 typedef struct cli_globals {
     const char *lang;         /* "zh" or "en": --lang, else from the locale strings */
-    const char *lessons_dir;  /* --lessons DIR, else cli_data_path("lessons") */
+    const char *lessons_dir;  /* --lessons DIR (the only lessons folder), or NULL */
     const char *model_path;   /* --model FILE, else cli_data_path("models/…") */
 } cli_globals;
 extern cli_globals cli_g;
@@ -44,10 +46,6 @@ const char *cli_default_lang(void);
  * until the next call), or NULL when nothing exists there. */
 const char *cli_data_path(const char *rel);
 
-/* The lessons folder: --lessons DIR when given, else cli_data_path("lessons")
- * (static buffer, see there), or NULL when none exists. */
-const char *cli_lessons_dir(void);
-
 /* setlocale(LC_ALL, "") for the terminal, LC_NUMERIC kept "C" (numbers always use a
  * dot); falls back to C.UTF-8 for LC_CTYPE when the locale is missing or not UTF-8. */
 void cli_setup_locale(void);
@@ -61,6 +59,13 @@ void cli_setup_locale(void);
  * folder hides the same id in a later one. */
 #define CLI_PATH_MAX 4096
 size_t cli_lesson_dirs(char (*dirs)[CLI_PATH_MAX], size_t max);
+
+/* The lessons of `lang` from every folder of cli_lesson_dirs (see
+ * at_lesson_set_load_dirs: earlier folders win; m may be NULL). */
+int cli_load_lessons(const char *lang, const at_model *m, at_lesson_set *out,
+                     at_diag_list *diags);
+/* The folders cli_load_lessons looks in, "  DIR/lang" a line, for messages. */
+void cli_print_lesson_dirs(FILE *f, const char *lang);
 
 void cli_print_version(void);
 

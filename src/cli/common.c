@@ -186,7 +186,23 @@ int cli_parse_double(const char *s, double *out)
     return 0;
 }
 
-const char *cli_lessons_dir(void)
+int cli_load_lessons(const char *lang, const at_model *m, at_lesson_set *out,
+                     at_diag_list *diags)
 {
-    return cli_g.lessons_dir ? cli_g.lessons_dir : cli_data_path("lessons");
+    static char dirs[8][CLI_PATH_MAX];
+    const char *list[8];
+    size_t n = cli_lesson_dirs(dirs, 8);
+    for (size_t i = 0; i < n; i++)
+        list[i] = dirs[i];
+    return at_lesson_set_load_dirs(list, n, lang, m, out, diags);
+}
+
+void cli_print_lesson_dirs(FILE *f, const char *lang)
+{
+    static char dirs[8][CLI_PATH_MAX];
+    size_t n = cli_lesson_dirs(dirs, 8);
+    if (!n)
+        fprintf(f, "  (none: give --lessons DIR)\n");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %s/%s\n", dirs[i], lang);
 }

@@ -13,8 +13,10 @@
 static int usage(FILE *f)
 {
     fprintf(f, "usage: attn-tutor lint [FILE|DIR …]\n"
-               "  Checks lesson files (default: the shipped lessons). A folder with zh/ and en/\n"
-               "  is checked as a whole: ids unique, both languages in step.\n"
+               "  Checks lesson files. Default: every folder the tutor takes lessons from\n"
+               "  (~/.local/share/attn-tutor/lessons, $XDG_DATA_DIRS/attn-tutor/lessons, the\n"
+               "  shipped lessons; or --lessons DIR). A folder with zh/ and en/ is checked as\n"
+               "  a whole: ids unique, both languages in step.\n"
                "  Exit status: 0 clean (warnings allowed), 1 errors found, 2 bad usage.\n");
     return f == stdout ? 0 : 2;
 }
@@ -80,11 +82,20 @@ static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const 
     }
 }
 
+/* A lesson root (zh/ and en/). One language alone is allowed, with a warning: the
+ * tutor then shows those lessons in that language only. */
 static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t *files)
 {
-    at_lesson_set zh, en;
-    int rz = at_lesson_set_load_checked(dir, "zh", m, &zh, d);
-    int re = at_lesson_set_load_checked(dir, "en", m, &en, d);
+    at_lesson_set zh = {0}, en = {0};
+    char sub[4096];
+    int has_zh = (snprintf(sub, sizeof sub, "%s/zh", dir), is_dir(sub));
+    int has_en = (snprintf(sub, sizeof sub, "%s/en", dir), is_dir(sub));
+    if (!has_zh || !has_en)
+        at_diag_add(d, AT_DIAG_WARNING, dir, 0, 0, "no %s/ folder: these lessons are in %s "
+                    "only, and the tutor in %s does not show them", has_zh ? "en" : "zh",
+                    has_zh ? "zh" : "en", has_zh ? "English" : "Chinese");
+    int rz = has_zh ? at_lesson_set_load_checked(dir, "zh", m, &zh, d) : AT_EIO;
+    int re = has_en ? at_lesson_set_load_checked(dir, "en", m, &en, d) : AT_EIO;
     check_set(&zh, d);
     check_set(&en, d);
     /* Only compare when both languages loaded completely: a broken file is
@@ -201,15 +212,17 @@ int cli_lint(int argc, char **argv)
     at_model *m = open_trained_model();
     for (int i = 0; i < targets; i++)
         bad |= lint_target(argv[i], m, &d, &files) != 0;
-    if (!targets) {
-        const char *dir = cli_lessons_dir();
-        if (!dir) {
+    if (!targets) {   /* every lessons folder the tutor reads: yours, then the shipped */
+        static char dirs[8][CLI_PATH_MAX];
+        size_t n = cli_lesson_dirs(dirs, 8);
+        if (!n) {
             fprintf(stderr, "attn-tutor lint: no lessons folder found (give FILE or DIR, "
                             "or --lessons DIR)\n");
             at_model_free(m);
             return 2;
         }
-        bad |= lint_target(dir, m, &d, &files) != 0;
+        for (size_t i = 0; i < n; i++)
+            bad |= lint_target(dirs[i], m, &d, &files) != 0;
     }
     at_diag_sort(&d);
     at_diag_print(&d, stderr);

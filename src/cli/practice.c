@@ -218,10 +218,9 @@ static int session(const practice_args *a, qz_lang lang, const char *lang_code, 
     printf(QZ_TR(lang, "Practice (seed %llu; replay with --seed %llu). An empty line or q ends it.\n\n",
                  "练习（种子 %llu；用 --seed %llu 可重放）。输入空行或 q 结束。\n\n"),
            (unsigned long long)a->seed, (unsigned long long)a->seed);
-    const char *dir = cli_lessons_dir();
     at_lesson_set set = {0};
     at_diag_list diags = {0};
-    if (st && dir && at_lesson_set_load(dir, lang_code, &set, &diags) != AT_EIO) {
+    if (st && cli_load_lessons(lang_code, NULL, &set, &diags) != AT_EIO) {
         const char *due[3];
         size_t n = qz_store_due(st, (long long)time(NULL), due, 3);
         for (size_t i = 0; go_on && i < n; i++) {

@@ -266,24 +266,20 @@ int cli_show(int argc, char **argv)
     }
     if (!id)
         return usage(stderr);
-    const char *dir = cli_lessons_dir();
-    if (!dir) {
-        fprintf(stderr, "attn-tutor show: no lessons folder found (use --lessons DIR)\n");
-        return 2;
-    }
+    const char *lang = cli_g.lang ? cli_g.lang : cli_default_lang();
     at_lesson_set set;
     at_diag_list d = {0};
-    at_lesson_set_load(dir, cli_g.lang ? cli_g.lang : "en", &set, &d);
+    cli_load_lessons(lang, NULL, &set, &d);
     const at_lesson *l = at_lesson_set_find(&set, id);
     at_model *m = NULL;
     int rc = 0;
     if (!l) {
         at_diag_print(&d, stderr);
-        fprintf(stderr, "attn-tutor show: no lesson '%s' in %s/%s (ids:", id, dir,
-                cli_g.lang ? cli_g.lang : "en");
+        fprintf(stderr, "attn-tutor show: no lesson '%s' (ids:", id);
         for (size_t i = 0; i < set.count; i++)
             fprintf(stderr, " %s", set.lessons[i]->doc->id);
-        fprintf(stderr, ")\n");
+        fprintf(stderr, "%s); looked in:\n", set.count ? "" : " none");
+        cli_print_lesson_dirs(stderr, lang);
         rc = 2;
     } else if (open_model(&m)) {
         fprintf(stderr, "attn-tutor show: cannot make the model\n");

@@ -8,14 +8,16 @@
 
 static int run(ui_start start, const char *arg)
 {
-    char lessons[4096] = "", model[4096] = "";
-    const char *p = cli_lessons_dir();
-    if (p)
-        snprintf(lessons, sizeof lessons, "%s", p);
-    p = cli_data_path("models/mini.safetensors");   /* cli_data_path reuses its buffer */
+    static char dirs[8][CLI_PATH_MAX];
+    const char *list[8];
+    char model[4096] = "";
+    size_t n = cli_lesson_dirs(dirs, 8);
+    for (size_t i = 0; i < n; i++)
+        list[i] = dirs[i];
+    const char *p = cli_data_path("models/mini.safetensors");
     if (p)
         snprintf(model, sizeof model, "%s", p);
-    return ui_tutor_main(start, arg, cli_g.lang, cli_g.model_path, lessons[0] ? lessons : NULL,
+    return ui_tutor_main(start, arg, cli_g.lang, cli_g.model_path, list, n,
                          model[0] ? model : NULL);
 }
 

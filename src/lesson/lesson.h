@@ -399,6 +399,14 @@ int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
 /* The same, each file loaded with at_lesson_load_checked (lab expectations on m). */
 int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model *m,
                                at_lesson_set *out, at_diag_list *diags);
+/* The lessons of several folders, dirs[0 .. n_dirs) in priority order (each holding
+ * zh/ and en/; m may be NULL): a lesson id already loaded from an earlier folder hides
+ * the same id in a later one (a warning names both files), so an instructor's folder
+ * can add lessons and replace shipped ones. A folder without a `lang` subfolder is
+ * skipped silently. Returns as at_lesson_set_load; AT_EIO (with one diagnostic) only
+ * when none of the folders has a readable `lang` subfolder. */
+int at_lesson_set_load_dirs(const char *const *dirs, size_t n_dirs, const char *lang,
+                            const at_model *m, at_lesson_set *out, at_diag_list *diags);
 void at_lesson_set_free(at_lesson_set *s);
 
 /* Lookups (NULL when absent). at_lesson_set_find_question searches every lesson;

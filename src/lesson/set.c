@@ -68,22 +68,27 @@ int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
     return at_lesson_set_load_checked(dir, lang, NULL, out, diags);
 }
 
-int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model *m,
-                               at_lesson_set *out, at_diag_list *diags)
+/* Add the lessons of dir/lang to out (kept sorted by the caller). A lesson whose id is
+ * already in out (from a folder earlier in the list) is left out with a warning.
+ * AT_EIO when the folder cannot be read (a diagnostic only if report_missing). */
+static int load_folder(const char *dir, const char *lang, const at_model *m, int report_missing,
+                       at_lesson_set *out, at_diag_list *diags)
 {
     char path[4096], **names = NULL;
     size_t count = 0;
     int rc = AT_OK;
-    memset(out, 0, sizeof *out);
-    out->lang = lang && !strcmp(lang, "zh") ? AT_LANG_ZH : AT_LANG_EN;
     snprintf(path, sizeof path, "%s/%s", dir, lang);
     if (list_yaml(path, &names, &count) == AT_EIO) {
-        at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "cannot read the lesson folder");
+        if (report_missing)
+            at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "cannot read the lesson folder");
         return AT_EIO;
     }
-    out->lessons = calloc(count ? count : 1, sizeof *out->lessons);
-    if (!out->lessons)
+    at_lesson **grown = count ? realloc(out->lessons, (out->count + count) * sizeof *grown)
+                              : out->lessons;
+    if (count && !grown)
         rc = AT_ENOMEM;
+    else
+        out->lessons = grown;
     for (size_t i = 0; i < count && rc != AT_ENOMEM; i++) {
         snprintf(path, sizeof path, "%s/%s/%s", dir, lang, names[i]);
         at_lesson *l;
@@ -91,20 +96,66 @@ int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model
             rc = AT_EINVAL;
             continue;
         }
+        const at_lesson *first = at_lesson_set_find(out, l->doc->id);
         if (l->doc->lang != out->lang) {
             at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "`lang` says %s but the file is in the "
                         "%s folder", l->doc->lang == AT_LANG_ZH ? "zh" : "en", lang);
-            at_lesson_free(l);
             rc = AT_EINVAL;
+        } else if (first) {
+            at_diag_add(diags, AT_DIAG_WARNING, path, l->id_line, l->id_col,
+                        "lesson '%s' is also in %s, which comes first: this copy is not used",
+                        l->doc->id, first->path);
+        } else {
+            out->lessons[out->count++] = l;
             continue;
         }
-        out->lessons[out->count++] = l;
+        at_lesson_free(l);
     }
     for (size_t i = 0; i < count; i++)
         free(names[i]);
     free(names);
+    return rc;
+}
+
+static void set_begin(at_lesson_set *out, const char *lang)
+{
+    memset(out, 0, sizeof *out);
+    out->lang = lang && !strcmp(lang, "zh") ? AT_LANG_ZH : AT_LANG_EN;
+}
+
+static void set_finish(at_lesson_set *out)
+{
     if (out->count > 1)
         qsort(out->lessons, out->count, sizeof *out->lessons, by_order);
+}
+
+int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model *m,
+                               at_lesson_set *out, at_diag_list *diags)
+{
+    set_begin(out, lang);
+    int rc = load_folder(dir, lang, m, 1, out, diags);
+    set_finish(out);
+    return rc;
+}
+
+int at_lesson_set_load_dirs(const char *const *dirs, size_t n_dirs, const char *lang,
+                            const at_model *m, at_lesson_set *out, at_diag_list *diags)
+{
+    set_begin(out, lang);
+    int rc = AT_OK, readable = 0;
+    for (size_t i = 0; i < n_dirs; i++) {
+        int r = load_folder(dirs[i], lang, m, 0, out, diags);
+        readable += r != AT_EIO;
+        if (r == AT_ENOMEM || (r == AT_EINVAL && rc == AT_OK))
+            rc = r;
+    }
+    set_finish(out);
+    if (!readable) {
+        at_diag_add(diags, AT_DIAG_ERROR, n_dirs ? dirs[0] : "lessons", 0, 0,
+                    "no lesson folder for '%s' found (looked in %zu place%s)", out->lang ==
+                    AT_LANG_ZH ? "zh" : "en", n_dirs, n_dirs == 1 ? "" : "s");
+        return AT_EIO;
+    }
     return rc;
 }
 

@@ -67,14 +67,18 @@ void ui_tutor_load_lessons(ui_tutor *t)
         return;
     t->lessons_loaded = 1;
     at_diag_list diags = {0};
-    if (!t->lessons_dir) {
+    if (!t->n_lesson_dirs) {
         snprintf(t->lessons_note, sizeof t->lessons_note, "%s",
                  _("No lessons found (use --lessons DIR)."));
         return;
     }
-    int rc = at_lesson_set_load(t->lessons_dir, t->lang, &t->lessons, &diags);
-    if (rc != AT_OK && diags.count > 0) {
-        const at_diag *d = &diags.items[0];
+    int rc = at_lesson_set_load_dirs(t->lesson_dirs, t->n_lesson_dirs, t->lang, NULL,
+                                     &t->lessons, &diags);
+    const at_diag *d = NULL;
+    for (size_t i = 0; rc != AT_OK && i < diags.count && !d; i++)
+        if (diags.items[i].level == AT_DIAG_ERROR)
+            d = &diags.items[i];                  /* the first error, not a warning */
+    if (d) {
         snprintf(t->lessons_note, sizeof t->lessons_note, _("Lessons left out: %s:%d: %s"),
                  d->file, d->line, d->msg);
     }
@@ -132,11 +136,13 @@ static void tutor_free(ui_tutor *t)
 }
 
 int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
-                  const char *lessons_dir, const char *shipped_model)
+                  const char *const *lesson_dirs, size_t n_lesson_dirs,
+                  const char *shipped_model)
 {
     memset(t, 0, sizeof *t);
     t->lang = lang;
-    t->lessons_dir = lessons_dir;
+    t->lesson_dirs = lesson_dirs;
+    t->n_lesson_dirs = n_lesson_dirs;
     ui_i18n_init(lang);
     if (open_model(t, model_path, shipped_model) < 0) {
         tutor_free(t);
@@ -152,19 +158,21 @@ void ui_tutor_close(ui_tutor *t)
 }
 
 int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char *model_path,
-                  const char *lessons_dir, const char *shipped_model)
+                  const char *const *lesson_dirs, size_t n_lesson_dirs,
+                  const char *shipped_model)
 {
     ui_tutor t;
-    if (ui_tutor_open(&t, lang, model_path, lessons_dir, shipped_model) < 0)
+    if (ui_tutor_open(&t, lang, model_path, lesson_dirs, n_lesson_dirs, shipped_model) < 0)
         return 1;
     if (start == UI_START_LESSON)
         ui_tutor_load_lessons(&t);
     if (start == UI_START_LESSON && lesson_index(&t, arg) < 0) {
-        fprintf(stderr, "attn-tutor lesson: no lesson '%s' in %s/%s", arg,
-                lessons_dir ? lessons_dir : "?", lang);
+        fprintf(stderr, "attn-tutor lesson: no lesson '%s' for %s", arg, lang);
         for (size_t i = 0; i < t.lessons.count; i++)
             fprintf(stderr, "%s %s", i ? "," : "; there are:", t.lessons.lessons[i]->doc->id);
-        fputc('\n', stderr);
+        fprintf(stderr, "\nlooked in:\n");
+        for (size_t i = 0; i < n_lesson_dirs; i++)
+            fprintf(stderr, "  %s/%s\n", lesson_dirs[i], lang);
         ui_tutor_close(&t);
         return 2;
     }

@@ -13,7 +13,8 @@ typedef struct ui_tutor {
     int trained;
     char model_note[512];     /* why the demo weights are in use ("" otherwise) */
     const char *lang;         /* "zh" or "en" */
-    const char *lessons_dir;  /* the lesson folder (holding zh/ and en/), or NULL */
+    const char *const *lesson_dirs; /* the lesson folders (each holding zh/ and en/), */
+    size_t n_lesson_dirs;           /* in priority order: at_lesson_set_load_dirs */
     at_lesson_set lessons;    /* owned: the lessons of `lang`, in order (ui_tutor_load_lessons) */
     int lessons_loaded;
     char lessons_note[512];   /* lessons that failed to load ("" = none) */
@@ -43,7 +44,8 @@ ui_tutor *ui_tutor_of(ui_app *app);
  * touching the terminal. Returns 0, or -1 when no model could be made (message on
  * stderr). Release with ui_tutor_close. */
 int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
-                  const char *lessons_dir, const char *shipped_model);
+                  const char *const *lesson_dirs, size_t n_lesson_dirs,
+                  const char *shipped_model);
 void ui_tutor_close(ui_tutor *t);
 
 /* The screen the tutor starts on (app->ctx must be the tutor). NULL when out of
@@ -53,10 +55,12 @@ ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg);
 /* Run the tutor in this terminal, starting at `start`. lang is "zh" or "en";
  * model_path is --model (NULL: use shipped_model, the model shipped with attn-tutor,
  * NULL when none was found: then the untrained demo weights, with a note);
- * lessons_dir NULL for the shipped lessons. Returns the process exit status: 0, 1
+ * lesson_dirs[0 .. n_lesson_dirs) the folders to take lessons from, first wins (the
+ * caller keeps them alive while the tutor runs; none: a note, no lessons). Returns the process exit status: 0, 1
  * when the tutor could not start (message on stderr: no terminal, TERM=dumb), 2 for
  * bad input (an unknown lesson). */
 int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char *model_path,
-                  const char *lessons_dir, const char *shipped_model);
+                  const char *const *lesson_dirs, size_t n_lesson_dirs,
+                  const char *shipped_model);
 
 #endif

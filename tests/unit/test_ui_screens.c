@@ -33,7 +33,7 @@ static int setup(void **st)
     out = fopen("/dev/null", "w");
     in = fopen("/dev/null", "r");
     /* no model file: the seeded demo weights; no lessons needed by the lab */
-    if (ui_tutor_open(&tutor, "en", NULL, NULL, NULL) < 0)
+    if (ui_tutor_open(&tutor, "en", NULL, NULL, 0, NULL) < 0)
         return -1;
     return crt_init_on("xterm-256color", out, in);
 }
