@@ -145,8 +145,8 @@ fuzz: deps
 	done
 
 # UI latency of the lab: keystroke → screen update, start-up → first frame.
-bench-ui: $(BIN)
-	@$(MAKE) --no-print-directory build/bench/ui_latency
+bench-ui: deps
+	@$(MAKE) --no-print-directory $(BIN) build/bench/ui_latency
 	bench/ui_latency.sh
 
 build/bench/%: bench/%.c $(LIB)
@@ -155,7 +155,8 @@ build/bench/%: bench/%.c $(LIB)
 
 # `make install PREFIX=/usr DESTDIR=/tmp/stage`: the program finds its data through
 # <bin>/../share/attn-tutor, so a staged or moved install works as it is.
-install: $(BIN) $(MO)
+install: deps
+	@$(MAKE) --no-print-directory $(BIN) $(MO)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/lessons/zh $(DESTDIR)$(DATADIR)/lessons/en \
 	    $(DESTDIR)$(DATADIR)/models $(DESTDIR)$(MANDIR)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/attn-tutor

@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [bench|fuzz]
 set -eu
 pkgs="gcc make pkg-config libncurses-dev libcyaml-dev libyaml-dev libopenblas-dev libunistring-dev
-      libcmocka-dev libcjson-dev libsleef-dev gettext tmux valgrind python3
+      libcmocka-dev libcjson-dev libsleef-dev gettext locales tmux valgrind python3
       python3-yaml python3-jsonschema man-db groff-base"
 [ "${1:-}" = bench ] && pkgs="python3-numpy python3-torch"
 [ "${1:-}" = fuzz ] && pkgs="clang libclang-rt-14-dev"
@@ -14,7 +14,15 @@ done
 [ -z "$missing" ] && exit 0
 echo "deps: installing:$missing"
 SUDO=""
-[ "$(id -u)" -ne 0 ] && SUDO=sudo
+if [ "$(id -u)" -ne 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1; then
+    echo "deps: these Debian packages are missing and installing them needs root:" >&2
+    echo "deps:   apt-get install$missing" >&2
+    echo "deps: run that as root (or install sudo), then run make again" >&2
+    exit 1
+  fi
+  SUDO=sudo
+fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends $missing

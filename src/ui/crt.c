@@ -11,6 +11,7 @@
 static struct {
     int active;
     crt_palette palette;
+    SCREEN *screen;           /* from newterm, released by delscreen in crt_done */
     attr_t attrs[CRT_ROLES];
 } crt;
 
@@ -158,30 +159,29 @@ static void setup(void)
 
 int crt_init(void)
 {
-    if (crt.active)
-        return 0;
-    if (!initscr())
-        return -1;
-    setup();
-    return 0;
+    return crt_init_on(NULL, stdout, stdin);   /* initscr() without its exit on failure */
 }
 
 int crt_init_on(const char *term, FILE *out, FILE *in)
 {
     if (crt.active)
         return 0;
-    if (!newterm(term, out, in))
+    if (!(crt.screen = newterm(term, out, in)))
         return -1;
     setup();
     return 0;
 }
 
+/* endwin, then delscreen: the screen, its terminal and ncurses' caches are freed, so
+ * valgrind sees no memory of ours or of ncurses left behind. */
 void crt_done(void)
 {
     if (!crt.active)
         return;
     curs_set(1);
     endwin();
+    delscreen(crt.screen);
+    crt.screen = NULL;
     crt.active = 0;
 }
 
