@@ -28,6 +28,14 @@ int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
         snprintf(a->error, sizeof a->error, "%s", err.msg);
         return rc;
     }
+    a->n_total = a->toks.n;
+    at_model_info info;
+    at_model_get_info(m, &info);
+    if (info.max_tokens && a->toks.n > info.max_tokens) {   /* keep the first max_tokens */
+        for (size_t i = info.max_tokens; i < a->toks.n; i++)
+            free(a->toks.items[i].text);
+        a->toks.n = info.max_tokens;
+    }
     if (a->toks.n == 0)
         return AT_OK;
     a->labels = malloc(a->toks.n * sizeof *a->labels);

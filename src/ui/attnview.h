@@ -20,11 +20,15 @@ typedef struct ui_attn {
     int head;                 /* 0-based, or UI_HEAD_ALL */
     int causal, unscaled;     /* the student's toggles */
     char error[512];         /* why there is nothing to show ("" when fine) */
+    size_t n_total;           /* tokens of the whole sentence; > toks.n when only the
+                                 first max_tokens (the model's limit) are shown */
 } ui_attn;
 
 /* Tokenise `sentence` and run the model with the current toggles. Keeps the chosen
- * layer and head when they still exist. On an error (bad UTF-8, too many tokens)
- * the previous tokens are dropped and a->error says what is wrong and where.
+ * layer and head when they still exist. A sentence longer than the model reads
+ * (at_model_info.max_tokens) is cut to its first max_tokens tokens; a->n_total keeps
+ * the whole count, for a note. On an error (bad UTF-8, too long in bytes) the previous
+ * tokens are dropped and a->error says what is wrong and where.
  * Returns 0, or the AT_E* code. */
 int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence);
 

@@ -102,20 +102,31 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
     ui_put_items(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
-/* "2 unseen words …" when the trained model never saw some of the words. */
+/* The notes line: the sentence cut to what the line or the model takes, then
+ * "2 unseen words …" when the trained model never saw some of the words. */
 static void draw_unseen(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
     const ui_attn *a = &l->attn;
     size_t unseen = 0;
-    for (size_t i = 0; a->run.unknown && i < a->run.n; i++)
-        unseen += a->run.unknown[i];
-    if (!unseen)
-        return;
-    char b[256];
-    snprintf(b, sizeof b, ngettext("%zu unseen word: its vector comes from its letters",
-                                   "%zu unseen words: their vectors come from their letters",
-                                   unseen), unseen);
-    ui_put_items(w, y, x, b, cols, crt_attr(CRT_WARN));
+    for (size_t i = 0; ui_tutor_of(l->base.app)->trained && a->run.unknown && i < a->run.n; i++)
+        unseen += a->run.unknown[i];   /* untrained demo weights: every word is "unseen" */
+    char b[768] = "", part[256];
+    if (l->input.cut) {
+        snprintf(part, sizeof part, _("sentence cut at %d bytes"), UI_LINE_MAX - 1);
+        strcat(b, part);
+    }
+    if (a->n_total > a->toks.n && a->toks.n) {
+        snprintf(part, sizeof part, _("first %zu of %zu tokens (model limit)"), a->toks.n, a->n_total);
+        strcat(strcat(b, b[0] ? " · " : ""), part);
+    }
+    if (unseen) {
+        snprintf(part, sizeof part, ngettext("%zu unseen word: its vector comes from its letters",
+                                             "%zu unseen words: their vectors come from their letters",
+                                             unseen), unseen);
+        strcat(strcat(b, b[0] ? " · " : ""), part);
+    }
+    if (b[0])
+        ui_put_items(w, y, x, b, cols, crt_attr(CRT_WARN));
 }
 
 static void draw_input(ui_lab *l, WINDOW *w, int y, int x, int cols)
@@ -302,7 +313,7 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
     ui_tutor *t = ui_tutor_of(s->app);
     if (t->model_note[0] && body.h > 6)
         ui_puts(w, r.y + 2, r.x + 1, t->model_note, r.w - 2, crt_attr(CRT_WARN));
-    else if (t->trained)
+    else
         draw_unseen(l, w, r.y + 2, r.x + 1, r.w - 2);
     if (l->attn.error[0]) {
         ui_lines lines = {0};

@@ -12,14 +12,17 @@ void ui_lineedit_set(ui_lineedit *e, const char *s)
 {
     e->len = 0;
     e->scroll = 0;
+    e->cut = 0;
     const uint8_t *p = (const uint8_t *)(s ? s : ""), *end = p + strlen((const char *)p);
     while (p < end) {
         ucs4_t c;
         int n = u8_mbtouc(&c, p, end - p);
         uint8_t tmp[6];
         int m = u8_uctomb(tmp, c, sizeof tmp);   /* c is U+FFFD when p was invalid */
-        if (m <= 0 || e->len + (size_t)m >= UI_LINE_MAX)
+        if (m <= 0 || e->len + (size_t)m >= UI_LINE_MAX) {
+            e->cut = 1;
             break;
+        }
         if (c == '\n' || c == '\t' || c == '\r')
             tmp[0] = ' ', m = 1;
         memcpy(e->buf + e->len, tmp, (size_t)m);
@@ -93,6 +96,7 @@ int ui_lineedit_clear(ui_lineedit *e)
     e->len = e->cur = 0;
     e->buf[0] = '\0';
     e->scroll = 0;
+    e->cut = 0;
     return 1;
 }
 

@@ -7,16 +7,19 @@
 #include <stddef.h>
 #include <wchar.h>
 
-#define UI_LINE_MAX 1024   /* bytes of UTF-8, the terminating NUL included */
+#define UI_LINE_MAX 8192   /* bytes of UTF-8, the terminating NUL included: room for a
+                              sentence of more tokens than the model reads (256) */
 
 typedef struct ui_lineedit {
     char buf[UI_LINE_MAX];  /* always valid UTF-8, NUL-terminated */
     size_t len;             /* bytes in buf */
     size_t cur;             /* cursor, a byte offset on a cluster boundary */
     int scroll;             /* first visible column when the line is wider than the field */
+    int cut;                /* 1 when ui_lineedit_set had to drop the end of its text */
 } ui_lineedit;
 
-/* Replace the contents (invalid UTF-8 becomes U+FFFD); cursor at the end. */
+/* Replace the contents (invalid UTF-8 becomes U+FFFD); cursor at the end. Text past
+ * UI_LINE_MAX - 1 bytes is dropped (at a character boundary) and e->cut set. */
 void ui_lineedit_set(ui_lineedit *e, const char *s);
 
 /* Insert one character at the cursor. Returns 1 if the text changed, 0 if it was

@@ -131,3 +131,16 @@ done
 keys a
 expect_screen "one head: a says the layer has one head" "one head"
 case "$SCREEN" in *"all 1 heads"*|*"do not fit"*) not_ok "one head: no 'all 1 heads'" "$SCREEN" ;; *) ok "one head: no 'all 1 heads'" ;; esac
+
+# A sentence longer than the model reads (256 tokens): the first 256 are shown, with a
+# note; a sentence longer than the line holds (8191 bytes) is cut, with a note.
+long=$(i=0; while [ $i -lt 700 ]; do printf 'cat '; i=$((i + 1)); done)
+tutor_start 100 30 -- --lang en lab "$long"
+expect_screen "700 tokens: the first 256 are shown" "256 tokens"
+expect_screen "700 tokens: a note says so" "first 256 of 700 tokens (model limit)"
+huge=$(i=0; while [ $i -lt 2100 ]; do printf 'dog '; i=$((i + 1)); done)
+tutor_start 100 30 -- --lang en lab "$huge"
+expect_screen "8400 bytes: a note says where it was cut" "sentence cut at 8191 bytes"
+expect_screen "8400 bytes: the first 256 tokens of what is left" "of 2048 tokens"
+tutor_start 40 12 -- --lang zh lab "$long"
+expect_screen "700 tokens in Chinese at 40×12: the note is translated and fits" "只显示前 256/700 个词元（模型上限）"
