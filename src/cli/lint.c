@@ -104,7 +104,7 @@ static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t
         check_in_step(&zh, &en, "en", 1, d);
         check_in_step(&en, &zh, "zh", 0, d);
     }
-    *files += zh.count + en.count;
+    *files += zh.files + en.files;   /* checked, loaded or not */
     at_lesson_set_free(&zh);
     at_lesson_set_free(&en);
     return 0;

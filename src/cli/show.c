@@ -11,8 +11,9 @@
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: attn-tutor show LESSON_ID [--lang zh|en] [--lessons DIR] [--model FILE]\n"
-               "  Prints a lesson as plain text with every computed number filled in.\n");
+    fprintf(f, "usage: attn-tutor show [LESSON_ID] [--lang zh|en] [--lessons DIR] [--model FILE]\n"
+               "  Prints a lesson as plain text with every computed number filled in.\n"
+               "  Without LESSON_ID: lists the lessons (id and title) in tutor order.\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -247,6 +248,18 @@ static int open_model(at_model **m)
     return at_model_demo(1, m, &err) ? -1 : 0;
 }
 
+/* The lessons of set, "  ID  TITLE" a line, ids padded to one column. */
+static void list_lessons(FILE *f, const at_lesson_set *set)
+{
+    int w = 0;
+    for (size_t i = 0; i < set->count; i++)
+        w = cols(set->lessons[i]->doc->id) > w ? cols(set->lessons[i]->doc->id) : w;
+    for (size_t i = 0; i < set->count; i++) {
+        const at_lesson_doc *d = set->lessons[i]->doc;
+        fprintf(f, "  %s%*s  %s\n", d->id, w - cols(d->id), "", d->title);
+    }
+}
+
 int cli_show(int argc, char **argv)
 {
     const char *id = NULL;
@@ -264,16 +277,23 @@ int cli_show(int argc, char **argv)
         }
         id = argv[i];
     }
-    if (!id)
-        return usage(stderr);
     const char *lang = cli_g.lang ? cli_g.lang : cli_default_lang();
     at_lesson_set set;
     at_diag_list d = {0};
     cli_load_lessons(lang, NULL, &set, &d);
-    const at_lesson *l = at_lesson_set_find(&set, id);
+    const at_lesson *l = id ? at_lesson_set_find(&set, id) : NULL;
     at_model *m = NULL;
     int rc = 0;
-    if (!l) {
+    if (!id && set.count) {
+        printf("%zu lesson%s (attn-tutor show ID prints one, attn-tutor lesson ID opens it):\n",
+               set.count, set.count == 1 ? "" : "s");
+        list_lessons(stdout, &set);
+    } else if (!id) {
+        at_diag_print(&d, stderr);
+        fprintf(stderr, "attn-tutor show: no lessons found; looked in:\n");
+        cli_print_lesson_dirs(stderr, lang);
+        rc = 2;
+    } else if (!l) {
         at_diag_print(&d, stderr);
         fprintf(stderr, "attn-tutor show: no lesson '%s' (ids:", id);
         for (size_t i = 0; i < set.count; i++)

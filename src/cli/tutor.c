@@ -44,7 +44,7 @@ int cli_lesson(int argc, char **argv)
     if (wants_help(argc, argv))
         return help("lesson", " ID", "Opens one lesson in the tutor (attn-tutor show ID prints it).");
     if (argc != 2) {
-        fprintf(stderr, "attn-tutor lesson: give one lesson id (attn-tutor lint lists the lessons)\n");
+        fprintf(stderr, "attn-tutor lesson: give one lesson id (attn-tutor show lists them)\n");
         return 2;
     }
     return run(UI_START_LESSON, argv[1]);

@@ -125,9 +125,53 @@ static void check_scalar(at_checker *c, const ynode *n, const cyaml_schema_value
     }
 }
 
+/* ---- decimal commas */
+
+static int is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+/* Two plain scalars of a flow list with only a comma between them, e.g. `0,5`. */
+static int glued(const ynode *a, const ynode *b)
+{
+    return a->type == YN_SCALAR && b->type == YN_SCALAR && a->plain && b->plain &&
+           b->start == a->end + 1;
+}
+
+/* Scalars separated by a comma and then a space (or a line break). */
+static int spaced(const ynode *a, const ynode *b)
+{
+    return a->type == YN_SCALAR && b->type == YN_SCALAR && b->start > a->end + 1;
+}
+
+/* Number lists: `0,5` between numbers written with ", " elsewhere in the same list (or
+ * matrix) is a decimal comma that YAML reads as two numbers. A list written with no
+ * space at all, like [[1,0],[0,1]], is taken as meant. rows[0 .. n) are the lists. */
+static void warn_decimal_commas(at_checker *c, const ynode *const *rows, size_t n,
+                                const char *name)
+{
+    int with_space = 0;
+    for (size_t r = 0; r < n; r++)
+        for (size_t j = 0; rows[r]->type == YN_SEQ && j + 1 < rows[r]->n; j++)
+            with_space |= spaced(rows[r]->items[j], rows[r]->items[j + 1]);
+    for (size_t r = 0; with_space && r < n; r++) {
+        const ynode *row = rows[r];
+        for (size_t j = 0; row->type == YN_SEQ && j + 1 < row->n; j++) {
+            const ynode *a = row->items[j], *b = row->items[j + 1];
+            size_t la = strlen(a->value);
+            if (glued(a, b) && la && is_digit(a->value[la - 1]) && is_digit(b->value[0]))
+                at_warn(c, a, "`%s`: '%s,%s' reads as two numbers %s and %s; write %s.%s "
+                              "(a decimal takes a dot), or put a space after the comma",
+                         name, a->value, b->value, a->value, b->value, a->value, b->value);
+        }
+    }
+}
+
 /* ---- lists of lists (the keys libcyaml skips) */
 
-/* Rows of scalars; numeric: every cell a number; returns the row length or -1. */
+/* Rows of scalars; numeric: every cell a number; returns the row length or -1.
+ * Table rows (name "rows") are held to their header by the rules pass instead. */
 static long check_rows(at_checker *c, const ynode *n, const char *name, int numeric, int binary)
 {
     if (n->type != YN_SEQ || n->n == 0) {
@@ -144,7 +188,7 @@ static long check_rows(at_checker *c, const ynode *n, const char *name, int nume
             bad = 1;
             continue;
         }
-        if (width >= 0 && (long)row->n != width) {
+        if (width >= 0 && (long)row->n != width && strcmp(name, "rows")) {
             at_err(c, row, "row %zu of `%s` has %zu entries, row 1 has %ld: every row must be "
                            "as long", i + 1, name, row->n, width);
             bad = 1;
@@ -173,6 +217,8 @@ static long check_rows(at_checker *c, const ynode *n, const char *name, int nume
         at_err(c, n, "`%s` has empty rows", name);
         bad = 1;
     }
+    if (numeric)
+        warn_decimal_commas(c, (const ynode *const *)n->items, n->n, name);
     return bad ? -1 : width;
 }
 
@@ -312,6 +358,8 @@ void at_check_value(at_checker *c, const ynode *n, const cyaml_schema_value_t *s
         }
         for (size_t i = 0; i < n->n; i++)
             at_check_value(c, n->items[i], s->sequence.entry, entry_name(name));
+        if (!strcmp(name, "scores"))
+            warn_decimal_commas(c, &n, 1, name);
         return;
     case CYAML_IGNORE:
         return;

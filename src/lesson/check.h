@@ -27,4 +27,8 @@ const char *at_did_you_mean(const char *word, const char *const *candidates, siz
     at_diag_add((c)->diags, AT_DIAG_ERROR, (c)->file, (node) ? (node)->line : 1, \
                 (node) ? (node)->col : 1, __VA_ARGS__)
 
+#define at_warn(c, node, ...) \
+    at_diag_add((c)->diags, AT_DIAG_WARNING, (c)->file, (node) ? (node)->line : 1, \
+                (node) ? (node)->col : 1, __VA_ARGS__)
+
 #endif

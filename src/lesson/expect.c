@@ -71,11 +71,16 @@ static long query_row(const unsigned *row, const char *from, const char *from_de
         from = from_default;
     if (!row && !from && r->n_q == 1)
         return 0;                     /* one query row: no need to name it */
+    if (!row && !from) {
+        snprintf(msg, cap, "it needs `row` (the query row, from 1) or `from` (the query token) "
+                 "to say which of the %zu query rows it is about", r->n_q);
+        return -1;
+    }
     long i = resolve(row, from, r->tokens, r->n_q);
-    if (i < 0)
-        snprintf(msg, cap, "the query %s%s%s is not one of the %zu rows", row ? "row" : "'",
-                 row ? "" : (from ? from : "(none given: add `row` or `from`)"), row ? "" : "'",
-                 r->n_q);
+    if (i < 0 && row)
+        snprintf(msg, cap, "the query row %u is not one of the %zu rows", *row, r->n_q);
+    else if (i < 0)
+        snprintf(msg, cap, "the query '%s' is not one of the %zu rows", from, r->n_q);
     return i;
 }
 

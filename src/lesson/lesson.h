@@ -361,6 +361,7 @@ typedef struct at_lesson {
     at_step_calc *calc;       /* [doc->steps_count] derived numbers */
     char *path;               /* the file it came from */
     int id_line, id_col;      /* where `id` is written (for diagnostics) */
+    int lang_line, lang_col;  /* where the `lang` value is written */
 } at_lesson;
 
 /* Load one lesson file: size cap, libyaml pass for positions and shapes, libcyaml
@@ -388,6 +389,7 @@ typedef struct at_lesson_set {
     at_lesson **lessons;
     size_t count;
     at_lang lang;
+    size_t files;             /* lesson files read, those left out (errors) included */
 } at_lesson_set;
 
 /* Load every *.yaml under dir/lang (e.g. lessons/en). Files with errors are

@@ -108,6 +108,38 @@ void at_check_compute_rules(at_checker *c, const ynode *m)
     check_expect(c, ynode_get(m, "expect", NULL), 0);
 }
 
+/* Every row of a table as wide as its header (else as row 1): a comma left unquoted
+ * in a cell makes one cell more. */
+static void check_table(at_checker *c, const ynode *t)
+{
+    const ynode *header = ynode_get(t, "header", NULL), *rows = ynode_get(t, "rows", NULL);
+    if (!rows || rows->type != YN_SEQ || !rows->n || rows->items[0]->type != YN_SEQ)
+        return;
+    if (header && (header->type != YN_SEQ || !header->n))
+        header = NULL;
+    size_t want = header ? header->n : rows->items[0]->n, narrower = 0;
+    for (size_t i = 0; i < rows->n; i++)
+        narrower += rows->items[i]->type == YN_SEQ && rows->items[i]->n < want;
+    if (header && narrower == rows->n) {
+        at_err(c, header, "`header` has %zu cells, more than any row: a comma separates cells, "
+                          "so a cell holding a comma must be quoted (\"a, b\")", header->n);
+        return;
+    }
+    for (size_t i = 0; i < rows->n; i++) {
+        const ynode *row = rows->items[i];
+        if (row->type != YN_SEQ || row->n == want)
+            continue;
+        const char *cells = row->n == 1 ? "cell" : "cells", *ref = header ? "the header" : "row 1";
+        if (row->n > want)
+            at_err(c, row, "table row %zu has %zu %s, %s has %zu: a comma separates cells, so "
+                           "a cell holding a comma must be quoted (\"a, b\")", i + 1, row->n,
+                   cells, ref, want);
+        else
+            at_err(c, row, "table row %zu has %zu %s, %s has %zu: add the missing cells (\"\" "
+                           "for an empty one)", i + 1, row->n, cells, ref, want);
+    }
+}
+
 static void check_step(at_checker *c, const ynode *step)
 {
     if (step->type != YN_MAP)
@@ -133,6 +165,8 @@ static void check_step(at_checker *c, const ynode *step)
         check_question(c, v);
     if ((v = ynode_get(step, "compute", NULL)))
         at_check_compute_rules(c, v);
+    if ((v = ynode_get(step, "table", NULL)))
+        check_table(c, v);
     if ((v = ynode_get(step, "lab", NULL)) && v->type == YN_MAP)
         check_expect(c, ynode_get(v, "expect", NULL), 1);
 }

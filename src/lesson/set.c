@@ -83,6 +83,7 @@ static int load_folder(const char *dir, const char *lang, const at_model *m, int
             at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "cannot read the lesson folder");
         return AT_EIO;
     }
+    out->files += count;
     at_lesson **grown = count ? realloc(out->lessons, (out->count + count) * sizeof *grown)
                               : out->lessons;
     if (count && !grown)
@@ -98,8 +99,10 @@ static int load_folder(const char *dir, const char *lang, const at_model *m, int
         }
         const at_lesson *first = at_lesson_set_find(out, l->doc->id);
         if (l->doc->lang != out->lang) {
-            at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "`lang` says %s but the file is in the "
-                        "%s folder", l->doc->lang == AT_LANG_ZH ? "zh" : "en", lang);
+            at_diag_add(diags, AT_DIAG_ERROR, path, l->lang_line, l->lang_col, "`lang` says %s "
+                        "but the file is in the %s folder (move it to %s/, or change `lang`)",
+                        l->doc->lang == AT_LANG_ZH ? "zh" : "en", lang,
+                        l->doc->lang == AT_LANG_ZH ? "zh" : "en");
             rc = AT_EINVAL;
         } else if (first) {
             at_diag_add(diags, AT_DIAG_WARNING, path, l->id_line, l->id_col,

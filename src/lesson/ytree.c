@@ -105,6 +105,8 @@ static int on_event(builder *b, const yaml_event_t *ev, at_error *err)
         memcpy(n->value, ev->data.scalar.value, ev->data.scalar.length);
         n->value[ev->data.scalar.length] = '\0';
         n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        n->start = m->index;
+        n->end = ev->end_mark.index;
         return place(b, n, err, m);
     case YAML_SEQUENCE_START_EVENT:
     case YAML_MAPPING_START_EVENT:
@@ -144,6 +146,18 @@ static yaml_mark_t offset_mark(const char *data, size_t len, size_t offset)
     return m;
 }
 
+/* Is the character at mark m (line and column, 0-based) a tab? */
+static int tab_at(const char *data, size_t len, const yaml_mark_t *m)
+{
+    size_t i = 0, line = 0, col = 0;
+    while (i < len && line < m->line)
+        line += data[i++] == '\n';
+    while (i < len && col < m->column && data[i] != '\n')
+        if (++i < len && ((unsigned char)data[i] & 0xC0) != 0x80)
+            col++;
+    return i < len && data[i] == '\t';
+}
+
 int ytree_parse(const char *data, size_t len, int max_depth, ynode **root, at_error *err)
 {
     yaml_parser_t parser;
@@ -171,6 +185,9 @@ int ytree_parse(const char *data, size_t len, int max_depth, ynode **root, at_er
             yaml_mark_t at = *m;
             if (parser.error == YAML_READER_ERROR)    /* only the byte offset is known */
                 at = offset_mark(data, len, parser.problem_offset);
+            else if (tab_at(data, len, m))
+                snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
+                         " (a tab: YAML indents with spaces)");
             rc = set_err(err, AT_EINVAL, &at, msg);
             break;
         }

@@ -17,6 +17,8 @@ typedef struct ynode {
     int line, col;            /* 1-based start of the node */
     char *value;              /* scalar text (NUL-terminated), else NULL */
     int plain;                /* scalar written without quotes or block style */
+    size_t start, end;        /* scalar: where its text starts and ends in the input
+                                 (libyaml mark indexes; end is one past the last) */
     struct ynode **items;     /* SEQ: entries; MAP: key, value, key, value, … */
     size_t n;                 /* number of items (MAP: twice the pairs) */
 } ynode;

@@ -34,6 +34,15 @@ out=$("$AT_BIN" lint "$tmp/root" 2>&1)
 expect_contains "question only in en" "en/01-one.yaml:5:5: error: question 'q1' is missing from the zh version" "$out"
 expect_contains "lesson only in en" "en/02-two.yaml:1:5: error: lesson 'two' has no zh version" "$out"
 expect_contains "question id used in two lessons" "en/02-two.yaml:5:5: warning: question id 'q1' is also used in" "$out"
+# A lesson root where every file has errors: the files are counted all the same; a file in
+# the wrong language folder is pointed at its `lang` value.
+mkdir -p "$tmp/bad/zh" "$tmp/bad/en"
+printf 'id: a\nlang: zh\ntitle: A\nsteps:\n  - text: x\n' > "$tmp/bad/en/a.yaml"
+printf 'id: b\nlang: zh\ntitle: B\nsteps:\n  - tex: x\n' > "$tmp/bad/zh/b.yaml"
+out=$("$AT_BIN" lint "$tmp/bad" 2>&1)
+expect_contains "a broken root counts its files" "lint: 2 files, 3 errors, 0 warnings" "$out"
+expect_contains "lang of the wrong folder at its value" \
+  "en/a.yaml:2:7: error: \`lang\` says zh but the file is in the en folder (move it to zh/, or change \`lang\`)" "$out"
 rm -rf "$tmp"
 expect_status "lint of a missing file is bad input" 2 "$AT_BIN" lint no/such/file.yaml
 expect_status "lint rejects an unknown option" 2 "$AT_BIN" lint --frobnicate

@@ -57,7 +57,16 @@ expect_contains "softmax worked sum" "the sum 9.7504" "$out"
 # row 2 output = 0.2689·[1, 2] + 0.7311·[3, 4] = [2.462, 3.462]
 expect_contains "attention answer" "answer (output row): 2.462 3.462  (± 0.0005)" "$out"
 expect_status "unknown lesson" 2 "$AT_BIN" show nosuch --lessons "$tmp"
-expect_status "no id" 2 "$AT_BIN" show
+# No id: the lessons, id and title, in tutor order (the hint `lesson` gives without an id).
+out=$("$AT_BIN" show --lessons "$tmp" --lang en)
+expect_eq "no id lists the lessons" "1 lesson (attn-tutor show ID prints one, attn-tutor lesson ID opens it):
+  demo  Demo" "$out"
+expect_status "no id lists (exit status)" 0 "$AT_BIN" show --lessons "$tmp"
+empty=$(mktemp -d)
+expect_status "no id, no lessons" 2 "$AT_BIN" show --lessons "$empty"
+rmdir "$empty"
+out=$("$AT_BIN" lesson 2>&1)
+expect_contains "lesson without an id points to show" "(attn-tutor show lists them)" "$out"
 out=$("$AT_BIN_ASAN" show demo --lessons "$tmp" --lang zh 2>&1)
 expect_contains "show under ASan, zh" "(demo, zh)" "$out"
 rm -rf "$tmp"
