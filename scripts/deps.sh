@@ -24,5 +24,8 @@ if [ "$(id -u)" -ne 0 ]; then
   SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+# Another apt-get or dpkg (an unattended upgrade, a second make) may hold the dpkg lock:
+# wait for it, up to 10 minutes, instead of failing at once.
+lock="-o DPkg::Lock::Timeout=600"
+$SUDO apt-get $lock update -qq
+$SUDO apt-get $lock install -y -qq --no-install-recommends $missing

@@ -24,9 +24,8 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: attn-tutor [--lang zh|en] [--lessons DIR] [COMMAND [ARGS…]]\n\n"
-               "  --lessons DIR  use the lessons in DIR (DIR/zh, DIR/en; an instructor's own)\n"
-               "                 instead of the shipped ones\n\n"
+    fprintf(f, "usage: attn-tutor [--lang zh|en] [--lessons DIR] [--model FILE] "
+               "[COMMAND [ARGS…]]\n\n" CLI_GLOBAL_FLAGS_HELP "\n"
                "Without a command, starts the tutor. Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);

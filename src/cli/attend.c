@@ -30,7 +30,8 @@ static int usage(FILE *f)
         "  --no-scale            do not divide the scores by √d_k\n"
         "  --format json         every layer and head (layers and heads in order)\n"
         "  --untrained           the untrained (random, seeded) weights instead of the trained\n"
-        "  --model FILE          a model file (default: models/mini.safetensors)\n");
+        "  --model FILE          a model file (default: models/mini.safetensors)\n"
+        "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n");
     return f == stdout ? 0 : 2;
 }
 

@@ -29,13 +29,21 @@ typedef struct cli_globals {
 } cli_globals;
 extern cli_globals cli_g;
 
+/* The global flags as --help lines (each command's --help lists them). */
+#define CLI_GLOBAL_FLAGS_HELP \
+    "global flags (before or after the command):\n" \
+    "  --lang zh|en     language of the lessons and messages (default: LANGUAGE, LC_ALL,\n" \
+    "                   LC_MESSAGES, LANG, the first one set; zh… is Chinese)\n" \
+    "  --lessons DIR    only the lessons in DIR (DIR/zh, DIR/en), not the usual folders\n" \
+    "  --model FILE     this safetensors model instead of the shipped mini-model\n"
+
 /* If argv[*i] is a global flag (--lang X, --lessons DIR, --model FILE, or the
  * --flag=value forms), consume it (advancing *i past its value) and return 1;
  * return -1 with a message on stderr if its value is missing or bad; else 0. */
 int cli_take_global_flag(int argc, char **argv, int *i);
 
-/* The language from LC_ALL / LC_MESSAGES / LANG / LANGUAGE ("zh" if any of them starts
- * with "zh", else "en"), used when --lang is not given. */
+/* The language from the first of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that is set
+ * ("zh" if it starts with "zh", else "en"), used when --lang is not given. */
 const char *cli_default_lang(void);
 
 /* Path of a data file or folder shipped with attn-tutor (e.g. "lessons",
@@ -69,10 +77,16 @@ void cli_print_lesson_dirs(FILE *f, const char *lang);
 
 void cli_print_version(void);
 
-/* Parse a float in C notation (the whole string); 0 on success, -1 otherwise. */
+/* Parse a float or a double in C notation (the whole string, finite). 0 on success, else
+ * one of CLI_NUM_* (all negative): not a number at all, a number beyond the type's range
+ * (1e400), one too close to 0 for it (1e-400), or inf/nan written out. */
+enum { CLI_NUM_NOT_A_NUMBER = -1, CLI_NUM_TOO_LARGE = -2, CLI_NUM_TOO_SMALL = -3,
+       CLI_NUM_NOT_FINITE = -4 };
 int cli_parse_float(const char *s, float *out);
-
 int cli_parse_double(const char *s, double *out);
+/* What is wrong with a number cli_parse_* refused, to follow "'1e400' ": e.g. "is too
+ * large (out of range: a double holds at most about 1.8e308)". */
+const char *cli_number_problem(int rc, int is_float);
 
 /* Print a float with up to 7 significant digits, never NaN (JSON-safe: non-finite
  * values print as null when json is set). */

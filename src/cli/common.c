@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <cyaml/cyaml.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -150,15 +151,34 @@ void cli_print_version(void)
     printf("libunistring %d.%d.%d\n", u >> 16, (u >> 8) & 0xff, u & 0xff);
 }
 
-int cli_parse_float(const char *s, float *out)
+/* strtod on the whole string, sorted into the CLI_NUM_* cases. */
+static int parse_number(const char *s, double *out)
 {
     if (!s || !*s)
-        return -1;
+        return CLI_NUM_NOT_A_NUMBER;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (*end || errno == ERANGE || !isfinite(v))
-        return -1;
+    if (*end)
+        return CLI_NUM_NOT_A_NUMBER;
+    if (errno == ERANGE)
+        return fabs(v) > 1.0 ? CLI_NUM_TOO_LARGE : CLI_NUM_TOO_SMALL;
+    if (!isfinite(v))
+        return CLI_NUM_NOT_FINITE;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_float(const char *s, float *out)
+{
+    double v;
+    int rc = parse_number(s, &v);
+    if (rc)
+        return rc;
+    if (fabs(v) > FLT_MAX)
+        return CLI_NUM_TOO_LARGE;
+    if (v != 0 && fabs(v) < FLT_MIN)
+        return CLI_NUM_TOO_SMALL;
     *out = (float)v;
     return 0;
 }
@@ -175,15 +195,23 @@ void cli_print_number(FILE *f, double x, int json)
 
 int cli_parse_double(const char *s, double *out)
 {
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end || errno == ERANGE || !isfinite(v))
-        return -1;
-    *out = v;
-    return 0;
+    return parse_number(s, out);
+}
+
+const char *cli_number_problem(int rc, int is_float)
+{
+    switch (rc) {
+    case CLI_NUM_TOO_LARGE:
+        return is_float ? "is too large (out of range: a float holds at most about ±3.4e38)"
+                        : "is too large (out of range: a double holds at most about ±1.8e308)";
+    case CLI_NUM_TOO_SMALL:
+        return is_float ? "is too close to 0 (out of range: below about 1.2e-38; write 0)"
+                        : "is too close to 0 (out of range: below about 2.2e-308; write 0)";
+    case CLI_NUM_NOT_FINITE:
+        return "is not a finite number";
+    default:
+        return "is not a number (write decimals with a dot: 0.5)";
+    }
 }
 
 int cli_load_lessons(const char *lang, const at_model *m, at_lesson_set *out,

@@ -12,12 +12,15 @@
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: attn-tutor lint [FILE|DIR …]\n"
+    fprintf(f, "usage: attn-tutor lint [--lessons DIR] [--model FILE] [FILE|DIR …]\n"
                "  Checks lesson files. Default: every folder the tutor takes lessons from\n"
                "  (~/.local/share/attn-tutor/lessons, $XDG_DATA_DIRS/attn-tutor/lessons, the\n"
                "  shipped lessons; or --lessons DIR). A folder with zh/ and en/ is checked as\n"
                "  a whole: ids unique, both languages in step.\n"
-               "  Exit status: 0 clean (warnings allowed), 1 errors found, 2 bad usage.\n");
+               "  Lab expectations are checked on the trained model (--model FILE, else the\n"
+               "  shipped mini-model). Both languages are checked whatever --lang says.\n"
+               "  Exit status: 0 clean (warnings allowed), 1 errors found, 2 bad usage.\n\n"
+               CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
 

@@ -13,7 +13,8 @@ static int usage(FILE *f)
 {
     fprintf(f, "usage: attn-tutor show [LESSON_ID] [--lang zh|en] [--lessons DIR] [--model FILE]\n"
                "  Prints a lesson as plain text with every computed number filled in.\n"
-               "  Without LESSON_ID: lists the lessons (id and title) in tutor order.\n");
+               "  Without LESSON_ID: lists the lessons (id and title) in tutor order.\n\n"
+               CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
 

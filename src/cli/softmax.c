@@ -10,9 +10,11 @@
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: attn-tutor softmax [--scale X] [--format table|json] S1 S2 …\n"
+    fprintf(f, "usage: attn-tutor softmax [--lang zh|en] [--scale X] [--format table|json] "
+               "S1 S2 …\n"
                "  Works softmax(S·X) by hand: exp of each score, the sum, each weight.\n"
-               "  --scale X   multiply every score by X first (e.g. 0.125 for 1/√64)\n");
+               "  --scale X   multiply every score by X first (e.g. 0.125 for 1/√64)\n"
+               "  --lang zh|en  the language of the table's text (JSON keys stay English)\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -27,11 +29,17 @@ int cli_softmax(int argc, char **argv)
     if (!s)
         return 1;
     for (int i = 1; i < argc; i++) {
+        int g = only_numbers ? 0 : cli_take_global_flag(argc, argv, &i);
+        if (g < 0)
+            goto out;
+        if (g)
+            continue;
         const char *a = argv[i];
-        if (only_numbers || cli_parse_double(a, &s[n]) == 0) {
-            if (only_numbers && cli_parse_double(a, &s[n])) {
-                fprintf(stderr, "attn-tutor softmax: argument %d: '%s' is not a number "
-                                "(write decimals with a dot: 0.5)\n", i, a);
+        int num = cli_parse_double(a, &s[n]);
+        if (only_numbers || num == 0 || num != CLI_NUM_NOT_A_NUMBER) {
+            if (num) {
+                fprintf(stderr, "attn-tutor softmax: argument %d: '%s' %s\n", i, a,
+                        cli_number_problem(num, 0));
                 goto out;
             }
             n++;
@@ -41,8 +49,10 @@ int cli_softmax(int argc, char **argv)
             rc = usage(stdout);
             goto out;
         } else if (!strcmp(a, "--scale") && i + 1 < argc) {
-            if (cli_parse_double(argv[++i], &scale)) {
-                fprintf(stderr, "attn-tutor softmax: --scale wants a number, not '%s'\n", argv[i]);
+            int num = cli_parse_double(argv[++i], &scale);
+            if (num) {
+                fprintf(stderr, "attn-tutor softmax: --scale wants a number: '%s' %s\n", argv[i],
+                        cli_number_problem(num, 0));
                 goto out;
             }
         } else if (!strcmp(a, "--format") && i + 1 < argc) {
@@ -54,8 +64,8 @@ int cli_softmax(int argc, char **argv)
                 goto out;
             }
         } else {
-            fprintf(stderr, "attn-tutor softmax: argument %d: '%s' is not a number "
-                            "(write decimals with a dot: 0.5)\n", i, a);
+            fprintf(stderr, "attn-tutor softmax: argument %d: '%s' %s\n", i, a,
+                    cli_number_problem(num, 0));
             goto out;
         }
     }

@@ -23,7 +23,8 @@ static int run(ui_start start, const char *arg)
 
 static int help(const char *cmd, const char *args, const char *what)
 {
-    printf("usage: attn-tutor [--lang zh|en] %s%s\n%s\n", cmd, args, what);
+    printf("usage: attn-tutor [--lang zh|en] [--lessons DIR] [--model FILE] %s%s\n  %s\n\n"
+           CLI_GLOBAL_FLAGS_HELP, cmd, args, what);
     return 0;
 }
 

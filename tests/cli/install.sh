@@ -58,8 +58,16 @@ for s in SYNOPSIS COMMANDS "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
 done
 for c in softmax attend lesson lab quiz compute show lint check practice; do
   case "$page" in *"
-       $c"*) ok "man page describes $c" ;; *) not_ok "man page describes $c" ;; esac
+       attn-tutor $c"*) ok "man page describes $c" ;; *) not_ok "man page describes $c" ;; esac
 done
+# Command headings are never split inside an option at 80 columns: the first line of each
+# holds the command and its leading options whole.
+expect_contains "man: softmax heading on one line" \
+  "       attn-tutor softmax [--scale x] [--format table|json] s1 s2 ..." "$page"
+expect_contains "man: check heading keeps its options" \
+  "       attn-tutor check qid answer [--format text|json] [--self verdict]" "$page"
+split=$(printf '%s\n' "$page" | sed -n '/^COMMANDS/,/^EXIT STATUS/p' | grep -E '\[[^]]*$' || true)
+expect_eq "man: no option bracket left open at a line end" "" "$split"
 
 size=$(du -sk "$stage" | cut -f1)
 echo "# installed size: ${size} KiB"

@@ -17,3 +17,22 @@ done
 out=$("$AT_BIN" --help); rc=$?
 expect_eq "--help exit status" 0 "$rc"
 expect_contains "--help lists the commands" "practice" "$out"
+# The commands that open the tutor, lint and the plain-text ones name the global flags.
+for c in lesson lab quiz lint show; do
+  out=$("$AT_BIN" "$c" --help 2>&1)
+  for f in "--lang zh|en" "--lessons DIR" "--model FILE"; do
+    expect_contains "$c --help names $f" "$f" "$out"
+  done
+done
+out=$("$AT_BIN" --help)
+expect_contains "--help names --model" "--model FILE" "$out"
+# The language sources, in the order the code reads them, agree in the README, the man page
+# and --help; LANGUAGE is read first.
+expect_contains "README: language sources" \
+  "the first of \`LANGUAGE\` / \`LC_ALL\` / \`LC_MESSAGES\` / \`LANG\` that is set" "$(tr '\n' ' ' < README.md)"
+page=$(MANPAGER=cat MANWIDTH=80 man -l docs/attn-tutor.1 2>/dev/null | tr -s ' \n' '  ')
+expect_contains "man page: language sources" "Default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG" "$page"
+expect_contains "--help: language sources" "LANGUAGE, LC_ALL, LC_MESSAGES, LANG, the first one set" \
+  "$(printf '%s' "$out" | tr -s ' \n' '  ')"
+out=$(env -u LC_ALL -u LC_MESSAGES LANGUAGE=zh_CN LANG=en_US.UTF-8 "$AT_BIN" show 2>&1)
+expect_contains "LANGUAGE=zh comes before LANG=en" "why-attention       为什么需要注意力" "$out"
