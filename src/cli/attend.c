@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "engine/model.h"
 #include "engine/tokenizer.h"
+#include "quiz/lang.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -265,40 +266,56 @@ static void print_table(const at_tokens *t, const at_model_run *r, size_t l, siz
     }
 }
 
+/* The model's kind (at_model_kind) in the language of the output. */
+static const char *model_kind(const at_model *m, qz_lang lang)
+{
+    const char *k = at_model_kind(m);
+    if (lang != QZ_ZH)
+        return k;
+    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
+                                                  ? "未训练的演示权重" : k;
+}
+
 /* One line on what the head does, measured by the trainer (trained models only). */
-static void print_profile(const at_model *m, size_t l, size_t h)
+static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
 {
     at_head_profile p;
     if (at_model_head_profile(m, l, h, &p) || !p.measured)
         return;
-    printf("measured on the training sentences, the pronoun's row puts on average %.2f on "
-           "the antecedent,\n%.2f on the other noun, %.2f on the adjective, %.2f on itself\n",
+    printf(QZ_TR(lang, "measured on the training sentences, the pronoun's row puts on average "
+                       "%.2f on the antecedent,\n%.2f on the other noun, %.2f on the adjective, "
+                       "%.2f on itself\n",
+                 "在训练句子上测得：代词那一行平均把 %.2f 给先行词，\n%.2f 给另一个名词，"
+                 "%.2f 给形容词，%.2f 给自己\n"),
            p.pronoun_to_antecedent, p.pronoun_to_other_noun, p.pronoun_to_adjective,
            p.pronoun_to_itself);
 }
 
-static void print_tables(const at_model *m, const at_tokens *t, const at_model_run *r,
-                         const attend_args *a, size_t l, size_t h0, size_t h1)
+static void print_heading(const at_model *m, const at_model_run *r, const attend_args *a,
+                          qz_lang lang)
 {
-    at_model_info info;
-    at_model_get_info(m, &info);
-    printf("model: %s\n", at_model_kind(m));
+    printf(QZ_TR(lang, "model: %s\n", "模型：%s\n"), model_kind(m, lang));
+    if (lang == QZ_ZH) {
+        printf("%zu 个词元；行：query 词元，列：key 词元；每行之和为 1\n", r->n);
+        printf("掩码：%s；分数%s\n", a->opts.causal ? "因果（causal）" : "无",
+               a->opts.unscaled ? "未缩放" : "已乘以 1/√d_k");
+        return;
+    }
     printf("%zu token%s; rows: query token, columns: key token; each row sums to 1\n", r->n,
            r->n == 1 ? "" : "s");
     printf("mask: %s; scores %s\n", a->opts.causal ? "causal" : "none",
            a->opts.unscaled ? "not scaled" : "scaled by 1/√d_k");
-    for (size_t h = h0; h < h1; h++) {
-        printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
-               r->n_heads[l],
-               l == info.coref_layer && h == info.coref_head ? " (the coreference head)" : "");
-        print_profile(m, l, h);
-        print_table(t, r, l, h);
-    }
+}
+
+static void print_notes(const at_model_info *info, const at_tokens *t, const at_model_run *r,
+                        qz_lang lang)
+{
     size_t unknown = 0;
     for (size_t i = 0; i < r->n; i++)
         unknown += r->unknown[i];
-    if (info.trained && unknown) {
-        printf("\nnever seen in training (vectors guessed from character n-grams):");
+    if (info->trained && unknown) {
+        printf(QZ_TR(lang, "\nnever seen in training (vectors guessed from character n-grams):",
+                     "\n训练中没见过的词（向量由字符 n-gram 推测）："));
         for (size_t i = 0; i < r->n; i++)
             if (r->unknown[i])
                 printf(" %s", t->items[i].text);
@@ -306,8 +323,30 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
     }
     for (size_t i = 0; i < r->n; i++)
         if (r->fully_masked[i])
-            printf("row %zu (%s) is fully masked: every key is hidden, weights all 0\n", i + 1,
+            printf(QZ_TR(lang, "row %zu (%s) is fully masked: every key is hidden, weights all 0\n",
+                         "第 %zu 行（%s）被完全遮住：每个 key 都被遮住，权重全为 0\n"), i + 1,
                    t->items[i].text);
+}
+
+static void print_tables(const at_model *m, const at_tokens *t, const at_model_run *r,
+                         const attend_args *a, size_t l, size_t h0, size_t h1)
+{
+    at_model_info info;
+    qz_lang lang = qz_lang_from(cli_g.lang ? cli_g.lang : cli_default_lang());
+    at_model_get_info(m, &info);
+    print_heading(m, r, a, lang);
+    for (size_t h = h0; h < h1; h++) {
+        int coref = l == info.coref_layer && h == info.coref_head;
+        if (lang == QZ_ZH)
+            printf("\n第 %zu 层（共 %zu 层），第 %zu 个头（共 %zu 个%s）\n", l + 1, r->n_layers,
+                   h + 1, r->n_heads[l], coref ? "，指代消解头" : "");
+        else
+            printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
+                   r->n_heads[l], coref ? " (the coreference head)" : "");
+        print_profile(m, l, h, lang);
+        print_table(t, r, l, h);
+    }
+    print_notes(&info, t, r, lang);
 }
 
 static int show(const at_model *m, const at_tokens *t, const at_model_run *r,

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "engine/text.h"
 #include "lesson/lesson.h"
+#include "quiz/lang.h"
 
 #include <math.h>
 #include <string.h>
@@ -73,26 +74,58 @@ static void show_table(FILE *f, const at_table *t)
     }
 }
 
-static void show_lab(FILE *f, const at_lab *lab, const at_model *m)
+/* "holds" / "FAILS" / "unchecked" for at_expect_check's 0 / 1 / -1. */
+static const char *verdict(int rc, qz_lang lang)
 {
-    fprintf(f, "[lab] %s\n", lab->sentence);
+    return rc == 0 ? QZ_TR(lang, "holds", "成立") : rc > 0 ? QZ_TR(lang, "FAILS", "不成立")
+                                                           : QZ_TR(lang, "unchecked", "未检查");
+}
+
+static const char *model_kind(const at_model *m, qz_lang lang)
+{
+    const char *k = at_model_kind(m);
+    if (lang != QZ_ZH)
+        return k;
+    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
+                                                  ? "未训练的演示权重" : k;
+}
+
+static void show_lab_settings(FILE *f, const at_lab *lab, qz_lang lang)
+{
     char layer[32];
     if (lab->layer)
         snprintf(layer, sizeof layer, "%u", *lab->layer);
-    fprintf(f, "  layer %s, head %s, mask %s, scaling %s%s%s\n", lab->layer ? layer : "(last)",
-            lab->head ? lab->head : "(the model's default)",
-            lab->mask == AT_LAB_MASK_CAUSAL ? "causal" : "none", lab->scale == AT_OFF ? "off" : "on",
-            lab->focus ? ", focus " : "", lab->focus ? lab->focus : "");
+    const char *l = lab->layer ? layer : QZ_TR(lang, "(last)", "最后一层");
+    const char *h = lab->head ? lab->head : QZ_TR(lang, "(the model's default)", "模型默认的头");
+    int causal = lab->mask == AT_LAB_MASK_CAUSAL, off = lab->scale == AT_OFF;
+    if (lang == QZ_ZH)
+        fprintf(f, "  层：%s，头：%s，掩码：%s，缩放：%s%s%s\n", l, h, causal ? "因果" : "无",
+                off ? "关" : "开", lab->focus ? "，焦点：" : "", lab->focus ? lab->focus : "");
+    else
+        fprintf(f, "  layer %s, head %s, mask %s, scaling %s%s%s\n", l, h,
+                causal ? "causal" : "none", off ? "off" : "on", lab->focus ? ", focus " : "",
+                lab->focus ? lab->focus : "");
+}
+
+static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang)
+{
+    fprintf(f, QZ_TR(lang, "[lab] %s\n", "[实验] %s\n"), lab->sentence);
+    show_lab_settings(f, lab, lang);
     at_lab_result r;
     at_error err;
     if (at_lab_run(lab, m, &r, &err)) {
-        fprintf(f, "  (cannot run: %s)\n", err.msg);
+        fprintf(f, QZ_TR(lang, "  (cannot run: %s)\n", "  （无法运行：%s）\n"), err.msg);
         at_lab_result_free(&r);
         return;
     }
-    fprintf(f, "  %s, layer %zu, head %s%zu\n", at_model_kind(m), r.layer + 1,
-            r.head == AT_LAB_ALL_HEADS ? "mean of all, " : "",
-            r.head == AT_LAB_ALL_HEADS ? (size_t)0 : r.head + 1);
+    int all = r.head == AT_LAB_ALL_HEADS;
+    size_t head = all ? 0 : r.head + 1;
+    if (lang == QZ_ZH)
+        fprintf(f, "  %s，第 %zu 层，%s%zu\n", model_kind(m, lang), r.layer + 1,
+                all ? "所有头的平均 " : "头 ", head);
+    else
+        fprintf(f, "  %s, layer %zu, head %s%zu\n", model_kind(m, lang), r.layer + 1,
+                all ? "mean of all, " : "", head);
     for (size_t i = 0; i < r.view.n_q; i++) {
         if (r.focus >= 0 && (long)i != r.focus)
             continue;
@@ -104,13 +137,29 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m)
     for (unsigned i = 0; i < lab->expect_count; i++) {
         char msg[400];
         int rc = at_expect_check(&lab->expect[i], &r.view, lab->focus, msg, sizeof msg);
-        fprintf(f, "  expect %u: %s: %s\n", i + 1, rc == 0 ? "holds" : rc > 0 ? "FAILS" : "unchecked",
-                msg);
+        fprintf(f, QZ_TR(lang, "  expect %u: %s: %s\n", "  期望 %u：%s：%s\n"), i + 1,
+                verdict(rc, lang), msg);
     }
     at_lab_result_free(&r);
 }
 
-static void show_compute(FILE *f, const at_compute *c, const at_compute_result *given)
+/* What a compute block too wide to print shows instead of its tables. */
+static void show_compute_summary(FILE *f, const at_compute_result *r, qz_lang lang)
+{
+    fprintf(f, QZ_TR(lang, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n",
+                     "n = %zu 个词元，d_k = %zu，d_v = %zu（太大，不逐个打印）\n"), r->n_q,
+            r->d_k, r->d_v);
+    if (r->raw)
+        fprintf(f, QZ_TR(lang, "variance of the raw scores q·k: %.4g\n",
+                         "原始分数 q·k 的方差：%.4g\n"), r->raw_variance);
+    double best = 0;
+    for (size_t i = 0; i < r->n_q * r->n_k; i++)
+        best = r->weights[i] > best ? r->weights[i] : best;
+    fprintf(f, QZ_TR(lang, "largest weight anywhere: %.4f\n", "所有权重中最大的：%.4f\n"), best);
+}
+
+static void show_compute(FILE *f, const at_compute *c, const at_compute_result *given,
+                         qz_lang lang)
 {
     at_compute_result mine;
     at_error err;
@@ -120,59 +169,64 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         if (at_compute_run(c, &mine, &err)) {
-            fprintf(f, "[compute] cannot run: %s\n", err.msg);
+            fprintf(f, QZ_TR(lang, "[compute] cannot run: %s\n", "[计算] 无法运行：%s\n"),
+                    err.msg);
             return;
         }
         clock_gettime(CLOCK_MONOTONIC, &t1);
         ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
         r = &mine;
     }
-    fprintf(f, "[compute]%s\n", c->random ? " seeded random q, k, v" : "");
-    if (r->n_q <= 16 && r->n_k <= 16) {     /* (a wide output is summarised) */
+    fprintf(f, "%s%s\n", QZ_TR(lang, "[compute]", "[计算]"),
+            c->random ? QZ_TR(lang, " seeded random q, k, v", " 带种子的随机 q、k、v") : "");
+    if (r->n_q <= 16 && r->n_k <= 16)     /* (a wide output is summarised) */
         cli_print_compute_text(f, r);
-    } else {
-        fprintf(f, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n", r->n_q, r->d_k,
-                r->d_v);
-        if (r->raw)
-            fprintf(f, "variance of the raw scores q·k: %.4g\n", r->raw_variance);
-    }
-    if (r->n_q > 16 || r->n_k > 16) {
-        double best = 0;
-        for (size_t i = 0; i < r->n_q * r->n_k; i++)
-            best = r->weights[i] > best ? r->weights[i] : best;
-        fprintf(f, "largest weight anywhere: %.4f\n", best);
-    }
+    else
+        show_compute_summary(f, r, lang);
     if (ms >= 0)
-        fprintf(f, "computed in %.3f ms (here; the tutor times it live)\n", ms);
+        fprintf(f, QZ_TR(lang, "computed in %.3f ms (here; the tutor times it live)\n",
+                         "用时 %.3f 毫秒（在这里；导师界面里现场计时）\n"), ms);
     for (unsigned i = 0; i < c->expect_count; i++) {
         char msg[400];
         int rc = at_expect_check(&c->expect[i], r, NULL, msg, sizeof msg);
-        fprintf(f, "expect %u: %s: %s\n", i + 1, rc == 0 ? "holds" : rc > 0 ? "FAILS" : "unchecked",
-                msg);
+        fprintf(f, QZ_TR(lang, "expect %u: %s: %s\n", "期望 %u：%s：%s\n"), i + 1,
+                verdict(rc, lang), msg);
     }
     if (r == &mine)
         at_compute_result_free(&mine);
 }
 
-static void show_answer(FILE *f, const at_question *q, const at_question_calc *c)
+static void show_softmax_answer(FILE *f, const at_question *q, const at_question_calc *c,
+                                qz_lang lang)
+{
+    fprintf(f, QZ_TR(lang, "  worked: exp of each score, the sum %.4f, each exp / sum\n",
+                     "  解法：每个分数取 exp，求和得 %.4f，每个 exp 除以这个和\n"), c->exp_sum);
+    int w = 4;
+    for (unsigned i = 0; i < q->tokens_count; i++)
+        w = cols(q->tokens[i]) > w ? cols(q->tokens[i]) : w;
+    for (unsigned i = 0; i < q->tokens_count; i++)
+        fprintf(f, QZ_TR(lang, "    %s%*s  score %-7s exp %.4f  weight %.4f\n",
+                         "    %s%*s  分数 %-7s exp %.4f  权重 %.4f\n"), q->tokens[i],
+                w - cols(q->tokens[i]), "", q->scores[i], c->exps[i], c->all_weights[i]);
+    fputs(QZ_TR(lang, "  answer:", "  答案："), f);
+    for (size_t i = 0; i < c->n; i++)
+        fprintf(f, " %s %.*f", q->tokens[c->ask_index[i]], c->decimals, c->expected[i]);
+    fprintf(f, "  (± %.3g)\n", c->tolerance);
+}
+
+static void show_answer(FILE *f, const at_question *q, const at_question_calc *c, qz_lang lang)
 {
     if (q->kind == AT_Q_SOFTMAX && c) {
-        fprintf(f, "  worked: exp of each score, the sum %.4f, each exp / sum\n", c->exp_sum);
-        int w = 4;
-        for (unsigned i = 0; i < q->tokens_count; i++)
-            w = cols(q->tokens[i]) > w ? cols(q->tokens[i]) : w;
-        for (unsigned i = 0; i < q->tokens_count; i++)
-            fprintf(f, "    %s%*s  score %-7s exp %.4f  weight %.4f\n", q->tokens[i],
-                    w - cols(q->tokens[i]), "", q->scores[i], c->exps[i], c->all_weights[i]);
-        fputs("  answer:", f);
-        for (size_t i = 0; i < c->n; i++)
-            fprintf(f, " %s %.*f", q->tokens[c->ask_index[i]], c->decimals, c->expected[i]);
-        fprintf(f, "  (± %.3g)\n", c->tolerance);
+        show_softmax_answer(f, q, c, lang);
     } else if ((q->kind == AT_Q_ATTENTION || q->kind == AT_Q_NUMERIC) && c) {
+        const char *what = "";
         if (q->kind == AT_Q_ATTENTION)
             cli_print_compute_text(f, &c->attn);
-        fprintf(f, "  answer%s:", q->kind == AT_Q_ATTENTION ? (strcmp(q->ask[0], "weights")
-                ? " (output row)" : " (weights row)") : "");
+        if (q->kind == AT_Q_ATTENTION && strcmp(q->ask[0], "weights"))
+            what = QZ_TR(lang, " (output row)", "（输出这一行）");
+        else if (q->kind == AT_Q_ATTENTION)
+            what = QZ_TR(lang, " (weights row)", "（权重这一行）");
+        fprintf(f, QZ_TR(lang, "  answer%s:", "  答案%s："), what);
         for (size_t i = 0; i < c->n; i++)
             fprintf(f, " %.*f", c->decimals, c->expected[i]);
         fprintf(f, "  (± %.3g)\n", c->tolerance);
@@ -183,57 +237,82 @@ static void show_answer(FILE *f, const at_question *q, const at_question_calc *c
                 indent(f, q->options[i].feedback, "        ");
         }
     } else if (q->kind == AT_Q_FORMULA) {
-        fprintf(f, "  answer: %s\n", q->canonical);
+        fprintf(f, QZ_TR(lang, "  answer: %s\n", "  答案：%s\n"), q->canonical);
     } else if (q->kind == AT_Q_TEXT) {
-        fprintf(f, "  key concepts (%u needed):\n", q->min_concepts ? *q->min_concepts
-                                                                   : q->rubric_count);
+        fprintf(f, QZ_TR(lang, "  key concepts (%u needed):\n", "  要点（至少答出 %u 个）：\n"),
+                q->min_concepts ? *q->min_concepts : q->rubric_count);
         for (unsigned i = 0; i < q->rubric_count; i++)
             fprintf(f, "    - %s\n", q->rubric[i].concept);
-        fputs("  reference answer:\n", f);
+        fputs(QZ_TR(lang, "  reference answer:\n", "  参考答案：\n"), f);
         indent(f, q->reference, "    ");
     }
 }
 
-static void show_question(FILE *f, const at_question *q, const at_question_calc *c)
+static const char *question_kind(at_question_kind k, qz_lang lang)
 {
-    fprintf(f, "[question %s, %s]\n", q->id, at_question_kind_name(q->kind));
+    static const char *zh[] = {"?", "softmax", "数值", "注意力", "选择", "公式", "简答"};
+    if (lang != QZ_ZH || (unsigned)k >= sizeof zh / sizeof zh[0])
+        return at_question_kind_name(k);
+    return zh[k];
+}
+
+static void show_question(FILE *f, const at_question *q, const at_question_calc *c, qz_lang lang)
+{
+    fprintf(f, QZ_TR(lang, "[question %s, %s]\n", "[问题 %s，%s]\n"), q->id,
+            question_kind(q->kind, lang));
     indent(f, q->prompt, "  ");
     for (unsigned i = 0; i < q->hints_count; i++)
-        fprintf(f, "  hint %u: %s\n", i + 1, q->hints[i]);
-    show_answer(f, q, c);
+        fprintf(f, QZ_TR(lang, "  hint %u: %s\n", "  提示 %u：%s\n"), i + 1, q->hints[i]);
+    show_answer(f, q, c, lang);
     if (q->explanation) {
-        fputs("  explanation:\n", f);
+        fputs(QZ_TR(lang, "  explanation:\n", "  讲解：\n"), f);
         indent(f, q->explanation, "    ");
     }
 }
 
-static void show_lesson(FILE *f, const at_lesson *l, const at_model *m)
+static const char *step_kind(at_step_kind k, qz_lang lang)
+{
+    static const char *zh[] = {"无", "文字", "表格", "公式", "代码", "实验", "计算", "问题"};
+    if (lang != QZ_ZH || (unsigned)k >= sizeof zh / sizeof zh[0])
+        return at_step_kind_name(k);
+    return zh[k];
+}
+
+static void show_step(FILE *f, const at_lesson *l, unsigned i, const at_model *m, qz_lang lang)
+{
+    const at_step *s = &l->doc->steps[i];
+    if (s->text)
+        indent(f, s->text, "");
+    else if (s->table)
+        show_table(f, s->table);
+    else if (s->formula)
+        fprintf(f, "    %s\n", s->formula);
+    else if (s->code)
+        fprintf(f, "```%s\n%s```\n", s->code->lang ? s->code->lang : "", s->code->source);
+    else if (s->lab)
+        show_lab(f, s->lab, m, lang);
+    else if (s->compute)
+        show_compute(f, s->compute, l->calc[i].compute, lang);
+    else if (s->question)
+        show_question(f, s->question, l->calc[i].question, lang);
+}
+
+static void show_lesson(FILE *f, const at_lesson *l, const at_model *m, qz_lang lang)
 {
     const at_lesson_doc *d = l->doc;
     fprintf(f, "%s\n", d->title);
     for (int i = cols(d->title); i > 0; i--)
         fputc('=', f);
-    fprintf(f, "\n(%s, %s%s)\n", d->id, d->lang == AT_LANG_ZH ? "zh" : "en", "");
+    fprintf(f, "\n(%s, %s)\n", d->id, d->lang == AT_LANG_ZH ? "zh" : "en");
     if (d->summary)
         fprintf(f, "%s\n", d->summary);
     for (unsigned i = 0; i < d->steps_count; i++) {
-        const at_step *s = &d->steps[i];
-        fprintf(f, "\n--- step %u of %u: %s\n", i + 1, d->steps_count,
-                at_step_kind_name(at_step_kind_of(s)));
-        if (s->text)
-            indent(f, s->text, "");
-        else if (s->table)
-            show_table(f, s->table);
-        else if (s->formula)
-            fprintf(f, "    %s\n", s->formula);
-        else if (s->code)
-            fprintf(f, "```%s\n%s```\n", s->code->lang ? s->code->lang : "", s->code->source);
-        else if (s->lab)
-            show_lab(f, s->lab, m);
-        else if (s->compute)
-            show_compute(f, s->compute, l->calc[i].compute);
-        else if (s->question)
-            show_question(f, s->question, l->calc[i].question);
+        const char *kind = step_kind(at_step_kind_of(&d->steps[i]), lang);
+        if (lang == QZ_ZH)
+            fprintf(f, "\n--- 第 %u 步（共 %u 步）：%s\n", i + 1, d->steps_count, kind);
+        else
+            fprintf(f, "\n--- step %u of %u: %s\n", i + 1, d->steps_count, kind);
+        show_step(f, l, i, m, lang);
     }
 }
 
@@ -286,8 +365,12 @@ int cli_show(int argc, char **argv)
     at_model *m = NULL;
     int rc = 0;
     if (!id && set.count) {
-        printf("%zu lesson%s (attn-tutor show ID prints one, attn-tutor lesson ID opens it):\n",
-               set.count, set.count == 1 ? "" : "s");
+        if (qz_lang_from(lang) == QZ_ZH)
+            printf("共 %zu 课（attn-tutor show ID 打印一课，attn-tutor lesson ID 打开它）：\n",
+                   set.count);
+        else
+            printf("%zu lesson%s (attn-tutor show ID prints one, attn-tutor lesson ID opens it):\n",
+                   set.count, set.count == 1 ? "" : "s");
         list_lessons(stdout, &set);
     } else if (!id) {
         at_diag_print(&d, stderr);
@@ -306,7 +389,7 @@ int cli_show(int argc, char **argv)
         fprintf(stderr, "attn-tutor show: cannot make the model\n");
         rc = 1;
     } else {
-        show_lesson(stdout, l, m);
+        show_lesson(stdout, l, m, qz_lang_from(lang));
     }
     at_model_free(m);
     at_lesson_set_free(&set);

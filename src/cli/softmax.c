@@ -3,6 +3,8 @@
  * each weight. The weights come from the engine's at_softmax_row. */
 #include "cli/cli.h"
 #include "engine/attention.h"
+#include "engine/text.h"
+#include "quiz/lang.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +18,40 @@ static int usage(FILE *f)
                "  --scale X   multiply every score by X first (e.g. 0.125 for 1/√64)\n"
                "  --lang zh|en  the language of the table's text (JSON keys stay English)\n");
     return f == stdout ? 0 : 2;
+}
+
+/* s right-aligned in cols display columns (a Chinese heading is two columns a character). */
+static void put_right(const char *s, int cols)
+{
+    int w = (int)at_text_width(s, strlen(s));
+    printf("%*s%s", cols > w ? cols - w : 0, "", s);
+}
+
+static void print_table(qz_lang lang, const double *s, const double *e, const double *w,
+                        size_t n, double scale, double max, int shifted, double shown_sum)
+{
+    if (lang == QZ_ZH)
+        printf("%zu 个分数的 softmax%s\n\n", n, scale != 1.0 ? "（每个分数先乘以缩放系数）" : "");
+    else
+        printf("softmax of %zu score%s%s\n\n", n, n == 1 ? "" : "s",
+               scale != 1.0 ? " (each multiplied by the scale first)" : "");
+    printf("  %3s  ", "#");
+    put_right(QZ_TR(lang, "score", "分数"), 12);
+    printf("  ");
+    put_right(shifted ? "exp(s-max)" : "exp(s)", 12);
+    printf("  ");
+    put_right(QZ_TR(lang, "weight", "权重"), 12);
+    putchar('\n');
+    for (size_t j = 0; j < n; j++)
+        printf("  %3zu  %12.4f  %12.4f  %12.4f\n", j + 1, s[j] * scale,
+               shifted ? e[j] : e[j] * exp(max), w[j]);
+    printf(QZ_TR(lang, "\n  sum of exp = %.4f\n", "\n  exp 之和 = %.4f\n"), shown_sum);
+    if (lang == QZ_ZH)
+        printf("  权重_i = exp_i / 和%s\n",
+               shifted ? "   （exp 都先减去最大的分数，不会溢出）" : "");
+    else
+        printf("  weight_i = exp_i / sum%s\n",
+               shifted ? "   (exp shifted by the largest score, so nothing overflows)" : "");
 }
 
 int cli_softmax(int argc, char **argv)
@@ -123,15 +159,8 @@ int cli_softmax(int argc, char **argv)
         }
         printf("]}\n");
     } else {
-        printf("softmax of %zu score%s%s\n\n", n, n == 1 ? "" : "s",
-               scale != 1.0 ? " (each multiplied by the scale first)" : "");
-        printf("  %3s  %12s  %12s  %12s\n", "#", "score", shifted ? "exp(s-max)" : "exp(s)", "weight");
-        for (size_t j = 0; j < n; j++)
-            printf("  %3zu  %12.4f  %12.4f  %12.4f\n", j + 1, s[j] * scale,
-                   shifted ? e[j] : e[j] * exp(max), w[j]);
-        printf("\n  sum of exp = %.4f\n", shown_sum);
-        printf("  weight_i = exp_i / sum%s\n",
-               shifted ? "   (exp shifted by the largest score, so nothing overflows)" : "");
+        print_table(qz_lang_from(cli_g.lang ? cli_g.lang : cli_default_lang()), s, e, w, n,
+                    scale, max, shifted, shown_sum);
     }
     free(e);
     free(w);
