@@ -126,7 +126,7 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Each *.yaml of a folder that is not a lesson root, in name order. */
+/* Each *.yaml (and *.yml) of a folder that is not a lesson root, in name order. */
 static int lint_folder(const char *dir, const at_model *m, at_diag_list *d, size_t *files)
 {
     DIR *dp = opendir(dir);
@@ -135,8 +135,9 @@ static int lint_folder(const char *dir, const at_model *m, at_diag_list *d, size
     if (!dp)
         return -1;
     for (struct dirent *e; (e = readdir(dp)) && n < 4096;) {
-        size_t len = strlen(e->d_name);
-        if (e->d_name[0] != '.' && len > 5 && !strcmp(e->d_name + len - 5, ".yaml"))
+        size_t len = strlen(e->d_name);   /* *.yaml and *.yml, as lesson folders take */
+        if (e->d_name[0] != '.' && ((len > 5 && !strcmp(e->d_name + len - 5, ".yaml")) ||
+                                    (len > 4 && !strcmp(e->d_name + len - 4, ".yml"))))
             names[n++] = strdup(e->d_name);
     }
     closedir(dp);

@@ -43,6 +43,12 @@ out=$("$AT_BIN" lint "$tmp/bad" 2>&1)
 expect_contains "a broken root counts its files" "lint: 2 files, 3 errors, 0 warnings" "$out"
 expect_contains "lang of the wrong folder at its value" \
   "en/a.yaml:2:7: error: \`lang\` says zh but the file is in the en folder (move it to zh/, or change \`lang\`)" "$out"
+# A plain folder: *.yml files are checked as *.yaml ones are.
+mkdir "$tmp/plain"
+printf 'id: c\nlang: en\ntitle: C\nsteps:\n  - text: x\n' > "$tmp/plain/c.yml"
+printf 'id: d\nlang: en\ntitle: D\nsteps:\n  - text: x\n' > "$tmp/plain/d.yaml"
+out=$("$AT_BIN" lint "$tmp/plain" 2>&1)
+expect_contains "a plain folder counts its .yml too" "lint: 2 files, 0 errors, 0 warnings" "$out"
 rm -rf "$tmp"
 expect_status "lint of a missing file is bad input" 2 "$AT_BIN" lint no/such/file.yaml
 expect_status "lint rejects an unknown option" 2 "$AT_BIN" lint --frobnicate
