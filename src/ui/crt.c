@@ -8,11 +8,14 @@
 #include <unistd.h>
 #include <term.h>
 
+#include "ui/termprobe.h"
+
 static struct {
     int active;
     crt_palette palette;
     SCREEN *screen;           /* from newterm, released by delscreen in crt_done */
     attr_t attrs[CRT_ROLES];
+    int joins;                /* UI_JOINS_* flags measured before the screen starts */
 } crt;
 
 typedef struct role_colors {
@@ -159,7 +162,16 @@ static void setup(void)
 
 int crt_init(void)
 {
-    return crt_init_on(NULL, stdout, stdin);   /* initscr() without its exit on failure */
+    char typed[256];
+    size_t n_typed = 0;
+    if (!crt.active) {
+        fflush(stdout);
+        crt.joins = ui_probe_joins(STDIN_FILENO, STDOUT_FILENO, typed, sizeof typed, &n_typed);
+    }
+    int rc = crt_init_on(NULL, stdout, stdin);   /* initscr() without its exit on failure */
+    while (rc == 0 && n_typed > 0)   /* keys typed during the probe, back in order */
+        ungetch((unsigned char)typed[--n_typed]);
+    return rc;
 }
 
 int crt_init_on(const char *term, FILE *out, FILE *in)
@@ -183,6 +195,11 @@ void crt_done(void)
     delscreen(crt.screen);
     crt.screen = NULL;
     crt.active = 0;
+}
+
+int crt_joins(void)
+{
+    return crt.joins;
 }
 
 crt_palette crt_palette_in_use(void)

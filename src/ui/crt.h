@@ -37,7 +37,8 @@ typedef enum crt_palette { CRT_PALETTE_NONE, CRT_PALETTE_8, CRT_PALETTE_256 } cr
 const char *crt_unusable(void);
 
 /* initscr() with cbreak, noecho, keypad, no cursor; picks the palette from the
- * terminal's colours, and none when NO_COLOR is set (any value, https://no-color.org).
+ * terminal's colours, and none when NO_COLOR is set (any value, https://no-color.org);
+ * first measures how the terminal draws emoji sequences (ui_probe_joins).
  * Returns 0, or -1 when ncurses could not start. */
 int crt_init(void);
 
@@ -48,6 +49,9 @@ int crt_init_on(const char *term, FILE *out, FILE *in);
 void crt_done(void);
 
 crt_palette crt_palette_in_use(void);
+
+/* The UI_JOINS_* flags (ui/termprobe.h) measured by crt_init; 0 with crt_init_on. */
+int crt_joins(void);
 
 /* The attribute (colour pair and A_* flags) of a role in the current palette. */
 attr_t crt_attr(crt_role role);

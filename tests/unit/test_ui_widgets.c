@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <curses.h>
+#include <wchar.h>
 
 #include "ui/crt.h"
 #include "ui/doc.h"
@@ -74,6 +75,52 @@ static void test_clip_case7(void **state)
     short p;
     getcchar(&cc, wch, &a, &p, NULL);
     assert_int_equal(wch[0], L'|');
+    delwin(w);
+}
+
+/* The code points held by the cell at (y, x), NUL-terminated. */
+static void cell_chars(WINDOW *w, int y, int x, wchar_t out[CCHARW_MAX + 1])
+{
+    cchar_t cc;
+    attr_t a;
+    short p;
+    mvwin_wch(w, y, x, &cc);
+    getcchar(&cc, out, &a, &p, NULL);
+}
+
+/* A grapheme cluster goes to the terminal whole or as "�" padded to its width, never
+ * its first code point alone (👩🏿‍🔧 used to be drawn as 👩). Off screen no terminal
+ * was measured, so an emoji sequence whose code points' wcwidths exceed its width
+ * gets the placeholder; clusters whose widths add up are drawn whole. */
+static void test_clusters_whole(void **state)
+{
+    WINDOW *w = newwin(1, 20, 0, 0);
+    wchar_t c[CCHARW_MAX + 1];
+    struct {
+        const char *s;
+        int cols;
+        const wchar_t *first;
+    } cases[] = {
+        {"\xF0\x9F\x91\xA9\xF0\x9F\x8F\xBF\xE2\x80\x8D\xF0\x9F\x94\xA7" "b", 3, L"\xFFFD"},
+        {"\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7"
+         "\xE2\x80\x8D\xF0\x9F\x91\xA6" "b", 3, L"\xFFFD"},
+        {"e\xCC\x81" "b", 2, L"e\x0301"},
+        {"\xF0\x9F\x91\xA9\xE2\x80\x8D" "b", 3, L"\x1F469"},   /* ZWJ still to come */
+        {"\xE4\xB8\xAD" "b", 3, L"\x4E2D"},
+        {"\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3" "b", 3, L"\x1F1E8"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        werase(w);
+        assert_int_equal(ui_puts(w, 0, 0, cases[i].s, 20, 0), cases[i].cols);
+        cell_chars(w, 0, 0, c);
+        assert_true(wcscmp(c, cases[i].first) == 0);
+        cell_chars(w, 0, cases[i].cols - 1, c);
+        assert_true(c[0] == L'b' && c[1] == 0);
+        if (cases[i].cols == 3 && cases[i].first[0] == 0xFFFD) {
+            cell_chars(w, 0, 1, c);
+            assert_true(c[0] == L' ');
+        }
+    }
     delwin(w);
 }
 
@@ -272,6 +319,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clip_case7),
         cmocka_unit_test(test_widths),
+        cmocka_unit_test(test_clusters_whole),
         cmocka_unit_test(test_lineedit_case9),
         cmocka_unit_test(test_lineedit_clusters),
         cmocka_unit_test(test_wrap_mixed),
