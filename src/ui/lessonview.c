@@ -1,13 +1,13 @@
 /* The lesson player. */
 #include "ui/lessonview.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "ui/attnview.h"
+#include "ui/computeview.h"
 #include "ui/crt.h"
 #include "ui/doc.h"
 #include "ui/draw.h"
@@ -179,106 +179,13 @@ static void next(ui_lesson *l)
 
 /* ---- layout of each step kind ---- */
 
-static void fmt_num(float v, char *b, size_t n)
-{
-    if (isnan(v))
-        snprintf(b, n, "NaN");
-    else if (isinf(v))
-        snprintf(b, n, "%s", v < 0 ? "−∞" : "∞");
-    else
-        snprintf(b, n, "%.4g", (double)v);
-}
-
-/* One cell of a matrix: "masked" for a masked score, weights with 4 decimals. */
-static void fmt_cell(float v, int masked_words, int weights, char *b, size_t n)
-{
-    if (masked_words && isinf(v) && v < 0)
-        snprintf(b, n, "%s", _("masked"));
-    else if (weights && isfinite(v))
-        snprintf(b, n, "%.4f", (double)v);
-    else
-        fmt_num(v, b, n);
-}
-
-/* A matrix [rows × cols] (row-major) as a table: one body row per matrix row, with row
- * labels (tokens or 1…) down the side and column labels (tokens or 1…) across the top,
- * always in that orientation (a single query is one row, as `show` prints it). Masked
- * entries (-inf in scores) read "masked". */
-static void matrix_table(ui_doc *d, const char *title, const float *m, size_t rows, size_t cols,
-                         const char *const *rlab, const char *const *clab, int masked_words,
-                         int weights)
-{
-    if (rows == 0 || cols == 0 || cols > 60 || rows > 200)
-        return;
-    ui_doc_line_add(d, title, CRT_TITLE, 0);
-    size_t nc = cols + 1;
-    char *cells = calloc((rows + 1) * nc, 32);
-    const char **ptrs = calloc((rows + 1) * nc, sizeof *ptrs);
-    const char ***rowp = calloc(rows + 1, sizeof *rowp);
-    if (!cells || !ptrs || !rowp)
-        goto out;
-    for (size_t r = 0; r <= rows; r++) {
-        for (size_t c = 0; c < nc; c++) {
-            char *cell = cells + (r * nc + c) * 32;
-            if (r == 0 && c == 0)
-                cell[0] = '\0';
-            else if (r == 0 && clab)
-                snprintf(cell, 32, "%s", clab[c - 1]);
-            else if (r == 0)
-                snprintf(cell, 32, "%zu", c);
-            else if (c == 0 && rlab)
-                snprintf(cell, 32, "%s", rlab[r - 1]);
-            else if (c == 0)
-                snprintf(cell, 32, "%zu", r);
-            else
-                fmt_cell(m[(r - 1) * cols + c - 1], masked_words, weights, cell, 32);
-            ptrs[r * nc + c] = cell;
-        }
-        rowp[r] = &ptrs[r * nc];
-    }
-    ui_doc_table(d, rowp[0], nc, (const char *const *const *)&rowp[1], rows, 2);
-    ui_doc_blank(d);
-out:
-    free(cells);
-    free(ptrs);
-    free(rowp);
-}
-
 static void layout_compute(ui_lesson *l, ui_doc *d, const at_compute_result *cr)
 {
-    char title[256];
-    const char *const *rl = cr->tokens, *const *kl = cr->key_tokens ? cr->key_tokens : cr->tokens;
-    if (!cr->scores_only) {
-        matrix_table(d, _("Q (queries)"), cr->q, cr->n_q, cr->d_k, rl, NULL, 0, 0);
-        matrix_table(d, _("K (keys)"), cr->k, cr->n_k, cr->d_k, kl, NULL, 0, 0);
-        matrix_table(d, _("V (values)"), cr->v, cr->n_k, cr->d_v, kl, NULL, 0, 0);
-    }
-    for (size_t h = 0; h < cr->heads; h++) {
-        size_t off = h * cr->n_q * cr->n_k;
-        char head[32] = "";
-        if (cr->heads > 1)
-            snprintf(head, sizeof head, _(" · head %zu"), h + 1);
-        if (!cr->scores_only) {
-            snprintf(title, sizeof title, _("Scores QKᵀ%s"), head);
-            matrix_table(d, title, cr->raw + off, cr->n_q, cr->n_k, rl, kl, 1, 0);
-            snprintf(title, sizeof title, _("Scaled scores × %.4g%s"), (double)cr->scale, head);
-        } else {
-            snprintf(title, sizeof title, _("Scores (already scaled)%s"), head);
-        }
-        matrix_table(d, title, cr->scaled + off, cr->n_q, cr->n_k, rl, kl, 1, 0);
-        snprintf(title, sizeof title, _("Weights = softmax of each row%s"), head);
-        matrix_table(d, title, cr->weights + off, cr->n_q, cr->n_k, rl, kl, 0, 1);
-    }
-    for (size_t i = 0; i < cr->n_q; i++)
-        if (cr->fully_masked && cr->fully_masked[i]) {
-            snprintf(title, sizeof title, _("Row %zu is fully masked: it sees no key, its weights and output are 0."), i + 1);
-            ui_doc_text(d, title, CRT_WARN, 2);
-        }
-    if (!cr->scores_only && cr->out)
-        matrix_table(d, _("Output = weights · V"), cr->out, cr->n_q, cr->d_v, rl, NULL, 0, 0);
+    ui_compute_layout(d, step_of(l)->compute, cr);
     if (l->has_timed) {
-        snprintf(title, sizeof title, _("Computed just now by the engine in %.3f ms."), l->timed_ms);
-        ui_doc_line_add(d, title, CRT_DIM, 0);
+        char line[256];
+        snprintf(line, sizeof line, _("Computed just now by the engine in %.3f ms."), l->timed_ms);
+        ui_doc_line_add(d, line, CRT_DIM, 0);
     }
 }
 

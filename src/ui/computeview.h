@@ -1,0 +1,15 @@
+/* A compute step of a lesson laid out for the tutor: Q, K, V, per head the raw,
+ * scaled and softmax scores, and the output, as tables. Every number comes from the
+ * engine's at_compute_result. A matrix wider than the document shows the columns that
+ * fit whole and says which are left out; no number is ever split. */
+#ifndef AT_UI_COMPUTEVIEW_H
+#define AT_UI_COMPUTEVIEW_H
+
+#include "lesson/lesson.h"
+#include "ui/doc.h"
+
+/* Append the step to d (laid out for d->width). c is the lesson's block (for the mask
+ * it gives; may be NULL), cr the engine's result; both borrowed. */
+void ui_compute_layout(ui_doc *d, const at_compute *c, const at_compute_result *cr);
+
+#endif
