@@ -48,6 +48,12 @@ static void enter(ui_quiz *z)
     }
 }
 
+/* Opened directly (attn-tutor quiz): no home screen under it, q quits. */
+static int alone(const ui_quiz *z)
+{
+    return z->base.app->depth <= 1;
+}
+
 static const char *quiz_title(ui_screen *s)
 {
     return _("Self-test");
@@ -58,7 +64,8 @@ static const char *quiz_status(ui_screen *s)
     ui_quiz *z = (ui_quiz *)s;
     if (z->has_question && z->question.typing)
         return _("answering · Enter: grade · Esc: leave");
-    return _("a: answer · H: hint · r: reference · ←/→: question · q: back");
+    return alone(z) ? _("a: answer · H: hint · r: reference · ←/→: question · q: quit")
+                    : _("a: answer · H: hint · r: reference · ←/→: question · q: back");
 }
 
 static int quiz_typing(ui_screen *s)
@@ -99,7 +106,9 @@ static void layout_summary(ui_quiz *z, ui_doc *d)
     ui_doc_blank(d);
     snprintf(b, sizeof b, _("%zu of %zu right, %zu tried."), right, z->n, tried);
     ui_doc_line_add(d, b, CRT_TITLE, 0);
-    ui_doc_line_add(d, _("← goes back to the questions; q to the home screen."), CRT_DIM, 0);
+    ui_doc_line_add(d, alone(z) ? _("← goes back to the questions; q quits.")
+                                : _("← goes back to the questions; q to the home screen."),
+                    CRT_DIM, 0);
 }
 
 static void draw_block(void *ctx, WINDOW *w, int id, int row0, ui_rect where)

@@ -45,6 +45,8 @@ static int open_model(ui_tutor *t, const char *path, const char *shipped)
     return 0;
 }
 
+static const char *save_cause(const char *msg);
+
 int ui_tutor_save(ui_app *app)
 {
     ui_tutor *t = ui_tutor_of(app);
@@ -53,10 +55,32 @@ int ui_tutor_save(ui_app *app)
     at_error err;
     at_error_clear(&err);
     if (qz_store_save(&t->store, &err) != AT_OK) {
-        ui_app_message(app, CRT_WRONG, _("Progress not saved: %s"), err.msg);
+        const char *why = save_cause(err.msg);
+        ui_app_message(app, CRT_WRONG, _("Progress not saved: %s"), why);
+        snprintf(t->save_error, sizeof t->save_error, "%s", why);
         return -1;
     }
+    t->save_error[0] = '\0';
     return 0;
+}
+
+/* The store's message without its own "progress not saved: " lead (the tutor says
+ * that in its own words, translated). */
+static const char *save_cause(const char *msg)
+{
+    static const char lead[] = "progress not saved: ";
+    return strncmp(msg, lead, sizeof lead - 1) ? msg : msg + sizeof lead - 1;
+}
+
+/* After the screen is closed: one line on stderr when progress was not saved, with
+ * the cause (the retry note of a running session left out). */
+static void say_unsaved(const ui_tutor *t)
+{
+    if (!t->save_error[0])
+        return;
+    const char *m = t->save_error, *note = strstr(m, QZ_SAVE_RETRY_NOTE);
+    int n = note ? (int)(note - m) : (int)strlen(m);
+    fprintf(stderr, _("attn-tutor: your progress was not saved: %.*s\n"), n, m);
 }
 
 /* The lessons of the chosen language; files with errors are left out (and named).
@@ -90,7 +114,9 @@ static void open_store(ui_tutor *t)
     at_error err;
     at_error_clear(&err);
     if (qz_store_open(&t->store, NULL, &err) != AT_OK) {
-        snprintf(t->store_note, sizeof t->store_note, _("Progress will not be saved: %s"), err.msg);
+        snprintf(t->store_note, sizeof t->store_note, _("Progress will not be saved: %s"),
+                 save_cause(err.msg));
+        snprintf(t->save_error, sizeof t->save_error, "%s", save_cause(err.msg));
         return;
     }
     t->store_open = 1;
@@ -197,6 +223,7 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
     else
         ui_app_run(&app);
     crt_done();
+    say_unsaved(&t);
     ui_tutor_close(&t);
     return rc;
 }

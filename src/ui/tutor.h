@@ -21,6 +21,8 @@ typedef struct ui_tutor {
     qz_store store;           /* owned: the progress store */
     int store_open;           /* 1 when store is usable */
     char store_note[512];     /* a save or load problem to show once ("" = none) */
+    char save_error[512];     /* why the last save failed, or why there is no store
+                               * ("" = saved): said on stderr when the tutor ends */
 } ui_tutor;
 
 /* Load the lessons if not done yet (screens that show lessons call it). */

@@ -43,3 +43,20 @@ if grep -q "id: self-test:q3" "$store" 2>/dev/null && grep -A4 "id: self-test:q3
 else
   not_ok "quiz: two attempts of q3 saved in the progress store" "$(cat "$store" 2>&1 | head -30)"
 fi
+# Opened directly (attn-tutor quiz) there is no home screen under the quiz: the summary
+# and the status bar say q quits, and q does quit.
+expect_screen "quiz opened directly: the summary says q quits" "q quits."
+expect_screen "quiz opened directly: the status bar says q: quit" "q: quit"
+expect_not_screen "quiz opened directly: no promise of a home screen" "q to the home screen"
+keys q
+if wait_exit 10; then ok "quiz opened directly: q quits"; else not_ok "quiz opened directly: q quits" "$SCREEN"; fi
+# From the home screen, q goes back there and the summary says so.
+tutor_start 100 30 -- --lang en
+expect_screen "quiz from home: home opens" "Attention lab"
+keys t
+expect_screen "quiz from home: the self-test opens" "question 1 of"
+i=0
+while [ $i -lt 10 ] && ! wait_for "Your score" 1; do keys Right; i=$((i + 1)); done
+expect_screen "quiz from home: the summary says q goes home" "q to the home screen."
+keys q
+expect_screen "quiz from home: q goes back home" "Self-attention, step by step"
