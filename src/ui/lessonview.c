@@ -44,6 +44,7 @@ static const ui_help_item lesson_help[] = {
     {N_("↑ ↓  j k"), N_("scroll a long step")},
     {N_("Enter"), N_("on a lab step: open the sentence in the lab")},
     {N_("a  H  r"), N_("on a question: answer, hint, reference answer")},
+    {N_("y  p  n"), N_("after a text answer is graded: your own grade (right, partly, not yet)")},
     {NULL, NULL},
 };
 
@@ -314,6 +315,8 @@ static const char *lesson_status(ui_screen *s)
     ui_lesson *l = (ui_lesson *)s;
     if (l->has_question && l->question.typing)
         return _("answering · Enter: grade · Esc: leave");
+    if (l->has_question && ui_question_can_self_grade(&l->question))
+        return _("y/p/n: your own grade · ←/→: step · q: home");
     return _("←/→: step · ↑/↓: scroll · q: home");
 }
 
@@ -342,10 +345,13 @@ static void lesson_draw(ui_screen *s, WINDOW *w, ui_rect r)
         l->top = 0;
     ui_doc_draw(w, body, &l->doc, l->top, draw_block, l);
     char right[128];
+    int room = r.w - c - 3;
+    const char *kind = step_kind_label(at_step_kind_of(step_of(l)));
     snprintf(right, sizeof right, "%s%s%s", l->top > 0 ? "↑ " : "",
-             l->top + body.h < (int)l->doc.n ? _("↓ more · ") : "",
-             step_kind_label(at_step_kind_of(step_of(l))));
-    ui_put_right(w, r.y, r.x + c + 2, right, r.w - c - 3, crt_attr(CRT_DIM));
+             l->top + body.h < (int)l->doc.n ? _("↓ more · ") : "", kind);
+    if (ui_text_width(right, strlen(right)) > room)   /* items dropped whole, never cut */
+        snprintf(right, sizeof right, "%s", ui_text_width(kind, strlen(kind)) <= room ? kind : "");
+    ui_put_right(w, r.y, r.x + c + 2, right, room, crt_attr(CRT_DIM));
 }
 
 static int lesson_key(ui_screen *s, ui_key k)

@@ -1,13 +1,16 @@
 /* A question: prompt, answer line, hints, grading and feedback. */
 #include "ui/question.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "quiz/lang.h"
 #include "quiz/progress.h"
+#include "quiz/rubric.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
 #include "ui/i18n.h"
@@ -20,6 +23,7 @@ const ui_help_item ui_question_help[] = {
     {N_("Esc"), N_("while answering: leave the answer line")},
     {N_("H"), N_("show the next hint")},
     {N_("r"), N_("show the reference answer (after an attempt)")},
+    {N_("y  p  n"), N_("after a text answer is graded: your own grade (right, partly, not yet)")},
     {NULL, NULL},
 };
 
@@ -63,6 +67,120 @@ static crt_role verdict_role(qz_verdict v)
     return v == QZ_CORRECT ? CRT_OK : v == QZ_PARTIAL ? CRT_WARN : CRT_WRONG;
 }
 
+/* The grader's feedback without a first line that only repeats the verdict the
+ * screen already shows ("Not right." under "✗ Not right yet"). */
+static const char *feedback_body(const char *fb)
+{
+    static const char *const said[] = {"Correct.", "Partly right.", "Not right.",
+                                       "正确。", "部分正确。", "不对。"};
+    const char *nl = strchr(fb, '\n');
+    size_t n = nl ? (size_t)(nl - fb) : strlen(fb);
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
+        if (strlen(said[i]) == n && !strncmp(fb, said[i], n))
+            return nl ? nl + 1 : fb + n;
+    return fb;
+}
+
+/* Equal ignoring surrounding spaces and ASCII case. */
+static int same_text(const char *a, const char *b)
+{
+    while (isspace((unsigned char)*a))
+        a++;
+    while (isspace((unsigned char)*b))
+        b++;
+    size_t la = strlen(a), lb = strlen(b);
+    while (la && isspace((unsigned char)a[la - 1]))
+        la--;
+    while (lb && isspace((unsigned char)b[lb - 1]))
+        lb--;
+    return la == lb && !strncasecmp(a, b, la);
+}
+
+/* The options an answer chooses, as the grader reads them (the whole text of an
+ * option, or letters, "(b)" or numbers separated by spaces, commas or semicolons);
+ * a bit per option. */
+static unsigned long long chosen_options(const at_question *q, const char *answer)
+{
+    unsigned long long m = 0;
+    for (unsigned i = 0; i < q->options_count && i < 64; i++)
+        if (q->options[i].text && same_text(answer, q->options[i].text))
+            return 1ull << i;
+    for (const char *p = answer; *p;) {
+        while (*p && (isspace((unsigned char)*p) || *p == ',' || *p == ';'))
+            p++;
+        const char *s = p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',' && *p != ';')
+            p++;
+        size_t n = (size_t)(p - s);
+        long idx = -1;
+        if (n == 1 && isalpha((unsigned char)*s))
+            idx = tolower((unsigned char)*s) - 'a';
+        else if (n == 3 && s[0] == '(' && s[2] == ')' && isalpha((unsigned char)s[1]))
+            idx = tolower((unsigned char)s[1]) - 'a';
+        else if (n && n <= 2 && isdigit((unsigned char)s[0]) && (n == 1 || isdigit((unsigned char)s[1])))
+            idx = strtol(s, NULL, 10) - 1;
+        if (idx >= 0 && idx < 64 && (unsigned)idx < q->options_count)
+            m |= 1ull << idx;
+    }
+    return m;
+}
+
+/* A choice answered wrong (or partly) once: the student tries again before the
+ * right option is shown (after a second such try, or with r). */
+static int retry_choice(const ui_question *uq)
+{
+    qz_verdict v = uq->result.verdict;
+    return uq->q->options_count && (v == QZ_WRONG || v == QZ_PARTIAL) && uq->wrong_tries < 2 &&
+           !uq->show_reference;
+}
+
+/* The chosen options with their own feedback, and how to go on. */
+static void layout_chosen(ui_question *uq, ui_doc *d)
+{
+    const at_question *q = uq->q;
+    for (unsigned i = 0; i < q->options_count && i < 64; i++) {
+        if (!(uq->chosen >> i & 1))
+            continue;
+        const at_option *o = &q->options[i];
+        char line[2048];
+        snprintf(line, sizeof line, "%c) %s — %s%s%s", 'a' + (int)(i % 26), o->text ? o->text : "",
+                 o->correct ? _("right") : _("not right"), o->feedback ? ": " : "",
+                 o->feedback ? o->feedback : "");
+        ui_doc_flow(d, line, o->correct ? CRT_OK : CRT_WRONG, 2);
+    }
+    ui_doc_line_add(d, _("Try again (a), or r shows the right answer."), CRT_DIM, 2);
+}
+
+/* The student's own grade of a text answer, or how to give one. */
+static void layout_self_grade(ui_question *uq, ui_doc *d)
+{
+    char b[512];
+    if (uq->result.self_assessed) {
+        qz_verdict v = uq->result.self_verdict;
+        snprintf(b, sizeof b, _("Your own grade: %s (y/p/n change it)"),
+                 v == QZ_CORRECT ? _("right") : v == QZ_PARTIAL ? _("partly right") : _("not right yet"));
+        ui_doc_text(d, b, verdict_role(v), 2);
+    } else {
+        ui_doc_text(d, _("Your own grade (after reading the reference): y right · p partly · n not yet"),
+                    CRT_DIM, 2);
+    }
+}
+
+int ui_question_can_self_grade(const ui_question *uq)
+{
+    return uq->graded && uq->bound_ok && uq->bound.q.kind == QZ_TEXT &&
+           uq->result.verdict != QZ_MALFORMED && !uq->typing;
+}
+
+qz_rec_verdict ui_question_standing(const qz_answer_rec *r)
+{
+    if (!r || !r->attempts)
+        return QZ_REC_NONE;
+    if (r->correct > 0 || r->best >= 1)
+        return QZ_REC_CORRECT;
+    return r->best > 0 ? QZ_REC_PARTIAL : QZ_REC_WRONG;
+}
+
 void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
 {
     const at_question *q = uq->q;
@@ -97,8 +215,12 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
         ui_doc_blank(d);
         uq->focus_line = (int)d->n;
         ui_doc_line_add(d, verdict_text(uq->result.verdict), verdict_role(uq->result.verdict), 0);
-        if (uq->result.feedback)
-            ui_doc_flow(d, uq->result.feedback, CRT_NORMAL, 2);
+        if (ui_question_can_self_grade(uq))   /* in view with the verdict, above the feedback */
+            layout_self_grade(uq, d);
+        if (retry_choice(uq))
+            layout_chosen(uq, d);
+        else if (uq->result.feedback)
+            ui_doc_flow(d, feedback_body(uq->result.feedback), CRT_NORMAL, 2);
     }
     if (uq->show_reference) {
         ui_doc_blank(d);
@@ -123,8 +245,10 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
     }
     ui_doc_blank(d);
     const char *keys = uq->typing ? _("Enter: grade · Esc: leave the answer line")
-                                  : _("a: answer · H: hint · r: reference answer");
-    ui_doc_line_add(d, keys, CRT_DIM, 0);
+                       : ui_question_can_self_grade(uq)
+                           ? _("a: answer · H: hint · r: reference answer · y/p/n: your own grade")
+                           : _("a: answer · H: hint · r: reference answer");
+    ui_doc_text(d, keys, CRT_DIM, 0);   /* wrapped on a narrow screen, never cut */
 }
 
 int ui_question_scroll(ui_question *uq, int top, int rows)
@@ -146,8 +270,21 @@ void ui_question_draw_field(ui_question *uq, ui_app *app, WINDOW *w, ui_rect whe
     int fw = where.w - lw - 1;
     if (fw < 2)
         return;
-    int cx = ui_lineedit_fit(&uq->answer, fw);
     ui_fill(w, where.y, where.x + lw, fw, crt_attr(CRT_INPUT));
+    if (!uq->typing) {   /* read from its start; a longer answer ends in "…" */
+        const char *a = uq->answer.buf;
+        size_t n = uq->answer.len;
+        if (ui_text_width(a, n) <= fw) {
+            ui_put(w, where.y, where.x + lw, a, n, fw, crt_attr(CRT_INPUT));
+        } else {
+            int cols = 0;
+            size_t k = ui_text_clip(a, n, fw - 1, &cols);
+            ui_put(w, where.y, where.x + lw, a, k, cols, crt_attr(CRT_INPUT));
+            ui_puts(w, where.y, where.x + lw + cols, "…", 1, crt_attr(CRT_INPUT));
+        }
+        return;
+    }
+    int cx = ui_lineedit_fit(&uq->answer, fw);
     size_t i = 0;
     int col = 0;
     while (i < uq->answer.len && col < uq->answer.scroll) {
@@ -183,12 +320,33 @@ static void grade(ui_question *uq, ui_app *app)
         return;
     uq->attempts++;
     uq->typing = 0;
+    if (uq->q->options_count) {
+        uq->chosen = chosen_options(uq->q, uq->answer.buf);
+        uq->wrong_tries += uq->result.verdict != QZ_CORRECT;
+    }
     if (t->store_open) {
         if (qz_store_record(&t->store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
             ui_app_message(app, CRT_WRONG, "%s", err.msg);
         else
             ui_tutor_save(app);
     }
+}
+
+/* The student's own verdict on a graded text answer: shown, and stored apart from
+ * the automatic one (as `attn-tutor check --self`). */
+static void self_grade(ui_question *uq, ui_app *app, qz_verdict v)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    qz_result_self_assess(&uq->result, v);
+    uq->scroll_pending = 1;
+    if (!t->store_open)
+        return;
+    at_error err;
+    at_error_clear(&err);
+    if (qz_store_self_assess(&t->store, uq->id, v, (long long)time(NULL), &err) != AT_OK)
+        ui_app_message(app, CRT_WRONG, "%s", err.msg);
+    else
+        ui_tutor_save(app);
 }
 
 static int key_typing(ui_question *uq, ui_app *app, ui_key k)
@@ -239,6 +397,12 @@ int ui_question_key(ui_question *uq, ui_app *app, ui_key k)
         else
             ui_app_message(app, CRT_WARN, "%s", uq->q->hints_count ? _("No more hints.")
                                                                      : _("This question has no hints."));
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (ui_question_can_self_grade(uq) &&
+        (UI_IS_CHAR(k, 'y') || UI_IS_CHAR(k, 'p') || UI_IS_CHAR(k, 'n'))) {
+        self_grade(uq, app, UI_IS_CHAR(k, 'y') ? QZ_CORRECT : UI_IS_CHAR(k, 'p') ? QZ_PARTIAL
+                                                                                : QZ_WRONG);
         return UI_HANDLED | UI_REDRAW;
     }
     if (UI_IS_CHAR(k, 'r')) {

@@ -7,6 +7,7 @@
 
 #include "lesson/lesson.h"
 #include "quiz/bind.h"
+#include "quiz/progress.h"
 #include "quiz/quiz.h"
 #include "ui/doc.h"
 #include "ui/lineedit.h"
@@ -24,6 +25,8 @@ typedef struct ui_question {
     qz_result result;
     int graded;                   /* result holds the last grading */
     int attempts;                 /* graded attempts this time (malformed ones excluded) */
+    int wrong_tries;              /* choice: graded attempts this time not fully right */
+    unsigned long long chosen;    /* choice: the options of the graded answer (bit i = option i) */
     unsigned hints_shown;
     int show_reference;
     int scroll_pending;           /* new feedback: the screen scrolls to focus_line */
@@ -49,8 +52,18 @@ void ui_question_draw_field(ui_question *uq, ui_app *app, WINDOW *w, ui_rect whe
 
 /* Handle a key (returns UI_IGNORED when the question does not use it):
  * a, i, Enter focus the answer line; while typing Enter grades and Esc leaves;
- * H shows the next hint; r the reference answer after an attempt. */
+ * H shows the next hint; r the reference answer after an attempt; after a text
+ * answer is graded, y p n record the student's own verdict (right, partly, not
+ * yet), kept apart from the automatic one as `attn-tutor check --self` does. */
 int ui_question_key(ui_question *uq, ui_app *app, ui_key k);
+
+/* 1 when the student may grade the last answer themselves (a graded text answer). */
+int ui_question_can_self_grade(const ui_question *uq);
+
+/* Where a question stands from its record: the best result counts (a question
+ * once answered right is right). QZ_REC_NONE when never tried (r NULL or no
+ * attempts). The home marks and the self-test summary both use it. */
+qz_rec_verdict ui_question_standing(const qz_answer_rec *r);
 
 /* Help lines for these keys. */
 extern const ui_help_item ui_question_help[];

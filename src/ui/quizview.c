@@ -33,6 +33,7 @@ static const ui_help_item quiz_help[] = {
     {N_("a  i  Enter"), N_("answer: type on the answer line, Enter grades")},
     {N_("H"), N_("show the next hint")},
     {N_("r"), N_("show the reference answer (after an attempt)")},
+    {N_("y  p  n"), N_("after a text answer is graded: your own grade (right, partly, not yet)")},
     {NULL, NULL},
 };
 
@@ -64,6 +65,9 @@ static const char *quiz_status(ui_screen *s)
     ui_quiz *z = (ui_quiz *)s;
     if (z->has_question && z->question.typing)
         return _("answering · Enter: grade · Esc: leave");
+    if (z->has_question && ui_question_can_self_grade(&z->question))
+        return alone(z) ? _("y/p/n: your own grade · ←/→: question · q: quit")
+                        : _("y/p/n: your own grade · ←/→: question · q: back");
     return alone(z) ? _("a: answer · H: hint · r: reference · ←/→: question · q: quit")
                     : _("a: answer · H: hint · r: reference · ←/→: question · q: back");
 }
@@ -86,13 +90,14 @@ static void layout_summary(ui_quiz *z, ui_doc *d)
         const qz_answer_rec *r = t->store_open ? qz_store_answer(&t->store, id) : NULL;
         const char *v = _("not tried");
         crt_role role = CRT_DIM;
-        if (r && r->attempts) {
+        qz_rec_verdict st = ui_question_standing(r);   /* the best result, as the home counts */
+        if (st != QZ_REC_NONE) {
             tried++;
-            if (r->verdict == QZ_REC_CORRECT) {
+            if (st == QZ_REC_CORRECT) {
                 v = _("right");
                 role = CRT_OK;
                 right++;
-            } else if (r->verdict == QZ_REC_PARTIAL) {
+            } else if (st == QZ_REC_PARTIAL) {
                 v = _("partly right");
                 role = CRT_WARN;
             } else {
@@ -100,7 +105,12 @@ static void layout_summary(ui_quiz *z, ui_doc *d)
                 role = CRT_WRONG;
             }
         }
-        snprintf(b, sizeof b, "%-5s %s", z->qs[i]->id, v);
+        char own[128] = "";
+        if (st != QZ_REC_NONE && r->self != QZ_REC_NONE)
+            snprintf(own, sizeof own, _(" (your own grade: %s)"),
+                     r->self == QZ_REC_CORRECT ? _("right")
+                     : r->self == QZ_REC_PARTIAL ? _("partly right") : _("not right yet"));
+        snprintf(b, sizeof b, "%-5s %s%s", z->qs[i]->id, v, own);
         ui_doc_line_add(d, b, role, 2);
     }
     ui_doc_blank(d);
