@@ -10,6 +10,7 @@
 #include "ui/i18n.h"
 #include "ui/lab.h"
 #include "ui/lessonview.h"
+#include "ui/question.h"
 #include "ui/quizview.h"
 #include "quiz/bind.h"
 #include "ui/tutor.h"
@@ -20,6 +21,7 @@ typedef enum item_kind { ITEM_CONTINUE, ITEM_LESSON, ITEM_LAB, ITEM_QUIZ } item_
 typedef struct home_item {
     item_kind kind;
     int lesson;          /* index for ITEM_LESSON */
+    char num[24];        /* "3." for a lesson (and the self-test among them), else "" */
     char label[256];
     char mark[64];       /* progress mark */
     char mark_short[32]; /* the same without the question count, for narrow screens */
@@ -40,35 +42,41 @@ static const ui_help_item home_help[] = {
     {NULL, NULL},
 };
 
-/* Questions of a lesson answered right so far, and how many it has. */
-static void lesson_score(ui_tutor *t, const at_lesson *l, unsigned *right, unsigned *total)
+/* Questions of a lesson answered right so far (the best result of each, as the
+ * self-test summary counts them), tried, and how many it has. The ids are those the
+ * lesson player and the self-test both record: "LESSON:QID". */
+static void lesson_score(ui_tutor *t, const at_lesson *l, unsigned *right, unsigned *tried,
+                         unsigned *total)
 {
     char id[160];
-    *right = *total = 0;
+    *right = *tried = *total = 0;
     for (unsigned i = 0; i < l->doc->steps_count; i++) {
         const at_question *q = l->doc->steps[i].question;
         if (!q)
             continue;
         (*total)++;
         snprintf(id, sizeof id, "%s:%s", l->doc->id, q->id);
-        const qz_answer_rec *r = t->store_open ? qz_store_answer(&t->store, id) : NULL;
-        if (r && r->verdict == QZ_REC_CORRECT)
-            (*right)++;
+        qz_rec_verdict v = ui_question_standing(t->store_open ? qz_store_answer(&t->store, id) : NULL);
+        *tried += v != QZ_REC_NONE;
+        *right += v == QZ_REC_CORRECT;
     }
 }
 
-/* "✓ done", "… 3/9", "· new", plus "2/3 ✓" for questions */
-static void lesson_mark(ui_tutor *t, const at_lesson *l, char *mark, size_t n, char *shrt,
-                        size_t sn)
+/* "✓ done", "▸ 3/9", "· new", plus " Q2/3" for questions. The self-test (opened as
+ * the quiz) is done when every question was tried, under way when some were. */
+static void lesson_mark(ui_tutor *t, const at_lesson *l, int quiz, char *mark, size_t n,
+                        char *shrt, size_t sn)
 {
     const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, l->doc->id) : NULL;
-    unsigned right, total;
-    lesson_score(t, l, &right, &total);
+    unsigned right, tried, total;
+    lesson_score(t, l, &right, &tried, &total);
     char q[32] = "";
     if (total)
         snprintf(q, sizeof q, _(" Q%u/%u"), right, total);
-    if (r && r->done)
+    if ((r && r->done) || (quiz && total && tried == total))
         snprintf(shrt, sn, "%s", _("✓ done"));
+    else if (quiz && tried)
+        snprintf(shrt, sn, _("▸ %u/%u"), tried, total);
     else if (r)
         snprintf(shrt, sn, _("▸ %u/%u"), r->step + 1, l->doc->steps_count);
     else
@@ -94,27 +102,28 @@ static void build(ui_home *h)
                      t->store.p->step + 1);
         }
     }
+    /* the self-test lesson is one entry among the lessons, opening the self-test
+     * screen; its size counted, not typed */
     for (size_t i = 0; i < t->lessons.count && h->n < 60; i++) {
         const at_lesson *l = t->lessons.lessons[i];
+        unsigned nq = 0;
+        int quiz = !strcmp(l->doc->id, QZ_SELF_TEST_LESSON);
+        for (unsigned k = 0; quiz && k < l->doc->steps_count; k++)
+            nq += l->doc->steps[k].question != NULL;
+        quiz = nq > 0;
         it = &h->items[h->n++];
-        *it = (home_item){.kind = ITEM_LESSON, .lesson = (int)i};
-        snprintf(it->label, sizeof it->label, "%zu. %s", i + 1, l->doc->title);
-        lesson_mark(t, l, it->mark, sizeof it->mark, it->mark_short, sizeof it->mark_short);
+        *it = (home_item){.kind = quiz ? ITEM_QUIZ : ITEM_LESSON, .lesson = (int)i};
+        snprintf(it->num, sizeof it->num, "%zu.", i + 1);
+        if (quiz)
+            snprintf(it->label, sizeof it->label,
+                     ngettext("Self-test: %u question", "Self-test: %u questions", nq), nq);
+        else
+            snprintf(it->label, sizeof it->label, "%s", l->doc->title);
+        lesson_mark(t, l, quiz, it->mark, sizeof it->mark, it->mark_short, sizeof it->mark_short);
     }
     it = &h->items[h->n++];
     *it = (home_item){.kind = ITEM_LAB};
     snprintf(it->label, sizeof it->label, "%s", _("Attention lab: type a sentence, see its attention"));
-    /* the self-test only when the lessons have one; its size counted, not typed */
-    const at_lesson *st = at_lesson_set_find(&t->lessons, QZ_SELF_TEST_LESSON);
-    unsigned nq = 0;
-    for (unsigned i = 0; st && i < st->doc->steps_count; i++)
-        nq += st->doc->steps[i].question != NULL;
-    if (nq > 0) {
-        it = &h->items[h->n++];
-        *it = (home_item){.kind = ITEM_QUIZ};
-        snprintf(it->label, sizeof it->label,
-                 ngettext("Self-test: %u question", "Self-test: %u questions", nq), nq);
-    }
     if (h->sel >= h->n)
         h->sel = h->n - 1;
 }
@@ -127,6 +136,22 @@ static const char *home_title(ui_screen *s)
 static const char *home_status(ui_screen *s)
 {
     return _("↑↓: choose · Enter: open · q: save and quit");
+}
+
+/* s in max columns; when it is wider, cut at a grapheme boundary and ended with "…". */
+static void put_cut(WINDOW *w, int y, int x, const char *s, int max, attr_t a)
+{
+    size_t n = strlen(s);
+    if (max < 1)
+        return;
+    if (ui_text_width(s, n) <= max) {
+        ui_put(w, y, x, s, n, max, a);
+        return;
+    }
+    int cols = 0;
+    size_t k = ui_text_clip(s, n, max - 1, &cols);
+    ui_put(w, y, x, s, k, cols, a);
+    ui_puts(w, y, x + cols, "…", 1, a);
 }
 
 static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
@@ -157,29 +182,39 @@ static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
         h->top = h->sel;
     if (h->sel >= h->top + rows)
         h->top = h->sel - rows + 1;
-    /* the mark column: as wide as the widest mark and a gap; the short marks (no
-     * question count) when the labels would get fewer than 16 columns; none under 10 */
-    int avail = r.w - 6, full = 0, brief = 0;
+    /* the lesson numbers right-aligned in their own column, so they line up whatever
+     * the marks; then the mark column, as wide as the widest mark and a gap (the short
+     * marks, without the question count, when the labels would get fewer than 16
+     * columns; none under 10); labels too long end in "…" */
+    int nw = 0, full = 0, brief = 0;
     for (int i = 0; i < h->n; i++) {
         const home_item *it = &h->items[i];
+        int w0 = ui_text_width(it->num, strlen(it->num));
         int fw = ui_text_width(it->mark, strlen(it->mark));
         int bw = ui_text_width(it->mark_short, strlen(it->mark_short));
+        nw = w0 > nw ? w0 : nw;
         full = fw > full ? fw : full;
         brief = bw > brief ? bw : brief;
     }
-    int use_short = full + 1 > avail - 16, mw = (use_short ? brief : full) + 1;
-    if (mw == 1 || avail - mw < 10)
+    int avail = r.w - 6, lead = nw ? nw + 1 : 0;
+    int use_short = lead + full + 1 > avail - 16, mw = (use_short ? brief : full) + 1;
+    if (mw == 1 || avail - lead - mw < 10)
         mw = 0;
     for (int i = 0; i < rows && h->top + i < h->n; i++) {
         const home_item *it = &h->items[h->top + i];
         int sel = h->top + i == h->sel;
         attr_t a = sel ? crt_attr(CRT_SELECTED) : crt_attr(CRT_NORMAL);
-        ui_fill(w, y0 + i, r.x + 2, r.w - 4, a);
-        if (mw > 0 && it->kind == ITEM_LESSON)
-            ui_puts(w, y0 + i, r.x + 3, use_short ? it->mark_short : it->mark, mw - 1,
+        int y = y0 + i, x = r.x + 3;
+        ui_fill(w, y, r.x + 2, r.w - 4, a);
+        if (!it->num[0]) {
+            put_cut(w, y, x, it->label, avail, a);
+            continue;
+        }
+        ui_put_right(w, y, x, it->num, nw, a);
+        if (mw > 0)
+            ui_puts(w, y, x + lead, use_short ? it->mark_short : it->mark, mw - 1,
                     sel ? a : crt_attr(CRT_OK));
-        int lx = it->kind == ITEM_LESSON ? mw : 0;
-        ui_puts(w, y0 + i, r.x + 3 + lx, it->label, avail - lx, a);
+        put_cut(w, y, x + lead + mw, it->label, avail - lead - mw, a);
     }
 }
 

@@ -56,6 +56,12 @@ static void draw_bars(ui_app *app, ui_screen *s, int rows, int cols)
     char left[256];
     const char *title = s->ops->title ? s->ops->title(s) : "";
     snprintf(left, sizeof left, " attn-tutor · %s", title);
+    size_t n = strlen(left);
+    if (ui_text_width(left, n) > cols) {   /* a title too long ends in "…" */
+        int c = 0;
+        size_t k = ui_text_clip(left, n, cols - 1, &c);
+        snprintf(left + k, sizeof left - k, "%s", "…");
+    }
     ui_put_pad(stdscr, 0, 0, left, cols, crt_attr(CRT_TITLE) | A_REVERSE);
 
     attr_t bar = crt_attr(CRT_STATUS);

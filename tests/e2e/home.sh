@@ -16,9 +16,9 @@ wait_line '\? 帮助' >/dev/null
 full=$(printf '%s\n' "$SCREEN" | tail -1 | sed 's/? 帮助.*//; s/^ *//; s/ *$//')
 resize 40 12
 wait_line '▸ [0-9]+/[0-9]+' 5
-expect_line "home 40×12: the progress mark, a gap, then the lesson" '▸ [0-9]+/[0-9]+( 题[0-9]+/[0-9]+)? +[0-9]+\. '
-case "$SCREEN" in *"题0"[0-9]"."*|*"题0"[0-9]" "*) not_ok "home 40×12: no question count glued to the number" "$SCREEN" ;; *) ok "home 40×12: no question count glued to the number" ;; esac
-expect_line "home 40×12: a new lesson keeps its mark" '· [^ ]+( 题[0-9]+/[0-9]+)? +[0-9]+\. '
+expect_line "home 40×12: the number, the progress mark, a gap, then the lesson" '[0-9]+\. ▸ [0-9]+/[0-9]+( 题[0-9]+/[0-9]+)? +[^ ]'
+case "$SCREEN" in *"题0"[0-9]"."*|*"题0"[0-9]"缩"*) not_ok "home 40×12: no question count glued to the lesson" "$SCREEN" ;; *) ok "home 40×12: no question count glued to the lesson" ;; esac
+expect_line "home 40×12: a new lesson keeps its mark" '[0-9]+\. · [^ ]+( 题[0-9]+/[0-9]+)? +[^ ]'
 bar=$(printf '%s\n' "$SCREEN" | tail -1 | sed 's/? 帮助.*//; s/^ *//; s/ *$//')
 case "$full" in
   "$bar") ok "home 40×12: the status keys are whole items" ;;
