@@ -48,6 +48,12 @@ static const ui_help_item lesson_help[] = {
     {NULL, NULL},
 };
 
+/* Opened directly (attn-tutor lesson ID): no home screen under it, q quits. */
+static int alone(const ui_lesson *l)
+{
+    return l->base.app->depth <= 1;
+}
+
 static const at_lesson *lesson_of(ui_lesson *l)
 {
     return ui_tutor_of(l->base.app)->lessons.lessons[l->index];
@@ -174,7 +180,8 @@ static void next(ui_lesson *l)
         save_position(l);
         ui_app_message(l->base.app, CRT_OK, "%s", _("Lesson done. This is the next one."));
     } else {
-        ui_app_message(l->base.app, CRT_OK, "%s", _("That was the last lesson. q: back home."));
+        ui_app_message(l->base.app, CRT_OK, "%s", alone(l) ? _("That was the last lesson. q: quit.")
+                                                            : _("That was the last lesson. q: back home."));
     }
 }
 
@@ -316,8 +323,9 @@ static const char *lesson_status(ui_screen *s)
     if (l->has_question && l->question.typing)
         return _("answering · Enter: grade · Esc: leave");
     if (l->has_question && ui_question_can_self_grade(&l->question))
-        return _("y/p/n: your own grade · ←/→: step · q: home");
-    return _("←/→: step · ↑/↓: scroll · q: home");
+        return alone(l) ? _("y/p/n: your own grade · ←/→: step · q: quit")
+                        : _("y/p/n: your own grade · ←/→: step · q: home");
+    return alone(l) ? _("←/→: step · ↑/↓: scroll · q: quit") : _("←/→: step · ↑/↓: scroll · q: home");
 }
 
 static int lesson_typing(ui_screen *s)

@@ -81,3 +81,14 @@ expect_screen "one query: the scores table scrolled into view" "Scores QKᵀ"
 s_rows=$(printf '%s\n' "$SCREEN" | awk '/Scores QKᵀ/{on=1; next} on && /└/{exit} on && /│/{n++} END{print n+0}')
 expect_eq "one query: the scores are one row (header + one row)" 2 "$s_rows"
 keys q
+# Opened directly (attn-tutor lesson ID) there is no home screen under the lesson: the
+# status bar and the last step's note say q quits; from the home screen, q: home.
+tutor_start 100 30 -- --lang en lesson misconceptions
+expect_screen "lesson opened directly: the status bar says q: quit" "q: quit"
+expect_not_screen "lesson opened directly: no promise of a home screen" "q: home"
+tutor_start 100 30 -- --lang en
+expect_screen "lesson from home: home opens" "Attention lab"
+keys Enter
+expect_screen "lesson from home: the status bar says q: home" "q: home"
+keys q
+expect_screen "lesson from home: q goes back home" "Self-attention, step by step"
