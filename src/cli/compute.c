@@ -6,6 +6,7 @@
 #include "lesson/lesson.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int usage(FILE *f)
@@ -46,12 +47,66 @@ static void label(char *buf, size_t n, const char *const *labels, size_t i)
         snprintf(buf, n, "%zu", i + 1);
 }
 
-static void print_matrix(FILE *f, const char *title, const float *m, size_t rows, size_t cols,
+/* A matrix to print: floats from the engine, or doubles (given scores). */
+typedef struct cells {
+    const float *f;
+    const double *d;
+} cells;
+
+/* The value of cell i. A float is read as the shortest decimal that gives it back
+ * (7999.99f is 7999.990234375, shown as 7999.9900, not 7999.9902: digits the
+ * input never had). */
+static double cell_value(cells m, size_t i)
+{
+    if (m.d)
+        return m.d[i];
+    float x = m.f[i];
+    if (!isfinite(x))
+        return x;
+    char buf[32];
+    for (int p = 1; p <= 9; p++) {
+        snprintf(buf, sizeof buf, "%.*g", p, (double)x);
+        if ((float)strtod(buf, NULL) == x)
+            break;
+    }
+    return strtod(buf, NULL);
+}
+
+static void format_cell(char *buf, size_t n, double x)
+{
+    if (isinf(x) && x < 0)
+        snprintf(buf, n, "masked");
+    else
+        snprintf(buf, n, "%.4f", x);
+}
+
+/* Width of each column: its label or its widest printed cell, at least 9. */
+static int *column_widths(cells m, size_t rows, size_t cols, const char *const *cl)
+{
+    int *w = malloc((cols ? cols : 1) * sizeof *w);
+    char buf[128];
+    for (size_t j = 0; w && j < cols; j++) {
+        label(buf, sizeof buf, cl, j);
+        w[j] = width_of(buf) > 9 ? width_of(buf) : 9;
+        for (size_t i = 0; i < rows; i++) {
+            format_cell(buf, sizeof buf, cell_value(m, i * cols + j));
+            if (width_of(buf) > w[j])
+                w[j] = width_of(buf);
+        }
+    }
+    return w;
+}
+
+static void print_matrix(FILE *f, const char *title, cells m, size_t rows, size_t cols,
                          const char *const *rl, const char *const *cl,
                          const unsigned char *fully_masked)
 {
     char buf[128];
-    int lw = 3;
+    int lw = 3, *cw = column_widths(m, rows, cols, cl);
+    if (!cw) {
+        fprintf(f, "%s: out of memory\n", title);
+        return;
+    }
     for (size_t i = 0; i < rows; i++) {
         label(buf, sizeof buf, rl, i);
         if (width_of(buf) > lw)
@@ -62,7 +117,7 @@ static void print_matrix(FILE *f, const char *title, const float *m, size_t rows
     for (size_t j = 0; j < cols; j++) {
         label(buf, sizeof buf, cl, j);
         fputc(' ', f);
-        pad(f, buf, 9, 1);
+        pad(f, buf, cw[j], 1);
     }
     fputc('\n', f);
     for (size_t i = 0; i < rows; i++) {
@@ -70,17 +125,21 @@ static void print_matrix(FILE *f, const char *title, const float *m, size_t rows
         fputs("  ", f);
         pad(f, buf, lw, 0);
         for (size_t j = 0; j < cols; j++) {
-            float x = m[i * cols + j];
-            if (isinf(x) && x < 0)
-                fprintf(f, " %9s", "masked");
-            else
-                fprintf(f, " %9.4f", x);
+            format_cell(buf, sizeof buf, cell_value(m, i * cols + j));
+            fputc(' ', f);
+            pad(f, buf, cw[j], 1);
         }
         if (fully_masked && fully_masked[i])
             fputs("   (fully masked: no key visible)", f);
         fputc('\n', f);
     }
     fputc('\n', f);
+    free(cw);
+}
+
+static cells floats(const float *f)
+{
+    return (cells){f, NULL};
 }
 
 void cli_print_compute_text(FILE *f, const at_compute_result *r)
@@ -104,29 +163,32 @@ void cli_print_compute_text(FILE *f, const at_compute_result *r)
         }
         if (!r->scores_only) {
             snprintf(t, sizeof t, "%sscores QKᵀ", hs);
-            print_matrix(f, t, r->raw + h * nn, r->n_q, r->n_k, rl, cl, NULL);
+            print_matrix(f, t, floats(r->raw + h * nn), r->n_q, r->n_k, rl, cl, NULL);
         }
         snprintf(t, sizeof t, r->scores_only ? "%sscores (as given, already scaled)"
                                              : "%sscaled scores QKᵀ × scale", hs);
-        print_matrix(f, t, r->scaled + h * nn, r->n_q, r->n_k, rl, cl, NULL);
+        print_matrix(f, t, r->scores64 ? (cells){NULL, r->scores64} : floats(r->scaled + h * nn),
+                     r->n_q, r->n_k, rl, cl, NULL);
         snprintf(t, sizeof t, "%sweights softmax(scaled) (each row sums to 1)", hs);
-        print_matrix(f, t, r->weights + h * nn, r->n_q, r->n_k, rl, cl, r->fully_masked);
+        print_matrix(f, t, r->weights64 ? (cells){NULL, r->weights64} : floats(r->weights + h * nn),
+                     r->n_q, r->n_k, rl, cl, r->fully_masked);
     }
     if (!r->scores_only && r->d_v > 16)
         fprintf(f, "output weights × V: %zu × %zu, too wide to print (--format json has it)\n\n",
                 r->n_q, r->d_v);
     else if (!r->scores_only)
         print_matrix(f, r->heads > 1 ? "output: heads concatenated, weights × V per head"
-                                     : "output weights × V", r->out, r->n_q, r->d_v, rl, NULL,
+                                     : "output weights × V", floats(r->out), r->n_q, r->d_v, rl, NULL,
                      r->fully_masked);
     if (r->raw && r->n_q * r->n_k > 1)
         fprintf(f, "variance of the raw scores q·k: %.4g\n", r->raw_variance);
     if (r->n_k > 1) {
         fputs("largest weight in each row:", f);
+        cells w = r->weights64 ? (cells){NULL, r->weights64} : floats(r->weights);
         for (size_t i = 0; i < r->n_q; i++) {
-            float best = 0;
+            double best = 0;
             for (size_t j = 0; j < r->n_k; j++)
-                best = r->weights[i * r->n_k + j] > best ? r->weights[i * r->n_k + j] : best;
+                best = fmax(best, cell_value(w, i * r->n_k + j));
             fprintf(f, " %.4f", best);
         }
         fputc('\n', f);
@@ -135,7 +197,7 @@ void cli_print_compute_text(FILE *f, const at_compute_result *r)
 
 /* ---- json */
 
-static void json_matrix(FILE *f, const float *m, size_t rows, size_t cols)
+static void json_matrix(FILE *f, cells m, size_t rows, size_t cols)
 {
     fputc('[', f);
     for (size_t i = 0; i < rows; i++) {
@@ -143,7 +205,7 @@ static void json_matrix(FILE *f, const float *m, size_t rows, size_t cols)
         for (size_t j = 0; j < cols; j++) {
             if (j)
                 fputc(',', f);
-            cli_print_number(f, m[i * cols + j], 1);
+            cli_print_number(f, m.d ? m.d[i * cols + j] : m.f[i * cols + j], 1);
         }
         fputc(']', f);
     }
@@ -153,16 +215,18 @@ static void json_matrix(FILE *f, const float *m, size_t rows, size_t cols)
 static void json_head(FILE *f, const at_compute_result *r, size_t h, int with_output)
 {
     size_t nn = r->n_q * r->n_k;
+    cells scaled = r->scores64 ? (cells){NULL, r->scores64} : floats(r->scaled + h * nn);
     fputs("\"scores\":", f);
-    json_matrix(f, r->scores_only ? r->scaled : r->raw + h * nn, r->n_q, r->n_k);
+    json_matrix(f, r->scores_only ? scaled : floats(r->raw + h * nn), r->n_q, r->n_k);
     fputs(",\"scaled\":", f);
-    json_matrix(f, r->scaled + h * nn, r->n_q, r->n_k);
+    json_matrix(f, scaled, r->n_q, r->n_k);
     fputs(",\"weights\":", f);
-    json_matrix(f, r->weights + h * nn, r->n_q, r->n_k);
+    json_matrix(f, r->weights64 ? (cells){NULL, r->weights64} : floats(r->weights + h * nn),
+                r->n_q, r->n_k);
     if (with_output) {
         fputs(",\"output\":", f);
         if (r->out)
-            json_matrix(f, r->out, r->n_q, r->d_v);
+            json_matrix(f, floats(r->out), r->n_q, r->d_v);
         else
             fputs("null", f);
     }
@@ -181,7 +245,7 @@ void cli_print_compute_json(FILE *f, const at_compute_result *r)
             fputc('}', f);
         }
         fputs("],\"output\":", f);
-        json_matrix(f, r->out, r->n_q, r->d_v);
+        json_matrix(f, floats(r->out), r->n_q, r->d_v);
     }
     fputs(",\"fully_masked_rows\":[", f);
     for (size_t i = 0, k = 0; i < r->n_q; i++)

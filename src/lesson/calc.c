@@ -28,9 +28,9 @@ static int fail_at(at_error *err, const at_rows *where, int code, const char *fm
     return code;
 }
 
-/* Rows of number cells into a dense float matrix [rows × cols]. */
-static int rows_to_floats(const at_rows *r, const char *name, float **out, size_t *rows,
-                          size_t *cols, at_error *err)
+/* Rows of number cells into a dense double matrix [rows × cols]. */
+static int rows_to_doubles(const at_rows *r, const char *name, double **out, size_t *rows,
+                           size_t *cols, at_error *err)
 {
     *out = NULL;
     if (!r->rows_count || !r->rows[0].cells_count)
@@ -38,7 +38,7 @@ static int rows_to_floats(const at_rows *r, const char *name, float **out, size_
     size_t n = r->rows_count, d = r->rows[0].cells_count;
     if (n > AT_COMPUTE_MAX_N || d > AT_COMPUTE_MAX_D)
         return fail_at(err, r, AT_ERANGE, "`%s` is %zu × %zu: larger than a lesson shows", name, n, d);
-    float *m = malloc(n * d * sizeof *m);
+    double *m = malloc(n * d * sizeof *m);
     if (!m)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
@@ -49,18 +49,37 @@ static int rows_to_floats(const at_rows *r, const char *name, float **out, size_
                            r->rows[i].cells_count);
         }
         for (size_t j = 0; j < d; j++) {
-            double x;
-            if (at_parse_cell(r->rows[i].cells[j], &x)) {
+            if (at_parse_cell(r->rows[i].cells[j], &m[i * d + j])) {
                 free(m);
                 return fail_at(err, r, AT_EINVAL, "`%s` row %zu entry %zu is not a number", name,
                                i + 1, j + 1);
             }
-            m[i * d + j] = (float)x;
         }
     }
     *out = m;
     *rows = n;
     *cols = d;
+    return AT_OK;
+}
+
+/* The same as float, for the engine's sgemm path (q, k, v). */
+static int rows_to_floats(const at_rows *r, const char *name, float **out, size_t *rows,
+                          size_t *cols, at_error *err)
+{
+    double *m;
+    *out = NULL;
+    int rc = rows_to_doubles(r, name, &m, rows, cols, err);
+    if (rc)
+        return rc;
+    size_t n = *rows * *cols;
+    float *f = malloc(n * sizeof *f);
+    if (f)
+        for (size_t i = 0; i < n; i++)
+            f[i] = (float)m[i];
+    free(m);
+    if (!f)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    *out = f;
     return AT_OK;
 }
 
@@ -111,7 +130,13 @@ static int load_sources(const at_compute *c, at_compute_result *r, at_error *err
     }
     if (c->scores.rows_count) {
         r->scores_only = 1;
-        return rows_to_floats(&c->scores, "scores", &r->scaled, &r->n_q, &r->n_k, err);
+        if ((rc = rows_to_doubles(&c->scores, "scores", &r->scores64, &r->n_q, &r->n_k, err)))
+            return rc;
+        r->scaled = malloc(r->n_q * r->n_k * sizeof *r->scaled);
+        r->weights64 = malloc(r->n_q * r->n_k * sizeof *r->weights64);
+        if (!r->scaled || !r->weights64)
+            return at_error_set(err, AT_ENOMEM, "out of memory");
+        return AT_OK;
     }
     if ((rc = rows_to_floats(&c->q, "q", &r->q, &r->n_q, &r->d_k, err)))
         return rc;
@@ -173,17 +198,22 @@ static int check_labels(const at_compute *c, at_compute_result *r, at_error *err
     return AT_OK;
 }
 
-/* Given scores: one masked softmax per row, by the engine. */
+/* Given scores: one masked softmax per row, by the engine, in double (scores a
+ * person types, such as 7999.99 next to 8000, lose their 4th decimal in float). */
 static void run_scores_only(at_compute_result *r)
 {
     size_t n_k = r->n_k;
     for (size_t i = 0; i < r->n_q; i++) {
-        float *w = r->weights + i * n_k, *s = r->scaled + i * n_k;
+        double *w = r->weights64 + i * n_k, *s = r->scores64 + i * n_k;
+        const unsigned char *allowed = r->allowed + i * n_k;
         memcpy(w, s, n_k * sizeof *w);
-        r->fully_masked[i] = (unsigned char)at_softmax_row(w, r->allowed + i * n_k, n_k);
-        for (size_t j = 0; j < n_k; j++)
-            if (!r->allowed[i * n_k + j])
+        r->fully_masked[i] = (unsigned char)at_softmax_row_f64(w, allowed, n_k);
+        for (size_t j = 0; j < n_k; j++) {
+            if (!allowed[j])
                 s[j] = -INFINITY;
+            r->scaled[i * n_k + j] = (float)s[j];
+            r->weights[i * n_k + j] = (float)w[j];
+        }
     }
 }
 
@@ -281,6 +311,8 @@ void at_compute_result_free(at_compute_result *r)
     free(r->raw);
     free(r->scaled);
     free(r->weights);
+    free(r->scores64);
+    free(r->weights64);
     free(r->out);
     free(r->allowed);
     free(r->fully_masked);

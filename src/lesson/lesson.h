@@ -273,6 +273,10 @@ typedef struct at_compute_result {
     float *raw;               /* [heads × n_q × n_k] QKᵀ per head; masked = -inf */
     float *scaled;            /* [heads × n_q × n_k] raw · scale (or the given scores); masked = -inf */
     float *weights;           /* [heads × n_q × n_k] softmax rows; masked = 0 */
+    double *scores64;         /* scores_only: [n_q × n_k] the given scores in double (masked
+                                 = -inf), as typed: 7999.99 is not a float; else NULL */
+    double *weights64;        /* scores_only: [n_q × n_k] their softmax in double
+                                 (at_softmax_row_f64); weights holds the same, rounded */
     float *out;               /* [n_q × d_v] heads concatenated */
     unsigned char *allowed;   /* [n_q × n_k] 1 = may attend */
     unsigned char *fully_masked;   /* [n_q] 1 = the row saw no key (weights and output 0) */
