@@ -36,9 +36,15 @@ typedef struct qz_contradiction {
     const char *feedback;          /* what is wrong, in the question's language; may be NULL */
 } qz_contradiction;
 
-/* Text is judged clause by clause: a clause ends at . ! ? ; : , (and their full-width
- * forms) or a contrast word (while, whereas, but, unlike, however, 而, 但); a clause
- * ending in a question mark (the question repeated) says nothing.
+/* Text is judged clause by clause: a clause ends at . ! ? ; , (and their full-width
+ * forms) or a contrast word (while, whereas, but, unlike, however, 而, 但); a colon
+ * does not end one ("RNN: N steps" is one statement). A joining word (and, 和, 以及,
+ * 并且, 而且) ends a clause when what precedes it already holds every group of a
+ * `together` ("Q from the decoder and K and V from the encoder": two clauses; "K and
+ * V" stays whole). A clause ending in a question mark (the question repeated) says
+ * nothing. A concept is not read inside a longer phrase of another concept that holds
+ * one of its phrases ("one step" is not read in the RNN's "one step at a time"); its
+ * text counts without asides in parentheses.
  * In a clause, `together` (several words at once) outweighs a single phrase; a
  * clause where the concept and a contradiction match equally strongly counts for
  * neither; a contradicting phrase inside a synonym as written ("需要解码器" inside

@@ -165,12 +165,41 @@ static int all_groups_in(const clause *c, const char *const *groups, size_t n)
     return n > 0;
 }
 
+/* A concept's text with its asides in parentheses left out ("RNN 中依赖距离随位置
+ * 间隔增长（要逐步传递）" → "RNN 中依赖距离随位置间隔增长"): the core of the idea,
+ * as an answer words it. malloc'd; NULL if s is NULL. */
+static char *concept_head(const char *s)
+{
+    static const char *const opens[] = {"(", "（"}, *const closes[] = {")", "）"};
+    char *out = s ? malloc(strlen(s) + 1) : NULL;
+    size_t o = 0;
+    for (const char *p = s; out && *p;) {
+        size_t l = 0;
+        for (size_t i = 0; i < 2 && !l; i++) {
+            const char *close = !strncmp(p, opens[i], strlen(opens[i])) ? strstr(p, closes[i]) : NULL;
+            if (close)
+                l = (size_t)(close - p) + strlen(closes[i]);
+        }
+        if (l) {
+            p += l;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    if (out)
+        out[o] = '\0';
+    return out;
+}
+
 /* How strongly the clause states the concept: 2 by `together`, 1 by a phrase. */
 static int concept_strength(const qz_concept *k, const clause *c)
 {
     if (all_groups_in(c, k->together, k->n_together))
         return 2;
-    if (k->concept && phrase_in(c, k->concept))
+    char *head = concept_head(k->concept);
+    int hit = head && phrase_in(c, head);
+    free(head);
+    if (hit)
         return 1;
     for (size_t i = 0; i < k->n_synonyms; i++)
         if (k->synonyms[i] && phrase_in(c, k->synonyms[i]))
@@ -190,8 +219,147 @@ static int contra_strength(const qz_contradiction *x, const clause *c, const cla
     return 0;
 }
 
+/* ---- longer phrases of other concepts: "one step at a time" states the RNN concept,
+ * though it holds "one step", a phrase of the self-attention concept. */
+
+/* One alternative of a phrase or group of the rubric, folded; positive: it states
+ * its concept (concept text, synonym, `together`), 0: only in a contradiction. */
+typedef struct alt {
+    phrase p;
+    char *text;
+    size_t owner;
+    int positive;
+} alt;
+
+typedef struct alts {
+    alt *v;
+    size_t n, cap;
+    int failed;
+} alts;
+
+static void alts_add(alts *a, const char *group, size_t owner, int positive)
+{
+    char *copy = group ? strdup(group) : NULL;
+    a->failed |= group && !copy;
+    for (char *save = NULL, *t = copy ? strtok_r(copy, "|", &save) : NULL; t;
+         t = strtok_r(NULL, "|", &save)) {
+        if (a->n == a->cap) {
+            size_t cap = a->cap ? 2 * a->cap : 64;
+            alt *v = realloc(a->v, cap * sizeof *v);
+            if (!v) {
+                a->failed = 1;
+                break;
+            }
+            a->v = v;
+            a->cap = cap;
+        }
+        alt *x = &a->v[a->n];
+        x->text = strdup(t);
+        x->owner = owner;
+        x->positive = positive;
+        if (!x->text || phrase_make(&x->p, t) || !*x->p.nospace) {
+            phrase_free(&x->p);
+            free(x->text);
+            continue;
+        }
+        a->n++;
+    }
+    free(copy);
+}
+
+static void alts_of_concept(alts *a, const qz_concept *k, size_t owner)
+{
+    char *head = concept_head(k->concept);
+    a->failed |= k->concept && !head;
+    alts_add(a, head, owner, 1);
+    free(head);
+    for (size_t i = 0; i < k->n_synonyms; i++)
+        alts_add(a, k->synonyms[i], owner, 1);
+    for (size_t i = 0; i < k->n_together; i++)
+        alts_add(a, k->together[i], owner, 1);
+    for (size_t x = 0; x < k->n_contradicts; x++) {
+        const qz_contradiction *w = &k->contradicts[x];
+        for (size_t i = 0; i < w->n_phrases; i++)
+            alts_add(a, w->phrases[i], owner, 0);
+        for (size_t i = 0; i < w->n_together; i++)
+            alts_add(a, w->together[i], owner, 0);
+    }
+}
+
+/* Does phrase p hold the shorter phrase q (at word boundaries)? */
+static int holds(const phrase *p, const phrase *q)
+{
+    if (strlen(p->nospace) <= strlen(q->nospace))
+        return 0;
+    return (*q->spaced && find_word((char *)p->spaced, q->spaced)) ||
+           (q->wide && strstr(p->nospace, q->nospace));
+}
+
+/* Is p one of concept a's own words (then it never hides them)? */
+static int concept_has(const alts *a, size_t concept, const phrase *p)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (a->v[i].owner == concept && !strcmp(a->v[i].p.nospace, p->nospace))
+            return 1;
+    return 0;
+}
+
+/* What a clause is judged with: the rubric, and which phrase hides which concept. */
+typedef struct shadow {
+    const char *text;         /* borrowed from the alts */
+    size_t hides;             /* the concept not to be read inside it */
+} shadow;
+
+typedef struct judge_ctx {
+    const qz_concept *rubric;
+    size_t n_rubric;
+    alts words;
+    shadow *shadows;
+    size_t n_shadows;
+} judge_ctx;
+
+/* A phrase that states one concept and holds a shorter phrase of another concept
+ * (not one of that concept's own words) hides the shorter one. */
+static int ctx_init(judge_ctx *x, const qz_concept *rubric, size_t n_rubric)
+{
+    memset(x, 0, sizeof *x);
+    x->rubric = rubric;
+    x->n_rubric = n_rubric;
+    for (size_t i = 0; i < n_rubric; i++)
+        alts_of_concept(&x->words, &rubric[i], i);
+    const alts *a = &x->words;
+    size_t cap = 0;
+    for (size_t i = 0; !a->failed && i < a->n; i++) {
+        for (size_t j = 0; a->v[i].positive && j < a->n; j++) {
+            const alt *p = &a->v[i], *q = &a->v[j];
+            if (!q->positive || q->owner == p->owner || !holds(&p->p, &q->p) ||
+                concept_has(a, q->owner, &p->p))
+                continue;
+            if (x->n_shadows == cap) {
+                cap = cap ? 2 * cap : 16;
+                shadow *v = realloc(x->shadows, cap * sizeof *v);
+                if (!v)
+                    return -1;
+                x->shadows = v;
+            }
+            x->shadows[x->n_shadows++] = (shadow){p->text, q->owner};
+        }
+    }
+    return a->failed ? -1 : 0;
+}
+
+static void ctx_free(judge_ctx *x)
+{
+    for (size_t i = 0; i < x->words.n; i++) {
+        phrase_free(&x->words.v[i].p);
+        free(x->words.v[i].text);
+    }
+    free(x->words.v);
+    free(x->shadows);
+}
+
 /* Judge one concept in one clause: updates j (contradiction wins for good). */
-static int judge_clause(const qz_concept *k, const clause *c, qz_judgement *j)
+static int judge_concept(const qz_concept *k, const clause *c, qz_judgement *j)
 {
     int sc = concept_strength(k, c), sx = 0;
     const qz_contradiction *worst = NULL;
@@ -228,9 +396,10 @@ static int judge_clause(const qz_concept *k, const clause *c, qz_judgement *j)
  * word), 0 if none. at_start: s begins a word. */
 static size_t separator(const char *s, int at_start)
 {
-    static const char *const marks[] = {"，", "。", "；", "：", "！", "？", "而", "但"};
+    static const char *const marks[] = {"，", "。", "；", "！", "？", "而", "但"};
     static const char *const words[] = {"while", "whereas", "but", "unlike", "however"};
-    if (strchr(",;:!?", *s) || (*s == '.' && !(s[1] >= '0' && s[1] <= '9')))
+    /* Not a colon: "RNN: N steps" states one thing, its label then what it says. */
+    if (strchr(",;!?", *s) || (*s == '.' && !(s[1] >= '0' && s[1] <= '9')))
         return 1;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (!strncmp(s, marks[i], strlen(marks[i])))
@@ -323,25 +492,96 @@ static int cut_negated(clause *c, const qz_concept *rubric, size_t n_rubric)
     return rc;
 }
 
+/* Judge concept i in the clause, the longer phrases of other concepts that hide it
+ * blanked out first. */
+static int judge_clause(const judge_ctx *x, size_t i, const clause *c, qz_judgement *j)
+{
+    clause m = {strdup(c->hay), strdup(c->hay_ns)};
+    int rc = m.hay && m.hay_ns ? 0 : -1;
+    for (size_t s = 0; !rc && s < x->n_shadows; s++)
+        if (x->shadows[s].hides == i)
+            blank_out(&m, x->shadows[s].text);
+    if (!rc)
+        rc = judge_concept(&x->rubric[i], &m, j);
+    free(m.hay);
+    free(m.hay_ns);
+    return rc;
+}
+
 /* Judge every concept in one clause, answer[0, len). */
-static int judge_span(const qz_concept *rubric, size_t n_rubric, const char *text, size_t len,
-                      qz_judgement *out)
+static int judge_span(const judge_ctx *x, const char *text, size_t len, qz_judgement *out)
 {
     char *raw = strndup(text, len);
     clause c = {raw ? fold(raw, 0) : NULL, raw ? fold(raw, 1) : NULL};
     int rc = raw && c.hay && c.hay_ns ? 0 : -1;
     if (!rc)
-        rc = cut_negated(&c, rubric, n_rubric);
-    for (size_t i = 0; !rc && i < n_rubric; i++)
-        rc = judge_clause(&rubric[i], &c, &out[i]);
+        rc = cut_negated(&c, x->rubric, x->n_rubric);
+    for (size_t i = 0; !rc && i < x->n_rubric; i++)
+        rc = judge_clause(x, i, &c, &out[i]);
     free(raw);
     free(c.hay);
     free(c.hay_ns);
     return rc;
 }
 
-static int judge_clauses(const qz_concept *rubric, size_t n_rubric, const char *answer,
-                         qz_judgement *out);
+/* Length of a joining word at s ("and", 以及, 并且, 而且, 和), 0 if none.
+ * at_start: s begins a word. */
+static size_t joiner(const char *s, int at_start)
+{
+    static const char *const marks[] = {"以及", "并且", "而且", "和"};
+    if (at_start && !strncasecmp(s, "and", 3) && !isalnum((unsigned char)s[3]))
+        return 3;
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (!strncmp(s, marks[i], strlen(marks[i])))
+            return strlen(marks[i]);
+    return 0;
+}
+
+/* Does text[0, len) on its own hold every group of a `together`, of a concept or
+ * of a contradiction ("Q from the decoder": Q and decoder)? Sets *pair. */
+static int states_pair(const judge_ctx *x, const char *text, size_t len, int *pair)
+{
+    char *raw = strndup(text, len);
+    clause c = {raw ? fold(raw, 0) : NULL, raw ? fold(raw, 1) : NULL};
+    int rc = raw && c.hay && c.hay_ns ? 0 : -1;
+    *pair = 0;
+    for (size_t i = 0; !rc && !*pair && i < x->n_rubric; i++) {
+        const qz_concept *k = &x->rubric[i];
+        *pair = all_groups_in(&c, k->together, k->n_together);
+        for (size_t m = 0; !*pair && m < k->n_contradicts; m++)
+            *pair = all_groups_in(&c, k->contradicts[m].together, k->contradicts[m].n_together);
+    }
+    free(raw);
+    free(c.hay);
+    free(c.hay_ns);
+    return rc;
+}
+
+/* A clause between separators; a joining word ends a clause too when what comes
+ * before it already pairs a `together` on its own: "Q from the decoder and K and V
+ * from the encoder" is two clauses, "Q from the decoder" and "K and V from the
+ * encoder" ("K" alone pairs nothing, so "K and V" stays whole). */
+static int judge_joined(const judge_ctx *x, const char *text, size_t len, qz_judgement *out)
+{
+    const char *start = text, *end = text + len;
+    for (const char *s = text; s < end; s++) {
+        size_t l = joiner(s, s == text || !isalnum((unsigned char)s[-1]));
+        if (!l || s + l > end)
+            continue;
+        int pair = 0;
+        if (s > start && states_pair(x, start, (size_t)(s - start), &pair))
+            return -1;
+        if (pair) {
+            if (judge_span(x, start, (size_t)(s - start), out))
+                return -1;
+            start = s + l;
+        }
+        s += l - 1;
+    }
+    return end > start ? judge_span(x, start, (size_t)(end - start), out) : 0;
+}
+
+static int judge_clauses(const judge_ctx *x, const char *answer, qz_judgement *out);
 
 int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answer,
                     qz_judgement *out, size_t *n_found, at_error *err)
@@ -353,7 +593,11 @@ int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answe
     char *read = qz_neg_not_but(answer);   /* "not X but Y" → Y */
     if (!read)
         return at_error_set(err, AT_ENOMEM, "out of memory");
-    int rc = judge_clauses(rubric, n_rubric, read, out);
+    judge_ctx x;
+    int rc = ctx_init(&x, rubric, n_rubric);
+    if (!rc)
+        rc = judge_clauses(&x, read, out);
+    ctx_free(&x);
     free(read);
     if (rc)
         return at_error_set(err, AT_ENOMEM, "out of memory");
@@ -362,8 +606,7 @@ int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answe
     return AT_OK;
 }
 
-static int judge_clauses(const qz_concept *rubric, size_t n_rubric, const char *answer,
-                         qz_judgement *out)
+static int judge_clauses(const judge_ctx *x, const char *answer, qz_judgement *out)
 {
     const char *start = answer;
     for (const char *s = answer;; s++) {
@@ -371,7 +614,7 @@ static int judge_clauses(const qz_concept *rubric, size_t n_rubric, const char *
         if (!sep)
             continue;
         int asked = *s == '?' || !strncmp(s, "？", strlen("？"));
-        if (s > start && !asked && judge_span(rubric, n_rubric, start, (size_t)(s - start), out))
+        if (s > start && !asked && judge_joined(x, start, (size_t)(s - start), out))
             return -1;
         if (!*s)
             break;

@@ -178,21 +178,43 @@ static void test_rules(void **state)
     };
     qz_judgement j[2];
     size_t n = 9;
-    assert_int_equal(qz_rubric_judge(rubric, 2, "Q: decoder. K, V: encoder", j, &n, NULL), AT_OK);
-    /* Colons and commas end clauses: "Q: decoder" puts Q and decoder in two clauses. */
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q, decoder. K, V, encoder", j, &n, NULL), AT_OK);
+    /* Commas end clauses: "Q, decoder" puts Q and decoder in two clauses. */
     assert_int_equal(n, 0);
     assert_null(j[0].wrong);
+    /* A colon does not: "Q: decoder" is a label and what it says. */
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q: decoder. K and V: encoder", j, &n, NULL), AT_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q: encoder. K and V: decoder", j, &n, NULL), AT_OK);
+    assert_int_equal(n, 0);
+    assert_ptr_equal(j[0].wrong, &x1);
+    assert_ptr_equal(j[1].wrong, &x2);
     assert_int_equal(qz_rubric_judge(rubric, 2, "Q is the decoder state; V is the encoder output",
                                      j, &n, NULL), AT_OK);
     assert_int_equal(n, 2);
     assert_int_equal(j[0].found, 1);
     assert_int_equal(j[1].found, 1);
     /* Both roles and both sources in one clause: a tie, so neither found nor wrong. */
-    assert_int_equal(qz_rubric_judge(rubric, 2, "Q from the decoder and V from the encoder", j, &n,
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q and V from the decoder or the encoder", j, &n,
                                      NULL), AT_OK);
     assert_int_equal(n, 0);
     assert_null(j[0].wrong);
     assert_null(j[1].wrong);
+    /* "and" ends a clause after a role paired with its source, not inside "K and V". */
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q from the decoder and K and V from the encoder",
+                                     j, &n, NULL), AT_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q from the encoder and K and V from the decoder",
+                                     j, &n, NULL), AT_OK);
+    assert_int_equal(n, 0);
+    assert_ptr_equal(j[0].wrong, &x1);
+    assert_ptr_equal(j[1].wrong, &x2);
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q 来自解码器和 K 和 V 来自编码器", j, &n, NULL), AT_OK);
+    assert_int_equal(n, 2);
+    /* "Q and K from the encoder": Q alone pairs nothing, so Q is from the encoder too. */
+    assert_int_equal(qz_rubric_judge(rubric, 2, "Q and K from the encoder", j, &n, NULL), AT_OK);
+    assert_ptr_equal(j[0].wrong, &x1);
+    assert_int_equal(j[1].found, 1);
     /* A contradiction in one clause wins over the concept found in another. */
     assert_int_equal(qz_rubric_judge(rubric, 2, "Q from the decoder. Also Q from the encoder", j, &n,
                                      NULL), AT_OK);
@@ -210,6 +232,44 @@ static void test_rules(void **state)
     assert_int_equal(qz_rubric_judge(rubric, 2, "查询来自解码器而值来自编码器", j, &n, NULL), AT_OK);
     assert_int_equal(n, 2);
     assert_int_equal(qz_rubric_judge(rubric, 2, "\xff", j, &n, NULL), AT_EUTF8);
+}
+
+/* The textbook cross-attention answer; every role swapped stays wrong. */
+static void test_q4_and_joins_two_statements(void **state)
+{
+    (void)state;
+    expect("en", "q4", "Q from the decoder and K and V from the encoder", QZ_PARTIAL,
+           "Missing:\n  ✗ it aligns target words with the relevant source words");
+    expect("en", "q4", "Q from the decoder and K and V from the encoder, so the translation is "
+                       "aligned with the source.", QZ_CORRECT, NULL);
+    expect("en", "q4", "Q from the encoder and K and V from the decoder", QZ_WRONG,
+           "you wrote that K and V come from the decoder");
+    expect("en", "q4", "Q comes from the encoder, K and V from the decoder", QZ_WRONG,
+           "you wrote that Q comes from the encoder");
+    expect("en", "q4", "Q comes from the encoder and K and V from the decoder", QZ_WRONG,
+           "you wrote that Q comes from the encoder");
+    expect("zh", "q4", "Q 来自解码器并且 K 和 V 来自编码器，用于对齐。", QZ_CORRECT, NULL);
+    /* a negated first half denies only itself */
+    expect("en", "q4", "Q does not come from the encoder and K and V come from the decoder", QZ_WRONG,
+           "you wrote that K and V come from the decoder");
+}
+
+/* q1: a colon introduces what a label says; wordings close to the idea's own. */
+static void test_q1_phrasings(void **state)
+{
+    (void)state;
+    expect("en", "q1", "RNN: the path between two words is N steps long. Self-attention: one step.",
+           QZ_CORRECT, NULL);
+    expect("zh", "q1", "RNN 中距离随间隔增长，自注意力中任意两个位置只隔一步。", QZ_CORRECT, NULL);
+    expect("zh", "q1", "RNN 的依赖距离随间隔增长；自注意力中任意两个位置直接相连。", QZ_CORRECT, NULL);
+    /* the idea's own words, without its aside in parentheses */
+    expect("zh", "q1", "RNN 中依赖距离随位置间隔增长；自注意力中任意两个位置直接相连。", QZ_CORRECT, NULL);
+    /* swapped stays wrong */
+    expect("en", "q1", "RNN: one step. Self-attention: N steps.", QZ_WRONG, "that is the RNN");
+    expect("zh", "q1", "自注意力中距离随间隔增长，RNN 中任意两个位置只隔一步。", QZ_WRONG, "逐步传递的是");
+    /* "one step at a time" holds "one step" but is the RNN's */
+    expect("en", "q1", "Self-attention goes one step at a time.", QZ_WRONG, "that is the RNN");
+    expect("en", "q1", "An RNN goes one step at a time; self-attention: one step.", QZ_CORRECT, NULL);
 }
 
 /* A contradicting phrase inside one of the concept's synonyms does not count. */
@@ -245,6 +305,8 @@ int main(void)
         cmocka_unit_test(test_negation),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_phrase_inside_synonym),
+        cmocka_unit_test(test_q4_and_joins_two_statements),
+        cmocka_unit_test(test_q1_phrasings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
