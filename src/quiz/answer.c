@@ -629,6 +629,13 @@ static int parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers
         if (rc || want == 0 || out->n == want)
             return rc;
     }
+    if ((separating > 0 || runs) && want == 1)
+        return at_error_set(err, AT_EINVAL,
+                            QZ_TR(lang,
+                                  "the commas are ambiguous: one number is asked, and a comma stands "
+                                  "inside it and after it. Write the decimal with a dot (0.14)",
+                                  "逗号有歧义：题目只要一个数，逗号却既在数字中间又在数字之后。"
+                                  "请用小数点写小数（0.14）"));
     if (separating > 0 || runs)
         return at_error_set(err, AT_EINVAL,
                             QZ_TR(lang,

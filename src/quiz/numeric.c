@@ -41,6 +41,38 @@ static void malformed(qz_result *out, FILE *fb, const char *msg)
     fprintf(fb, "%s\n", msg);
 }
 
+/* Decimals an example answer shows: those asked; none when every expected value is a
+ * whole number and no decimals are asked (positions, counts); 2 otherwise. */
+static int example_decimals(const qz_numctx *c)
+{
+    if (c->decimals >= 0)
+        return c->decimals;
+    for (size_t j = 0; j < c->n; j++)
+        if (!c->want || c->want[j] != floor(c->want[j]))
+            return 2;
+    return 0;
+}
+
+/* An example answer of the question's shape, made up (never the expected values):
+ * one value per slot asked, with the decimals asked, labelled by the tokens asked
+ * when labelled (cat=0.10 sat=0.17); more than 8 values: the first 3 and "…". */
+static void print_example(FILE *fb, const qz_numctx *c, int labelled)
+{
+    int d = example_decimals(c);
+    size_t shown = c->n > 8 ? 3 : c->n;
+    for (size_t j = 0; j < shown; j++) {
+        fputs(j ? " " : "", fb);
+        if (labelled && c->names && c->names[j])
+            fprintf(fb, "%s=", c->names[j]);
+        if (d == 0)
+            fprintf(fb, "%zu", 2 + 3 * j);
+        else
+            fprintf(fb, "%.*f", d, 0.10 + 0.07 * (double)j);
+    }
+    if (shown < c->n)
+        fprintf(fb, QZ_TR(c->lang, " … (%zu values)", " …（共 %zu 个数）"), c->n);
+}
+
 /* "下雨=0.14 没=0.17" in any order. Returns 1 if the answer is malformed (written to fb),
  * 0 when placed; a value for a token not asked is a wrong-token mistake. */
 static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *given, int *dec,
@@ -50,8 +82,11 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
     int others = 0;
     if (nums->labelled != nums->n) {
         out->verdict = QZ_MALFORMED;
-        fprintf(fb, QZ_TR(L, "Label every value or none (下雨=0.14 没=0.17, or 0.14 0.17).\n",
-                          "要么每个数都标上词元，要么都不标（下雨=0.14 没=0.17，或 0.14 0.17）。\n"));
+        fprintf(fb, QZ_TR(L, "Label every value or none (", "要么每个数都标上词元，要么都不标（"));
+        print_example(fb, c, 1);
+        fprintf(fb, QZ_TR(L, ", or ", "，或 "));
+        print_example(fb, c, 0);
+        fprintf(fb, QZ_TR(L, ").\n", "）。\n"));
         return 1;
     }
     for (size_t i = 0; i < nums->n; i++) {
@@ -144,8 +179,10 @@ static void count_mismatch(const qz_numctx *c, size_t got, qz_result *out, FILE 
         list_asked(fb, c);
         fprintf(fb, ")");
     }
-    fprintf(fb, QZ_TR(L, "; the answer has %zu. Nothing was counted: answer again.\n",
-                      "，答案里有 %zu 个。这次不算作答，请重新回答。\n"), got);
+    fprintf(fb, QZ_TR(L, "; the answer has %zu. Nothing was counted: answer again, e.g. ",
+                      "，答案里有 %zu 个。这次不算作答，请重新回答，例如 "), got);
+    print_example(fb, c, 0);
+    fprintf(fb, "\n");
 }
 
 /* Set answers: each given value takes the first unused expected value it matches. */
@@ -286,8 +323,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         malformed(out, fb, perr.msg);
         fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ",
                           "这次不算作答，请重新回答，例如 "));
-        for (size_t j = 0; j < c.n && j < 3; j++)
-            fprintf(fb, "%s0.%02zu", j ? " " : "", 10 + j * 7);
+        print_example(fb, &c, 0);
         fprintf(fb, "\n");
         goto out;
     }
