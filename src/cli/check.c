@@ -178,17 +178,95 @@ static void record(const char *lesson, const char *qid, const qz_result *r)
     qz_store_close(&st);
 }
 
-static void unknown_question(const at_lesson_set *set, const char *qid, qz_lang lang)
+/* The id a lesson file gives itself: its top-level line "id: X", read as text, since
+ * a file that failed to load may not be valid YAML. 0 when found. */
+static int file_lesson_id(const char *path, char *id, size_t cap)
 {
+    FILE *f = fopen(path, "r");
+    char line[512];
+    int rc = -1;
+    while (f && rc && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "id:", 3))
+            continue;
+        char *v = line + 3;
+        v += strspn(v, " \t\"'");
+        size_t n = strcspn(v, " \t\"'#\r\n");
+        if (n && n < cap) {
+            memcpy(id, v, n);
+            id[n] = '\0';
+            rc = 0;
+        }
+    }
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+/* The first file with errors that calls itself lesson `id` (NULL if none); *n_errors
+ * counts its errors. */
+static const char *failed_lesson(const at_diag_list *d, const char *id, size_t *n_errors)
+{
+    const char *file = NULL;
+    char got[256];
+    *n_errors = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const at_diag *g = &d->items[i];
+        if (g->level != AT_DIAG_ERROR || !g->file)
+            continue;
+        if (!file && !file_lesson_id(g->file, got, sizeof got) && !strcmp(got, id))
+            file = g->file;
+        *n_errors += file && !strcmp(g->file, file);
+    }
+    return file;
+}
+
+static void list_lessons(const at_lesson_set *set)
+{
+    for (size_t i = 0; i < set->count; i++)
+        fprintf(stderr, "%s%s", i ? " " : "", set->lessons[i]->doc->id);
+}
+
+/* No such question: say whether the lesson is missing, failed to load (and how to
+ * see why), or lacks the question; list what there is. */
+static void unknown_question(const at_lesson_set *set, const at_diag_list *diags, const char *qid,
+                             qz_lang lang)
+{
+    char lid[256], qname[256];
+    size_t n_errors;
+    const char *bad;
+    if (!qz_split_id(qid, lid, qname, sizeof lid) && !at_lesson_set_find(set, lid)) {
+        if ((bad = failed_lesson(diags, lid, &n_errors)) != NULL) {
+            if (lang == QZ_ZH)
+                fprintf(stderr, "attn-tutor check：课程 '%s' 无法加载（%s 有 %zu 个错误）；"
+                                "查看原因：attn-tutor lint %s\n", lid, bad, n_errors, bad);
+            else
+                fprintf(stderr, "attn-tutor check: lesson '%s' could not be loaded (%zu error%s in "
+                                "%s); to see why: attn-tutor lint %s\n", lid, n_errors,
+                        n_errors == 1 ? "" : "s", bad, bad);
+            return;
+        }
+        fprintf(stderr, lang == QZ_ZH ? "attn-tutor check：没有课程 '%s'（课程："
+                                      : "attn-tutor check: no lesson '%s' (lessons: ", lid);
+        list_lessons(set);
+        fprintf(stderr, lang == QZ_ZH ? "；题目写作 LESSON:QID）\n" : "; name a question LESSON:QID)\n");
+        return;
+    }
     fprintf(stderr, lang == QZ_ZH ? "attn-tutor check：没有题目 '%s'" : "attn-tutor check: no question '%s'",
             qid);
-    const at_lesson *self = at_lesson_set_find(set, QZ_SELF_TEST_LESSON);
-    if (self) {
-        fprintf(stderr, lang == QZ_ZH ? "（自测题：" : " (self-test:");
-        for (unsigned i = 0; i < self->doc->steps_count; i++)
-            if (self->doc->steps[i].question)
-                fprintf(stderr, " %s", self->doc->steps[i].question->id);
-        fprintf(stderr, lang == QZ_ZH ? "；其他课程写作 LESSON:QID）" : "; others as LESSON:QID)");
+    int self = !strchr(qid, ':');
+    const at_lesson *l = at_lesson_set_find(set, self ? QZ_SELF_TEST_LESSON : lid);
+    if (l) {
+        if (self)
+            fprintf(stderr, lang == QZ_ZH ? "（自测题：" : " (self-test:");
+        else
+            fprintf(stderr, lang == QZ_ZH ? "（课程 %s 的题目：" : " (questions of %s:", lid);
+        for (unsigned i = 0; i < l->doc->steps_count; i++)
+            if (l->doc->steps[i].question)
+                fprintf(stderr, " %s", l->doc->steps[i].question->id);
+        if (self)
+            fprintf(stderr, lang == QZ_ZH ? "；其他课程写作 LESSON:QID）" : "; others as LESSON:QID)");
+        else
+            fprintf(stderr, lang == QZ_ZH ? "）" : ")");
     }
     fprintf(stderr, "\n");
 }
@@ -215,7 +293,7 @@ int cli_check(int argc, char **argv)
     const at_lesson *lesson = NULL;
     const at_question *q = qz_find_question(&set, a.qid, &lesson);
     if (!q) {
-        unknown_question(&set, a.qid, lang);
+        unknown_question(&set, &diags, a.qid, lang);
         goto out;
     }
     if (qz_bind_question(q, &b, &err) || qz_grade(&b.q, a.answer, lang, &r, &err)) {
