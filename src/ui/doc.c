@@ -49,18 +49,29 @@ static void push(ui_doc *d, const char *s, size_t len, crt_role role, int indent
     d->v[d->n++] = (ui_doc_line){t, role, indent, block, row};
 }
 
-static int starts_list(const char *p)
+/* Bytes of the list marker at p with the space after it ("- ", "• ", "✓ ", "✗ ",
+ * "12. ", "3) ", "b) "), or 0. */
+static size_t marker_len(const char *p)
 {
-    if ((p[0] == '-' || p[0] == '*') && p[1] == ' ')
-        return 1;
+    static const char *const bullets[] = {"- ", "* ", "• ", "✓ ", "✗ "};
+    for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
+        if (!strncmp(p, bullets[i], strlen(bullets[i])))
+            return strlen(bullets[i]);
     if (!strncmp(p, "•", strlen("•")))
-        return 1;
+        return strlen("•");
     const char *q = p;
     while (*q >= '0' && *q <= '9')
         q++;
     if (q > p && (*q == '.' || *q == ')') && q[1] == ' ')
-        return 1;
-    return (p[0] >= 'a' && p[0] <= 'z' && p[1] == ')' && p[2] == ' ');
+        return (size_t)(q - p) + 2;
+    if (p[0] >= 'a' && p[0] <= 'z' && p[1] == ')' && p[2] == ' ')
+        return 3;
+    return 0;
+}
+
+static int starts_list(const char *p)
+{
+    return marker_len(p) > 0;
 }
 
 /* Is the last cluster before `end` (or the first at p) a wide (CJK) character? */
@@ -127,13 +138,74 @@ void ui_doc_text(ui_doc *d, const char *text0, crt_role role, int indent)
     free(text);
 }
 
-/* "  b) " or "b) ": an option line of a choice question's feedback. */
-static int starts_option(const char *p)
+/* Does the line s[0..n) end a sentence, introduce what follows ("Missing:") or end
+ * in a number or a closing parenthesis, as the grader's own lines do ("  2. their
+ * sum: 9.7504", "  没: 0.208  ✗  (engine: 0.1691 ≈ 0.17)")? */
+static int ends_sentence(const char *s, size_t n)
 {
-    while (*p == ' ')
-        p++;
-    return ((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= '0' && p[0] <= '9')) && p[1] == ')' &&
-           p[2] == ' ';
+    static const char *const ends[] = {".", ":", "!", "?", ";", ")",
+                                       "。", "：", "！", "？", "；", "）"};
+    while (n > 0 && s[n - 1] == ' ')
+        n--;
+    if (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9')
+        return 1;
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        size_t k = strlen(ends[i]);
+        if (n >= k && !memcmp(s + n - k, ends[i], k))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is the source line break at text[i] (inside a paragraph) a soft one, from a lesson
+ * text wrapped by hand, to be joined? Not when the line ends a sentence, nor before an
+ * indented line, a list item or a heading line ending in ':'. */
+static int soft_break(const char *text, size_t i)
+{
+    const char *next = text + i + 1;
+    if (i == 0 || text[i - 1] == '\n' || *next == '\n' || !*next || *next == ' ' ||
+        *next == '\t' || starts_list(next))
+        return 0;
+    size_t ls = i;
+    while (ls > 0 && text[ls - 1] != '\n')
+        ls--;
+    if (ends_sentence(text + ls, i - ls))
+        return 0;
+    const char *ne = strchr(next, '\n');
+    size_t nn = ne ? (size_t)(ne - next) : strlen(next);
+    return !(nn > 0 && (next[nn - 1] == ':' || (nn >= 3 && !memcmp(next + nn - 3, "：", 3))));
+}
+
+/* One line of feedback, wrapped; a list item's wrapped lines start under its text
+ * (a hanging indent past its leading spaces and marker). */
+static void hanging_line(ui_doc *d, const char *s, size_t n, crt_role role, int indent)
+{
+    size_t lead = 0;
+    while (lead < n && s[lead] == ' ')
+        lead++;
+    size_t mk = lead < n ? marker_len(s + lead) : 0;
+    if (lead + mk > n)
+        mk = 0;
+    int hang = (int)lead + ui_text_width(s + lead, mk);
+    int width = d->width - indent - hang;
+    if (width < 10) {   /* too narrow to indent: wrap the whole line */
+        hang = 0;
+        lead = mk = 0;
+        width = d->width - indent;
+    }
+    const char *body = s + lead + mk;
+    ui_lines lines = {0};
+    if (ui_wrap(body, n - lead - mk, width, &lines) < 0) {
+        d->failed = 1;
+    } else {
+        for (size_t k = 0; k < lines.n; k++) {
+            if (k == 0)   /* the first line keeps its indent and marker */
+                push(d, s, (size_t)(body - s) + lines.v[0].start + lines.v[0].len, role, indent, 0, 0);
+            else
+                push(d, body + lines.v[k].start, lines.v[k].len, role, indent + hang, 0, 0);
+        }
+    }
+    ui_lines_free(&lines);
 }
 
 void ui_doc_flow(ui_doc *d, const char *text, crt_role role, int indent)
@@ -146,22 +218,27 @@ void ui_doc_flow(ui_doc *d, const char *text, crt_role role, int indent)
     }
     size_t o = 0;
     for (size_t i = 0; i < len; i++) {
-        const char *next = text + i + 1;
-        if (text[i] != '\n' || i == 0 || text[i - 1] == '\n' || *next == '\n' || !*next ||
-            starts_option(next) || starts_list(next)) {
+        if (text[i] != '\n' || !soft_break(text, i)) {
             t[o++] = text[i];
             continue;
         }
-        int wide = wide_before(text, text + i);
-        size_t j = i + 1;
-        while (text[j] == ' ')   /* the continuation's indent goes with the break */
-            j++;
-        if (!(wide && wide_at(text + j)))
+        if (!(wide_before(text, text + i) && wide_at(text + i + 1)))
             t[o++] = ' ';
-        i = j - 1;
     }
+    while (o > 0 && t[o - 1] == '\n')
+        o--;
     t[o] = '\0';
-    ui_doc_text(d, t, role, indent);
+    for (const char *p = t; !d->failed;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (n == 0)
+            ui_doc_blank(d);
+        else
+            hanging_line(d, p, n, role, indent);
+        if (!e)
+            break;
+        p = e + 1;
+    }
     free(t);
 }
 

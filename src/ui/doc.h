@@ -32,9 +32,13 @@ void ui_doc_free(ui_doc *d);
 /* Paragraphs of text (blank lines and '\n' kept), wrapped to width − indent. */
 void ui_doc_text(ui_doc *d, const char *text, crt_role role, int indent);
 
-/* Text composed by the grader (feedback): every single '\n' inside a paragraph is
- * soft, even on indented lines, except before a line that starts an option
- * ("  b) …"); blank lines stay. Then as ui_doc_text. */
+/* Text composed by the grader (feedback), with the line structure it prints: a '\n'
+ * is kept after a line that ends a sentence, a heading (". : ! ? )") or a number,
+ * before an indented line, a list item ("✓ ", "✗ ", "- ", "1. ", "b) ") or a heading
+ * line ending in ':', and around blank lines; any other '\n' (a lesson text wrapped
+ * by hand, inside an option's feedback too) is a space, or nothing between CJK
+ * characters. Each line is wrapped to width − indent; a list item's wrapped lines
+ * hang under its text, past its leading spaces and marker. */
 void ui_doc_flow(ui_doc *d, const char *text, crt_role role, int indent);
 
 /* One line, not wrapped (clipped when drawn): code, formulas. */

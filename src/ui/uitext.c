@@ -113,7 +113,7 @@ int ui_wrap(const char *s, size_t len, int width, ui_lines *out)
         int a_num = (a >= '0' && a <= '9') || a == '.';
         int b_word = (b >= '0' && b <= '9') || b == '.' || (b >= 'a' && b <= 'z') ||
                      (b >= 'A' && b <= 'Z');
-        if (a_num && b_word)
+        if ((a_num && b_word) || a == '/')   /* nor after a slash: "1/√4" stays whole */
             o[i] = UC_BREAK_PROHIBITED;
     }
     u8_width_linebreaks((const uint8_t *)s, len, width, 0, 0, o, "UTF-8", p);

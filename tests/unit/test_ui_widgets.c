@@ -283,6 +283,49 @@ static void test_feedback_flows(void **state)
     ui_doc_free(&d);
 }
 
+/* Feedback keeps the grader's lines: a heading ending in ':' and each ✗ item stay
+ * lines of their own, a numbered step too long for the width wraps under its own text
+ * (a hanging indent) and the next step starts a line; a lesson text wrapped by hand
+ * still flows. */
+static void test_feedback_lines(void **state)
+{
+    ui_doc d = {0};
+    ui_doc_reset(&d, 40);
+    ui_doc_flow(&d, "Key ideas found (0 of 2, 2 needed):\nMissing:\n  \xe2\x9c\x97 in an RNN the "
+                    "distance grows with the gap, step by step\n  \xe2\x9c\x97 any two positions"
+                    "\n  \xe6\xb2\xa1: 0.208  \xe2\x9c\x97  (engine: 0.1691)\nIt looks like the exp"
+                    "\n\nThe steps:\n  1. exp of each score: exp(0.1) = 1.1052, exp(0.3) = 1.3499"
+                    "\n  2. their sum: 9.7504\nsoftmax in\nthree moves.",
+                CRT_NORMAL, 2);
+    const char *want[][2] = {
+        {"Key ideas found (0 of 2, 2 needed):", "2"},
+        {"Missing:", "2"},
+        {"  \xe2\x9c\x97 in an RNN the distance grows with", "2"},
+        {"the gap, step by step", "6"},
+        {"  \xe2\x9c\x97 any two positions", "2"},
+        {"  \xe6\xb2\xa1: 0.208  \xe2\x9c\x97  (engine: 0.1691)", "2"},
+        {"It looks like the exp", "2"},
+        {"", "0"},
+        {"The steps:", "2"},
+        {"  1. exp of each score: exp(0.1) =", "2"},
+        {"1.1052, exp(0.3) = 1.3499", "7"},
+        {"  2. their sum: 9.7504", "2"},
+        {"softmax in three moves.", "2"},
+    };
+    assert_int_equal(d.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < d.n; i++) {
+        assert_string_equal(d.v[i].text, want[i][0]);
+        assert_int_equal(d.v[i].indent, atoi(want[i][1]));
+    }
+    /* no break after a slash: "1/√4" stays on one line */
+    ui_doc_reset(&d, 24);
+    ui_doc_flow(&d, "  1. the scores times 1/â" "4 = 0.5000", CRT_NORMAL, 0);
+    assert_int_equal(d.n, 2);
+    assert_string_equal(d.v[0].text, "  1. the scores times");
+    assert_string_equal(d.v[1].text, "1/â" "4 = 0.5000");
+    ui_doc_free(&d);
+}
+
 /* No line break inside "0.xx" next to Chinese text. */
 static void test_wrap_keeps_numbers(void **state)
 {
@@ -327,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_heatmap_masked),
         cmocka_unit_test(test_heatmap_column_labels),
         cmocka_unit_test(test_feedback_flows),
+        cmocka_unit_test(test_feedback_lines),
         cmocka_unit_test(test_wrap_keeps_numbers),
         cmocka_unit_test(test_heatmap_format),
     };
