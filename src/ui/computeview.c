@@ -134,18 +134,86 @@ out:
     free(rowp);
 }
 
+/* The line `show` starts with: sizes, heads and the scale used. */
+static void header_line(ui_doc *d, const at_compute_result *cr)
+{
+    char b[512];
+    size_t per_head = cr->heads ? cr->d_k / cr->heads : cr->d_k;
+    const char *why = fabsf(cr->scale * sqrtf((float)per_head) - 1.0f) < 1e-6f ? _(" (1/√dₖ)")
+                      : cr->scale == 1.0f                                  ? _(" (no scaling)")
+                                                                           : "";
+    char nq[64], nk[64], nh[64];
+    snprintf(nq, sizeof nq, ngettext("%zu query", "%zu queries", cr->n_q), cr->n_q);
+    snprintf(nk, sizeof nk, ngettext("%zu key", "%zu keys", cr->n_k), cr->n_k);
+    snprintf(nh, sizeof nh, ngettext("%zu head", "%zu heads", cr->heads), cr->heads);
+    snprintf(b, sizeof b, _("n_q = %s, n_k = %s, d_k = %zu, d_v = %zu, %s, scale = %.6g%s"), nq, nk,
+             cr->d_k, cr->d_v, nh, (double)cr->scale, why);
+    ui_doc_text(d, b, CRT_DIM, 0);
+    ui_doc_blank(d);
+}
+
+/* The mask the lesson gives (causal, or rows of 1 and 0), as the engine applied it. */
+static void mask_table(ui_doc *d, const at_compute *c, const at_compute_result *cr,
+                       const mat_style *st)
+{
+    int given = c && ((c->mask && !strcmp(c->mask, "causal")) || c->mask_rows.rows_count > 0);
+    if (!given || !cr->allowed)
+        return;
+    size_t n = cr->n_q * cr->n_k;
+    float *m = malloc(n * sizeof *m);
+    if (!m) {
+        d->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        m[i] = cr->allowed[i] ? 1.0f : 0.0f;
+    matrix_table(d, _("Mask (1 = may attend, 0 = masked)"), m, cr->n_q, cr->n_k, st);
+    free(m);
+}
+
+/* What `show` prints under the matrices: the variance of the raw scores and the
+ * largest weight of each row (the first head's, as `show` has it). */
+static void summary_lines(ui_doc *d, const at_compute_result *cr)
+{
+    char b[256];
+    if (cr->raw && cr->n_q * cr->n_k > 1) {
+        snprintf(b, sizeof b, _("Variance of the raw scores q·k: %.4g"), cr->raw_variance);
+        ui_doc_text(d, b, CRT_NORMAL, 0);
+    }
+    if (cr->n_k < 2)
+        return;
+    const char *head = _("Largest weight in each row:");
+    size_t cap = strlen(head) + cr->n_q * 8 + 1, o = strlen(head);
+    char *s = malloc(cap);
+    if (!s) {
+        d->failed = 1;
+        return;
+    }
+    memcpy(s, head, o + 1);
+    for (size_t i = 0; i < cr->n_q; i++) {
+        float best = 0;
+        for (size_t j = 0; j < cr->n_k; j++)
+            best = cr->weights[i * cr->n_k + j] > best ? cr->weights[i * cr->n_k + j] : best;
+        o += (size_t)snprintf(s + o, cap - o, " %.4f", (double)best);
+    }
+    ui_doc_text(d, s, CRT_NORMAL, 0);
+    free(s);
+}
+
 void ui_compute_layout(ui_doc *d, const at_compute *c, const at_compute_result *cr)
 {
-    (void)c;
     char title[256];
     const char *const *kl = cr->key_tokens ? cr->key_tokens : cr->tokens;
     mat_style vec = {cr->tokens, NULL, 0, 0}, kvec = {kl, NULL, 0, 0};
     mat_style scores = {cr->tokens, kl, 1, 0}, weights = {cr->tokens, kl, 0, 1};
+    mat_style mask = {cr->tokens, kl, 0, 0};
     if (!cr->scores_only) {
+        header_line(d, cr);
         matrix_table(d, _("Q (queries)"), cr->q, cr->n_q, cr->d_k, &vec);
         matrix_table(d, _("K (keys)"), cr->k, cr->n_k, cr->d_k, &kvec);
         matrix_table(d, _("V (values)"), cr->v, cr->n_k, cr->d_v, &kvec);
     }
+    mask_table(d, c, cr, &mask);
     for (size_t h = 0; h < cr->heads; h++) {
         size_t off = h * cr->n_q * cr->n_k;
         char head[32] = "";
@@ -169,4 +237,5 @@ void ui_compute_layout(ui_doc *d, const at_compute *c, const at_compute_result *
         }
     if (!cr->scores_only && cr->out)
         matrix_table(d, _("Output = weights · V"), cr->out, cr->n_q, cr->d_v, &vec);
+    summary_lines(d, cr);
 }

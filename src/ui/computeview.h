@@ -1,7 +1,9 @@
-/* A compute step of a lesson laid out for the tutor: Q, K, V, per head the raw,
- * scaled and softmax scores, and the output, as tables. Every number comes from the
- * engine's at_compute_result. A matrix wider than the document shows the columns that
- * fit whole and says which are left out; no number is ever split. */
+/* A compute step of a lesson laid out for the tutor, with what `attn-tutor show`
+ * prints for it: the header (n_q, n_k, d_k, d_v, heads, scale), the mask the lesson
+ * gives, Q, K, V, per head the raw, scaled and softmax scores, the output, the
+ * variance of the raw scores and each row's largest weight. Every number comes from
+ * the engine's at_compute_result. A matrix wider than the document shows the columns
+ * that fit whole and says which are left out; no number is ever split. */
 #ifndef AT_UI_COMPUTEVIEW_H
 #define AT_UI_COMPUTEVIEW_H
 

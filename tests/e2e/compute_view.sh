@@ -30,6 +30,7 @@ for size in "100 30" "40 12"; do
     [ "$step" = 10 ] && go_step 10 "$tag" || { keys Right; expect_screen "$tag: at step 11" "step 11/"; }
     expect_screen "$tag step $step: the Q table" "Q (queries)"
     expect_whole_cells "$tag step $step: no number split over two lines (top)"
+    keys j j j j j   # past the header line to the note under the Q table
     expect_line "$tag step $step: the note names the columns left out" 'Columns? [0-9]+(–[0-9]+)? of 16 (is|are) left out'
     # scroll through the step: every part of it keeps whole numbers
     k=0
