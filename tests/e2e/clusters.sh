@@ -71,3 +71,21 @@ expect_screen "clusters quiz: the answer is typed" "中"
 expect_no_fragments "clusters quiz: no half-drawn cluster in the answer line"
 line=$(printf '%s\n' "$SCREEN" | grep -F "中" | head -1 | norm | sed 's/ *$//')
 expect_contains "clusters quiz: answer line, each cluster in its columns" "xWWy WW WWez" "$line"
+
+# Lesson text (a lesson folder of its own).
+mkdir -p "$E2E_TMP/emoji/en"
+cat > "$E2E_TMP/emoji/en/01-emoji.yaml" <<YAML
+id: emoji-text
+lang: en
+order: 1
+title: Emoji
+summary: Grapheme clusters in a lesson text.
+steps:
+  - text: |
+      start $SENT end
+YAML
+tutor_start 100 30 -- --lang en --lessons "$E2E_TMP/emoji" lesson emoji-text
+expect_screen "clusters lesson text: the step is shown" "start"
+expect_no_fragments "clusters lesson text: no half-drawn cluster"
+expect_eq "clusters lesson text: each cluster in its columns" "start aWWb WW WW WW e WWx end" \
+  "$(line_of "start" | norm | sed 's/^ *//; s/ *$//')"
