@@ -303,6 +303,9 @@ int cli_compute(int argc, char **argv)
         at_diag_print(&d, stderr);
         goto out;
     }
+    /* Lint's warnings on the same text (e.g. a decimal comma YAML reads as two numbers). */
+    at_diag_sort(&d);
+    at_diag_print(&d, stderr);
     const at_compute *c = at_compute_file_block(file);
     if (c->time && *c->time)
         fprintf(stderr, "attn-tutor compute: `time` is for the tutor; computing once\n");

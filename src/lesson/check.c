@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "lesson/check.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -65,7 +66,7 @@ static int is_bool(const char *s)
 }
 
 static void check_enum(at_checker *c, const ynode *n, const cyaml_schema_value_t *s,
-                       const char *name)
+                       const char *label)
 {
     const char *cands[16];
     size_t k = 0;
@@ -81,44 +82,45 @@ static void check_enum(at_checker *c, const ynode *n, const cyaml_schema_value_t
     }
     const char *near = at_did_you_mean(n->value, cands, k);
     if (near)
-        at_err(c, n, "`%s` is %s, not '%s' (did you mean '%s'?)", name, list, n->value, near);
+        at_err(c, n, "%s is %s, not '%s' (did you mean '%s'?)", label, list, n->value, near);
     else
-        at_err(c, n, "`%s` is %s, not '%s'", name, list, n->value);
+        at_err(c, n, "%s is %s, not '%s'", label, list, n->value);
 }
 
+/* label names the value in messages: "`title`", "entry 2 of `tokens`". */
 static void check_scalar(at_checker *c, const ynode *n, const cyaml_schema_value_t *s,
-                         const char *name)
+                         const char *label)
 {
     double x;
     switch (s->type) {
     case CYAML_STRING:
         if (n->type != YN_SCALAR)
-            at_err(c, n, "`%s` should be a string, not %s", name, ynode_describe(n));
+            at_err(c, n, "%s should be a string, not %s", label, ynode_describe(n));
         else if (strlen(n->value) < s->string.min)
-            at_err(c, n, "`%s` is empty", name);
+            at_err(c, n, "%s is empty", label);
         return;
     case CYAML_UINT:
     case CYAML_INT:
         if (n->type != YN_SCALAR || !is_uint(n->value) || strlen(n->value) > 9)
-            at_err(c, n, "`%s` should be a whole number (0, 1, 2, …), not %s%s%s%s", name,
+            at_err(c, n, "%s should be a whole number (0, 1, 2, …), not %s%s%s%s", label,
                    ynode_describe(n), n->type == YN_SCALAR ? " '" : "",
                    n->type == YN_SCALAR ? n->value : "", n->type == YN_SCALAR ? "'" : "");
         return;
     case CYAML_FLOAT:
         if (n->type != YN_SCALAR || at_parse_cell(n->value, &x) || x != x || x - x != 0)
-            at_err(c, n, "`%s` should be a finite number written with a dot (0.5), not %s%s%s%s",
-                   name, ynode_describe(n), n->type == YN_SCALAR ? " '" : "",
+            at_err(c, n, "%s should be a finite number written with a dot (0.5), not %s%s%s%s",
+                   label, ynode_describe(n), n->type == YN_SCALAR ? " '" : "",
                    n->type == YN_SCALAR ? n->value : "", n->type == YN_SCALAR ? "'" : "");
         return;
     case CYAML_BOOL:
         if (n->type != YN_SCALAR || !is_bool(n->value))
-            at_err(c, n, "`%s` should be true or false, not %s", name, ynode_describe(n));
+            at_err(c, n, "%s should be true or false, not %s", label, ynode_describe(n));
         return;
     case CYAML_ENUM:
         if (n->type != YN_SCALAR)
-            at_err(c, n, "`%s` should be a word, not %s", name, ynode_describe(n));
+            at_err(c, n, "%s should be a word, not %s", label, ynode_describe(n));
         else
-            check_enum(c, n, s, name);
+            check_enum(c, n, s, label);
         return;
     default:
         return;
@@ -322,6 +324,71 @@ static void check_mapping(at_checker *c, const ynode *n, const cyaml_schema_valu
     }
 }
 
+/* ---- flat lists (a list of strings, numbers or words) */
+
+static int is_scalar_schema(const cyaml_schema_value_t *s)
+{
+    return s->type != CYAML_MAPPING && s->type != CYAML_SEQUENCE && s->type != CYAML_IGNORE;
+}
+
+static int add_flat(char *buf, size_t size, const char *value)
+{
+    if (strlen(buf) + strlen(value) + 3 >= size)
+        return -1;
+    if (buf[0])
+        strcat(buf, ", ");
+    strcat(buf, value);
+    return 0;
+}
+
+/* The list flattened one level and written as a flat list is, e.g. "0.5, 1, 2" for
+ * [[0.5, 1, 2]]; a placeholder when it holds deeper lists or mappings or does not fit. */
+static void flat_example(const ynode *list, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < list->n; i++) {
+        const ynode *x = list->items[i];
+        int bad = x->type == YN_MAP || (x->type == YN_SCALAR && add_flat(buf, size, x->value));
+        for (size_t j = 0; !bad && x->type == YN_SEQ && j < x->n; j++)
+            bad = x->items[j]->type != YN_SCALAR || add_flat(buf, size, x->items[j]->value);
+        if (bad) {
+            snprintf(buf, size, "a, b, c");
+            return;
+        }
+    }
+}
+
+/* A list inside a list where one flat list is meant ([[0.5, 1, 2]] for [0.5, 1, 2]):
+ * told once, at the first inner list, under the list's own key. */
+static void nested_list(at_checker *c, const ynode *list, const ynode *row, const char *name)
+{
+    char flat[128];
+    flat_example(list, flat, sizeof flat);
+    if (!strcmp(name, "scores"))
+        at_err(c, row, "`scores` of a softmax question is one flat list of numbers, one per "
+                       "token: write [%s]", flat);
+    else
+        at_err(c, row, "`%s` is one flat list, not a list of lists: write [%s]", name, flat);
+}
+
+static void check_flat_list(at_checker *c, const ynode *n, const cyaml_schema_value_t *entry,
+                            const char *name)
+{
+    int told_nested = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        const ynode *item = n->items[i];
+        char label[96];
+        if (item->type == YN_SEQ) {
+            if (!told_nested)
+                nested_list(c, n, item, name);
+            told_nested = 1;
+            continue;
+        }
+        snprintf(label, sizeof label, "entry %zu of `%s`", i + 1, name);
+        check_scalar(c, item, entry, label);
+    }
+}
+
 /* What one entry of a list is called in messages. */
 static const char *entry_name(const char *list)
 {
@@ -356,15 +423,21 @@ void at_check_value(at_checker *c, const ynode *n, const cyaml_schema_value_t *s
                    s->sequence.min == 1 ? "y" : "ies");
             return;
         }
-        for (size_t i = 0; i < n->n; i++)
-            at_check_value(c, n->items[i], s->sequence.entry, entry_name(name));
+        if (is_scalar_schema(s->sequence.entry))
+            check_flat_list(c, n, s->sequence.entry, name);
+        else
+            for (size_t i = 0; i < n->n; i++)
+                at_check_value(c, n->items[i], s->sequence.entry, entry_name(name));
         if (!strcmp(name, "scores"))
             warn_decimal_commas(c, &n, 1, name);
         return;
     case CYAML_IGNORE:
         return;
-    default:
-        check_scalar(c, n, s, name);
+    default: {
+        char label[96];
+        snprintf(label, sizeof label, "`%s`", name);
+        check_scalar(c, n, s, label);
         return;
+    }
     }
 }
