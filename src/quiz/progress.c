@@ -17,6 +17,9 @@
 #define PROGRESS_FILE "progress.yaml"
 #define PROGRESS_MAX_BYTES (8 * 1024 * 1024)
 #define STALE_SECONDS 600
+/* Saves write TEMP_PREFIX + six letters or digits (mkstemp) and rename it over the file. */
+#define TEMP_PREFIX "." PROGRESS_FILE "."
+#define TEMP_TEMPLATE TEMP_PREFIX "XXXXXX"
 
 /* ---- schema (bottom up) ---- */
 
@@ -241,6 +244,23 @@ static void load(qz_store *s)
     s->p = p;
 }
 
+static int is_alnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Exactly a name mkstemp makes from TEMP_TEMPLATE: the prefix and six letters or digits. */
+static int is_temp_name(const char *name)
+{
+    size_t n = sizeof TEMP_PREFIX - 1;
+    if (strncmp(name, TEMP_PREFIX, n) || strlen(name) != sizeof TEMP_TEMPLATE - 1)
+        return 0;
+    for (; name[n]; n++)
+        if (!is_alnum(name[n]))
+            return 0;
+    return 1;
+}
+
 /* Temporary files of saves that were killed: removed once they are old enough that
  * no other running tutor can still be writing them. */
 static void remove_stale_temporaries(const char *dir)
@@ -251,7 +271,7 @@ static void remove_stale_temporaries(const char *dir)
     time_t now = time(NULL);
     while (d && (e = readdir(d))) {
         struct stat st;
-        if (strncmp(e->d_name, ".progress.yaml.", 15))
+        if (!is_temp_name(e->d_name))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime > STALE_SECONDS)
@@ -370,7 +390,7 @@ int qz_store_save(qz_store *s, at_error *err)
         rc = io_error(s, err, "create the folder", errno);
         goto out;
     }
-    snprintf(tmp, n + 32, "%s/.progress.yaml.XXXXXX", s->dir);
+    snprintf(tmp, n + 32, "%s/" TEMP_TEMPLATE, s->dir);
     fd = mkstemp(tmp);
     if (fd < 0) {
         rc = io_error(s, err, "write in", errno);
