@@ -125,13 +125,67 @@ static unsigned long long chosen_options(const at_question *q, const char *answe
     return m;
 }
 
-/* A choice answered wrong (or partly) once: the student tries again before the
- * right option is shown (after a second such try, or with r). */
-static int retry_choice(const ui_question *uq)
+/* An answer graded wrong (or partly) once: the student tries again before the
+ * right answer is shown (after a second such try, or with r). A text answer is the
+ * exception: its feedback names the key ideas and gives the reference to grade
+ * oneself by. */
+static int first_wrong_try(const ui_question *uq)
 {
     qz_verdict v = uq->result.verdict;
-    return uq->q->options_count && (v == QZ_WRONG || v == QZ_PARTIAL) && uq->wrong_tries < 2 &&
-           !uq->show_reference;
+    return (v == QZ_WRONG || v == QZ_PARTIAL) && uq->wrong_tries < 2 && !uq->show_reference &&
+           !(uq->bound_ok && uq->bound.q.kind == QZ_TEXT);
+}
+
+static int retry_choice(const ui_question *uq)
+{
+    return uq->q->options_count && first_wrong_try(uq);
+}
+
+static const char *const retry_hint = N_("Press a to try again, or r to see the right answer.");
+
+/* A feedback line that only states the expected answer: "Expected: X", "标准形式：X"
+ * (a short label, a colon, the expected text). */
+static int states_expected(const char *line, size_t n, const char *expected)
+{
+    size_t e = expected ? strlen(expected) : 0;
+    while (n && isspace((unsigned char)*line))
+        line++, n--;
+    if (!e || n <= e || strncmp(line + n - e, expected, e))
+        return 0;
+    size_t lab = n - e;
+    while (lab && line[lab - 1] == ' ')
+        lab--;
+    return lab <= 32 && ((lab >= 1 && line[lab - 1] == ':') ||
+                         (lab >= 3 && !strncmp(line + lab - 3, "：", 3)));
+}
+
+/* The grader's feedback for a first wrong try: the diagnosis and worked steps,
+ * without a line stating the expected answer and without the explanation (both come
+ * with r or after a second wrong try). malloc'd; NULL when out of memory. */
+static char *feedback_before_retry(const ui_question *uq, const char *fb)
+{
+    size_t n = strlen(fb);
+    const char *ex = uq->bound_ok ? uq->bound.q.explanation : uq->q->explanation;
+    const char *at = ex && *ex ? strstr(fb, ex) : NULL;
+    if (at)
+        n = (size_t)(at - fb);
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(fb + i, '\n', n - i);
+        size_t len = nl ? (size_t)(nl - (fb + i)) : n - i;
+        if (!states_expected(fb + i, len, uq->result.expected)) {
+            memcpy(out + o, fb + i, len + (nl != NULL));
+            o += len + (nl != NULL);
+        }
+        i += len + (nl != NULL);
+    }
+    while (o && (out[o - 1] == '\n' || out[o - 1] == ' '))
+        o--;
+    out[o] = '\0';
+    return out;
 }
 
 /* The chosen options with their own feedback, and how to go on. */
@@ -148,7 +202,7 @@ static void layout_chosen(ui_question *uq, ui_doc *d)
                  o->feedback ? o->feedback : "");
         ui_doc_flow(d, line, o->correct ? CRT_OK : CRT_WRONG, 2);
     }
-    ui_doc_line_add(d, _("Try again (a), or r shows the right answer."), CRT_DIM, 2);
+    ui_doc_line_add(d, _(retry_hint), CRT_DIM, 2);
 }
 
 /* The student's own grade of a text answer, or how to give one. */
@@ -217,10 +271,16 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
         ui_doc_line_add(d, verdict_text(uq->result.verdict), verdict_role(uq->result.verdict), 0);
         if (ui_question_can_self_grade(uq))   /* in view with the verdict, above the feedback */
             layout_self_grade(uq, d);
-        if (retry_choice(uq))
+        if (retry_choice(uq)) {
             layout_chosen(uq, d);
-        else if (uq->result.feedback)
+        } else if (uq->result.feedback && first_wrong_try(uq)) {
+            char *fb = feedback_before_retry(uq, feedback_body(uq->result.feedback));
+            ui_doc_flow(d, fb ? fb : "", CRT_NORMAL, 2);
+            free(fb);
+            ui_doc_line_add(d, _(retry_hint), CRT_DIM, 2);
+        } else if (uq->result.feedback) {
             ui_doc_flow(d, feedback_body(uq->result.feedback), CRT_NORMAL, 2);
+        }
     }
     if (uq->show_reference) {
         ui_doc_blank(d);
@@ -320,10 +380,10 @@ static void grade(ui_question *uq, ui_app *app)
         return;
     uq->attempts++;
     uq->typing = 0;
-    if (uq->q->options_count) {
+    uq->new_try = 1;   /* the next time the answer line opens, it starts empty */
+    uq->wrong_tries += uq->result.verdict != QZ_CORRECT;
+    if (uq->q->options_count)
         uq->chosen = chosen_options(uq->q, uq->answer.buf);
-        uq->wrong_tries += uq->result.verdict != QZ_CORRECT;
-    }
     if (t->store_open) {
         if (qz_store_record(&t->store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
             ui_app_message(app, CRT_WRONG, "%s", err.msg);
@@ -389,6 +449,9 @@ int ui_question_key(ui_question *uq, ui_app *app, ui_key k)
     if (UI_IS_CHAR(k, 'a') || UI_IS_CHAR(k, 'i') || UI_IS_CHAR(k, '\r') ||
         UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER)) {
         uq->typing = 1;
+        if (uq->new_try)   /* a new try after a graded one: not the old answer */
+            ui_lineedit_clear(&uq->answer);
+        uq->new_try = 0;
         return UI_HANDLED | UI_REDRAW;
     }
     if (UI_IS_CHAR(k, 'H')) {

@@ -25,7 +25,8 @@ typedef struct ui_question {
     qz_result result;
     int graded;                   /* result holds the last grading */
     int attempts;                 /* graded attempts this time (malformed ones excluded) */
-    int wrong_tries;              /* choice: graded attempts this time not fully right */
+    int wrong_tries;              /* graded attempts this time not fully right */
+    int new_try;                  /* graded since the answer line was last opened */
     unsigned long long chosen;    /* choice: the options of the graded answer (bit i = option i) */
     unsigned hints_shown;
     int show_reference;

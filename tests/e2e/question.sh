@@ -19,7 +19,7 @@ type_text "a"
 keys Enter
 expect_screen "lesson: a wrong choice is marked" "✗ Not right yet"
 expect_screen "lesson: the chosen option's own feedback" "The opposite: all positions"
-expect_screen "lesson: asked to try again" "Try again (a), or r shows the right answer."
+expect_screen "lesson: asked to try again" "Press a to try again, or r to see the right answer."
 expect_not_screen "lesson: the verdict is said once" "Not right."
 expect_not_screen "lesson: the right option is not given away on a first wrong try" "— the right answer"
 keys a C-u
@@ -37,7 +37,7 @@ expect_screen "lesson again: the question why-2" "Question why-2"
 keys a
 type_text "b"
 keys Enter
-expect_screen "lesson again: a wrong choice" "Try again (a)"
+expect_screen "lesson again: a wrong choice" "Press a to try again"
 keys r
 expect_screen "lesson again: r shows the reference answer" "Reference answer:"
 expect_screen "lesson again: … and the right option in the feedback" "— the right answer"

@@ -1,0 +1,95 @@
+# A new try after a graded one: the answer line opens empty (not the old answer with
+# the new one typed after it), the hint names the key ("Press a to try again"), and
+# a wrong formula or number is diagnosed without giving the expected answer away
+# until a second wrong try or r (as a wrong choice is).
+. tests/lib.sh
+. tests/e2e/lib/tmux.sh
+
+# sdp-2, the last step of lesson 3: a wrong choice, then the right letter alone.
+tutor_start 100 30 -- --lang en lesson scaled-dot-product
+expect_screen "retry: lesson 3 opens" "step 1/"
+keys End
+expect_screen "retry: the question sdp-2" "Question sdp-2"
+keys a
+type_text "b"
+keys Enter
+expect_screen "retry: a wrong choice asks to try again with the key" \
+  "Press a to try again, or r to see the right answer."
+keys a
+wait_line '^ *Your answer: *$' 10
+expect_line "retry: the answer line opens empty for a new try" '^ *Your answer: *$'
+type_text "a"
+keys Enter
+wait_for "Right" 10
+expect_not_screen "retry: the old answer is not kept" "Your answer: ba"
+expect_not_screen "retry: no 'not an option' error" "is not an option"
+keys q
+wait_exit 10 >/dev/null
+
+# Self-test q2 (formula): a first wrong try shows the diagnosis, not the expected form.
+tutor_start 100 40 -- --lang en quiz
+expect_screen "retry: the self-test opens" "Question q1"
+keys Right
+expect_screen "retry: q2" "Question q2"
+keys a
+type_text "softmax(QK^T)V"
+keys Enter
+expect_screen "retry: formula marked wrong" "✗ Not right yet"
+expect_screen "retry: formula diagnosis shown" "No scaling"
+expect_screen "retry: formula asks to try again" "Press a to try again"
+expect_not_screen "retry: formula expected form held back on a first try" "Expected:"
+expect_not_screen "retry: formula explanation held back on a first try" "What the denominator is for"
+keys a
+type_text "QK^T V"
+keys Enter
+expect_screen "retry: a second wrong formula shows the expected form" \
+  "Expected: softmax(Q K^T / sqrt(d_k)) V"
+keys q
+wait_exit 10 >/dev/null
+
+# q2 again: r after one wrong try shows the reference.
+tutor_start 100 40 -- --lang en quiz
+expect_screen "retry: the self-test opens again" "Question q1"
+keys Right
+expect_screen "retry: q2 again" "Question q2"
+keys a
+type_text "softmax(QK^T)V"
+keys Enter
+expect_screen "retry: formula wrong again" "Press a to try again"
+keys r
+expect_screen "retry: r shows the reference answer" "Reference answer:"
+expect_screen "retry: … with the expected form" "softmax(Q K^T / sqrt(d_k)) V"
+keys q
+wait_exit 10 >/dev/null
+
+# q3 (numbers): the engine's worked steps are feedback; the explanation waits.
+tutor_start 100 40 -- --lang en quiz
+expect_screen "retry: the self-test opens a third time" "Question q1"
+keys Right Right Right
+expect_screen "retry: q3" "Question q3"
+keys a
+type_text "0.5 0.2"
+keys Enter
+expect_screen "retry: numbers marked wrong" "✗ Not right yet"
+expect_screen "retry: the worked steps with the engine's numbers" "The steps, with the engine's numbers:"
+expect_screen "retry: numbers ask to try again" "Press a to try again"
+expect_not_screen "retry: numbers explanation held back on a first try" "softmax in three moves"
+keys a
+wait_line '^ *Your answer: *$' 10
+expect_line "retry: the number answer line opens empty" '^ *Your answer: *$'
+keys Escape
+wait_for "a: answer" 10
+keys q
+wait_exit 10 >/dev/null
+
+# Chinese: the hint is translated.
+tutor_start 100 30 -- --lang zh lesson scaled-dot-product
+expect_screen "retry: zh lesson 3 opens" "1/18"
+keys End
+expect_screen "retry: zh question sdp-2" "题目 sdp-2"
+keys a
+type_text "b"
+keys Enter
+expect_screen "retry: zh hint names the key" "按 a 再试一次，或按 r 查看正确答案。"
+keys q
+wait_exit 10 >/dev/null
