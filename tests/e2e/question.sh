@@ -95,4 +95,4 @@ expect_screen "zh: no hints, translated" "这道题没有提示"
 keys a
 type_text "a"
 keys Enter
-expect_screen "zh: try again, translated" "再试一次（a）"
+expect_screen "zh: try again, translated" "按 a 再试一次"
