@@ -135,9 +135,16 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h)
         int j = h->left + c;
         attr_t a = j == h->cur_col ? crt_attr(CRT_SELECTED) : crt_attr(CRT_TITLE);
         /* over the cell's value (its first column is the gap to the left neighbour),
-         * right-aligned like the numbers, cut to the cell: labels never run together */
+         * right-aligned like the numbers, cut to the cell: labels never run together;
+         * a label whose first character is wider than that (one CJK character over a
+         * 2-column cell) takes the whole cell rather than vanish */
+        const char *kl = h->k_labels[j];
+        int room = cw - 1, fit = 0;
+        ui_text_clip(kl, strlen(kl), room, &fit);
+        if (fit == 0)
+            room = cw;
         if (cw >= 2)
-            ui_put_right(w, r.y, r.x + lw + c * cw + 1, h->k_labels[j], cw - 1, a);
+            ui_put_right(w, r.y, r.x + lw + c * cw + cw - room, kl, room, a);
     }
     if (h->left > 0)
         ui_puts(w, r.y, r.x + lw - 1, "‹", 1, crt_attr(CRT_DIM));
