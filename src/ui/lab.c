@@ -25,6 +25,7 @@ typedef struct ui_lab {
     ui_attn attn;
     ui_heatmap map;
     int detail_top;      /* first key row shown in the detail pane */
+    int stale;           /* the sentence changed since the model last ran on it */
 } ui_lab;
 
 static const ui_help_item lab_help[] = {
@@ -51,6 +52,15 @@ static void recompute(ui_lab *l)
         l->map.cur_row = 0;
     if (l->attn.run.n && l->map.cur_col < 0)
         l->map.cur_col = 0;
+}
+
+/* Run the model on the sentence if it changed: once per batch of typed or pasted
+ * keys (the app applies every waiting key before it draws), not once per key. */
+static void run_if_stale(ui_lab *l)
+{
+    if (l->stale)
+        recompute(l);
+    l->stale = 0;
 }
 
 static const char *lab_title(ui_screen *s)
@@ -307,6 +317,7 @@ static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
 static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
 {
     ui_lab *l = (ui_lab *)s;
+    run_if_stale(l);
     draw_input(l, w, r.y, r.x + 1, r.w - 2);
     draw_info(l, w, r.y + 1, r.x + 1, r.w - 2);
     ui_rect body = {r.y + 3, r.x + 1, r.h - 3, r.w - 2};
@@ -453,7 +464,7 @@ static int key_typing(ui_lab *l, ui_key k)
         changed = ui_lineedit_insert(e, (wchar_t)k.ch);
     }
     if (changed)
-        recompute(l);
+        l->stale = 1;   /* the model runs before the next draw */
     return UI_HANDLED | UI_REDRAW;
 }
 
@@ -476,6 +487,7 @@ static int lab_key(ui_screen *s, ui_key k)
     ui_lab *l = (ui_lab *)s;
     if (l->typing)
         return key_typing(l, k);
+    run_if_stale(l);
     int n = (int)l->attn.run.n;
     if (k.fn) {
         switch (k.ch) {

@@ -207,6 +207,12 @@ void ui_app_run(ui_app *app)
             continue;
         ui_key k = {r == KEY_CODE_YES, ch};
         running = ui_app_feed(app, k);
+        /* keys already waiting (a paste, fast typing) are applied before the next
+         * draw, so a screen recomputes and redraws once for all of them */
+        nodelay(stdscr, TRUE);
+        while (running && (r = get_wch(&ch)) != ERR)
+            running = ui_app_feed(app, (ui_key){r == KEY_CODE_YES, ch});
+        nodelay(stdscr, FALSE);
     }
     ui_app_free(app);
 }
