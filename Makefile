@@ -119,7 +119,7 @@ FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetens
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC  $< (fuzz)"; $(FUZZ_CC) $(filter-out -Werror -MMD -MP,$(ALL_CFLAGS)) -O1 -g \
+	@echo "  CC  $< (fuzz)"; $(FUZZ_CC) $(filter-out -Werror,$(ALL_CFLAGS)) -O1 -g \
 	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
 build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(call objs,fuzz,$(LIB_SRC))
 	@echo "  LD  $@"; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)

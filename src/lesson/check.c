@@ -161,8 +161,10 @@ static void warn_decimal_commas(at_checker *c, const ynode *const *rows, size_t 
         const ynode *row = rows[r];
         for (size_t j = 0; row->type == YN_SEQ && j + 1 < row->n; j++) {
             const ynode *a = row->items[j], *b = row->items[j + 1];
+            if (!glued(a, b))   /* a nested list or mapping has no text: only scalars */
+                continue;
             size_t la = strlen(a->value);
-            if (glued(a, b) && la && is_digit(a->value[la - 1]) && is_digit(b->value[0]))
+            if (la && is_digit(a->value[la - 1]) && is_digit(b->value[0]))
                 at_warn(c, a, "`%s`: '%s,%s' reads as two numbers %s and %s; write %s.%s "
                               "(a decimal takes a dot), or put a space after the comma",
                          name, a->value, b->value, a->value, b->value, a->value, b->value);
