@@ -31,14 +31,14 @@ static int usage(FILE *f)
                "             apart from the automatic grade: shown and saved beside it (JSON\n"
                "             self_verdict, self_score; verdict and score stay automatic)\n"
                "  --no-save  do not record the attempt in the progress file\n"
-               "  --lessons DIR  grade questions of the lessons in DIR (an instructor's own,\n"
-               "             DIR/en/*.yaml, DIR/zh/*.yaml) instead of the shipped ones\n"
+
                "  Numbers: the tolerance is half a unit of the last decimal asked, applied to\n"
                "  the rounding: right within ± half a unit of the expected value rounded to\n"
                "  those decimals (0.1384 at 2 decimals: 0.14 ± 0.005, so 0.145 and 0.1449\n"
                "  are right) or of the exact value (0.1384 ± 0.005).\n"
                "  exit status: 0 correct, 1 wrong, 3 partly right, 2 malformed or unknown question;\n"
-               "  it follows the automatic grade, also with --self\n");
+               "  it follows the automatic grade, also with --self\n\n"
+               CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
 

@@ -14,7 +14,8 @@ static int usage(FILE *f)
     fprintf(f, "usage: attn-tutor compute [--format table|json] FILE.yaml|-\n"
                "  FILE holds q, k, v (lists of rows), optional mask (causal, or rows of 1/0),\n"
                "  scale, heads, tokens; or scores (rows of scaled scores); .nan/.inf accepted.\n"
-               "  Prints the scores QKᵀ, the scaled scores, the weights and the output.\n");
+               "  Prints the scores QKᵀ, the scaled scores, the weights and the output.\n\n"
+               CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
 
@@ -274,6 +275,11 @@ int cli_compute(int argc, char **argv)
     int json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int g = cli_take_global_flag(argc, argv, &i);
+        if (g < 0)
+            return 2;
+        if (g)
+            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return usage(stdout);
         if (!strcmp(a, "--format") && i + 1 < argc) {

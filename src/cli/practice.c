@@ -32,7 +32,8 @@ static int usage(FILE *f)
                "  starting with the questions due for review.\n"
                "  --seed N     replay the same exercises   --kind K   only this kind\n"
                "  --print      show the exercise and stop  --answer A grade A for that exercise\n"
-               "  --solution   show the engine's answer    --count N  exercises in a session (default 4)\n");
+               "  --solution   show the engine's answer    --count N  exercises in a session (default 4)\n\n"
+               CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
 

@@ -18,7 +18,7 @@ out=$("$AT_BIN" --help); rc=$?
 expect_eq "--help exit status" 0 "$rc"
 expect_contains "--help lists the commands" "practice" "$out"
 # The commands that open the tutor, lint and the plain-text ones name the global flags.
-for c in lesson lab quiz lint show; do
+for c in lesson lab quiz lint show check compute practice; do
   out=$("$AT_BIN" "$c" --help 2>&1)
   for f in "--lang zh|en" "--lessons DIR" "--model FILE"; do
     expect_contains "$c --help names $f" "$f" "$out"
@@ -36,3 +36,9 @@ expect_contains "--help: language sources" "LANGUAGE, LC_ALL, LC_MESSAGES, LANG,
   "$(printf '%s' "$out" | tr -s ' \n' '  ')"
 out=$(env -u LC_ALL -u LC_MESSAGES LANGUAGE=zh_CN LANG=en_US.UTF-8 "$AT_BIN" show 2>&1)
 expect_contains "LANGUAGE=zh comes before LANG=en" "why-attention       为什么需要注意力" "$out"
+# compute takes the global flags after its name too, as every command does
+printf 'scores: [[1, 2]]\n' > "${TMPDIR:-/tmp}/at-help-$$.yaml"
+out=$("$AT_BIN" compute --lang zh "${TMPDIR:-/tmp}/at-help-$$.yaml" 2>&1); rc=$?
+rm -f "${TMPDIR:-/tmp}/at-help-$$.yaml"
+expect_eq "compute FILE --lang zh: accepted (exit 0)" 0 "$rc"
+expect_contains "compute --lang zh: the weights of [1, 2]" "0.2689" "$out"
