@@ -266,16 +266,6 @@ static void print_table(const at_tokens *t, const at_model_run *r, size_t l, siz
     }
 }
 
-/* The model's kind (at_model_kind) in the language of the output. */
-static const char *model_kind(const at_model *m, qz_lang lang)
-{
-    const char *k = at_model_kind(m);
-    if (lang != QZ_ZH)
-        return k;
-    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
-                                                  ? "未训练的演示权重" : k;
-}
-
 /* One line on what the head does, measured by the trainer (trained models only). */
 static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
 {
@@ -294,7 +284,7 @@ static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
 static void print_heading(const at_model *m, const at_model_run *r, const attend_args *a,
                           qz_lang lang)
 {
-    printf(QZ_TR(lang, "model: %s\n", "模型：%s\n"), model_kind(m, lang));
+    printf(QZ_TR(lang, "model: %s\n", "模型：%s\n"), cli_model_kind(m, lang));
     if (lang == QZ_ZH) {
         printf("%zu 个词元；行：query 词元，列：key 词元；每行之和为 1\n", r->n);
         printf("掩码：%s；分数%s\n", a->opts.causal ? "因果（causal）" : "无",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "lesson/lesson.h"
+#include "quiz/lang.h"
 
 int cli_softmax(int argc, char **argv);
 int cli_attend(int argc, char **argv);
@@ -74,6 +75,10 @@ int cli_load_lessons(const char *lang, const at_model *m, at_lesson_set *out,
                      at_diag_list *diags);
 /* The folders cli_load_lessons looks in, "  DIR/lang" a line, for messages. */
 void cli_print_lesson_dirs(FILE *f, const char *lang);
+
+/* The model's kind (at_model_kind: "trained", "untrained demo weights") in the
+ * language of the output; a static string. */
+const char *cli_model_kind(const at_model *m, qz_lang lang);
 
 void cli_print_version(void);
 

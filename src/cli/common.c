@@ -234,3 +234,12 @@ void cli_print_lesson_dirs(FILE *f, const char *lang)
     for (size_t i = 0; i < n; i++)
         fprintf(f, "  %s/%s\n", dirs[i], lang);
 }
+
+const char *cli_model_kind(const at_model *m, qz_lang lang)
+{
+    const char *k = at_model_kind(m);
+    if (lang != QZ_ZH)
+        return k;
+    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
+                                                  ? "未训练的演示权重" : k;
+}

@@ -81,15 +81,6 @@ static const char *verdict(int rc, qz_lang lang)
                                                            : QZ_TR(lang, "unchecked", "未检查");
 }
 
-static const char *model_kind(const at_model *m, qz_lang lang)
-{
-    const char *k = at_model_kind(m);
-    if (lang != QZ_ZH)
-        return k;
-    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
-                                                  ? "未训练的演示权重" : k;
-}
-
 static void show_lab_settings(FILE *f, const at_lab *lab, qz_lang lang)
 {
     char layer[32];
@@ -121,10 +112,10 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang
     int all = r.head == AT_LAB_ALL_HEADS;
     size_t head = all ? 0 : r.head + 1;
     if (lang == QZ_ZH)
-        fprintf(f, "  %s，第 %zu 层，%s%zu\n", model_kind(m, lang), r.layer + 1,
+        fprintf(f, "  %s，第 %zu 层，%s%zu\n", cli_model_kind(m, lang), r.layer + 1,
                 all ? "所有头的平均 " : "头 ", head);
     else
-        fprintf(f, "  %s, layer %zu, head %s%zu\n", model_kind(m, lang), r.layer + 1,
+        fprintf(f, "  %s, layer %zu, head %s%zu\n", cli_model_kind(m, lang), r.layer + 1,
                 all ? "mean of all, " : "", head);
     for (size_t i = 0; i < r.view.n_q; i++) {
         if (r.focus >= 0 && (long)i != r.focus)

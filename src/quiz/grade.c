@@ -110,10 +110,8 @@ static int strcasecmp_trim(const char *a, const char *b)
     return la != lb || strncasecmp(a, b, la);
 }
 
-/* The options chosen: letters (a, B), numbers (1, 2), or an option's text;
- * separated by spaces or commas. Returns 0, or -1 with the bad part in *bad. */
-static int chosen_options(const qz_question *q, const char *answer, int *chosen, const char **bad,
-                          size_t *bad_len)
+int qz_choice_chosen(const qz_question *q, const char *answer, int *chosen, const char **bad,
+                     size_t *bad_len)
 {
     for (size_t i = 0; i < q->n_options; i++)
         if (q->options[i].text && !strcasecmp_trim(answer, q->options[i].text)) {
@@ -166,7 +164,7 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
             snprintf(expected + l, sizeof expected - l, "%s%c", l ? " " : "", (char)('a' + i % 26));
         }
     out->expected = dup_text(expected);
-    if (chosen_options(q, answer, chosen, &bad, &bad_len)) {
+    if (qz_choice_chosen(q, answer, chosen, &bad, &bad_len)) {
         out->verdict = QZ_MALFORMED;
         fprintf(fb, QZ_TR(lang, "'%.*s' is not an option: answer with a letter from a to %c.\n",
                           "'%.*s' 不是选项：请用 a 到 %c 的字母作答。\n"),

@@ -148,6 +148,14 @@ typedef struct qz_result {
     char *feedback;            /* several lines, in the question's language; malloc'd */
 } qz_result;
 
+/* The options a choice answer chooses, as qz_grade reads them: an option's whole text
+ * (case and surrounding spaces ignored), or letters (a, B, "(c)") or numbers (1, 2)
+ * separated by spaces, commas or semicolons. chosen[0 .. q->n_options) (caller's,
+ * zeroed) gets 1 for each option chosen. Returns 0, or -1 with the part that names no
+ * option in *bad (bad_len bytes; the answer is then malformed). */
+int qz_choice_chosen(const qz_question *q, const char *answer, int *chosen, const char **bad,
+                     size_t *bad_len);
+
 /* Grade one answer.
  *   answer   the student's text, UTF-8, as typed
  *   out      filled in every case (free with qz_result_free); a malformed answer

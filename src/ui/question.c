@@ -81,47 +81,21 @@ static const char *feedback_body(const char *fb)
     return fb;
 }
 
-/* Equal ignoring surrounding spaces and ASCII case. */
-static int same_text(const char *a, const char *b)
+/* The options the answer chooses, as the grader reads them (qz_choice_chosen); a bit
+ * per option, 0 when the answer names no option. */
+static unsigned long long chosen_options(const ui_question *uq)
 {
-    while (isspace((unsigned char)*a))
-        a++;
-    while (isspace((unsigned char)*b))
-        b++;
-    size_t la = strlen(a), lb = strlen(b);
-    while (la && isspace((unsigned char)a[la - 1]))
-        la--;
-    while (lb && isspace((unsigned char)b[lb - 1]))
-        lb--;
-    return la == lb && !strncasecmp(a, b, la);
-}
-
-/* The options an answer chooses, as the grader reads them (the whole text of an
- * option, or letters, "(b)" or numbers separated by spaces, commas or semicolons);
- * a bit per option. */
-static unsigned long long chosen_options(const at_question *q, const char *answer)
-{
+    const qz_question *q = &uq->bound.q;
     unsigned long long m = 0;
-    for (unsigned i = 0; i < q->options_count && i < 64; i++)
-        if (q->options[i].text && same_text(answer, q->options[i].text))
-            return 1ull << i;
-    for (const char *p = answer; *p;) {
-        while (*p && (isspace((unsigned char)*p) || *p == ',' || *p == ';'))
-            p++;
-        const char *s = p;
-        while (*p && !isspace((unsigned char)*p) && *p != ',' && *p != ';')
-            p++;
-        size_t n = (size_t)(p - s);
-        long idx = -1;
-        if (n == 1 && isalpha((unsigned char)*s))
-            idx = tolower((unsigned char)*s) - 'a';
-        else if (n == 3 && s[0] == '(' && s[2] == ')' && isalpha((unsigned char)s[1]))
-            idx = tolower((unsigned char)s[1]) - 'a';
-        else if (n && n <= 2 && isdigit((unsigned char)s[0]) && (n == 1 || isdigit((unsigned char)s[1])))
-            idx = strtol(s, NULL, 10) - 1;
-        if (idx >= 0 && idx < 64 && (unsigned)idx < q->options_count)
-            m |= 1ull << idx;
-    }
+    if (!uq->bound_ok || !q->n_options)
+        return 0;
+    int *chosen = calloc(q->n_options, sizeof *chosen);
+    const char *bad;
+    size_t bad_len;
+    if (chosen && !qz_choice_chosen(q, uq->answer.buf, chosen, &bad, &bad_len))
+        for (size_t i = 0; i < q->n_options && i < 64; i++)
+            m |= chosen[i] ? 1ull << i : 0;
+    free(chosen);
     return m;
 }
 
@@ -383,7 +357,7 @@ static void grade(ui_question *uq, ui_app *app)
     uq->new_try = 1;   /* the next time the answer line opens, it starts empty */
     uq->wrong_tries += uq->result.verdict != QZ_CORRECT;
     if (uq->q->options_count)
-        uq->chosen = chosen_options(uq->q, uq->answer.buf);
+        uq->chosen = chosen_options(uq);
     if (t->store_open) {
         if (qz_store_record(&t->store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
             ui_app_message(app, CRT_WRONG, "%s", err.msg);
