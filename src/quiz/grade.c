@@ -4,6 +4,7 @@
 #include "quiz/formula.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -75,6 +76,8 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         return at_error_set(err, AT_ENOMEM, "out of memory");
     int rc;
     out->verdict = QZ_WRONG;
+    out->body_at = 0;
+    out->reveal_at = SIZE_MAX;
     if (!answer)
         answer = "";
     switch (q->kind) {
@@ -88,9 +91,19 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     }
     fclose(fb);
     out->feedback = buf;
+    if (out->reveal_at > len)
+        out->reveal_at = len;
+    if (out->body_at > out->reveal_at)
+        out->body_at = out->reveal_at;
     if (rc)
         qz_result_free(out);
     return rc;
+}
+
+size_t qz_fb_pos(FILE *fb)
+{
+    long p = fflush(fb) == 0 ? ftell(fb) : -1;
+    return p > 0 ? (size_t)p : 0;
 }
 
 /* ---- choice ---- */
@@ -187,6 +200,7 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
     fprintf(fb, "%s\n", out->verdict == QZ_CORRECT ? QZ_TR(lang, "Correct.", "正确。")
                       : out->verdict == QZ_PARTIAL ? QZ_TR(lang, "Partly right.", "部分正确。")
                                                    : QZ_TR(lang, "Not right.", "不对。"));
+    out->body_at = qz_fb_pos(fb);
     for (size_t i = 0; i < q->n_options; i++) {
         if (!chosen[i] && !(q->options[i].correct && out->verdict != QZ_CORRECT))
             continue;
@@ -198,6 +212,7 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
             fprintf(fb, ": %s", q->options[i].feedback);
         fprintf(fb, "\n");
     }
+    out->reveal_at = qz_fb_pos(fb);
     if (out->verdict != QZ_CORRECT && q->explanation)
         fprintf(fb, "\n%s\n", q->explanation);
 out:
@@ -235,9 +250,11 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     out->verdict = QZ_WRONG;
     out->mistake = QZ_M_FORMULA;
     fprintf(fb, QZ_TR(lang, "Not right.\n", "不对。\n"));
+    out->body_at = qz_fb_pos(fb);
     for (unsigned bit = 1; bit <= QZ_F_OTHER; bit <<= 1)
         if (mistakes & bit)
             fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang == QZ_ZH));
+    out->reveal_at = qz_fb_pos(fb);
     fprintf(fb, QZ_TR(lang, "Expected: %s\n", "标准形式：%s\n"), q->canonical);
     if (q->explanation)
         fprintf(fb, "\n%s%s", q->explanation,

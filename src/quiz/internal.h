@@ -53,6 +53,9 @@ void qz_walk_steps(const qz_numctx *c, FILE *fb);
 #define QZ_NUM_SHORT (-2)
 void qz_put_num(FILE *f, double x, int decimals);
 
+/* The feedback written to fb so far, in bytes (to set qz_result.body_at / reveal_at). */
+size_t qz_fb_pos(FILE *fb);
+
 int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err);
 int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,

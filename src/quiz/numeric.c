@@ -255,6 +255,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         out->verdict = QZ_CORRECT;
         out->score = 1;
         fprintf(fb, QZ_TR(L, "Correct.\n", "正确。\n"));
+        out->body_at = qz_fb_pos(fb);
         report_values(c, given, dec, ok, fb);
         return;
     }
@@ -268,6 +269,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         fclose(df);
     int partly = n_ok || m == QZ_M_SWAPPED || m == QZ_M_PERCENT_NO_SIGN;
     fprintf(fb, partly ? QZ_TR(L, "Partly right.\n", "部分正确。\n") : QZ_TR(L, "Not right.\n", "不对。\n"));
+    out->body_at = qz_fb_pos(fb);
     report_values(c, given, dec, ok, fb);
     fprintf(fb, "%s%s", notes ? notes : "", diag ? diag : "");
     free(diag);
@@ -280,6 +282,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         out->score = 0.5;
     }
     qz_walk_steps(c, fb);
+    out->reveal_at = qz_fb_pos(fb);
     if (c->q->explanation && *c->q->explanation)
         fprintf(fb, "\n%s%s", c->q->explanation,
                 c->q->explanation[strlen(c->q->explanation) - 1] == '\n' ? "" : "\n");

@@ -146,6 +146,12 @@ typedef struct qz_result {
     double *expected_values;   /* numeric kinds: exact values, [n_expected]; malloc'd */
     size_t n_expected;
     char *feedback;            /* several lines, in the question's language; malloc'd */
+    size_t body_at;            /* feedback + body_at: after a first line that only names
+                                * the verdict ("Not right.", "部分正确。"); 0 when none */
+    size_t reveal_at;          /* feedback + reveal_at: where what gives the answer away
+                                * begins (the expected answer, the explanation), so a
+                                * screen can hold it back until a retry; the feedback's
+                                * length when nothing does */
 } qz_result;
 
 /* The options a choice answer chooses, as qz_grade reads them: an option's whole text

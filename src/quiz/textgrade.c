@@ -92,6 +92,8 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
                                         "不正确：答案里有错误的说法。\n")
                                 : QZ_TR(lang, "None of the key ideas was recognised.\n",
                                         "没有识别出关键要点。\n"));
+    if (out->verdict == QZ_PARTIAL)   /* the other headlines say more than the verdict */
+        out->body_at = qz_fb_pos(fb);
     print_concepts(q, j, n_found, need, n_wrong, lang, fb);
     free(j);
     if (q->reference)

@@ -68,17 +68,10 @@ static crt_role verdict_role(qz_verdict v)
 }
 
 /* The grader's feedback without a first line that only repeats the verdict the
- * screen already shows ("Not right." under "✗ Not right yet"). */
-static const char *feedback_body(const char *fb)
+ * screen already shows ("Not right." under "✗ Not right yet"): qz_result.body_at. */
+static const char *feedback_body(const ui_question *uq)
 {
-    static const char *const said[] = {"Correct.", "Partly right.", "Not right.",
-                                       "正确。", "部分正确。", "不对。"};
-    const char *nl = strchr(fb, '\n');
-    size_t n = nl ? (size_t)(nl - fb) : strlen(fb);
-    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
-        if (strlen(said[i]) == n && !strncmp(fb, said[i], n))
-            return nl ? nl + 1 : fb + n;
-    return fb;
+    return uq->result.feedback + uq->result.body_at;
 }
 
 /* The options the answer chooses, as the grader reads them (qz_choice_chosen); a bit
@@ -117,49 +110,17 @@ static int retry_choice(const ui_question *uq)
 
 static const char *const retry_hint = N_("Press a to try again, or r to see the right answer.");
 
-/* A feedback line that only states the expected answer: "Expected: X", "标准形式：X"
- * (a short label, a colon, the expected text). */
-static int states_expected(const char *line, size_t n, const char *expected)
+/* The grader's feedback for a first wrong try: the diagnosis and worked steps, up
+ * to what gives the answer away (qz_result.reveal_at: the expected answer and the
+ * explanation come with r or after a second wrong try). malloc'd; NULL when out of
+ * memory. */
+static char *feedback_before_retry(const ui_question *uq)
 {
-    size_t e = expected ? strlen(expected) : 0;
-    while (n && isspace((unsigned char)*line))
-        line++, n--;
-    if (!e || n <= e || strncmp(line + n - e, expected, e))
-        return 0;
-    size_t lab = n - e;
-    while (lab && line[lab - 1] == ' ')
-        lab--;
-    return lab <= 32 && ((lab >= 1 && line[lab - 1] == ':') ||
-                         (lab >= 3 && !strncmp(line + lab - 3, "：", 3)));
-}
-
-/* The grader's feedback for a first wrong try: the diagnosis and worked steps,
- * without a line stating the expected answer and without the explanation (both come
- * with r or after a second wrong try). malloc'd; NULL when out of memory. */
-static char *feedback_before_retry(const ui_question *uq, const char *fb)
-{
-    size_t n = strlen(fb);
-    const char *ex = uq->bound_ok ? uq->bound.q.explanation : uq->q->explanation;
-    const char *at = ex && *ex ? strstr(fb, ex) : NULL;
-    if (at)
-        n = (size_t)(at - fb);
-    char *out = malloc(n + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < n;) {
-        const char *nl = memchr(fb + i, '\n', n - i);
-        size_t len = nl ? (size_t)(nl - (fb + i)) : n - i;
-        if (!states_expected(fb + i, len, uq->result.expected)) {
-            memcpy(out + o, fb + i, len + (nl != NULL));
-            o += len + (nl != NULL);
-        }
-        i += len + (nl != NULL);
-    }
-    while (o && (out[o - 1] == '\n' || out[o - 1] == ' '))
-        o--;
-    out[o] = '\0';
-    return out;
+    const char *fb = feedback_body(uq);
+    size_t n = uq->result.reveal_at - uq->result.body_at;
+    while (n && (fb[n - 1] == '\n' || fb[n - 1] == ' '))
+        n--;
+    return strndup(fb, n);
 }
 
 /* The chosen options with their own feedback, and how to go on. */
@@ -248,12 +209,12 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
         if (retry_choice(uq)) {
             layout_chosen(uq, d);
         } else if (uq->result.feedback && first_wrong_try(uq)) {
-            char *fb = feedback_before_retry(uq, feedback_body(uq->result.feedback));
+            char *fb = feedback_before_retry(uq);
             ui_doc_flow(d, fb ? fb : "", CRT_NORMAL, 2);
             free(fb);
             ui_doc_line_add(d, _(retry_hint), CRT_DIM, 2);
         } else if (uq->result.feedback) {
-            ui_doc_flow(d, feedback_body(uq->result.feedback), CRT_NORMAL, 2);
+            ui_doc_flow(d, feedback_body(uq), CRT_NORMAL, 2);
         }
     }
     if (uq->show_reference) {

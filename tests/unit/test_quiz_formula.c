@@ -1,4 +1,5 @@
 /* The formula grader (Q2), the text rubric matcher (Q1, Q4, Q5) and choice questions. */
+#define _GNU_SOURCE
 #include "check.h"
 #include "quiz/formula.h"
 #include "quiz/quiz.h"
@@ -77,6 +78,32 @@ static void test_formula_graded(void **state)
     qz_result_free(&r);
     assert_int_equal(qz_grade(&q, "softmax(", QZ_EN, &r, NULL), AT_OK);
     assert_int_equal(r.verdict, QZ_MALFORMED);
+    qz_result_free(&r);
+}
+
+/* The parts of the feedback a screen shows apart: after the verdict-only headline
+ * (body_at), and from the expected answer and explanation on (reveal_at). */
+static void test_feedback_parts(void **state)
+{
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    q.explanation = "Scaling keeps the softmax out of saturation.";
+    qz_result r;
+    assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_int_equal(r.body_at, strlen("Not right.\n"));
+    assert_true(r.body_at < r.reveal_at && r.reveal_at < strlen(r.feedback));
+    assert_memory_equal(r.feedback + r.reveal_at, "Expected: ", 10);
+    assert_null(memmem(r.feedback, r.reveal_at, q.explanation, strlen(q.explanation)));
+    assert_non_null(strstr(r.feedback + r.reveal_at, q.explanation));
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_ZH, &r, NULL), AT_OK);
+    assert_memory_equal(r.feedback + r.reveal_at, "标准形式：", strlen("标准形式："));
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "softmax(QKᵀ/√dₖ)·V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.body_at, 0);                        /* "Correct: …" says more */
+    assert_int_equal(r.reveal_at, strlen(r.feedback));     /* nothing held back */
     qz_result_free(&r);
 }
 
@@ -231,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_rubric_both_languages),
         cmocka_unit_test(test_text_graded),
         cmocka_unit_test(test_choice),
+        cmocka_unit_test(test_feedback_parts),
         cmocka_unit_test(test_random_formulas_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
