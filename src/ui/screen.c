@@ -206,12 +206,17 @@ void ui_app_run(ui_app *app)
         if (r == ERR)
             continue;
         ui_key k = {r == KEY_CODE_YES, ch};
+        int depth = app->depth;
         running = ui_app_feed(app, k);
         /* keys already waiting (a paste, fast typing) are applied before the next
-         * draw, so a screen recomputes and redraws once for all of them */
+         * draw, so a screen recomputes and redraws once for all of them; a resize or
+         * a change of screen is drawn before the next key */
         nodelay(stdscr, TRUE);
-        while (running && (r = get_wch(&ch)) != ERR)
-            running = ui_app_feed(app, (ui_key){r == KEY_CODE_YES, ch});
+        while (running && !UI_IS_FN(k, KEY_RESIZE) && app->depth == depth &&
+               (r = get_wch(&ch)) != ERR) {
+            k = (ui_key){r == KEY_CODE_YES, ch};
+            running = ui_app_feed(app, k);
+        }
         nodelay(stdscr, FALSE);
     }
     ui_app_free(app);
