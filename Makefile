@@ -43,7 +43,7 @@ FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors
 FUZZ_REPLAY := $(patsubst %,build/asan/fuzz/replay_%,$(FUZZ_ALL))
 
 .SECONDARY:
-.PHONY: all deps run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz
+.PHONY: all deps grade-report run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz
 all: $(BIN) $(MO)
 
 deps:
@@ -81,6 +81,11 @@ unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN) $(FUZZ_REPLAY
 test: deps
 	@$(MAKE) --no-print-directory unit
 	@tests/run.sh
+
+# Agreement of the grader with a teacher's blind verdicts on a labelled corpus of student
+# answers (tests/grading/corpus.tsv; CORPUS=FILE for another set of the same format).
+grade-report: $(BIN) $(MO)
+	@AT_BIN=$(CURDIR)/$(BIN) tests/grading/grade.sh --report $(CORPUS)
 
 run: deps
 	@$(MAKE) --no-print-directory $(BIN) $(MO)
