@@ -178,6 +178,14 @@ int crt_init_on(const char *term, FILE *out, FILE *in)
 {
     if (crt.active)
         return 0;
+    /* The size comes from the terminal (TIOCGWINSZ), never from LINES and COLUMNS: a
+     * stale pair exported by a shell (LINES=5, or 1000) would otherwise win over the
+     * real window. They are removed rather than ignored with use_env(FALSE): with
+     * that, ncurses 6.4 takes the terminfo size at each resize (80×24), not the
+     * window's. use_tioctl: the size from the terminal, also at every resize. */
+    unsetenv("LINES");
+    unsetenv("COLUMNS");
+    use_tioctl(TRUE);
     if (!(crt.screen = newterm(term, out, in)))
         return -1;
     setup();
