@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/blas_start.h"
 #include "cli/cli.h"
 
 static const struct {
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    cli_blas_start(argv);   /* may run the program again once, on a better OpenBLAS core */
     cli_setup_locale();
     /* Global flags may stand before the command. */
     int first = 1;

@@ -6,6 +6,9 @@
 cd "$(dirname "$0")/.." || exit 2
 export LC_ALL=C.UTF-8 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
 export CMOCKA_MESSAGE_OUTPUT=TAP OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
+# OpenBLAS's core: tests that depend on it set or remove OPENBLAS_CORETYPE themselves
+# (a machine may export one); OpenBLAS's messages and the start-up's test hooks stay off.
+unset OPENBLAS_VERBOSE ATTN_TUTOR_BLAS_TEST ATTN_TUTOR_BLAS_CORE
 export AT_BIN="$PWD/build/attn-tutor" AT_BIN_ASAN="$PWD/build/asan/attn-tutor"
 # Lessons an instructor installed (~/.local/share/attn-tutor/lessons, XDG_DATA_DIRS)
 # must not change what the tests see: point both at an empty folder.

@@ -1,4 +1,5 @@
 #include "cli/cli.h"
+#include "cli/blas_start.h"
 
 #include <cblas.h>
 #include <curses.h>
@@ -148,6 +149,7 @@ void cli_print_version(void)
     printf("%s\n", (curses_version)());                 /* "ncurses 6.4.20221231" */
     printf("libcyaml %s\n", cyaml_version_str);
     printf("%s (core %s)\n", openblas_get_config(), openblas_get_corename()); /* "OpenBLAS 0.3.21 …" */
+    printf("%s\n", cli_blas_core_report());
     printf("libunistring %d.%d.%d\n", u >> 16, (u >> 8) & 0xff, u & 0xff);
 }
 

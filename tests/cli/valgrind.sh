@@ -3,6 +3,8 @@
 # makes valgrind exit 99. OPENBLAS_NUM_THREADS=1: OpenBLAS's worker threads keep their
 # buffers until exit, which valgrind would list as "possibly lost"; with one thread
 # there are none, so no suppression file is needed. Runs on the plain (not ASan) build.
+# --trace-children=yes: a program that runs itself again on a better OpenBLAS core
+# (src/cli/blas_start.h) stays under valgrind.
 . tests/lib.sh
 if ! command -v valgrind >/dev/null 2>&1; then not_ok "valgrind installed (scripts/deps.sh)"; exit 0; fi
 tmp=$(mktemp -d)
@@ -10,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1 XDG_STATE_HOME="$tmp/state"
 vg() { # name, expected exit status of the program, args...
   name=$1 want=$2; shift 2
-  valgrind -q --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=definite,indirect,possible \
+  valgrind -q --trace-children=yes --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=definite,indirect,possible \
     --error-exitcode=99 --log-file="$tmp/vg.log" "$AT_BIN" "$@" >"$tmp/out" 2>&1
   rc=$?
   if [ "$rc" -eq "$want" ] && [ ! -s "$tmp/vg.log" ]; then

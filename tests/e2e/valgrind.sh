@@ -4,7 +4,7 @@
 # resize to 40×12), the self-test (Q3 wrong, then right), quit. No invalid access, no
 # uninitialised value, no leak (definite, indirect or possible; the screen is released
 # with delscreen, so ncurses keeps nothing either). OPENBLAS_NUM_THREADS=1 as in
-# tests/cli/valgrind.sh.
+# tests/cli/valgrind.sh, and --trace-children=yes as there.
 . tests/lib.sh
 . tests/e2e/lib/tmux.sh
 if ! command -v valgrind >/dev/null 2>&1; then not_ok "valgrind installed (scripts/deps.sh)"; exit 0; fi
@@ -12,7 +12,7 @@ vlog="$E2E_TMP/vg.log"
 wrap="$E2E_TMP/vg-tutor"
 cat > "$wrap" <<WRAP
 #!/bin/sh
-exec valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \\
+exec valgrind -q --trace-children=yes --leak-check=full --show-leak-kinds=definite,indirect,possible \\
   --errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 \\
   --log-file="$vlog" "$AT_BIN" "\$@"
 WRAP
