@@ -73,11 +73,6 @@ static int parse_args(int argc, char **argv, attend_args *a)
     int only_words = 0;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int g = only_words ? 0 : cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            return 2;
-        if (g > 0)
-            continue;
         if (only_words || s[0] != '-' || !s[1]) {
             if (append_word(a, s))
                 return 1;

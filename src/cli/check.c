@@ -55,11 +55,6 @@ static int parse_args(int argc, char **argv, check_args *a)
     int only_positional = 0;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        int g = only_positional ? 0 : cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            return 2;
-        if (g > 0)
-            continue;
         if (!only_positional && !strcmp(s, "--")) {
             only_positional = 1;
         } else if (!only_positional && (!strcmp(s, "--help") || !strcmp(s, "-h"))) {

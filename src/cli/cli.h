@@ -22,7 +22,8 @@ int cli_show(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_practice(int argc, char **argv);
 
-/* Flags every command accepts (before or after the command name). */
+/* Flags every command accepts, before or after the command name and its arguments
+ * (read by cli_parse_args in cli/args.h; the commands never see them). */
 typedef struct cli_globals {
     const char *lang;         /* "zh" or "en": --lang, else from the locale strings */
     const char *lessons_dir;  /* --lessons DIR (the only lessons folder), or NULL */
@@ -32,16 +33,11 @@ extern cli_globals cli_g;
 
 /* The global flags as --help lines (each command's --help lists them). */
 #define CLI_GLOBAL_FLAGS_HELP \
-    "global flags (before or after the command):\n" \
+    "global flags (anywhere: before or after the command and its arguments):\n" \
     "  --lang zh|en     language of the lessons and messages (default: LANGUAGE, LC_ALL,\n" \
     "                   LC_MESSAGES, LANG, the first one set; zh… is Chinese)\n" \
     "  --lessons DIR    only the lessons in DIR (DIR/zh, DIR/en), not the usual folders\n" \
     "  --model FILE     this safetensors model instead of the shipped mini-model\n"
-
-/* If argv[*i] is a global flag (--lang X, --lessons DIR, --model FILE, or the
- * --flag=value forms), consume it (advancing *i past its value) and return 1;
- * return -1 with a message on stderr if its value is missing or bad; else 0. */
-int cli_take_global_flag(int argc, char **argv, int *i);
 
 /* The language from the first of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that is set
  * ("zh" if it starts with "zh", else "en"), used when --lang is not given. */

@@ -29,30 +29,6 @@ const char *cli_default_lang(void)
     return "en";
 }
 
-int cli_take_global_flag(int argc, char **argv, int *i)
-{
-    static const char *names[] = {"--lang", "--lessons", "--model"};
-    const char **slots[] = {&cli_g.lang, &cli_g.lessons_dir, &cli_g.model_path};
-    const char *a = argv[*i];
-    for (size_t k = 0; k < 3; k++) {
-        size_t len = strlen(names[k]);
-        if (strncmp(a, names[k], len) != 0 || (a[len] != '\0' && a[len] != '='))
-            continue;
-        const char *val = a[len] == '=' ? a + len + 1 : (*i + 1 < argc ? argv[++*i] : NULL);
-        if (!val || !*val) {
-            fprintf(stderr, "attn-tutor: %s needs a value\n", names[k]);
-            return -1;
-        }
-        if (k == 0 && strcmp(val, "zh") && strcmp(val, "en")) {
-            fprintf(stderr, "attn-tutor: --lang is zh or en, not '%s'\n", val);
-            return -1;
-        }
-        *slots[k] = val;
-        return 1;
-    }
-    return 0;
-}
-
 static int exists_at(char *buf, size_t cap, const char *dir, const char *rel)
 {
     struct stat st;

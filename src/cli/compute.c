@@ -275,11 +275,6 @@ int cli_compute(int argc, char **argv)
     int json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int g = cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            return 2;
-        if (g)
-            continue;
         if (!strcmp(a, "--help") || !strcmp(a, "-h"))
             return usage(stdout);
         if (!strcmp(a, "--format") && i + 1 < argc) {

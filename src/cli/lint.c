@@ -200,11 +200,6 @@ int cli_lint(int argc, char **argv)
     size_t files = 0;
     int targets = 0, bad = 0;
     for (int i = 1; i < argc; i++) {
-        int g = cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            return 2;
-        if (g)
-            continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return usage(stdout);
         if (argv[i][0] == '-' && argv[i][1]) {

@@ -42,11 +42,6 @@ static int parse_args(int argc, char **argv, practice_args *a)
     *a = (practice_args){.kind = -1, .count = 4, .save = 1};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
-        int g = cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            return 2;
-        if (g > 0)
-            continue;
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(s, "--help") || !strcmp(s, "-h"))
             return usage(stdout) + 100;

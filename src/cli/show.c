@@ -335,11 +335,6 @@ int cli_show(int argc, char **argv)
 {
     const char *id = NULL;
     for (int i = 1; i < argc; i++) {
-        int g = cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            return 2;
-        if (g)
-            continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return usage(stdout);
         if (argv[i][0] == '-' || id) {

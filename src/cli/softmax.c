@@ -65,11 +65,6 @@ int cli_softmax(int argc, char **argv)
     if (!s)
         return 1;
     for (int i = 1; i < argc; i++) {
-        int g = only_numbers ? 0 : cli_take_global_flag(argc, argv, &i);
-        if (g < 0)
-            goto out;
-        if (g)
-            continue;
         const char *a = argv[i];
         int num = cli_parse_double(a, &s[n]);
         if (only_numbers || num == 0 || num != CLI_NUM_NOT_A_NUMBER) {
