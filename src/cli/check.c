@@ -1,6 +1,10 @@
 /* attn-tutor check QID ANSWER [--format text|json] [--self correct|partial|wrong] [--no-save]
+ *                  [--reveal]
  * Grades one answer to a lesson question against the engine; exit 0 correct,
- * 1 wrong, 3 partly right, 2 malformed answer, unknown question or bad usage. */
+ * 1 wrong, 3 partly right, 2 malformed answer, unknown question or bad usage.
+ * A wrong or partly right answer is told what slipped, not the right answer: that,
+ * the worked steps and the explanation come with --reveal (text), or in the JSON
+ * fields "expected" and "reveal" a script asks for. */
 #include "cli/cli.h"
 #include "lesson/lesson.h"
 #include "quiz/bind.h"
@@ -16,26 +20,31 @@
 
 typedef struct check_args {
     const char *qid, *answer;
-    int json, save;
+    int json, save, reveal;
     int self;                 /* qz_verdict, or -1 */
 } check_args;
 
 static int usage(FILE *f)
 {
     fprintf(f, "usage: attn-tutor check QID ANSWER [--format text|json] [--self VERDICT] [--no-save]\n"
+               "                        [--reveal]\n"
                "  Grades one answer against the values the attention engine computes.\n"
                "  QID        q1 … q5 for the self-test, LESSON:QID for any other question\n"
-               "  ANSWER     e.g. \"0.14 0.17\", \"下雨=0.14 没=0.17\", \"14%% 17%%\", \"1.35/9.75 1.65/9.75\",\n"
-               "             a formula, a letter for a choice, a sentence for a text question\n"
+               "  ANSWER     numbers as you would write them, e.g. \"0.42 0.16\", \"cat=0.42, sat=0.16\",\n"
+               "             \"about .42 and .16\", \"42%% 16%%\", \"e/6.44 1/6.44\", \"e/6.44 ≈ 0.42, …\",\n"
+               "             \"21 pairs\"; a formula, a letter for a choice, a sentence for a text question\n"
+               "  --reveal   with a wrong or partly right answer, also show the right answer, the\n"
+               "             engine's worked steps and the explanation (held back otherwise, so that\n"
+               "             you can try again; JSON carries them in \"expected\" and \"reveal\")\n"
                "  --self V   your own verdict on a text answer (correct, partial, wrong), kept\n"
                "             apart from the automatic grade: shown and saved beside it (JSON\n"
                "             self_verdict, self_score; verdict and score stay automatic)\n"
                "  --no-save  do not record the attempt in the progress file\n"
 
-               "  Numbers: the tolerance is half a unit of the last decimal asked, applied to\n"
-               "  the rounding: right within ± half a unit of the expected value rounded to\n"
-               "  those decimals (0.1384 at 2 decimals: 0.14 ± 0.005, so 0.145 and 0.1449\n"
-               "  are right) or of the exact value (0.1384 ± 0.005).\n"
+               "  Numbers: the tolerance is half a unit of the last decimal asked (2 when the\n"
+               "  question names none), applied to the rounding: right within ± half a unit of\n"
+               "  the expected value rounded to those decimals (0.4223 at 2 decimals: 0.42 ± 0.005,\n"
+               "  so 0.425 and 0.4249 are right) or of the exact value (0.4223 ± 0.005).\n"
                "  exit status: 0 correct, 1 wrong, 3 partly right, 2 malformed or unknown question;\n"
                "  it follows the automatic grade, also with --self\n\n"
                CLI_GLOBAL_FLAGS_HELP);
@@ -74,6 +83,8 @@ static int parse_args(int argc, char **argv, check_args *a)
             }
         } else if (!only_positional && !strcmp(s, "--no-save")) {
             a->save = 0;
+        } else if (!only_positional && !strcmp(s, "--reveal")) {
+            a->reveal = 1;
         } else if (!only_positional && is_flag(s)) {
             fprintf(stderr, "attn-tutor check: unknown option '%s' (see attn-tutor check --help)\n", s);
             return 2;
@@ -109,7 +120,15 @@ static double round7(double x)
     return strtod(buf, NULL);
 }
 
-static int print_json(const char *qid, const char *lesson, const qz_result *r)
+/* Bytes of the feedback shown: up to what gives the answer away (qz_result.reveal_at)
+ * unless reveal. */
+static size_t shown_len(const qz_result *r, int reveal)
+{
+    size_t n = r->feedback ? strlen(r->feedback) : 0;
+    return reveal || r->reveal_at > n ? n : r->reveal_at;
+}
+
+static int print_json(const char *qid, const char *lesson, const qz_result *r, int reveal)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
@@ -132,7 +151,11 @@ static int print_json(const char *qid, const char *lesson, const qz_result *r)
         cJSON_AddStringToObject(o, "self_verdict", qz_verdict_name(r->self_verdict));
         cJSON_AddNumberToObject(o, "self_score", r->self_score);
     }
-    cJSON_AddStringToObject(o, "feedback", r->feedback ? r->feedback : "");
+    size_t shown = shown_len(r, reveal);
+    char *fb = strndup(r->feedback ? r->feedback : "", shown);
+    cJSON_AddStringToObject(o, "feedback", fb ? fb : "");
+    free(fb);
+    cJSON_AddStringToObject(o, "reveal", r->feedback ? r->feedback + shown : "");
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     if (!s)
@@ -303,7 +326,7 @@ int cli_check(int argc, char **argv)
         qz_result_self_assess(&r, (qz_verdict)a.self);
     }
     if (a.json) {
-        if (print_json(a.qid, lesson->doc->id, &r)) {
+        if (print_json(a.qid, lesson->doc->id, &r, a.reveal)) {
             rc = 1;
             goto out;
         }
@@ -314,7 +337,12 @@ int cli_check(int argc, char **argv)
         if (r.self_assessed)
             printf(lang == QZ_ZH ? "；你的自评：%s（%.2g）" : "; your own grade: %s (%.2g)",
                    verdict_label(r.self_verdict, lang), r.self_score);
-        printf("\n%s", r.feedback ? r.feedback : "");
+        size_t shown = shown_len(&r, a.reveal);
+        printf("\n%.*s", (int)shown, r.feedback ? r.feedback : "");
+        if (r.feedback && r.feedback[shown])
+            printf(lang == QZ_ZH ? "\n再试一次；要看正确答案和引擎的计算步骤，加上 --reveal。\n"
+                                 : "\nTry again; to see the right answer and the engine's worked steps, "
+                                   "add --reveal.\n");
     }
     if (a.save)
         record(lesson->doc->id, q->id, &r);

@@ -162,6 +162,14 @@ typedef enum at_question_kind {
     AT_Q_SOFTMAX = 1, AT_Q_NUMERIC, AT_Q_ATTENTION, AT_Q_CHOICE, AT_Q_FORMULA, AT_Q_TEXT,
 } at_question_kind;   /* kind: softmax | numeric | attention | choice | formula | text */
 
+/* Other words for a token, as the prompt calls it (the English prompt calls 下雨
+ * "rains"): an answer may label a value with them. */
+typedef struct at_gloss {
+    char *token;              /* token: by text or 1-based position */
+    char **words;             /* words: [..] e.g. [rains, it rains] */
+    unsigned words_count;
+} at_gloss;
+
 typedef struct at_option {
     char *text;               /* text: */
     bool correct;             /* correct: true | false */
@@ -205,6 +213,8 @@ typedef struct at_question {
     char **ask;               /* ask: token(s) by text or 1-based position (softmax);
                                  "weights" | "output" (attention). A single word is a list of one. */
     unsigned ask_count;
+    at_gloss *glosses;        /* glosses: [..] other words for tokens (softmax, attention) */
+    unsigned glosses_count;
     /* numeric */
     double *value;            /* value: */
     double *tolerance;        /* tolerance: absolute */

@@ -106,6 +106,10 @@ int at_question_compute(const at_question *q, at_question_calc *c, at_error *err
     }
     if (!rc && q->tolerance)
         c->tolerance = *q->tolerance;
+    for (unsigned g = 0; !rc && g < q->glosses_count; g++)
+        if (at_token_index((const char *const *)q->tokens, q->tokens_count, q->glosses[g].token) < 0)
+            rc = at_error_set(err, AT_EINVAL, "`glosses` names '%s', which is not one of the tokens "
+                              "(name a token by its text or its 1-based position)", q->glosses[g].token);
     if (rc)
         at_question_calc_free(c);
     return rc;

@@ -115,6 +115,15 @@ const cyaml_schema_field_t at_compute_fields[] = {
 };
 
 /* ---- question */
+static const cyaml_schema_field_t gloss_fields[] = {
+    CYAML_FIELD_STRING_PTR("token", CYAML_FLAG_DEFAULT, at_gloss, token, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("words", CYAML_FLAG_POINTER, at_gloss, words, &string_entry, 1,
+                         CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t gloss_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_gloss, gloss_fields),
+};
 static const cyaml_schema_field_t option_fields[] = {
     CYAML_FIELD_STRING_PTR("text", CYAML_FLAG_DEFAULT, at_option, text, 1, CYAML_UNLIMITED),
     CYAML_FIELD_BOOL("correct", OPT, at_option, correct),
@@ -162,6 +171,8 @@ const cyaml_schema_field_t at_question_fields[] = {
     CYAML_FIELD_SEQUENCE("scores", OPT | CYAML_FLAG_POINTER, at_question, scores, &string_entry,
                          0, CYAML_UNLIMITED),
     CYAML_FIELD_IGNORE("ask", OPT),                                /* string or list */
+    CYAML_FIELD_SEQUENCE("glosses", OPT | CYAML_FLAG_POINTER, at_question, glosses, &gloss_entry,
+                         0, CYAML_UNLIMITED),
     CYAML_FIELD_FLOAT_PTR("value", OPT | CYAML_FLAG_STRICT, at_question, value),
     CYAML_FIELD_FLOAT_PTR("tolerance", OPT | CYAML_FLAG_STRICT, at_question, tolerance),
     CYAML_FIELD_FLOAT_PTR("relative", OPT | CYAML_FLAG_STRICT, at_question, relative),

@@ -1,6 +1,7 @@
-/* Numeric answers: a lexer over UTF-8 text and a small recursive-descent parser for
- * the arithmetic of a hand calculation. See quiz/answer.h. */
-#include "quiz/answer.h"
+/* Numeric answers: the text made plain, a lexer over UTF-8 text and a small
+ * recursive-descent parser for the arithmetic of a hand calculation; the sentence
+ * around the values is read by reader.c. See quiz/answer.h. */
+#include "quiz/numlex.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -9,38 +10,216 @@
 #include <string.h>
 #include <strings.h>
 
-enum tok_kind { T_END, T_NUM, T_OP, T_LPAR, T_RPAR, T_PCT, T_SEP, T_LABELSEP, T_WORD, T_ROOT };
+/* ---- normalisation ---- */
 
-typedef struct tok {
-    enum tok_kind kind;
-    char op;              /* + - * / ^ for T_OP */
-    double num;           /* T_NUM */
-    int decimals;         /* T_NUM: digits after the decimal point */
-    const char *s;        /* span in the answer */
-    size_t len;
-    int space_before;     /* whitespace (or the start) before this token */
-} tok;
+typedef struct outbuf {
+    char *s;
+    long *orig;
+    size_t n, cap;
+} outbuf;
+
+static int put(outbuf *b, const char *s, size_t n, long from)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        char *s2 = realloc(b->s, cap);
+        if (!s2)
+            return -1;
+        b->s = s2;
+        long *o2 = realloc(b->orig, cap * sizeof *o2);
+        if (!o2)
+            return -1;
+        b->orig = o2;
+        b->cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        b->s[b->n] = s[i];
+        b->orig[b->n++] = from;
+    }
+    return 0;
+}
+
+/* Signs that mean minus, and superscripts (⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺). */
+static const char *const minus_signs[] = {"\u2212", "\u2013", "\u2012", "\ufe63", "\uff0d"};
+static const char *const superscripts[] = {"\u2070", "\u00b9", "\u00b2", "\u00b3", "\u2074", "\u2075",
+                                           "\u2076", "\u2077", "\u2078", "\u2079", "\u207b", "\u207a"};
+
+static size_t starts(const char *p, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(p, w, n) ? 0 : n;
+}
+
+static int superscript_at(const char *p, size_t *len)
+{
+    for (int i = 0; i < 12; i++)
+        if ((*len = starts(p, superscripts[i])))
+            return i;
+    return -1;
+}
+
+/* LaTeX commands and what they become; others are dropped. */
+static const struct {
+    const char *cmd, *to;
+} latex[] = {
+    {"approx", "≈"}, {"simeq", "≈"}, {"sim", "≈"}, {"to", "→"}, {"rightarrow", "→"},
+    {"Rightarrow", "→"}, {"times", "*"}, {"cdot", "*"}, {"div", "/"}, {"sqrt", "√"},
+    {"exp", "exp"}, {"ln", "ln"}, {"%", "%"}, {"mathrm", ""}, {"text", ""}, {"left", ""},
+    {"right", ""}, {"operatorname", ""}, {"mathit", ""},
+};
+
+/* "\frac{a}{b}": frac_depth[k] is the brace depth at which the k-th open \frac's
+ * groups stand, frac_part[k] 0 before the numerator, 1 in it, 2 before the
+ * denominator, 3 in it. */
+typedef struct latex_state {
+    int depth;
+    int frac_depth[16], frac_part[16];
+    int n_frac;
+} latex_state;
+
+static int latex_command(outbuf *b, latex_state *st, const char *p, long at, size_t *used)
+{
+    const char *q = p + 1;
+    if (!isalpha((unsigned char)*q)) {              /* "\%", "\,", "\;", "\!" */
+        *used = *q ? 2 : 1;
+        return *q == '%' ? put(b, "%", 1, at) : put(b, " ", 1, at);
+    }
+    while (isalpha((unsigned char)*q))
+        q++;
+    size_t n = (size_t)(q - p - 1);
+    *used = (size_t)(q - p);
+    if ((n == 4 && !strncmp(p + 1, "frac", 4)) || (n == 5 && (!strncmp(p + 1, "dfrac", 5) ||
+                                                             !strncmp(p + 1, "tfrac", 5)))) {
+        if (st->n_frac < 16) {
+            st->frac_depth[st->n_frac] = st->depth;
+            st->frac_part[st->n_frac++] = 0;
+        }
+        return put(b, "(", 1, at);
+    }
+    for (size_t i = 0; i < sizeof latex / sizeof latex[0]; i++)
+        if (strlen(latex[i].cmd) == n && !strncmp(p + 1, latex[i].cmd, n))
+            return put(b, latex[i].to, strlen(latex[i].to), at);
+    return put(b, " ", 1, at);
+}
+
+static int latex_brace(outbuf *b, latex_state *st, char c, long at)
+{
+    int k = st->n_frac - 1;
+    if (c == '{') {
+        if (k >= 0 && st->frac_depth[k] == st->depth && (st->frac_part[k] == 0 || st->frac_part[k] == 2))
+            st->frac_part[k]++;
+        st->depth++;
+        return put(b, "(", 1, at);
+    }
+    if (st->depth > 0)
+        st->depth--;
+    if (put(b, ")", 1, at))
+        return -1;
+    if (k >= 0 && st->frac_depth[k] == st->depth) {
+        if (st->frac_part[k] == 1) {
+            st->frac_part[k] = 2;
+            return put(b, "/", 1, at);
+        }
+        if (st->frac_part[k] == 3) {
+            st->n_frac--;
+            return put(b, ")", 1, at);
+        }
+    }
+    return 0;
+}
+
+int qz_normalise(const char *text, char **out, long **orig)
+{
+    outbuf b = {0};
+    latex_state st = {0};
+    int in_super = 0, rc = 0;
+    for (const char *p = text; *p && !rc;) {
+        const unsigned char *u = (const unsigned char *)p;
+        long at = (long)(p - text);
+        size_t len = 0;
+        int sup = superscript_at(p, &len);
+        if (sup >= 0) {
+            char c = sup < 10 ? (char)('0' + sup) : sup == 10 ? '-' : '+';
+            rc = (!in_super && put(&b, "^(", 2, at)) || put(&b, &c, 1, at);
+            in_super = 1;
+            p += len;
+            continue;
+        }
+        if (in_super) {
+            rc = put(&b, ")", 1, at);
+            in_super = 0;
+            if (rc)
+                break;
+        }
+        if (u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99) {   /* ０ … ９ */
+            char c = (char)('0' + (u[2] - 0x90));
+            rc = put(&b, &c, 1, at);
+            p += 3;
+            continue;
+        }
+        if (u[0] == 0xef && u[1] == 0xbc && u[2] == 0x8e) {                    /* ． */
+            rc = put(&b, ".", 1, at);
+            p += 3;
+            continue;
+        }
+        int minus = 0;
+        for (size_t i = 0; i < sizeof minus_signs / sizeof minus_signs[0] && !minus; i++)
+            if ((len = starts(p, minus_signs[i])))
+                minus = 1;
+        if (minus) {
+            rc = put(&b, "-", 1, at);
+            p += len;
+        } else if (*p == '\\') {
+            rc = latex_command(&b, &st, p, at, &len);
+            p += len;
+        } else if (*p == '{' || *p == '}') {
+            rc = latex_brace(&b, &st, *p, at);
+            p++;
+        } else if (*p == '$') {
+            rc = put(&b, " ", 1, at);
+            p++;
+        } else {
+            rc = put(&b, p, 1, at);
+            p++;
+        }
+    }
+    if (!rc && in_super)
+        rc = put(&b, ")", 1, (long)strlen(text));
+    if (!rc)
+        rc = put(&b, "", 0, 0);
+    if (rc || !b.s) {
+        free(b.s);
+        free(b.orig);
+        return -1;
+    }
+    b.s[b.n] = '\0';
+    b.orig[b.n] = (long)strlen(text);
+    *out = b.s;
+    *orig = b.orig;
+    return 0;
+}
+
+/* ---- lexer ---- */
 
 /* Multibyte symbols students type, and what they mean. */
 static const struct {
     const char *utf8;
-    enum tok_kind kind;
+    enum qz_tok_kind kind;
     char op;
 } symbols[] = {
-    {"，", T_SEP, ','}, {"；", T_SEP, ';'}, {"、", T_SEP, ','}, {"：", T_LABELSEP, ':'},
-    {"＝", T_LABELSEP, '='}, {"％", T_PCT, '%'}, {"（", T_LPAR, '('}, {"）", T_RPAR, ')'},
-    {"×", T_OP, '*'}, {"·", T_OP, '*'}, {"⋅", T_OP, '*'}, {"÷", T_OP, '/'}, {"−", T_OP, '-'},
-    {"√", T_ROOT, 0}, {"和", T_SEP, ','}, {"与", T_SEP, ','},
+    {"，", T_SEP, ','}, {"；", T_SEP, ';'}, {"、", T_SEP, ','}, {"。", T_SEP, '.'}, {"！", T_SEP, '!'},
+    {"？", T_SEP, '?'}, {"：", T_LABELSEP, ':'}, {"＝", T_LABELSEP, '='}, {"％", T_PCT, '%'},
+    {"（", T_LPAR, '('}, {"）", T_RPAR, ')'}, {"×", T_OP, '*'}, {"·", T_OP, '*'}, {"⋅", T_OP, '*'},
+    {"∙", T_OP, '*'}, {"＊", T_OP, '*'}, {"÷", T_OP, '/'}, {"／", T_OP, '/'}, {"∕", T_OP, '/'},
+    {"＋", T_OP, '+'}, {"＾", T_OP, '^'}, {"√", T_ROOT, 0}, {"≈", T_CHAIN, '~'}, {"≒", T_CHAIN, '~'},
+    {"≃", T_CHAIN, '~'}, {"≅", T_CHAIN, '~'}, {"～", T_CHAIN, '~'}, {"∼", T_CHAIN, '~'},
+    {"→", T_CHAIN, '~'}, {"⇒", T_CHAIN, '~'}, {"⟹", T_CHAIN, '~'}, {"=>", T_CHAIN, '~'},
+    {"->", T_CHAIN, '~'}, {"“", T_PUNCT, '"'}, {"”", T_PUNCT, '"'}, {"‘", T_PUNCT, '\''},
+    {"’", T_PUNCT, '\''}, {"「", T_PUNCT, '"'}, {"」", T_PUNCT, '"'}, {"『", T_PUNCT, '"'},
+    {"』", T_PUNCT, '"'}, {"《", T_PUNCT, '"'}, {"》", T_PUNCT, '"'}, {"【", T_PUNCT, '['},
+    {"】", T_PUNCT, ']'}, {"〔", T_PUNCT, '['}, {"〕", T_PUNCT, ']'}, {"…", T_PUNCT, '.'},
+    {"—", T_PUNCT, '-'}, {"〜", T_CHAIN, '~'},
 };
-
-typedef struct lexer {
-    const char *text;
-    tok *toks;
-    size_t n;
-    int comma_decimal;
-    qz_lang lang;
-    at_error *err;
-} lexer;
 
 static int is_space_at(const char *p, size_t *len)
 {
@@ -48,10 +227,9 @@ static int is_space_at(const char *p, size_t *len)
         *len = 1;
         return 1;
     }
-    if (!strncmp(p, "\u3000", 3) || !strncmp(p, "\u00a0", 2)) {   /* ideographic, no-break */
-        *len = p[0] == '\xe3' ? 3 : 2;
+    if ((*len = starts(p, "\u3000")) || (*len = starts(p, "\u00a0")) || (*len = starts(p, "\u202f")) ||
+        (*len = starts(p, "\u2009")))
         return 1;
-    }
     return 0;
 }
 
@@ -77,54 +255,94 @@ static int symbol_at(const char *p, size_t *len, size_t *which)
     return 0;
 }
 
-/* A number: digits [. digits] [e[+-]digits], or .digits; with comma_decimal a comma
- * between digits is the decimal point. */
-static size_t lex_number(const lexer *lx, const char *p, tok *t)
+/* Digit groups after the first: ",ddd" (or "_ddd", any length, as Python writes them)
+ * as long as they last. Returns how many bytes they take (0: none); whole says whether
+ * one ",ddd" group is enough. "0,155" is never grouped (no group starts with 0). */
+static size_t digit_groups(const qz_lexer *lx, const char *p, size_t lead)
+{
+    const char *q = p + lead;
+    size_t groups = 0, used = 0;
+    if (lx->comma_decimal || lead > 3 || (lead > 1 && *p == '0') || (lead == 1 && *p == '0'))
+        goto underscores;
+    while (q[0] == ',' && isdigit((unsigned char)q[1]) && isdigit((unsigned char)q[2]) &&
+           isdigit((unsigned char)q[3]) && !isdigit((unsigned char)q[4])) {
+        groups++;
+        q += 4;
+    }
+    if (groups >= 2 || (groups == 1 && lx->whole && *q != '.'))
+        return (size_t)(q - (p + lead));
+underscores:
+    q = p + lead;
+    while (q[0] == '_' && isdigit((unsigned char)q[1])) {
+        q++;
+        while (isdigit((unsigned char)*q))
+            q++;
+        used = (size_t)(q - (p + lead));
+    }
+    return used;
+}
+
+/* A number: digits [groups] [. digits] [e[+-]digits], or .digits; with comma_decimal a
+ * comma between digits is the decimal point. The exponent is clamped to
+ * ±QZ_MAX_EXPONENT and the decimals to QZ_MAX_DECIMALS before any arithmetic. */
+static size_t lex_number(const qz_lexer *lx, const char *p, qz_tok *t)
 {
     const char *q = p;
-    char buf[128];
+    char buf[160];
     size_t b = 0;
     int decimals = 0;
-    while (isdigit((unsigned char)*q) && b < sizeof buf - 8)
-        buf[b++] = *q++;
+    while (isdigit((unsigned char)*q)) {
+        if (b < 100)
+            buf[b++] = *q;
+        q++;
+    }
+    size_t groups = digit_groups(lx, p, (size_t)(q - p));
+    for (const char *g = q; g < q + groups; g++)
+        if (isdigit((unsigned char)*g) && b < 100)
+            buf[b++] = *g;
+    q += groups;
     int sep = *q == '.' || (lx->comma_decimal && *q == ',' && q > p && isdigit((unsigned char)q[1]));
     if (sep && (isdigit((unsigned char)q[1]) || (q > p && *q == '.'))) {
         buf[b++] = '.';
         q++;
-        while (isdigit((unsigned char)*q) && b < sizeof buf - 8) {
-            buf[b++] = *q++;
-            decimals++;
-        }
-    }
-    if ((*q == 'e' || *q == 'E') &&
-        (isdigit((unsigned char)q[1]) || ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
-        buf[b++] = 'e';
-        q++;
-        if (*q == '-' || *q == '+')
-            buf[b++] = *q++;
-        int exp_digits = 0;
         while (isdigit((unsigned char)*q)) {
-            if (b < sizeof buf - 2)
+            if (b < 140)
                 buf[b++] = *q;
-            exp_digits++;
+            decimals += decimals < 1000;
             q++;
         }
-        /* 1.384e-1 has 4 decimals: the digits after the point minus the exponent. */
-        long e = strtol(strchr(buf, 'e') + 1, NULL, 10);
-        decimals = (int)(decimals - e < 0 ? 0 : decimals - e);
-        (void)exp_digits;
+    }
+    long e = 0;
+    if ((*q == 'e' || *q == 'E') &&
+        (isdigit((unsigned char)q[1]) || ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
+        q++;
+        int neg = *q == '-';
+        if (*q == '-' || *q == '+')
+            q++;
+        while (isdigit((unsigned char)*q)) {
+            if (e <= QZ_MAX_EXPONENT)
+                e = e * 10 + (*q - '0');
+            q++;
+        }
+        if (e > QZ_MAX_EXPONENT)
+            e = QZ_MAX_EXPONENT;
+        if (neg)
+            e = -e;
+        b += (size_t)snprintf(buf + b, sizeof buf - b, "e%ld", e);
     }
     buf[b] = '\0';
+    /* 1.384e-1 has 4 decimals: the digits after the point minus the exponent. */
+    long d = (long)decimals - e;
     t->kind = T_NUM;
     t->num = strtod(buf, NULL);
-    t->decimals = decimals;
+    t->decimals = (int)(d < 0 ? 0 : d > QZ_MAX_DECIMALS ? QZ_MAX_DECIMALS : d);
     return (size_t)(q - p);
 }
 
 /* "2e+1" inside arithmetic ("1/(2e+1)"): 2·e+1 or 2×10¹? An integer, a lower-case e
  * and a signed exponent, next to an operator or a parenthesis, is refused with a hint
  * rather than read either way; "1.384e-1", "1e-3" alone and "2E+1" stay scientific. */
-static int ambiguous_e(const lexer *lx, const char *p)
+static int ambiguous_e(const qz_lexer *lx, const char *p)
 {
     const char *q = p;
     while (isdigit((unsigned char)*q))
@@ -134,7 +352,7 @@ static int ambiguous_e(const lexer *lx, const char *p)
     const char *end = q + 2;
     while (isdigit((unsigned char)*end))
         end++;
-    const tok *prev = lx->n ? &lx->toks[lx->n - 1] : NULL;
+    const qz_tok *prev = lx->n ? &lx->toks[lx->n - 1] : NULL;
     while (*end == ' ')
         end++;
     size_t l, w;
@@ -143,7 +361,7 @@ static int ambiguous_e(const lexer *lx, const char *p)
     return op_after || (prev && (prev->kind == T_OP || prev->kind == T_LPAR));
 }
 
-static int refuse_e(const lexer *lx, const char *p)
+static int refuse_e(const qz_lexer *lx, const char *p)
 {
     const char *q = p;
     while (isdigit((unsigned char)*q))
@@ -151,18 +369,21 @@ static int refuse_e(const lexer *lx, const char *p)
     const char *end = q + 2;
     while (isdigit((unsigned char)*end))
         end++;
-    int n = (int)(end - p), m = (int)(q - p);
+    int n = (int)(end - p), m = (int)(q - p), k = (int)(end - q - 1);
+    if (n > 40)
+        return qz_lex_fail(lx, &(qz_tok){.s = p, .len = 0, .kind = T_END},
+                           "a number with e and a sign is ambiguous here: write 2*e+1 or 2E+1",
+                           "这里带 e 和正负号的数有歧义：请写 2*e+1 或 2E+1");
     int rc = at_error_set(lx->err, AT_EINVAL,
                           QZ_TR(lx->lang,
                                 "'%.*s' (character %ld) is ambiguous: write %.*s*e%.*s for %.*s·e%.*s, or "
                                 "%.*sE%.*s for %g",
                                 "'%.*s'（第 %ld 个字符）有歧义：请写 %.*s*e%.*s 表示 %.*s·e%.*s，或写 "
                                 "%.*sE%.*s 表示 %g"),
-                          n, p, (long)(p - lx->text) + 1,
-                          m, p, (int)(end - q - 1), q + 1, m, p, (int)(end - q - 1), q + 1,
-                          m, p, (int)(end - q - 1), q + 1, strtod(p, NULL));
+                          n, p, lx->orig[p - lx->text] + 1, m, p, k, q + 1, m, p, k, q + 1,
+                          m, p, k, q + 1, strtod(p, NULL));
     if (lx->err)
-        lx->err->offset = p - lx->text;
+        lx->err->offset = lx->orig[p - lx->text];
     return rc;
 }
 
@@ -171,10 +392,50 @@ static int is_word_byte(unsigned char c)
     return isalpha(c) || c == '_' || c == '\'' || c >= 0x80;
 }
 
-static int lex(lexer *lx)
+int qz_lex_fail(const qz_lexer *lx, const qz_tok *t, const char *en, const char *zh)
+{
+    at_error *err = lx->err;
+    int len = (int)(t->kind == T_END ? 0 : t->len);
+    int rc = at_error_set(err, AT_EINVAL, "%s", lx->lang == QZ_ZH ? zh : en);
+    if (err) {
+        err->offset = lx->orig[t->s - lx->text];
+        size_t m = strlen(err->msg);
+        if (len > 0 && len < 64 && m + (size_t)len + 32 < sizeof err->msg)
+            snprintf(err->msg + m, sizeof err->msg - m,
+                     QZ_TR(lx->lang, " (at '%.*s')", "（在 '%.*s' 处）"), len, t->s);
+    }
+    return rc;
+}
+
+/* A run of letters: stops at spaces, digits, symbols and punctuation. */
+static int lex_word(qz_lexer *lx, const char *p, size_t *len)
+{
+    const char *q = p;
+    while (*q && is_word_byte((unsigned char)*q)) {
+        size_t l2, w2;
+        if (is_space_at(q, &l2) || symbol_at(q, &l2, &w2))
+            break;
+        size_t l = utf8_len((unsigned char)*q);
+        for (size_t i = 1; i < l; i++)
+            if (!q[i]) {
+                int rc = at_error_set(lx->err, AT_EINVAL,
+                                      QZ_TR(lx->lang, "the answer ends in the middle of a character",
+                                            "答案在一个字符的中间结束了"));
+                if (lx->err)
+                    lx->err->offset = lx->orig[q - lx->text];   /* where the cut character starts */
+                return rc;
+            }
+        q += l;
+    }
+    *len = (size_t)(q - p);
+    return AT_OK;
+}
+
+int qz_lex(qz_lexer *lx)
 {
     const char *p = lx->text;
     int space = 1;
+    lx->n = 0;
     while (*p) {
         size_t len, which;
         if (is_space_at(p, &len)) {
@@ -182,7 +443,7 @@ static int lex(lexer *lx)
             space = 1;
             continue;
         }
-        tok *t = &lx->toks[lx->n];
+        qz_tok *t = &lx->toks[lx->n];
         memset(t, 0, sizeof *t);
         t->s = p;
         t->space_before = space;
@@ -202,58 +463,37 @@ static int lex(lexer *lx)
                 t->op = '^';
                 len = 2;
             }
-        } else if (*p == '(' || *p == ')' || *p == '%' || *p == ',' || *p == ';' ||
-                   *p == '=' || *p == ':') {
+        } else if (strchr("()%,;=:.!?~", *p)) {
             t->kind = *p == '(' ? T_LPAR : *p == ')' ? T_RPAR : *p == '%' ? T_PCT
-                    : (*p == '=' || *p == ':') ? T_LABELSEP : T_SEP;
+                    : (*p == '=' || *p == ':') ? T_LABELSEP : *p == '~' ? T_CHAIN : T_SEP;
             t->op = *p;
             len = 1;
         } else if (is_word_byte((unsigned char)*p)) {
-            /* A run of letters: stop at spaces, digits, symbols and punctuation. */
-            const char *q = p;
-            while (*q && is_word_byte((unsigned char)*q)) {
-                size_t l2, w2;
-                if (is_space_at(q, &l2) || symbol_at(q, &l2, &w2))
-                    break;
-                size_t l = utf8_len((unsigned char)*q);
-                for (size_t i = 1; i < l; i++)
-                    if (!q[i]) {
-                        int rc = at_error_set(lx->err, AT_EINVAL,
-                                              QZ_TR(lx->lang, "the answer ends in the middle of a character",
-                                                    "答案在一个字符的中间结束了"));
-                        if (lx->err)
-                            lx->err->offset = q - lx->text;   /* where the cut character starts */
-                        return rc;
-                    }
-                q += l;
-            }
+            int rc = lex_word(lx, p, &len);
+            if (rc)
+                return rc;
             t->kind = T_WORD;
-            len = (size_t)(q - p);
             if (len == 3 && !strncasecmp(p, "and", 3)) {   /* "0.14 and 0.17" */
                 t->kind = T_SEP;
                 t->op = ',';
             }
         } else {
-            int rc = at_error_set(lx->err, AT_EINVAL,
-                                  QZ_TR(lx->lang, "'%c' (character %ld) is not part of a number",
-                                        "'%c'（第 %ld 个字符）不是数字的一部分"),
-                                  *p, (long)(p - lx->text) + 1);
-            if (lx->err)
-                lx->err->offset = p - lx->text;
-            return rc;
+            t->kind = T_PUNCT;   /* quotes, brackets, #, &, control bytes … */
+            t->op = *p;
+            len = 1;
         }
         t->len = len;
         p += len;
         lx->n++;
     }
-    lx->toks[lx->n] = (tok){.kind = T_END, .s = p, .space_before = 1};
+    lx->toks[lx->n] = (qz_tok){.kind = T_END, .s = p, .space_before = 1};
     return AT_OK;
 }
 
-/* ---- parser ---- */
+/* ---- the arithmetic of one value ---- */
 
 typedef struct parser {
-    const lexer *lx;
+    const qz_lexer *lx;
     size_t i;
     int depth;            /* parentheses open */
     int literal;          /* the current value is one literal so far */
@@ -261,41 +501,29 @@ typedef struct parser {
     int decimals;
 } parser;
 
-static const tok *peek(const parser *ps) { return &ps->lx->toks[ps->i]; }
+static const qz_tok *peek(const parser *ps) { return &ps->lx->toks[ps->i]; }
 
-static int fail_at(const parser *ps, const tok *t, const char *en, const char *zh)
+static int fail_at(const parser *ps, const qz_tok *t, const char *en, const char *zh)
 {
-    at_error *err = ps->lx->err;
-    int len = (int)(t->kind == T_END ? 0 : t->len);
-    int rc = at_error_set(err, AT_EINVAL, "%s", ps->lx->lang == QZ_ZH ? zh : en);
-    if (err) {
-        err->offset = t->s - ps->lx->text;
-        size_t m = strlen(err->msg);
-        if (len > 0 && m + (size_t)len + 32 < sizeof err->msg)
-            snprintf(err->msg + m, sizeof err->msg - m,
-                     QZ_TR(ps->lx->lang, " (at '%.*s')", "（在 '%.*s' 处）"), len, t->s);
-    }
-    return rc;
+    return qz_lex_fail(ps->lx, t, en, zh);
 }
 
 static int parse_sum(parser *ps, double *out);
+static int parse_unary(parser *ps, double *out);
 
-static int is_word(const tok *t, const char *w)
+static int is_word(const qz_tok *t, const char *w)
 {
     return t->kind == T_WORD && t->len == strlen(w) && !strncasecmp(t->s, w, t->len);
 }
 
-static int is_function_word(const tok *t)
+static int is_function_word(const qz_tok *t)
 {
-    return is_word(t, "exp") || is_word(t, "sqrt") || is_word(t, "e") || is_word(t, "ln");
+    return is_word(t, "exp") || is_word(t, "sqrt") || is_word(t, "ln");
 }
-
-static int parse_unary(parser *ps, double *out);
 
 static int parse_primary(parser *ps, double *out)
 {
-    const tok *t = peek(ps);
-    lexer const *lx = ps->lx;
+    const qz_tok *t = peek(ps);
     if (t->kind == T_NUM) {
         ps->i++;
         ps->decimals = t->decimals;
@@ -330,7 +558,7 @@ static int parse_primary(parser *ps, double *out)
         *out = M_E;
         return AT_OK;
     }
-    if (is_function_word(t) && !is_word(t, "e")) {
+    if (is_function_word(t)) {
         ps->i++;
         if (peek(ps)->kind != T_LPAR)
             return fail_at(ps, t, "a function needs its argument in parentheses: exp(0.3)",
@@ -347,7 +575,6 @@ static int parse_primary(parser *ps, double *out)
             *out = is_word(t, "ln") ? log(x) : sqrt(x);
         return AT_OK;
     }
-    (void)lx;
     if (t->kind == T_END)
         return fail_at(ps, t, "a number is missing at the end", "结尾缺少一个数");
     if (t->kind == T_WORD)
@@ -390,7 +617,7 @@ static int parse_power(parser *ps, double *out)
 
 static int parse_unary(parser *ps, double *out)
 {
-    const tok *t = peek(ps);
+    const qz_tok *t = peek(ps);
     if (t->kind == T_OP && (t->op == '-' || t->op == '+')) {
         ps->i++;
         int rc = parse_unary(ps, out);
@@ -404,7 +631,7 @@ static int parse_unary(parser *ps, double *out)
 /* "2e": a number glued to e is 2·e (Euler's number), as written by hand. */
 static int euler_glued(const parser *ps)
 {
-    const tok *t = peek(ps);
+    const qz_tok *t = peek(ps);
     return ps->i > 0 && ps->lx->toks[ps->i - 1].kind == T_NUM && !t->space_before && is_word(t, "e");
 }
 
@@ -413,7 +640,7 @@ static int parse_product(parser *ps, double *out)
     int rc = parse_unary(ps, out);
     while (!rc && ((peek(ps)->kind == T_OP && (peek(ps)->op == '*' || peek(ps)->op == '/')) ||
                    euler_glued(ps))) {
-        const tok *op = peek(ps);
+        const qz_tok *op = peek(ps);
         char how = op->kind == T_OP ? op->op : '*';
         if (op->kind == T_OP)
             ps->i++;
@@ -430,7 +657,7 @@ static int parse_product(parser *ps, double *out)
 
 /* A '+' or '-' with a space before and none after starts a new value ("0.14 -0.17")
  * unless inside parentheses. */
-static int starts_new_value(const parser *ps, const tok *t)
+static int starts_new_value(const parser *ps, const qz_tok *t)
 {
     return ps->depth == 0 && t->space_before && !t[1].space_before && t[1].kind != T_END;
 }
@@ -440,7 +667,7 @@ static int parse_sum(parser *ps, double *out)
     int rc = parse_product(ps, out);
     while (!rc && peek(ps)->kind == T_OP && (peek(ps)->op == '+' || peek(ps)->op == '-') &&
            !starts_new_value(ps, peek(ps))) {
-        const tok *op = peek(ps);
+        const qz_tok *op = peek(ps);
         ps->i++;
         ps->literal = 0;
         double y;
@@ -451,108 +678,79 @@ static int parse_sum(parser *ps, double *out)
     return rc;
 }
 
-static int can_start_value(const tok *t)
+/* A '(' that opens arithmetic: up to its ')' only numbers, operators, parentheses,
+ * √, % and functions (or the end: the parser then says a ')' is missing). "(下雨)" and
+ * "(0.14, 0.17)" are asides and lists, not arithmetic. */
+static int arithmetic_paren(const qz_lexer *lx, size_t i)
 {
-    return t->kind == T_NUM || t->kind == T_LPAR || t->kind == T_ROOT ||
-           (t->kind == T_OP && (t->op == '-' || t->op == '+')) || is_function_word(t);
+    int depth = 0;
+    for (size_t k = i; k < lx->n; k++) {
+        const qz_tok *t = &lx->toks[k];
+        if (t->kind == T_LPAR)
+            depth++;
+        else if (t->kind == T_RPAR && --depth == 0)
+            return 1;
+        else if (t->kind == T_WORD && !is_function_word(t) && !is_word(t, "e"))
+            return 0;
+        else if (t->kind != T_NUM && t->kind != T_OP && t->kind != T_PCT && t->kind != T_ROOT &&
+                 t->kind != T_WORD && t->kind != T_RPAR)
+            return 0;
+    }
+    return 1;
 }
 
-/* [LABEL (=|:)] expression */
-static int parse_item(parser *ps, qz_numbers *out)
+int qz_value_starts(const qz_lexer *lx, size_t i)
 {
-    const lexer *lx = ps->lx;
-    const tok *start = peek(ps);
-    qz_value *v = &out->v[out->n];
-    memset(v, 0, sizeof *v);
-    v->offset = start->s - lx->text;
-    if (start->kind == T_WORD && !is_function_word(start)) {
-        /* A label: one or more words, then '=' or ':' (or directly the number). */
-        size_t used = 0;
-        while (peek(ps)->kind == T_WORD) {
-            const tok *w = peek(ps);
-            size_t need = w->len + (used ? 1 : 0);
-            if (used + need >= QZ_LABEL_MAX)
-                return fail_at(ps, w, "this label is too long", "这个标签太长了");
-            if (used)
-                v->label[used++] = ' ';
-            memcpy(v->label + used, w->s, w->len);
-            used += w->len;
-            ps->i++;
-        }
-        v->label[used] = '\0';
-        if (peek(ps)->kind == T_LABELSEP)
-            ps->i++;
-        if (!can_start_value(peek(ps)))
-            return fail_at(ps, start, "a word where a number belongs (to name a token, write token=0.14)",
-                           "这里应该是数字（要标出词元，请写成 下雨=0.14）");
-        out->labelled++;
+    const qz_tok *t = &lx->toks[i];
+    switch (t->kind) {
+    case T_NUM: return 1;
+    case T_LPAR: return arithmetic_paren(lx, i);
+    case T_ROOT: return qz_value_starts(lx, i + 1);
+    case T_OP: return (t->op == '-' || t->op == '+') && qz_value_starts(lx, i + 1);
+    case T_WORD:
+        if (is_function_word(t))
+            return t[1].kind == T_LPAR && arithmetic_paren(lx, i + 1);
+        /* Euler's e where arithmetic is around it: "e^0.3", "e*2", "e/9.75" */
+        return is_word(t, "e") && t[1].kind == T_OP && t[1].op != '+' && t[1].op != '-';
+    default: return 0;
     }
-    ps->literal = 1;
-    ps->percent = 0;
-    ps->decimals = -1;
-    int rc = parse_sum(ps, &v->x);
+}
+
+int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v)
+{
+    parser ps = {.lx = lx, .i = *i, .literal = 1, .decimals = -1};
+    const qz_tok *start = &lx->toks[*i];
+    int rc = parse_sum(&ps, &v->x);
     if (rc)
         return rc;
     if (!isfinite(v->x))
-        return fail_at(ps, start, "the value is too large to be a weight", "这个数值太大了");
+        return fail_at(&ps, start, "the value is too large to be a weight", "这个数值太大了");
     if (v->x == 0)
         v->x = 0.0;   /* -0 is 0 */
-    v->percent = ps->percent;
-    v->computed = !ps->literal;
-    v->decimals = ps->literal ? ps->decimals : -1;
-    out->n++;
+    v->percent = ps.percent;
+    v->computed = !ps.literal;
+    v->decimals = ps.literal ? (ps.decimals > QZ_MAX_DECIMALS ? QZ_MAX_DECIMALS : ps.decimals) : -1;
+    v->offset = lx->orig[start->s - lx->text];
+    *i = ps.i;
     return AT_OK;
 }
 
-static int parse_all(parser *ps, qz_numbers *out)
-{
-    while (peek(ps)->kind != T_END) {
-        const tok *t = peek(ps);
-        if (t->kind == T_SEP) {
-            ps->i++;
-            continue;
-        }
-        if (out->n == QZ_MAX_VALUES)
-            return fail_at(ps, t, "too many numbers", "数字太多了");
-        if (t->kind == T_RPAR)
-            return fail_at(ps, t, "a ')' without its '('", "多了一个 ')'");
-        if (t->kind == T_LABELSEP)
-            return fail_at(ps, t, "'=' or ':' needs a token before it (下雨=0.14)",
-                           "'=' 或 ':' 前面要写词元（下雨=0.14）");
-        int rc = parse_item(ps, out);
-        if (rc)
-            return rc;
-        const tok *next = peek(ps);
-        if (next->kind == T_END || next->kind == T_SEP)
-            continue;
-        if (!next->space_before && (next->kind == T_WORD || next->kind == T_NUM))
-            return fail_at(ps, next, "letters or digits glued to a number: write one number, then a space",
-                           "数字后面紧跟着字母或数字：每个数写完后请加空格");
-        if (!next->space_before && next->kind != T_OP && next->kind != T_LPAR)
-            return fail_at(ps, next, "this does not belong after a number", "数字后面不该出现这个");
-        if (next->kind == T_RPAR)
-            return fail_at(ps, next, "a ')' without its '('", "多了一个 ')'");
-    }
-    if (out->n == 0)
-        return at_error_set(ps->lx->err, AT_EINVAL,
-                            QZ_TR(ps->lx->lang, "the answer holds no number", "答案里没有数字"));
-    return AT_OK;
-}
+/* ---- the whole answer ---- */
 
-static int run(const char *text, int comma_decimal, qz_lang lang, qz_numbers *out, at_error *err)
+static int run(const char *text, const long *orig, const qz_read_opts *o, int comma_decimal,
+               qz_lang lang, qz_numbers *out, at_error *err)
 {
     size_t n = strlen(text);
-    tok *toks = malloc((n + 2) * sizeof *toks);
+    qz_tok *toks = malloc((n + 2) * sizeof *toks);
     if (!toks)
         return at_error_set(err, AT_ENOMEM, "out of memory");
-    lexer lx = {.text = text, .toks = toks, .comma_decimal = comma_decimal, .lang = lang, .err = err};
+    qz_lexer lx = {.text = text, .orig = orig, .toks = toks, .comma_decimal = comma_decimal,
+                   .whole = o->whole, .lang = lang, .err = err};
     memset(out, 0, sizeof *out);
     out->comma_decimal = comma_decimal;
-    int rc = lex(&lx);
-    if (!rc) {
-        parser ps = {.lx = &lx};
-        rc = parse_all(&ps, out);
-    }
+    int rc = qz_lex(&lx);
+    if (!rc)
+        rc = qz_read_tokens(&lx, o, out);
     free(toks);
     return rc;
 }
@@ -577,55 +775,18 @@ static void count_commas(const char *s, int *between_digits, int *separating, in
     }
 }
 
-static int parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
-                         at_error *err);
-
-/* Full-width digits and dot (０.１４) as ASCII; malloc'd. */
-static char *ascii_digits(const char *text)
+static int read_plain(const char *text, const long *orig, const qz_read_opts *o, qz_lang lang,
+                      qz_numbers *out, at_error *err)
 {
-    char *s = malloc(strlen(text) + 1);
-    size_t o = 0;
-    for (const char *p = text; s && *p;) {
-        const unsigned char *u = (const unsigned char *)p;
-        if (u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99) {
-            s[o++] = (char)('0' + (u[2] - 0x90));
-            p += 3;
-        } else if (u[0] == 0xef && u[1] == 0xbc && u[2] == 0x8e) {
-            s[o++] = '.';
-            p += 3;
-        } else {
-            s[o++] = *p++;
-        }
-    }
-    if (s)
-        s[o] = '\0';
-    return s;
-}
-
-int qz_parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
-                     at_error *err)
-{
-    char *ascii = ascii_digits(text);
-    if (!ascii)
-        return at_error_set(err, AT_ENOMEM, "out of memory");
-    int rc = parse_numbers(ascii, want, lang, out, err);
-    free(ascii);
-    return rc;
-}
-
-static int parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
-                         at_error *err)
-{
-    at_error_clear(err);
-    if (err)
-        err->offset = -1;
+    size_t want = o->want;
     int between, separating, dot, runs;
     count_commas(text, &between, &separating, &dot, &runs);
     if (between == 0 || dot > 0)
-        return run(text, 0, lang, out, err);
-    /* "1,2,3": a number holds one decimal comma at most, so these separate values. */
-    if (runs && !separating) {
-        int rc = run(text, 0, lang, out, err);
+        return run(text, orig, o, 0, lang, out, err);
+    /* "1,2,3" or "1,048,576": a number holds one decimal comma at most, so these
+     * separate values or group digits; "21,000" when whole numbers are asked. */
+    if ((runs && !separating) || o->whole) {
+        int rc = run(text, orig, o, 0, lang, out, err);
         if (rc || want == 0 || out->n == want)
             return rc;
     }
@@ -633,43 +794,73 @@ static int parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers
         return at_error_set(err, AT_EINVAL,
                             QZ_TR(lang,
                                   "the commas are ambiguous: one number is asked, and a comma stands "
-                                  "inside it and after it. Write the decimal with a dot (0.14)",
+                                  "inside it and after it. Write the decimal with a dot",
                                   "逗号有歧义：题目只要一个数，逗号却既在数字中间又在数字之后。"
-                                  "请用小数点写小数（0.14）"));
+                                  "请用小数点写小数"));
     if (separating > 0 || runs)
         return at_error_set(err, AT_EINVAL,
                             QZ_TR(lang,
                                   "the commas are ambiguous: a comma stands both inside a number and "
-                                  "between numbers. Write decimals with a dot (0.14, 0.17) or separate "
-                                  "comma decimals with spaces (0,14 0,17)",
+                                  "between numbers. Write decimals with a dot (0.5, 0.25) or separate "
+                                  "comma decimals with spaces (0,5 0,25)",
                                   "逗号有歧义：逗号既出现在数字中间又用来分隔数字。请用小数点写小数"
-                                  "（0.14, 0.17），或用空格分隔逗号小数（0,14 0,17）"));
+                                  "（0.5, 0.25），或用空格分隔逗号小数（0,5 0,25）"));
     /* Only "digit,digit" commas: read them as decimals unless that gives the wrong
      * count and reading them as separators gives the right one ("1,2" for two). */
-    int rc = run(text, 1, lang, out, err);
+    int rc = run(text, orig, o, 1, lang, out, err);
     if (rc == AT_OK && (want == 0 || out->n == want))
         return rc;
-    qz_numbers alt;
+    qz_numbers *alt = malloc(sizeof *alt);
+    if (!alt)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
     at_error e2;
-    if (run(text, 0, lang, &alt, &e2) == AT_OK && want && alt.n == want) {
-        *out = alt;
+    int ok = run(text, orig, o, 0, lang, alt, &e2) == AT_OK && want && alt->n == want;
+    if (ok) {
+        *out = *alt;
         at_error_clear(err);
-        return AT_OK;
     }
-    if (rc == AT_OK)
-        return rc;
-    return run(text, 1, lang, out, err);
+    free(alt);
+    if (ok || rc == AT_OK)
+        return AT_OK;
+    return run(text, orig, o, 1, lang, out, err);
+}
+
+int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
+                    qz_numbers *out, at_error *err)
+{
+    static const qz_read_opts none = {0};
+    at_error_clear(err);
+    if (err)
+        err->offset = -1;
+    memset(out, 0, sizeof *out);
+    char *plain;
+    long *orig;
+    if (qz_normalise(text ? text : "", &plain, &orig))
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc = read_plain(plain, orig, opts ? opts : &none, lang, out, err);
+    free(plain);
+    free(orig);
+    return rc;
+}
+
+int qz_parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
+                     at_error *err)
+{
+    qz_read_opts o = {.want = want};
+    return qz_read_numbers(text, &o, lang, out, err);
 }
 
 int qz_eval(const char *text, qz_lang lang, double *out, at_error *err)
 {
-    qz_numbers nums;
-    int rc = qz_parse_numbers(text, 1, lang, &nums, err);
-    if (rc)
-        return rc;
-    if (nums.n != 1 || nums.labelled)
-        return at_error_set(err, AT_EINVAL, QZ_TR(lang, "one number is wanted, %zu were given",
-                                                  "只要一个数，却写了 %zu 个"), nums.n);
-    *out = nums.v[0].x;
-    return AT_OK;
+    qz_numbers *nums = malloc(sizeof *nums);
+    if (!nums)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc = qz_parse_numbers(text, 1, lang, nums, err);
+    if (!rc && (nums->n != 1 || nums->labelled))
+        rc = at_error_set(err, AT_EINVAL, QZ_TR(lang, "one number is wanted, %zu were given",
+                                                "只要一个数，却写了 %zu 个"), nums->n);
+    if (!rc)
+        *out = nums->v[0].x;
+    free(nums);
+    return rc;
 }

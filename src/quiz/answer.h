@@ -1,9 +1,13 @@
-/* Numbers in the forms students write them: "0.14 0.17", "0.14, 0.17", "0.14;0.17",
- * "下雨=0.14 没=0.17", "下雨: 0.14, 没: 0.17", "14% 17%", ".14 .17", "0,14 0,17",
- * "1.384e-1", and the arithmetic of a hand calculation: "1.35/9.75", "exp(0.3)/9.75",
- * "e^0.5/9.75", "√2/2". Full-width punctuation (，；：＝％（）) and ×, ·, ÷, − are
- * accepted. The parser only reads; which value belongs to which token and whether the
- * count is right is decided by the grader (quiz/grade.h). */
+/* Numbers in the forms students write them, found in a free sentence in English or
+ * Chinese: "0.14 0.17", "0.14, 0.17.", "about .14 and .17", "下雨=0.14 没=0.17",
+ * "rains: 0.14, didn't: 0.17" (the question's glosses), "0.14 for 下雨", "下雨的权重是0.14",
+ * "下雨和没分别是0.14和0.17", "14% 17%", "0,14 0,17", "1.384E−1", "1,048,576",
+ * "21 pairs", "21 对", and the arithmetic and the steps of a hand calculation:
+ * "1.35/9.75", "exp(0.3)/9.75", "e^0.3/9.75 ≈ 0.14" (a step and its result: the result
+ * counts), "…，和是 9.75，所以下雨 0.14，没 0.17" (the values after "so" / 所以).
+ * Full-width forms, ×, ·, ÷, every minus sign (U+2212) and LaTeX (\frac, \approx) are
+ * read. The reader only reads; which value answers which slot, and whether the count
+ * is right, is decided by the grader (quiz/numeric.c). */
 #ifndef AT_QUIZ_ANSWER_H
 #define AT_QUIZ_ANSWER_H
 
@@ -12,8 +16,26 @@
 #include "engine/error.h"
 #include "quiz/lang.h"
 
-#define QZ_MAX_VALUES 32
+#define QZ_MAX_VALUES 64
 #define QZ_LABEL_MAX 64
+
+/* Other words for a token, from the question (a lesson's `glosses`): the English
+ * prompt calls 下雨 "rains". */
+typedef struct qz_gloss {
+    size_t token;             /* index into the question's tokens */
+    const char *words;        /* "rains | it rains | rain": alternatives split by '|' */
+} qz_gloss;
+
+/* What the reader knows of the question. All borrowed; everything may be 0 / NULL. */
+typedef struct qz_read_opts {
+    size_t want;              /* how many values are asked (0 = unknown); reads "0,155"
+                               * (one value 0.155) apart from "1,2" (two values) */
+    const char *const *tokens;/* [n_tokens] names a value may be labelled with */
+    size_t n_tokens;
+    const qz_gloss *glosses;  /* [n_glosses] */
+    size_t n_glosses;
+    int whole;                /* whole numbers are expected: "21,000" is 21000 */
+} qz_read_opts;
 
 typedef struct qz_value {
     double x;                 /* the value; a percentage is already divided by 100 */
@@ -21,24 +43,40 @@ typedef struct qz_value {
     int computed;             /* written as arithmetic (1.35/9.75), not one literal */
     int decimals;             /* decimal places of a literal, in fraction units
                                * (14% → 2, 0.138 → 3); -1 when computed */
-    char label[QZ_LABEL_MAX]; /* "下雨" in "下雨=0.14"; "" when unlabelled */
-    long offset;              /* byte offset of the value (or its label) in the answer */
+    int steps;                /* the result of a chain of steps ("e^0.3/9.75 ≈ 0.14")
+                               * whose earlier steps were dropped */
+    long token;               /* index of the token that labels it (by its name or a
+                               * gloss), -1 when none */
+    long inherited;           /* unlabelled, after a value labelled with this token and
+                               * before any other label: a later step of the same
+                               * token's working ("下雨: e^0.3 = 1.35, 1.35/9.75 = 0.14");
+                               * -1 when none */
+    int other;                /* named as another quantity ("sum 9.75", "和是 9.75") */
+    char label[QZ_LABEL_MAX]; /* the label as written ("rains", "下雨"); "" when none */
+    long offset;              /* byte offset of the value in the answer */
 } qz_value;
 
 typedef struct qz_numbers {
     size_t n;
     qz_value v[QZ_MAX_VALUES];
     int comma_decimal;        /* decimals were written with a comma (0,14) */
-    size_t labelled;          /* how many values carry a label */
+    size_t labelled;          /* how many values carry a label (token >= 0) */
+    int concluded;            /* a concluding word ("so", 所以, "answer", "actually")
+                               * stands after some value */
+    size_t conclusion_at;     /* then: index of the first value after the last one */
 } qz_numbers;
 
-/* Parse every value of an answer, in the order written.
- *   want   how many values the question asks for (0 = unknown); used only to read
- *          "0,155" (one value 0.155) apart from "1,2" (two values)
+/* Read every value of an answer, in the order written (a chain of steps is one value,
+ * its result), with the token each is labelled with.
  * Returns AT_OK, or AT_EINVAL with err->msg saying what is wrong and where (in lang)
  * and err->offset the byte offset: "0.14abc" (letters glued to a number), an
- * ambiguous use of commas ("0,14, 0,17", "0,16,"), an unknown word, a division by
- * zero, unbalanced parentheses, an empty answer, more than QZ_MAX_VALUES values. */
+ * ambiguous use of commas ("0,14, 0,17", "0,16,"), a division by zero, unbalanced
+ * parentheses, an answer without a number, more than QZ_MAX_VALUES values. Words
+ * that are no label (filler, units, working) are skipped. */
+int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
+                    qz_numbers *out, at_error *err);
+
+/* qz_read_numbers without tokens: want values asked, no labels. */
 int qz_parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,
                      at_error *err);
 

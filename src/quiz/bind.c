@@ -64,6 +64,31 @@ static int bind_softmax(const at_question *src, qz_bound *b, at_error *err)
     return AT_OK;
 }
 
+/* `glosses`: one qz_gloss per word, naming its token by index. */
+static int bind_glosses(const at_question *src, qz_bound *b, at_error *err)
+{
+    size_t n = 0;
+    for (unsigned g = 0; g < src->glosses_count; g++)
+        n += src->glosses[g].words_count;
+    if (!n)
+        return AT_OK;
+    b->glosses = malloc(n * sizeof *b->glosses);
+    if (!b->glosses)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    n = 0;
+    for (unsigned g = 0; g < src->glosses_count; g++) {
+        long k = at_token_index((const char *const *)src->tokens, src->tokens_count, src->glosses[g].token);
+        if (k < 0)
+            return at_error_set(err, AT_EINVAL, "`glosses` names '%s', which is not one of the tokens",
+                                src->glosses[g].token);
+        for (unsigned w = 0; w < src->glosses[g].words_count; w++)
+            b->glosses[n++] = (qz_gloss){(size_t)k, src->glosses[g].words[w]};
+    }
+    b->q.glosses = b->glosses;
+    b->q.n_glosses = n;
+    return AT_OK;
+}
+
 static int bind_attention(const at_question *src, qz_bound *b, at_error *err)
 {
     qz_question *q = &b->q;
@@ -175,8 +200,16 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
     q->relative = src->relative ? *src->relative : -1;
     int rc = AT_OK;
     switch (src->kind) {
-    case AT_Q_SOFTMAX: rc = bind_softmax(src, b, err); break;
-    case AT_Q_ATTENTION: rc = bind_attention(src, b, err); break;
+    case AT_Q_SOFTMAX:
+        rc = bind_softmax(src, b, err);
+        if (!rc)
+            rc = bind_glosses(src, b, err);
+        break;
+    case AT_Q_ATTENTION:
+        rc = bind_attention(src, b, err);
+        if (!rc && b->q.tokens)
+            rc = bind_glosses(src, b, err);
+        break;
     case AT_Q_NUMERIC:
         if (!src->value)
             return at_error_set(err, AT_EINVAL, "a numeric question needs a value");
@@ -213,6 +246,7 @@ void qz_bound_free(qz_bound *b)
     free(b->options);
     free(b->rubric);
     free(b->contradicts);
+    free(b->glosses);
     memset(b, 0, sizeof *b);
 }
 

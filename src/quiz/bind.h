@@ -20,6 +20,7 @@ typedef struct qz_bound {
     qz_option *options;
     qz_concept *rubric;
     qz_contradiction *contradicts;   /* every concept's, one after another */
+    qz_gloss *glosses;               /* one per word of every `glosses` entry */
 } qz_bound;
 
 /* Convert one lesson question. Returns AT_OK, AT_EINVAL (err names the field, e.g.

@@ -92,9 +92,8 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
     if (matches(c, given, ok, alt, 1)) {
         fprintf(fb, QZ_TR(L, "These are the exps themselves (", "这些是 exp 本身（"));
         show_alt(c, ok, alt, fb);
-        fprintf(fb, QZ_TR(L, "), not yet divided by their sum ", "），还没有除以它们的和 "));
-        qz_put_num(fb, sum_e * exp(max), 4);
-        fprintf(fb, QZ_TR(L, ". Weights must add up to 1.\n", "。权重加起来必须等于 1。\n"));
+        fprintf(fb, QZ_TR(L, "), not yet divided by the sum of all the exps. Weights must add up to 1.\n",
+                          "），还没有除以所有 exp 的和。权重加起来必须等于 1。\n"));
         return QZ_M_NO_NORMALISE;
     }
     /* One token's exp left out of the sum (often the query's own). */
@@ -107,7 +106,7 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
         if (matches(c, given, ok, alt, 1)) {
             fprintf(fb, QZ_TR(L, "These are the weights with the exp of %s left out of the sum. "
                                  "Every visible token counts in the sum, the query's own token included.\n",
-                              "这是把 %s 的 exp 漏出总和后得到的权重。所有可见的词元都要计入总和，包括查询词自己。\n"),
+                              "这是没把 %s 的 exp 计入总和时得到的权重。所有可见的词元都要计入总和，包括查询词自己。\n"),
                     c->q->tokens && (c->q->kind == QZ_SOFTMAX || c->q->n_tokens == c->row_n)
                         ? c->q->tokens[k] : "?");
             return QZ_M_LEFT_OUT_TOKEN;
@@ -168,53 +167,75 @@ out:
     return m;
 }
 
-/* Per slot: the weight of another token, truncation, too few decimals. */
+/* Slot j as a rounding slip: 1 cut off instead of rounded, 2 too few decimals, 0 not. */
+static int rounding_slip(const qz_numctx *c, size_t j, const double *given, const int *dec)
+{
+    if (c->decimals < 0 || dec[j] < 0 || dec[j] > c->decimals)
+        return 0;
+    double p = pow(10.0, dec[j]);
+    double trunc_v = trunc(c->want[j] * p) / p, round_v = round(c->want[j] * p) / p;
+    if (fabs(given[j] - trunc_v) < 1e-9 && fabs(trunc_v - round_v) > 1e-9)
+        return 1;
+    return dec[j] < c->decimals && fabs(given[j] - round_v) < 1e-9 ? 2 : 0;
+}
+
+static void say_rounding(const qz_numctx *c, size_t j, int slip, const double *given, const int *dec,
+                         FILE *fb)
+{
+    qz_lang L = c->lang;
+    slot_name(c, j, fb);
+    if (slip == 1) {
+        fprintf(fb, QZ_TR(L, ": ", "："));
+        qz_put_num(fb, given[j], dec[j]);
+        fprintf(fb, QZ_TR(L, " looks cut off after %d decimals: round the last digit instead.\n",
+                          " 看起来是在第 %d 位小数后直接截断的：最后一位要四舍五入。\n"), dec[j]);
+    } else {
+        fprintf(fb, QZ_TR(L, ": give %d decimals, not %d.\n", "：请保留 %d 位小数，而不是 %d 位。\n"),
+                c->decimals, dec[j]);
+    }
+}
+
+/* The row entry (another token) whose weight slot j holds; -1 when none. */
+static long other_token(const qz_numctx *c, size_t j, const double *given)
+{
+    long self = row_index(c, j);
+    for (size_t k = 0; self >= 0 && k < c->row_n; k++)
+        if ((long)k != self && fabs(given[j] - c->row_w[k]) <= c->tol[j] * (1 + 1e-9) + 1e-12)
+            return (long)k;
+    return -1;
+}
+
+/* Per slot: the weight of another token, truncation, too few decimals. When rounding
+ * explains every wrong slot, it is the diagnosis (0.13 for 0.1384 is cut off, even if
+ * another token's weight is near 0.13). */
 static qz_mistake slot_mistakes(const qz_numctx *c, const double *given, const int *dec,
                                 const int *ok, FILE *fb)
 {
     qz_lang L = c->lang;
-    size_t wrong = 0, token = 0, rounding = 0;
+    size_t wrong = 0, token = 0, rounding = 0, all_rounding = 0;
+    for (size_t j = 0; j < c->n; j++)
+        if (ok[j] == 0) {
+            wrong++;
+            all_rounding += rounding_slip(c, j, given, dec) != 0;
+        }
     for (size_t j = 0; j < c->n; j++) {
         if (ok[j] != 0)
             continue;
-        wrong++;
-        long self = row_index(c, j);
-        for (size_t k = 0; self >= 0 && k < c->row_n; k++) {
-            if ((long)k == self || fabs(given[j] - c->row_w[k]) > c->tol[j] * (1 + 1e-9) + 1e-12)
-                continue;
-            qz_put_num(fb, given[j], dec[j] >= 0 ? dec[j] : 4);
-            fprintf(fb, QZ_TR(L, " is the weight of %s (token %zu), not of ", " 是 %s（第 %zu 个词元）的权重，不是 "),
+        int slip = rounding_slip(c, j, given, dec);
+        long k = all_rounding == wrong ? -1 : other_token(c, j, given);
+        if (k >= 0) {
+            qz_put_num(fb, given[j], dec[j] >= 0 && dec[j] <= 6 ? dec[j] : 4);
+            fprintf(fb, QZ_TR(L, " is the weight of %s (token %ld), not of ", " 是 %s（第 %ld 个词元）的权重，不是 "),
                     c->q->tokens && (c->q->kind == QZ_SOFTMAX || c->q->n_tokens == c->row_n)
                         ? c->q->tokens[k] : "?", k + 1);
             slot_name(c, j, fb);
             fprintf(fb, QZ_TR(L, " (token %ld): count the tokens again.\n", "（第 %ld 个词元）：再数一遍词元。\n"),
-                    self + 1);
+                    row_index(c, j) + 1);
             token++;
-            goto next;
+        } else if (slip) {
+            say_rounding(c, j, slip, given, dec, fb);
+            rounding++;
         }
-        if (c->decimals >= 0 && dec[j] >= 0 && dec[j] <= c->decimals) {
-            double p = pow(10.0, dec[j]);
-            double trunc_v = trunc(c->want[j] * p) / p, round_v = round(c->want[j] * p) / p;
-            if (fabs(given[j] - trunc_v) < 1e-9 && fabs(trunc_v - round_v) > 1e-9) {
-                qz_put_num(fb, c->want[j], 4);
-                fprintf(fb, QZ_TR(L, " rounds to ", " 四舍五入是 "));
-                qz_put_num(fb, round_v, dec[j]);
-                fprintf(fb, QZ_TR(L, ", not ", "，不是 "));
-                qz_put_num(fb, given[j], dec[j]);
-                fprintf(fb, QZ_TR(L, ": round, don't cut off the digits.\n", "：要四舍五入，不要直接截断。\n"));
-                rounding++;
-            } else if (dec[j] < c->decimals && fabs(given[j] - round_v) < 1e-9) {
-                fprintf(fb, QZ_TR(L, "Give %d decimals: ", "请保留 %d 位小数："), c->decimals);
-                qz_put_num(fb, c->want[j], 4);
-                fprintf(fb, " ≈ ");
-                qz_put_num(fb, c->want[j], c->decimals);
-                fprintf(fb, QZ_TR(L, ", not ", "，而不是 "));
-                qz_put_num(fb, given[j], dec[j]);
-                fprintf(fb, QZ_TR(L, ".\n", "。\n"));
-                rounding++;
-            }
-        }
-next:;
     }
     if (wrong && token == wrong)
         return QZ_M_WRONG_TOKEN;
@@ -235,18 +256,13 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
         alt[j] = 100 * c->want[j];
     if (matches(c, given, ok, alt, 100)) {
         fprintf(fb, QZ_TR(L, "These look like percentages without the %% sign: write ",
-                          "这些看起来是百分数却没有写 %% 号：请写 "));
+                          "这些看起来是百分数却没有写 %% 号：请写成 "));
         for (size_t j = 0; j < c->n; j++) {
             fprintf(fb, "%s", j ? " " : "");
-            qz_put_num(fb, alt[j], c->decimals >= 2 ? c->decimals - 2 : 2);
+            qz_put_num(fb, given[j], dec[j] >= 0 ? dec[j] : 2);
             fprintf(fb, "%%");
         }
-        fprintf(fb, QZ_TR(L, " or ", " 或 "));
-        for (size_t j = 0; j < c->n; j++) {
-            fprintf(fb, "%s", j ? " " : "");
-            qz_put_num(fb, c->want[j], c->decimals);
-        }
-        fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+        fprintf(fb, QZ_TR(L, ", or as fractions of 1.\n", "，或写成小于 1 的小数。\n"));
         m = QZ_M_PERCENT_NO_SIGN;
         goto out;
     }
@@ -262,8 +278,8 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
             swapped = found;
         }
         if (swapped && wrong) {
-            fprintf(fb, QZ_TR(L, "The values are right but in the wrong order: the question asks for ",
-                              "数值对了，但顺序反了：题目的顺序是 "));
+            fprintf(fb, QZ_TR(L, "These numbers belong to the other tokens: they are swapped. The question asks for ",
+                              "数值和词元对应反了：题目的顺序是 "));
             for (size_t j = 0; j < c->n; j++) {
                 fprintf(fb, "%s", j ? QZ_TR(L, ", then ", "，然后 ") : "");
                 slot_name(c, j, fb);

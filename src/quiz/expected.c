@@ -115,7 +115,9 @@ int qz_numctx_build(qz_numctx *c, const qz_question *q, qz_lang lang, at_error *
     }
     if (rc)
         return rc;
-    if (c->decimals < 0 && q->kind != QZ_NUMERIC && q->tolerance < 0 && q->relative < 0)
+    /* No tolerance given: half a unit in the second decimal, as the lesson format and
+     * `show` say ("decimals (default 2)"), for every kind. */
+    if (c->decimals < 0 && q->tolerance < 0 && q->relative < 0)
         c->decimals = 2;
     c->want = malloc(c->n * sizeof *c->want);
     c->tol = malloc(c->n * sizeof *c->tol);

@@ -11,27 +11,12 @@
 
 #define MISSING 2   /* ok[j]: no value was given for slot j */
 
-static void list_tokens(FILE *fb, const qz_question *q)
-{
-    for (size_t i = 0; i < q->n_tokens; i++)
-        fprintf(fb, "%s%s", i ? " " : "", q->tokens[i]);
-}
-
 static void list_asked(FILE *fb, const qz_numctx *c)
 {
     for (size_t j = 0; j < c->n; j++)
         fprintf(fb, "%s%s", j ? QZ_TR(c->lang, (j + 1 == c->n ? " and " : ", "),
                                       (j + 1 == c->n ? " 和 " : "、")) : "",
                 c->names[j] ? c->names[j] : "?");
-}
-
-static long find_token(const qz_question *q, const char *label)
-{
-    size_t n = q->kind == QZ_ATTENTION && q->n_tokens != q->n_k ? 0 : q->n_tokens;
-    for (size_t i = 0; q->tokens && i < n; i++)
-        if (!strcasecmp(q->tokens[i], label))
-            return (long)i;
-    return -1;
 }
 
 static void malformed(qz_result *out, FILE *fb, const char *msg)
@@ -45,17 +30,17 @@ static void malformed(qz_result *out, FILE *fb, const char *msg)
  * whole number and no decimals are asked (positions, counts); 2 otherwise. */
 static int example_decimals(const qz_numctx *c)
 {
-    if (c->decimals >= 0)
-        return c->decimals;
+    if (c->q->decimals >= 0)
+        return c->q->decimals;
     for (size_t j = 0; j < c->n; j++)
         if (!c->want || c->want[j] != floor(c->want[j]))
             return 2;
     return 0;
 }
 
-/* An example answer of the question's shape, made up (never the expected values):
- * one value per slot asked, with the decimals asked, labelled by the tokens asked
- * when labelled (cat=0.10 sat=0.17); more than 8 values: the first 3 and "…". */
+/* An example answer of the question's shape that gives nothing away: one placeholder
+ * per slot asked (0.xx for two decimals, N for a whole number), labelled by the tokens
+ * asked when labelled (cat=0.xx sat=0.xx); more than 8 values: the first 3 and "…". */
 static void print_example(FILE *fb, const qz_numctx *c, int labelled)
 {
     int d = example_decimals(c);
@@ -65,62 +50,76 @@ static void print_example(FILE *fb, const qz_numctx *c, int labelled)
         if (labelled && c->names && c->names[j])
             fprintf(fb, "%s=", c->names[j]);
         if (d == 0)
-            fprintf(fb, "%zu", 2 + 3 * j);
+            fputs("N", fb);
         else
-            fprintf(fb, "%.*f", d, 0.10 + 0.07 * (double)j);
+            fprintf(fb, "0.%.*s", d > 9 ? 9 : d, "xxxxxxxxx");
     }
     if (shown < c->n)
         fprintf(fb, QZ_TR(c->lang, " … (%zu values)", " …（共 %zu 个数）"), c->n);
 }
 
-/* "下雨=0.14 没=0.17" in any order. Returns 1 if the answer is malformed (written to fb),
- * 0 when placed; a value for a token not asked is a wrong-token mistake. */
+/* The slot a token's value answers; (size_t)-1 when the token is not asked. */
+static size_t slot_of_token(const qz_numctx *c, long k)
+{
+    if (k < 0 || !c->slot_of || (size_t)k >= c->row_n)
+        return (size_t)-1;
+    return c->slot_of[k];
+}
+
+static void take(const qz_value *v, size_t slot, double *given, int *dec, int *ok)
+{
+    given[slot] = v->x;
+    dec[slot] = v->decimals;
+    ok[slot] = 0;
+}
+
+/* Labelled values: each asked token takes the last value written for it (the value
+ * its working ends on); slots no label names take the unlabelled values in order when
+ * there are exactly as many. Returns 1 when the answer is malformed (written to fb);
+ * a value for a token not asked is noted (a wrong-token mistake). */
 static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *given, int *dec,
                           int *ok, qz_result *out, FILE *fb)
 {
     qz_lang L = c->lang;
+    size_t missing = c->n, free_values = 0;
     int others = 0;
-    if (nums->labelled != nums->n) {
-        out->verdict = QZ_MALFORMED;
-        fprintf(fb, QZ_TR(L, "Label every value or none (", "要么每个数都标上词元，要么都不标（"));
-        print_example(fb, c, 1);
-        fprintf(fb, QZ_TR(L, ", or ", "，或 "));
-        print_example(fb, c, 0);
-        fprintf(fb, QZ_TR(L, ").\n", "）。\n"));
-        return 1;
+    for (size_t i = 0; i < nums->n; i++) {
+        const qz_value *v = &nums->v[i];
+        size_t slot = slot_of_token(c, v->token);
+        if (v->token >= 0 && slot != (size_t)-1) {
+            missing -= ok[slot] == MISSING;
+            take(v, slot, given, dec, ok);
+        }
+        free_values += v->token < 0 && !v->other;
+    }
+    if (missing && free_values == missing) {
+        size_t j = 0;
+        for (size_t i = 0; i < nums->n; i++) {
+            const qz_value *v = &nums->v[i];
+            if (v->token >= 0 || v->other)
+                continue;
+            while (j < c->n && ok[j] != MISSING)
+                j++;
+            if (j < c->n)
+                take(v, j, given, dec, ok);
+        }
+    } else {
+        for (size_t i = 0; i < nums->n; i++) {
+            const qz_value *v = &nums->v[i];
+            size_t slot = v->token < 0 ? slot_of_token(c, v->inherited) : (size_t)-1;
+            if (slot != (size_t)-1 && ok[slot] != MISSING)
+                take(v, slot, given, dec, ok);   /* a later step of the same token */
+        }
     }
     for (size_t i = 0; i < nums->n; i++) {
         const qz_value *v = &nums->v[i];
-        long k = find_token(c->q, v->label);
-        if (k < 0) {
-            out->verdict = QZ_MALFORMED;
-            fprintf(fb, QZ_TR(L, "'%s' is not one of the tokens (", "'%s' 不是题目里的词元（"), v->label);
-            list_tokens(fb, c->q);
-            fprintf(fb, QZ_TR(L, "); the question asks for ", "）；题目问的是 "));
-            list_asked(fb, c);
-            fprintf(fb, QZ_TR(L, ".\n", "。\n"));
-            return 1;
-        }
-        size_t slot = c->slot_of ? c->slot_of[k] : (size_t)-1;
-        if (slot == (size_t)-1) {
-            others++;
-            fprintf(fb, QZ_TR(L, "%s is not asked: its weight is ", "题目没有问 %s：它的权重是 "),
-                    v->label);
-            qz_put_num(fb, c->row_w[k], 4);
-            fprintf(fb, QZ_TR(L, "; the question asks for ", "；题目问的是 "));
-            list_asked(fb, c);
-            fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+        if (v->token < 0 || slot_of_token(c, v->token) != (size_t)-1 || !c->row_w)
             continue;
-        }
-        if (ok[slot] != MISSING) {
-            out->verdict = QZ_MALFORMED;
-            fprintf(fb, QZ_TR(L, "%s has two values; give one.\n", "%s 写了两个数；只写一个。\n"),
-                    v->label);
-            return 1;
-        }
-        given[slot] = v->x;
-        dec[slot] = v->decimals;
-        ok[slot] = 0;
+        others++;
+        fprintf(fb, QZ_TR(L, "%s is not asked: the question asks for ", "题目没有问 %s：题目问的是 "),
+                c->q->tokens[v->token]);
+        list_asked(fb, c);
+        fprintf(fb, QZ_TR(L, ".\n", "。\n"));
     }
     for (size_t j = 0; j < c->n && !others; j++)
         if (ok[j] == MISSING) {
@@ -136,19 +135,52 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
     return 0;
 }
 
-/* The whole row of weights where only some are asked: partly right when the row is. */
-static int whole_row(const qz_numctx *c, const qz_numbers *nums, qz_result *out, FILE *fb)
+/* Unlabelled values: those after a concluding word ("so", 所以) when they are as many
+ * as asked, else those not named as another quantity ("sum 9.75"), else all. NULL
+ * (and *n the count read) when none of these is as many as asked. */
+static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nums,
+                                        const qz_value **pick, size_t *n)
 {
-    if (!c->row_n || nums->n != c->row_n || c->row_n == c->n)
+    size_t k = 0;
+    if (nums->concluded) {
+        for (size_t i = nums->conclusion_at; i < nums->n; i++)
+            if (!nums->v[i].other)
+                pick[k++] = &nums->v[i];
+        if (k == c->n)
+            return pick;
+    }
+    k = 0;
+    for (size_t i = 0; i < nums->n; i++)
+        if (!nums->v[i].other)
+            pick[k++] = &nums->v[i];
+    if (k == c->n)
+        return pick;
+    if (nums->n == c->n || !k) {
+        for (size_t i = 0; i < nums->n; i++)
+            pick[i] = &nums->v[i];
+        k = nums->n;
+    }
+    *n = k;
+    return k == c->n ? pick : NULL;
+}
+
+/* The whole row of weights where only some are asked: partly right when the row is
+ * (the values are the student's own, all right). */
+static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, qz_result *out,
+                     FILE *fb)
+{
+    if (!c->row_n || n != c->row_n || c->row_n == c->n)
         return 0;
     for (size_t k = 0; k < c->row_n; k++)
-        if (fabs(nums->v[k].x - c->row_w[k]) > c->tol[0] * (1 + 1e-9) + 1e-12)
+        if (fabs(vals[k]->x - c->row_w[k]) > c->tol[0] * (1 + 1e-9) + 1e-12)
             return 0;
     qz_lang L = c->lang;
     int output = c->q->kind == QZ_ATTENTION && c->q->ask_output;
     out->verdict = QZ_PARTIAL;
     out->score = 0.5;
     out->mistake = output ? QZ_M_WEIGHTS_NOT_OUTPUT : QZ_M_WHOLE_ROW;
+    fprintf(fb, QZ_TR(L, "Partly right.\n", "部分正确。\n"));
+    out->body_at = qz_fb_pos(fb);
     if (output)
         fprintf(fb, QZ_TR(L, "These are the %zu attention weights of the row, and they are right; "
                              "the question asks for the output: the weights times the rows of V.\n",
@@ -158,12 +190,7 @@ static int whole_row(const qz_numctx *c, const qz_numbers *nums, qz_result *out,
         fprintf(fb, QZ_TR(L, "You gave the whole row (%zu weights, all right). The question asks only for ",
                           "你给出了整行（%zu 个权重，全对）。题目只问 "), c->row_n);
         list_asked(fb, c);
-        fprintf(fb, ": ");
-        for (size_t j = 0; j < c->n; j++) {
-            fprintf(fb, "%s", j ? " " : "");
-            qz_put_num(fb, c->want[j], c->decimals);
-        }
-        fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+        fprintf(fb, QZ_TR(L, ", in that order.\n", "，并按这个顺序。\n"));
     }
     return 1;
 }
@@ -179,9 +206,14 @@ static void count_mismatch(const qz_numctx *c, size_t got, qz_result *out, FILE 
         list_asked(fb, c);
         fprintf(fb, ")");
     }
-    fprintf(fb, QZ_TR(L, "; the answer has %zu. Nothing was counted: answer again, e.g. ",
-                      "，答案里有 %zu 个。这次不算作答，请重新回答，例如 "), got);
-    print_example(fb, c, 0);
+    if (got > c->n && c->names[0])
+        fprintf(fb, QZ_TR(L, "; the answer has %zu and does not say which is which. Nothing was counted: "
+                             "answer again, e.g. ",
+                          "，答案里有 %zu 个，看不出哪个是哪个。这次不算作答，请重新回答，例如 "), got);
+    else
+        fprintf(fb, QZ_TR(L, "; the answer has %zu. Nothing was counted: answer again, e.g. ",
+                          "，答案里有 %zu 个。这次不算作答，请重新回答，例如 "), got);
+    print_example(fb, c, got > c->n && c->names[0]);
     fprintf(fb, "\n");
 }
 
@@ -199,8 +231,32 @@ static void match_unordered(const qz_numctx *c, const double *given, int *ok)
     free(used);
 }
 
+/* A value as the student wrote it: its decimals, a whole number plainly, else 4
+ * decimals. */
+static void put_given(FILE *fb, double x, int dec)
+{
+    qz_put_num(fb, x, dec > 6 ? QZ_NUM_SHORT : dec >= 0 ? dec : x == floor(x) ? QZ_NUM_AUTO : 4);
+}
+
+/* An expected value: whole numbers plainly (21, not 21.0000), else 4 decimals and, when
+ * fewer are asked, "≈" the rounding. */
+static void put_expected(FILE *fb, const qz_numctx *c, double x)
+{
+    if (x == floor(x) && fabs(x) < 1e15) {
+        qz_put_num(fb, x, QZ_NUM_AUTO);
+        return;
+    }
+    qz_put_num(fb, x, c->decimals >= 0 && c->decimals < 4 ? 4 : -1);
+    if (c->decimals >= 0 && c->decimals < 4) {
+        fprintf(fb, " ≈ ");
+        qz_put_num(fb, x, c->decimals);
+    }
+}
+
+/* Each slot with the student's value and ✓ or ✗; with_engine adds the engine's value
+ * (for a right answer, or once the answer may be given away). */
 static void report_values(const qz_numctx *c, const double *given, const int *dec, const int *ok,
-                          FILE *fb)
+                          int with_engine, FILE *fb)
 {
     qz_lang L = c->lang;
     for (size_t j = 0; j < c->n; j++) {
@@ -211,19 +267,29 @@ static void report_values(const qz_numctx *c, const double *given, const int *de
         if (ok[j] == MISSING)
             fprintf(fb, QZ_TR(L, "no value", "未作答"));
         else
-            qz_put_num(fb, given[j], dec[j] >= 0 ? dec[j] : 4);
+            put_given(fb, given[j], dec[j]);
         fprintf(fb, "  %s", ok[j] == 1 ? "✓" : "✗");
-        if (!c->q->unordered) {
+        if (with_engine && !c->q->unordered) {
             fprintf(fb, QZ_TR(L, "  (engine: ", "  （引擎："));
-            qz_put_num(fb, c->want[j], c->decimals >= 0 && c->decimals < 4 ? 4 : -1);
-            if (c->decimals >= 0 && c->decimals < 4) {
-                fprintf(fb, " ≈ ");
-                qz_put_num(fb, c->want[j], c->decimals);
-            }
+            put_expected(fb, c, c->want[j]);
             fprintf(fb, QZ_TR(L, ")", "）"));
         }
         fprintf(fb, "\n");
     }
+}
+
+/* What gives the answer away: the engine's values. */
+static void report_expected(const qz_numctx *c, FILE *fb)
+{
+    qz_lang L = c->lang;
+    fprintf(fb, QZ_TR(L, "\nThe right answer (engine): ", "\n正确答案（引擎计算）："));
+    for (size_t j = 0; j < c->n; j++) {
+        fprintf(fb, "%s", j ? QZ_TR(L, ", ", "，") : "");
+        if (c->names[j])
+            fprintf(fb, "%s ", c->names[j]);
+        put_expected(fb, c, c->want[j]);
+    }
+    fprintf(fb, "\n");
 }
 
 static void set_expected(const qz_numctx *c, qz_result *out)
@@ -237,7 +303,10 @@ static void set_expected(const qz_numctx *c, qz_result *out)
         if (out->expected_values)
             out->expected_values[j] = c->want[j];
         fprintf(f, "%s", j ? " " : "");
-        qz_put_num(f, c->want[j], c->decimals);
+        if (c->want[j] == floor(c->want[j]) && c->q->decimals < 0)
+            qz_put_num(f, c->want[j], QZ_NUM_AUTO);
+        else
+            qz_put_num(f, c->want[j], c->decimals);
     }
     if (f)
         fclose(f);
@@ -256,33 +325,36 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         out->score = 1;
         fprintf(fb, QZ_TR(L, "Correct.\n", "正确。\n"));
         out->body_at = qz_fb_pos(fb);
-        report_values(c, given, dec, ok, fb);
+        report_values(c, given, dec, ok, 1, fb);
+        if (notes && *notes)
+            fputs(notes, fb);
         return;
     }
-    /* The diagnosis decides the verdict (tokens swapped: partly right), so it is
-     * written aside and printed after the headline that agrees with it. */
+    /* The diagnosis decides the verdict, so it is written aside and printed after the
+     * headline that agrees with it. It names the slip, never the expected values. */
     char *diag = NULL;
     size_t diag_len = 0;
     FILE *df = open_memstream(&diag, &diag_len);
     qz_mistake m = qz_diagnose(c, given, dec, ok, df ? df : fb);
     if (df)
         fclose(df);
-    int partly = n_ok || m == QZ_M_SWAPPED || m == QZ_M_PERCENT_NO_SIGN;
+    /* Right values under swapped labels (or in the swapped order) answer the question
+     * wrongly; percentages without their sign are right numbers written wrongly. */
+    int partly = m != QZ_M_SWAPPED && (n_ok || m == QZ_M_PERCENT_NO_SIGN);
     fprintf(fb, partly ? QZ_TR(L, "Partly right.\n", "部分正确。\n") : QZ_TR(L, "Not right.\n", "不对。\n"));
     out->body_at = qz_fb_pos(fb);
-    report_values(c, given, dec, ok, fb);
+    report_values(c, given, dec, ok, 0, fb);
     fprintf(fb, "%s%s", notes ? notes : "", diag ? diag : "");
     free(diag);
     if (m != QZ_M_NONE || out->mistake == QZ_M_NONE)
         out->mistake = m;
-    out->score = (double)n_ok / (double)c->n;
-    out->verdict = n_ok ? QZ_PARTIAL : QZ_WRONG;
-    if (!n_ok && (m == QZ_M_SWAPPED || m == QZ_M_PERCENT_NO_SIGN)) {
-        out->verdict = QZ_PARTIAL;   /* the computation is right; the writing is not */
-        out->score = 0.5;
-    }
-    qz_walk_steps(c, fb);
+    out->score = m == QZ_M_SWAPPED ? 0 : (double)n_ok / (double)c->n;
+    out->verdict = partly ? QZ_PARTIAL : QZ_WRONG;
+    if (partly && !n_ok)
+        out->score = 0.5;   /* the computation is right; the writing is not */
     out->reveal_at = qz_fb_pos(fb);
+    report_expected(c, fb);
+    qz_walk_steps(c, fb);
     if (c->q->explanation && *c->q->explanation)
         fprintf(fb, "\n%s%s", c->q->explanation,
                 c->q->explanation[strlen(c->q->explanation) - 1] == '\n' ? "" : "\n");
@@ -307,6 +379,24 @@ static void comma_hint(const char *answer, qz_lang lang, FILE *fb)
             il, a, fl, p + 1, il, a, fl, p + 1, il, a, fl, p + 1);
 }
 
+/* What the reader needs of the question: the count, the tokens and their glosses, and
+ * whether whole numbers are expected. */
+static qz_read_opts read_opts(const qz_numctx *c)
+{
+    const qz_question *q = c->q;
+    qz_read_opts o = {.want = c->n, .glosses = q->glosses, .n_glosses = q->n_glosses, .whole = 1};
+    if (q->tokens && (q->kind == QZ_SOFTMAX || (q->kind == QZ_ATTENTION && q->n_tokens == q->n_k))) {
+        o.tokens = q->tokens;
+        o.n_tokens = q->n_tokens;
+    } else {
+        o.n_glosses = 0;
+    }
+    for (size_t j = 0; j < c->n; j++)
+        o.whole &= c->want[j] == floor(c->want[j]) && fabs(c->want[j]) >= 1;
+    o.whole &= q->decimals <= 0;
+    return o;
+}
+
 int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err)
 {
@@ -315,14 +405,28 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     int *ok = NULL, *dec = NULL;
     char *notes = NULL;
     size_t notes_len = 0;
-    FILE *notes_f;
+    qz_numbers *nums = NULL;
+    const qz_value **pick = NULL;
     int rc = qz_numctx_build(&c, q, lang, err);
     if (rc)
         goto out;
     set_expected(&c, out);
-    qz_numbers nums;
+    nums = malloc(sizeof *nums);
+    pick = malloc(QZ_MAX_VALUES * sizeof *pick);
+    given = calloc(c.n, sizeof *given);
+    ok = calloc(c.n, sizeof *ok);
+    dec = calloc(c.n, sizeof *dec);
+    FILE *notes_f = open_memstream(&notes, &notes_len);
+    if (!nums || !pick || !given || !ok || !dec || !notes_f) {
+        if (notes_f)
+            fclose(notes_f);
+        rc = at_error_set(err, AT_ENOMEM, "out of memory");
+        goto out;
+    }
+    qz_read_opts opts = read_opts(&c);
     at_error perr;
-    if (qz_parse_numbers(answer, c.n, lang, &nums, &perr)) {
+    if (qz_read_numbers(answer, &opts, lang, nums, &perr)) {
+        fclose(notes_f);
         malformed(out, fb, perr.msg);
         fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ",
                           "这次不算作答，请重新回答，例如 "));
@@ -330,37 +434,30 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fprintf(fb, "\n");
         goto out;
     }
-    given = calloc(c.n, sizeof *given);
-    ok = calloc(c.n, sizeof *ok);
-    dec = calloc(c.n, sizeof *dec);
-    if (!given || !ok || !dec) {
-        rc = at_error_set(err, AT_ENOMEM, "out of memory");
-        goto out;
-    }
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
-    if (nums.labelled && c.row_n) {
-        notes_f = open_memstream(&notes, &notes_len);
-        if (!notes_f) {
-            rc = at_error_set(err, AT_ENOMEM, "out of memory");
-            goto out;
-        }
-        int bad = place_labelled(&c, &nums, given, dec, ok, out, notes_f);
+    if (nums->labelled && c.row_n) {
+        int bad = place_labelled(&c, nums, given, dec, ok, out, notes_f);
         fclose(notes_f);
         if (bad) {
             fprintf(fb, "%s", notes);
+            fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ",
+                              "这次不算作答，请重新回答，例如 "));
+            print_example(fb, &c, 1);
+            fprintf(fb, "\n");
             goto out;
         }
-    } else if (nums.n != c.n) {
-        if (!whole_row(&c, &nums, out, fb))
-            count_mismatch(&c, nums.n, out, fb);
-        goto out;
     } else {
-        for (size_t j = 0; j < c.n; j++) {
-            given[j] = nums.v[j].x;
-            dec[j] = nums.v[j].decimals;
-            ok[j] = 0;
+        fclose(notes_f);
+        size_t got = nums->n;
+        const qz_value **vals = pick_unlabelled(&c, nums, pick, &got);
+        if (!vals) {
+            if (!whole_row(&c, pick, got, out, fb))
+                count_mismatch(&c, got, out, fb);
+            goto out;
         }
+        for (size_t j = 0; j < c.n; j++)
+            take(vals[j], j, given, dec, ok);
     }
     if (q->unordered)
         match_unordered(&c, given, ok);
@@ -369,9 +466,11 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
             if (ok[j] != MISSING)
                 ok[j] = qz_within(&c, j, given[j]);
     judge(&c, given, dec, ok, out, notes, fb);
-    if (nums.comma_decimal)
+    if (nums->comma_decimal)
         comma_hint(answer, lang, fb);
 out:
+    free(nums);
+    free(pick);
     free(given);
     free(ok);
     free(dec);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "engine/error.h"
+#include "quiz/answer.h"
 #include "quiz/lang.h"
 
 typedef enum qz_kind {
@@ -80,6 +81,9 @@ typedef struct qz_question {
     const double *scores;      /* [n_tokens] already scaled scores */
     const size_t *ask;         /* [n_ask] 0-based token indices asked, in answer order */
     size_t n_ask;
+    const qz_gloss *glosses;   /* [n_glosses] other words for tokens ("rains" for 下雨), by
+                                * which an answer may label its values; may be NULL */
+    size_t n_glosses;
 
     /* QZ_NUMERIC */
     const double *values;      /* [n_values] */

@@ -144,7 +144,8 @@ void ui_doc_text(ui_doc *d, const char *text0, crt_role role, int indent)
 static int ends_sentence(const char *s, size_t n)
 {
     static const char *const ends[] = {".", ":", "!", "?", ";", ")",
-                                       "。", "：", "！", "？", "；", "）"};
+                                       "。", "：", "！", "？", "；", "）",
+                                       "✓", "✗"};   /* a graded value's line */
     while (n > 0 && s[n - 1] == ' ')
         n--;
     if (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9')

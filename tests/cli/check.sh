@@ -28,7 +28,15 @@ expect_status "check bad format" 2 chk q3 "0.14 0.17" --format xml
 
 out=$(chk q3 "0.125 0.208")
 expect_contains "check q3 forgot exp: diagnosis" "exp was skipped" "$out"
-expect_contains "check q3 forgot exp: steps" "each exp divided by the sum: 下雨 1.3499 / 9.7504 = 0.1384" "$out"
+# A first wrong try names the slip, not the answer: no engine value, no sum of exps.
+for leak in "0.1384" "0.1691" "≈ 0.14" "9.75" "(engine"; do
+  case "$out" in *"$leak"*) not_ok "check q3 forgot exp: no '$leak' before --reveal" "$out" ;;
+    *) ok "check q3 forgot exp: no '$leak' before --reveal" ;; esac
+done
+expect_contains "check q3 forgot exp: says how to see more" "add --reveal" "$out"
+out=$(chk q3 "0.125 0.208" --reveal --no-save)
+expect_contains "check --reveal: steps" "each exp divided by the sum: 下雨 1.3499 / 9.7504 = 0.1384" "$out"
+expect_contains "check --reveal: the right answer" "The right answer (engine): 下雨 0.1384 ≈ 0.14, 没 0.1691 ≈ 0.17" "$out"
 out=$(chk q3 "0.14abc" 2>&1)
 expect_contains "check q3 malformed: says where" "(at 'abc')" "$out"
 
@@ -38,7 +46,10 @@ expect_contains "check json expected" '"expected":[0.1384408,0.169092]' "$out"
 expect_contains "check json question" '"question":"q3"' "$out"
 expect_contains "check json score" '"score":1' "$out"
 out=$(chk q3 "0.17 0.14" --format json)
-expect_contains "check json partial" '"verdict":"partial","score":0.5' "$out"
+expect_contains "check json swapped: wrong" '"verdict":"wrong","score":0' "$out"
+expect_contains "check json: the worked steps in reveal" '"reveal":"\nThe right answer (engine)' "$out"
+case "$out" in *'"feedback":'*'0.1384'*'"reveal"'*) not_ok "check json: feedback holds no engine value" "$out" ;;
+  *) ok "check json: feedback holds no engine value" ;; esac
 expect_contains "check json mistake" '"mistake":"swapped"' "$out"
 out=$(chk q3 "0.14abc" --format json)
 expect_contains "check json malformed" '"verdict":"malformed"' "$out"
@@ -96,13 +107,20 @@ out=$("$AT_BIN" --help)
 expect_contains "attn-tutor --help names --lessons" "--lessons DIR" "$out"
 out=$(chk --help)
 expect_contains "check --help names --lessons" "--lessons DIR" "$out"
-expect_contains "check --help: tolerance applied to the rounding" "0.14 ± 0.005, so 0.145 and 0.1449" "$out"
+expect_contains "check --help: tolerance applied to the rounding" "0.42 ± 0.005,
+  so 0.425 and 0.4249" "$out"
+for leak in 0.14 0.17 1.35 9.75 1.65 0.1384 0.1691; do
+  case "$out" in *"$leak"*) not_ok "check --help gives away no Q3 number ($leak)" "$out" ;;
+    *) ok "check --help gives away no Q3 number ($leak)" ;; esac
+done
+expect_contains "check --help: --reveal" "--reveal" "$out"
 expect_contains "check --help: exit follows the automatic grade" "it follows the automatic grade, also with --self" "$out"
 expect_status "check 0.1449 at 2 decimals (0.14 ± 0.005)" 0 chk q3 "0.1449 0.17" --no-save
 expect_status "check 0.146 at 2 decimals" 3 chk q3 "0.146 0.17" --no-save
 out=$(chk q3 "0.17 0.14" --no-save)
-expect_contains "check swapped: headline partly right" "q3: partly right (score 0.5)
-Partly right." "$out"
+expect_contains "check swapped: wrong" "q3: wrong (score 0)
+Not right." "$out"
+expect_contains "check swapped: diagnosed" "swapped" "$out"
 out=$(chk q3 "14 17" --no-save)
 case "$out" in *"Not right."*) not_ok "check 14 17: body agrees with the headline" "$out" ;;
   *) ok "check 14 17: body agrees with the headline" ;; esac
@@ -116,4 +134,48 @@ out=$(XDG_STATE_HOME=/proc/nonexist "$AT_BIN" --lang en check q3 "0.14 0.17" 2>&
 expect_contains "check unsaved attempt says so" "this attempt was not saved" "$out"
 case "$out" in *"next save"*) not_ok "check one-shot: no next save" "$out" ;;
   *) ok "check one-shot: no next save" ;; esac
+# Answers as students write them, in both languages (issue 11): all right.
+while IFS= read -r a; do
+  expect_status "check q3 '$a' is right" 0 chk q3 "$a" --no-save
+done <<'EOF'
+0.14 0.17.
+about .14 and .17
+0.14 and 0.17 respectively
+rains: 0.14, didn't: 0.17
+0.14 for 下雨 and 0.17 for 没
+下雨约0.14，没约0.17
+下雨的权重是0.14，没的权重是0.17
+大约是0.14和0.17
+下雨和没分别是0.14和0.17
+e^0.3/9.75 ≈ 0.14, e^0.5/9.75 ≈ 0.17
+exp 依次是 1.105、1.350、1.221、1.649、1.105、3.320，和是 9.75，所以下雨 0.14，没 0.17
+1.384E−1 1.691E−1
+$\frac{e^{0.3}}{9.75} \approx 0.14$, $\frac{e^{0.5}}{9.75} \approx 0.17$
+EOF
+expect_status "check q3 swapped labels: wrong" 1 chk q3 "下雨=0.17 没=0.14" --no-save
+expect_status "masking:mask-2 '21 pairs'" 0 chk masking:mask-2 "21 pairs" --no-save
+expect_status "masking:mask-2 '21 对' (zh)" 0 "$AT_BIN" --lang zh check masking:mask-2 "21 对" --no-save
+expect_status "multi-head:mh-1 '1,048,576'" 0 chk multi-head:mh-1 "1,048,576" --no-save
+out=$(chk masking:mask-2 "20" --no-save --reveal)
+expect_contains "an integer prints as an integer" "The right answer (engine): 21
+" "$out"
+case "$out" in *"21.0"*|*"20.0"*) not_ok "no 21.0000" "$out" ;; *) ok "no 21.0000" ;; esac
+
+# Nothing gives the answer away before a try: "I don't know", an unreadable answer.
+for a in "不会" "I don't know" "?" "0.1 0.2 0.3"; do
+  for l in en zh; do
+    out=$("$AT_BIN" --lang $l check q3 "$a" --no-save 2>&1)
+    case "$out" in *0.14*|*0.17*|*0.1384*|*0.1691*|*1.35*|*9.75*|*下雨=0.1*)
+      not_ok "check q3 '$a' ($l): nothing given away" "$out" ;;
+      *) ok "check q3 '$a' ($l): nothing given away" ;; esac
+  done
+done
+out=$(chk q3 "不会" --no-save)
+expect_contains "unreadable: a placeholder example" "answer again, e.g. 0.xx 0.xx" "$out"
+# Huge exponents: no undefined behaviour (the sanitizer build aborts on any).
+if [ -x "${AT_BIN_ASAN:-}" ]; then
+  expect_status "asan: 1e-99999999999999999999 0.17" 3 asan q3 "1e-99999999999999999999 0.17" --no-save
+  expect_status "asan: 1e-9223372036854775808 0.17" 3 asan q3 "1e-9223372036854775808 0.17" --no-save
+  expect_status "asan: 1e99999999999999999999 0.17" 2 asan q3 "1e99999999999999999999 0.17" --no-save
+fi
 rm -rf "$state"

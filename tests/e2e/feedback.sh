@@ -39,11 +39,15 @@ for size in "100 30" "60 40"; do
   keys a
   type_text "0.125 0.208"
   keys Enter
-  expect_screen "$tag: q3 graded" "The steps, with the engine"
+  expect_screen "$tag: q3 graded" "✗ Not right yet"
+  k=0
+  while [ $k -lt 10 ] && ! wait_for "Press a to try again" 0; do keys j j j; k=$((k + 1)); done
+  expect_line "$tag: q3: the diagnosis starts its own line" '^ +It looks like the exp was skipped'
+  keys r
+  expect_screen "$tag: q3: r shows the worked steps" "The steps, with the engine"
   k=0
   while [ $k -lt 10 ] && ! wait_for "3. each exp divided" 0; do keys j j j; k=$((k + 1)); done
-  expect_line "$tag: q3: the diagnosis starts its own line" '^ +It looks like the exp was skipped'
-  cli=$("$AT_BIN" --lang en check q3 "0.125 0.208" 2>&1)
+  cli=$("$AT_BIN" --lang en check q3 "0.125 0.208" --reveal 2>&1)
   expect_eq "$tag: q3: each worked step on its own line" "" "$(item_starts q3 "$cli")"
   # step 1 is longer than the line: its continuation starts under "exp", not under "1."
   col1=$(printf '%s\n' "$SCREEN" | grep -E '^ +1\. exp of each score' | head -1 | sed 's/exp of each.*//' | awk '{print length($0)}')

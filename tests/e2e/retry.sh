@@ -62,23 +62,28 @@ expect_screen "retry: … with the expected form" "softmax(Q K^T / sqrt(d_k)) V"
 keys q
 wait_exit 10 >/dev/null
 
-# q3 (numbers): the engine's worked steps are feedback; the explanation waits.
+# q3 (numbers): a first wrong try names the slip; the engine's worked steps, the right
+# answer and the explanation wait for r or a second wrong try.
 tutor_start 100 40 -- --lang en quiz
 expect_screen "retry: the self-test opens a third time" "Question q1"
 keys Right Right Right
 expect_screen "retry: q3" "Question q3"
 keys a
-type_text "0.5 0.2"
+type_text "0.125 0.208"
 keys Enter
 expect_screen "retry: numbers marked wrong" "✗ Not right yet"
-expect_screen "retry: the worked steps with the engine's numbers" "The steps, with the engine's numbers:"
 expect_screen "retry: numbers ask to try again" "Press a to try again"
+expect_screen "retry: the slip is named" "exp was skipped"
+expect_not_screen "retry: no worked steps on a first try" "The steps, with the engine's numbers:"
+expect_not_screen "retry: no engine value on a first try" "0.1384"
 expect_not_screen "retry: numbers explanation held back on a first try" "softmax in three moves"
 keys a
 wait_line '^ *Your answer: *$' 10
 expect_line "retry: the number answer line opens empty" '^ *Your answer: *$'
-keys Escape
-wait_for "a: answer" 10
+type_text "0.5 0.2"
+keys Enter
+expect_screen "retry: a second wrong try shows the worked steps" "The steps, with the engine's numbers:"
+expect_screen "retry: … and the right answer" "0.1384 ≈ 0.14"
 keys q
 wait_exit 10 >/dev/null
 

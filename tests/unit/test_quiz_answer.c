@@ -6,6 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+/* Self-test Q3's tokens, and the glosses its English prompt gives two of them. */
+static const char *const q3_tokens[] = {"今天", "下雨", "我", "没", "带", "伞"};
+static const qz_gloss q3_glosses[] = {{1, "rains | it rains | rain"}, {3, "didn't | did not"}};
+
 /* Parse `text` expecting `want` values and compare with v[0..n). */
 static void expect_values(const char *text, size_t want, const double *v, size_t n)
 {
@@ -71,17 +75,22 @@ static void test_labels_any_order(void **state)
     qz_numbers nums;
     const char *forms[] = {"下雨=0.14 没=0.17", "下雨: 0.14, 没: 0.17", "没: 0.17, 下雨: 0.14",
                            "下雨＝0.14，没＝0.17", "下雨 0.14 没 0.17", "没=17% 下雨=14%"};
+    qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        assert_int_equal(qz_parse_numbers(forms[i], 2, QZ_ZH, &nums, NULL), AT_OK);
+        assert_int_equal(qz_read_numbers(forms[i], &o, QZ_ZH, &nums, NULL), AT_OK);
         assert_int_equal(nums.n, 2);
         assert_int_equal(nums.labelled, 2);
         size_t rain = strcmp(nums.v[0].label, "下雨") == 0 ? 0 : 1;
         assert_string_equal(nums.v[rain].label, "下雨");
+        assert_int_equal(nums.v[rain].token, 1);
         assert_string_equal(nums.v[1 - rain].label, "没");
+        assert_int_equal(nums.v[1 - rain].token, 3);
         assert_true(fabs(nums.v[rain].x - 0.14) < 1e-12 && fabs(nums.v[1 - rain].x - 0.17) < 1e-12);
     }
+    /* without tokens, words are no labels: the values in order */
     assert_int_equal(qz_parse_numbers("rain = 0.14, didn't=0.17", 2, QZ_EN, &nums, NULL), AT_OK);
-    assert_string_equal(nums.v[0].label, "rain");
+    assert_int_equal(nums.n, 2);
+    assert_int_equal(nums.labelled, 0);
 }
 
 static void test_comma_decimals(void **state)
@@ -148,20 +157,19 @@ static void test_malformed(void **state)
      * points at its first byte, not -1. */
     assert_int_equal(qz_parse_numbers("e^0.5/9.7\xf4" "5", 2, QZ_EN, &nums, &err), AT_EINVAL);
     assert_int_equal(err.offset, 9);
-    expect_malformed("0.14 abc", 2, "'abc'");
     expect_malformed("", 2, "no number");
     expect_malformed("   ", 2, "no number");
     expect_malformed("(1.35/9.75", 1, "')'");
     expect_malformed("1.35/9.75)", 1, "')'");
     expect_malformed("1/0", 1, "division by zero");
     expect_malformed("1/(0.5-0.5)", 1, "division by zero");
-    expect_malformed("exp 0.3", 1, "parentheses");
-    expect_malformed("0.14 #", 2, "'#'");
-    expect_malformed("=0.14", 1, "token before");
+    expect_malformed("exp(0.3", 1, "')'");
     expect_malformed("exp(1000)", 1, "too large");
     expect_malformed("1e400", 1, "too large");
-    expect_malformed("0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-                     0, "too many");
+    char many[4 * (QZ_MAX_VALUES + 1) + 1] = "";
+    for (int i = 0; i <= QZ_MAX_VALUES; i++)
+        strcat(many, "0.1 ");
+    expect_malformed(many, 0, "too many");
     /* A truncated UTF-8 sequence inside a label is an error, not a read past the end. */
     expect_malformed("\xe4\xb8", 1, NULL);
 }
@@ -254,6 +262,196 @@ static void test_random_answers_never_crash(void **state)
     }
 }
 
+/* Read `text` as an answer to Q3 (its tokens and glosses): n values v[i], each
+ * labelled with token tok[i] (-1: none). */
+static void expect_read(const char *text, qz_lang lang, size_t n, const double *v, const long *tok)
+{
+    qz_numbers nums;
+    at_error err;
+    qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6, .glosses = q3_glosses,
+                      .n_glosses = 2};
+    if (qz_read_numbers(text, &o, lang, &nums, &err)) {
+        print_error("'%s': %s\n", text, err.msg);
+        fail();
+    }
+    if (nums.n != n) {
+        print_error("'%s': %zu values, want %zu\n", text, nums.n, n);
+        fail();
+    }
+    for (size_t i = 0; i < n; i++)
+        if (fabs(nums.v[i].x - v[i]) > 1e-12 || nums.v[i].token != tok[i]) {
+            print_error("'%s' value %zu: %.17g labelled %ld, want %.17g labelled %ld\n", text, i,
+                        nums.v[i].x, nums.v[i].token, v[i], tok[i]);
+            fail();
+        }
+}
+
+static const double two[2] = {0.14, 0.17};
+static const long none[2] = {-1, -1}, rain_not[2] = {1, 3}, not_rain[2] = {3, 1};
+
+/* Filler words, approximation signs and the sentence's punctuation around two values. */
+static void test_filler_and_punctuation(void **state)
+{
+    const char *en[] = {"0.14 0.17.", "about .14 and .17", "0.14 and 0.17 respectively",
+                        "approximately 0.14, roughly 0.17!", "~0.14 ~0.17", "≈0.14 and ≈0.17",
+                        "The weights are about 0.14 and 0.17.", "[0.14, 0.17]", "(0.14, 0.17)",
+                        "I get 0.14 and 0.17", "0.14 0.17 ≒", "\"0.14\", \"0.17\""};
+    for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
+        expect_read(en[i], QZ_EN, 2, two, none);
+    const char *zh[] = {"0.14 0.17。", "大约是0.14和0.17", "约0.14；约0.17", "0.14左右，0.17左右",
+                        "分别是 0.14 及 0.17", "大概0.14、0.17！", "我觉得是0.14和0.17", "答：0.14，0.17",
+                        "0.14与0.17"};
+    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++)
+        expect_read(zh[i], QZ_ZH, 2, two, none);
+}
+
+/* Labels before or after their values, by name or by the prompt's gloss, paired one by
+ * one or "respectively". */
+static void test_labels_and_glosses(void **state)
+{
+    const char *en[] = {"rains: 0.14, didn't: 0.17", "rains = 0.14 and didn't = 0.17",
+                        "0.14 for rains and 0.17 for didn't", "0.14 for 下雨, 0.17 for 没",
+                        "the weights of rains and didn't are 0.14 and 0.17 respectively",
+                        "w(下雨) = 0.14, w(没) = 0.17", "it rains gets about 0.14, did not about 0.17",
+                        "RAINS 0.14 DIDN'T 0.17"};
+    for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
+        expect_read(en[i], QZ_EN, 2, two, rain_not);
+    const char *zh[] = {"下雨约0.14，没约0.17", "下雨的权重是0.14，没的权重是0.17",
+                        "下雨和没分别是0.14和0.17", "下雨、没分别约为0.14、0.17", "0.14（下雨），0.17（没）",
+                        "我觉得下雨是0.14，没是0.17", "下雨 ≈ 0.14；没 ≈ 0.17", "0.14是下雨的，0.17是没的"};
+    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++)
+        expect_read(zh[i], QZ_ZH, 2, two, rain_not);
+    const double rev[2] = {0.17, 0.14};
+    expect_read("didn't: 0.17, rains: 0.14", QZ_EN, 2, rev, not_rain);
+    expect_read("没约0.17，下雨约0.14", QZ_ZH, 2, rev, not_rain);
+    /* a label to a token not asked is still that token's */
+    const long me[2] = {2, 3};
+    expect_read("我=0.14 没=0.17", QZ_ZH, 2, two, me);
+    /* 没有 (no) holds 没 but names nothing */
+    expect_read("没有把握，大概0.14和0.17", QZ_ZH, 2, two, none);
+}
+
+/* A chain of steps is one value, its result; after a concluding word the values are
+ * the answer; a named sum is another quantity. */
+static void test_worked_chains(void **state)
+{
+    const double steps[2] = {0.14, 0.17};
+    expect_read("e^0.3/9.75 ≈ 0.14, e^0.5/9.75 ≈ 0.17", QZ_EN, 2, steps, none);
+    expect_read("1.35/9.75 = 0.1385 ≈ 0.14, 1.65/9.75 = 0.1692 ≈ 0.17", QZ_EN, 2, steps, none);
+    expect_read("1.35/9.75 rounds to 0.14 and 1.65/9.75 rounds to 0.17", QZ_EN, 2, steps, none);
+    expect_read("1.35/9.75约等于0.14，1.65/9.75约等于0.17", QZ_ZH, 2, steps, none);
+    expect_read("1.35/9.75约0.14，1.65/9.75约0.17", QZ_ZH, 2, steps, none);
+    expect_read("$\\frac{e^{0.3}}{9.75} \\approx 0.14$, $\\frac{e^{0.5}}{9.75} \\approx 0.17$", QZ_EN, 2,
+                steps, none);
+    expect_read("下雨: e^0.3/9.75 ≈ 0.14; 没: e^0.5/9.75 ≈ 0.17", QZ_ZH, 2, steps, rain_not);
+    qz_numbers nums;
+    qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6};
+    /* "the value a label ends on": later steps of 下雨's working inherit its label */
+    assert_int_equal(qz_read_numbers("下雨: e^0.3 = 1.35, 1.35/9.75 = 0.14; 没: e^0.5 = 1.65, 1.65/9.75 = 0.17",
+                                     &o, QZ_ZH, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 4);
+    assert_int_equal(nums.v[0].token, 1);
+    assert_int_equal(nums.v[1].inherited, 1);
+    assert_true(fabs(nums.v[1].x - 0.14) < 1e-12);
+    assert_int_equal(nums.v[2].token, 3);
+    assert_int_equal(nums.v[3].inherited, 3);
+    assert_true(nums.v[1].steps && fabs(nums.v[0].x - 1.35) < 1e-12);
+    /* intermediate values, a named sum, then the labelled results */
+    assert_int_equal(qz_read_numbers("exp 依次是 1.105、1.350、1.221、1.649、1.105、3.320，和是 9.75，"
+                                     "所以下雨 0.14，没 0.17", &o, QZ_ZH, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 9);
+    for (size_t i = 0; i < 7; i++)
+        assert_true(nums.v[i].other && nums.v[i].token < 0);
+    assert_int_equal(nums.v[7].token, 1);
+    assert_int_equal(nums.v[8].token, 3);
+    assert_true(nums.concluded && nums.conclusion_at == 7);
+    /* unlabelled results after "so" */
+    assert_int_equal(qz_read_numbers("exps 1.105 1.350 1.221 1.649 1.105 3.320, sum 9.75, so 0.14 and 0.17",
+                                     &o, QZ_EN, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 9);
+    assert_true(nums.concluded && nums.conclusion_at == 7);
+    assert_true(!nums.v[7].other && !nums.v[8].other && nums.v[6].other);
+    assert_int_equal(qz_read_numbers("0.14 0.17 (sum 9.75)", &o, QZ_EN, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 3);
+    assert_true(!nums.v[0].other && !nums.v[1].other && nums.v[2].other);
+    /* a correction: the values after it */
+    assert_int_equal(qz_read_numbers("0.17 0.14, no wait: 0.14 0.17", &o, QZ_EN, &nums, NULL), AT_OK);
+    assert_true(nums.concluded && nums.conclusion_at == 2 && nums.n == 4);
+    assert_int_equal(qz_read_numbers("0.17 0.14，不对，应该是 0.14 0.17", &o, QZ_ZH, &nums, NULL), AT_OK);
+    assert_true(nums.concluded && nums.conclusion_at == 2 && nums.n == 4);
+}
+
+/* Counts: thousands separators, a unit word after the count, a worked product. */
+static void test_counts_and_units(void **state)
+{
+    const double mib[1] = {1048576};
+    expect_values("1,048,576", 1, mib, 1);
+    expect_values("1_048_576", 1, mib, 1);
+    expect_values("4 × 512² = 1,048,576", 1, mib, 1);
+    expect_values("4·512^2 = 1048576 weights", 1, mib, 1);
+    const double pairs[1] = {21};
+    expect_values("21 pairs", 1, pairs, 1);
+    expect_values("21 对", 1, pairs, 1);
+    expect_values("21对", 1, pairs, 1);
+    expect_values("1 + 2 + 3 + 4 + 5 + 6 = 21 allowed pairs.", 1, pairs, 1);
+    expect_values("6·7/2 = 21", 1, pairs, 1);
+    qz_numbers nums;
+    qz_read_opts whole = {.want = 1, .whole = 1};
+    assert_int_equal(qz_read_numbers("21,000", &whole, QZ_EN, &nums, NULL), AT_OK);
+    assert_true(nums.n == 1 && nums.v[0].x == 21000);
+    /* not whole numbers: one comma is a decimal comma */
+    assert_int_equal(qz_parse_numbers("21,000", 1, QZ_EN, &nums, NULL), AT_OK);
+    assert_true(nums.n == 1 && fabs(nums.v[0].x - 21) < 1e-12);
+    const double mebi[1] = {64};
+    expect_values("64 MiB", 1, mebi, 1);
+    expect_values("64MiB", 1, mebi, 1);   /* a unit of memory may be glued */
+}
+
+/* Every minus sign, superscripts and scientific notation with a Unicode minus. */
+static void test_minus_signs_and_exponents(void **state)
+{
+    const double sci[2] = {0.1384, 0.1691};
+    expect_values("1.384E−1 1.691E−1", 2, sci, 2);
+    expect_values("1.384e-1 1.691e−1", 2, sci, 2);
+    expect_values("1.384×10⁻¹ 1.691×10⁻¹", 2, sci, 2);
+    expect_values("1.384 × 10^−1, 1.691 × 10^−1", 2, sci, 2);
+    const double neg[2] = {-0.5, -0.25};
+    expect_values("−0.5 −0.25", 2, neg, 2);
+    expect_values("–0.5 －0.25", 2, neg, 2);
+    qz_numbers nums;
+    assert_int_equal(qz_parse_numbers("1.384E−1", 1, QZ_EN, &nums, NULL), AT_OK);
+    assert_int_equal(nums.v[0].decimals, 4);
+}
+
+/* Exponents are clamped before any arithmetic: no overflow on any input (this runs
+ * under UBSan in the sanitizer build). */
+static void test_huge_exponents(void **state)
+{
+    qz_numbers nums;
+    assert_int_equal(qz_parse_numbers("1e-99999999999999999999 0.17", 2, QZ_EN, &nums, NULL), AT_OK);
+    assert_true(nums.n == 2 && nums.v[0].x == 0 && nums.v[0].decimals <= 17);
+    assert_int_equal(qz_parse_numbers("1e-9223372036854775808 0.17", 2, QZ_EN, &nums, NULL), AT_OK);
+    assert_int_equal(qz_parse_numbers("0.000000000000000000000000000000001e-99999999999", 1, QZ_EN, &nums,
+                                      NULL), AT_OK);
+    assert_true(nums.v[0].decimals >= 0 && nums.v[0].decimals <= 17);
+    expect_malformed("1e99999999999999999999", 1, "too large");
+    expect_malformed("1E+9223372036854775807", 1, "too large");
+    assert_int_equal(qz_parse_numbers("5e-324 1e-400", 2, QZ_EN, &nums, NULL), AT_OK);
+}
+
+/* LaTeX a student pastes. */
+static void test_latex(void **state)
+{
+    const double frac[1] = {1.35 / 9.75};
+    expect_values("\\frac{1.35}{9.75}", 1, frac, 1);
+    expect_values("$\\dfrac{1.35}{9.75}$", 1, frac, 1);
+    const double ex[1] = {exp(0.3) / 9.75};
+    expect_values("\\frac{e^{0.3}}{9.75}", 1, ex, 1);
+    expect_values("\\exp(0.3) \\div 9.75", 1, ex, 1);
+    const double pct[1] = {0.14};
+    expect_values("14\\%", 1, pct, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +467,13 @@ int main(void)
         cmocka_unit_test(test_euler_or_exponent),
         cmocka_unit_test(test_student_forms),
         cmocka_unit_test(test_random_answers_never_crash),
+        cmocka_unit_test(test_filler_and_punctuation),
+        cmocka_unit_test(test_labels_and_glosses),
+        cmocka_unit_test(test_worked_chains),
+        cmocka_unit_test(test_counts_and_units),
+        cmocka_unit_test(test_minus_signs_and_exponents),
+        cmocka_unit_test(test_huge_exponents),
+        cmocka_unit_test(test_latex),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

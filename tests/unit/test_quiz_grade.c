@@ -92,7 +92,7 @@ static void test_q3_tolerance(void **state)
     qz_question t = q3();
     t.decimals = 4;
     t.tolerance = 0.0001;   /* the question's own tolerance wins */
-    expect(&t, "0.14 0.17", QZ_WRONG, QZ_M_ROUNDING, "Give 4 decimals: 0.1384 ≈ 0.1384, not 0.14");
+    expect(&t, "0.14 0.17", QZ_WRONG, QZ_M_ROUNDING, "下雨: give 4 decimals, not 2");
     expect(&t, "0.1384 0.1690", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&t, "0.1386 0.1691", QZ_PARTIAL, QZ_M_NONE, NULL);
 }
@@ -115,7 +115,14 @@ static void test_q3_forgot_to_normalise(void **state)
 static void test_q3_swapped(void **state)
 {
     qz_question q = q3();
-    expect(&q, "0.17 0.14", QZ_PARTIAL, QZ_M_SWAPPED, "下雨, then 没");
+    /* Right numbers under the wrong tokens answer the question wrongly. */
+    expect(&q, "0.17 0.14", QZ_WRONG, QZ_M_SWAPPED, "下雨, then 没");
+    expect(&q, "下雨=0.17 没=0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    expect(&q, "没: 0.14, 下雨: 0.17", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    expect(&q, "下雨约0.17，没约0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    qz_result r = grade(&q, "0.17 0.14", QZ_EN);
+    assert_true(r.score == 0.0);
+    qz_result_free(&r);
 }
 
 static void test_q3_off_by_one_token(void **state)
@@ -123,7 +130,7 @@ static void test_q3_off_by_one_token(void **state)
     qz_question q = q3();
     /* 我 = 1.2214 / 9.7504 = 0.1253, 带 = 今天 = 0.1133 */
     expect(&q, "0.13 0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "weight of 我");
-    expect(&q, "我=0.13 带=0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "我 is not asked: its weight is 0.1253");
+    expect(&q, "我=0.13 带=0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "我 is not asked: the question asks for 下雨 and 没");
 }
 
 static void test_q3_whole_row(void **state)
@@ -151,8 +158,10 @@ static void test_q3_left_out_own_token(void **state)
 static void test_q3_rounding(void **state)
 {
     qz_question q = q3();
-    expect(&q, "0.14 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "0.1691 rounds to 0.17, not 0.16");
-    expect(&q, "0.1 0.2", QZ_WRONG, QZ_M_ROUNDING, "Give 2 decimals");
+    expect(&q, "0.14 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "没: 0.16 looks cut off after 2 decimals");
+    /* 0.13 is near 我's weight too, but cutting off explains both values */
+    expect(&q, "0.13 0.16", QZ_WRONG, QZ_M_ROUNDING, "下雨: 0.13 looks cut off");
+    expect(&q, "0.1 0.2", QZ_WRONG, QZ_M_ROUNDING, "give 2 decimals, not 1");
 }
 
 static void test_q3_malformed_is_not_an_attempt(void **state)
@@ -162,10 +171,15 @@ static void test_q3_malformed_is_not_an_attempt(void **state)
     expect(&q, "0.14", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers (下雨 and 没); the answer has 1");
     expect(&q, "0.14 0.17 0.2", QZ_MALFORMED, QZ_M_NONE, "the answer has 3");
     expect(&q, "0,14, 0,17", QZ_MALFORMED, QZ_M_NONE, "ambiguous");
-    expect(&q, "雨=0.14 没=0.17", QZ_MALFORMED, QZ_M_NONE, "'雨' is not one of the tokens");
     expect(&q, "下雨=0.14", QZ_MALFORMED, QZ_M_NONE, "没 has no value");
-    expect(&q, "下雨=0.14 下雨=0.17", QZ_MALFORMED, QZ_M_NONE, "two values");
-    expect(&q, "下雨=0.14 0.17", QZ_MALFORMED, QZ_M_NONE, "Label every value or none");
+    /* a token labelled twice ends on its last value: 下雨 = 0.17, 没 none */
+    expect(&q, "下雨=0.14 下雨=0.17", QZ_MALFORMED, QZ_M_NONE, "没 has no value");
+    /* a slot no label names takes the unlabelled value; a word that is no token is
+     * no label */
+    expect(&q, "下雨=0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "雨=0.14 没=0.17", QZ_CORRECT, QZ_M_NONE, NULL);
+    /* more values than asked, none labelled: which is which cannot be told */
+    expect(&q, "0.11 0.14 0.17", QZ_MALFORMED, QZ_M_NONE, "does not say which is which");
     qz_result r = grade(&q, "0.14", QZ_EN);
     assert_true(r.score == 0.0);
     assert_int_equal(qz_verdict_exit_status(r.verdict), 2);
@@ -297,7 +311,7 @@ static void test_attention_output(void **state)
     /* 0.2483·[1,2] + 0.2483·[3,4] + 0.5035·[5,6] = [3.5105, 4.5105] */
     expect(&q, "3.51 4.51", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "0.25 0.25 0.50", QZ_PARTIAL, QZ_M_WEIGHTS_NOT_OUTPUT, "the output");
-    expect(&q, "3.5 4.5", QZ_WRONG, QZ_M_ROUNDING, "Give 2 decimals");
+    expect(&q, "3.5 4.5", QZ_WRONG, QZ_M_ROUNDING, "give 2 decimals, not 1");
     expect(&q, "x", QZ_MALFORMED, QZ_M_NONE, NULL);
 }
 

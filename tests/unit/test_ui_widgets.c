@@ -293,7 +293,8 @@ static void test_feedback_lines(void **state)
     ui_doc_reset(&d, 40);
     ui_doc_flow(&d, "Key ideas found (0 of 2, 2 needed):\nMissing:\n  \xe2\x9c\x97 in an RNN the "
                     "distance grows with the gap, step by step\n  \xe2\x9c\x97 any two positions"
-                    "\n  \xe6\xb2\xa1: 0.208  \xe2\x9c\x97  (engine: 0.1691)\nIt looks like the exp"
+                    "\n  \xe6\xb2\xa1: 0.208  \xe2\x9c\x97  (engine: 0.1691)\n  #1: 0.5  \xe2\x9c\x97"
+                    "\nIt looks like the exp"
                     "\n\nThe steps:\n  1. exp of each score: exp(0.1) = 1.1052, exp(0.3) = 1.3499"
                     "\n  2. their sum: 9.7504\nsoftmax in\nthree moves.",
                 CRT_NORMAL, 2);
@@ -304,6 +305,7 @@ static void test_feedback_lines(void **state)
         {"the gap, step by step", "6"},
         {"  \xe2\x9c\x97 any two positions", "2"},
         {"  \xe6\xb2\xa1: 0.208  \xe2\x9c\x97  (engine: 0.1691)", "2"},
+        {"  #1: 0.5  \xe2\x9c\x97", "2"},   /* a line ending in its mark is one item */
         {"It looks like the exp", "2"},
         {"", "0"},
         {"The steps:", "2"},

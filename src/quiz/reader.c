@@ -1,0 +1,533 @@
+/* Reading a sentence for its values and what labels them: the words around the numbers
+ * are sorted into labels (a token's name or one of the question's glosses for it),
+ * separators, links of a chain of steps ("≈", "is", 等于), concluding words ("so",
+ * 所以), names of other quantities ("sum", 和是) and the rest, which is skipped.
+ * See quiz/answer.h. */
+#include "quiz/numlex.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a word says about the values around it. */
+enum wkind {
+    W_FILLER,   /* nothing: "about", 分别, and words that hold a token's character (没有) */
+    W_SEP,      /* between values or labels: 及, 以及 */
+    W_LINK,     /* a step and its result: "is", "equals", 等于, 是, 为 */
+    W_PREFIX,   /* "about", 约: before a value; a link only between two values glued to it */
+    W_CONCL,    /* the values after it are the answer: "so", 所以, "actually" */
+    W_OTHER,    /* the value after it is another quantity: "sum", 和是, 分母 */
+    W_LABEL,    /* a token (by name or gloss) */
+};
+
+/* Words of the language of working, not of a question (a question's own words, its
+ * tokens and glosses, come from the question). Phrases match across spaces. */
+static const struct {
+    const char *w;
+    enum wkind k;
+} phrases[] = {
+    /* links: a step and its result */
+    {"is", W_LINK}, {"are", W_LINK}, {"was", W_LINK}, {"equals", W_LINK}, {"equal", W_LINK},
+    {"gives", W_LINK}, {"give", W_LINK}, {"yields", W_LINK}, {"makes", W_LINK},
+    {"rounds to", W_LINK}, {"rounded to", W_LINK}, {"rounded", W_LINK}, {"becomes", W_LINK},
+    {"等于", W_LINK}, {"约等于", W_LINK}, {"约为", W_LINK}, {"是", W_LINK}, {"为", W_LINK},
+    {"得", W_LINK}, {"即", W_LINK}, {"四舍五入", W_LINK}, {"取", W_LINK}, {"近似为", W_LINK},
+    {"约合", W_LINK}, {"就是", W_LINK},
+    /* before a value */
+    {"about", W_PREFIX}, {"approximately", W_PREFIX}, {"approx", W_PREFIX}, {"around", W_PREFIX},
+    {"roughly", W_PREFIX}, {"nearly", W_PREFIX}, {"almost", W_PREFIX}, {"circa", W_PREFIX},
+    {"ca", W_PREFIX}, {"约", W_PREFIX}, {"大约", W_PREFIX}, {"大概", W_PREFIX}, {"大致", W_PREFIX},
+    {"近似", W_PREFIX}, {"差不多", W_PREFIX}, {"左右", W_FILLER}, {"上下", W_FILLER},
+    /* between values or labels */
+    {"及", W_SEP}, {"以及", W_SEP}, {"跟", W_SEP}, {"与", W_SEP}, {"同", W_SEP}, {"then", W_SEP},
+    {"和", W_SEP},
+    /* the answer follows */
+    {"so", W_CONCL}, {"therefore", W_CONCL}, {"thus", W_CONCL}, {"hence", W_CONCL},
+    {"finally", W_CONCL}, {"answer", W_CONCL}, {"answers", W_CONCL}, {"result", W_CONCL},
+    {"results", W_CONCL}, {"actually", W_CONCL}, {"i mean", W_CONCL}, {"correction", W_CONCL},
+    {"sorry", W_CONCL}, {"instead", W_CONCL}, {"rather", W_CONCL}, {"no wait", W_CONCL},
+    {"所以", W_CONCL}, {"因此", W_CONCL}, {"因而", W_CONCL}, {"于是", W_CONCL}, {"故", W_CONCL},
+    {"答案", W_CONCL}, {"结果", W_CONCL}, {"最终", W_CONCL}, {"最后", W_CONCL}, {"得到", W_CONCL},
+    {"得出", W_CONCL}, {"算得", W_CONCL}, {"算出", W_CONCL}, {"更正", W_CONCL}, {"改为", W_CONCL},
+    {"应该是", W_CONCL}, {"应为", W_CONCL}, {"其实", W_CONCL}, {"不对", W_CONCL}, {"纠正", W_CONCL},
+    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL},
+    /* other quantities of the working */
+    {"sum", W_OTHER}, {"total", W_OTHER}, {"denominator", W_OTHER}, {"normaliser", W_OTHER},
+    {"normalizer", W_OTHER}, {"exps", W_OTHER}, {"exponentials", W_OTHER}, {"总和", W_OTHER},
+    {"求和", W_OTHER}, {"之和", W_OTHER}, {"分母", W_OTHER}, {"合计", W_OTHER}, {"加起来", W_OTHER},
+    {"相加", W_OTHER}, {"指数", W_OTHER}, {"和是", W_OTHER}, {"和为", W_OTHER}, {"和约", W_OTHER},
+    {"和等于", W_OTHER}, {"和=", W_OTHER}, {"和:", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER},
+    /* words of the working that say nothing of the values */
+    {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER}, {"各为", W_FILLER},
+    /* words that hold a token's character without naming it */
+    {"我觉得", W_FILLER}, {"我认为", W_FILLER}, {"我想", W_FILLER}, {"我猜", W_FILLER},
+    {"我的", W_FILLER}, {"我们", W_FILLER}, {"我算", W_FILLER}, {"我得", W_FILLER}, {"我不", W_FILLER},
+    {"我也", W_FILLER}, {"我估计", W_FILLER}, {"没有", W_FILLER}, {"没错", W_FILLER},
+    {"带入", W_FILLER}, {"代入", W_FILLER}, {"带进", W_FILLER}, {"今天的", W_FILLER},
+    {"分别", W_FILLER}, {"respectively", W_FILLER},
+};
+
+enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD };
+
+typedef struct item {
+    enum item_kind kind;
+    long token;           /* IT_LABEL */
+    size_t value;         /* IT_VALUE: index into the values */
+    const char *s;        /* IT_LABEL: as written */
+    size_t len;
+    int used;             /* IT_LABEL: paired with a value */
+} item;
+
+typedef struct reader {
+    const qz_lexer *lx;
+    const qz_read_opts *o;
+    qz_numbers *out;
+    item *it;
+    size_t n;
+} reader;
+
+static int ascii_word_byte(unsigned char c)
+{
+    return isalnum(c) || c == '_' || c == '\'';
+}
+
+/* Bytes of text that spell w (ASCII case ignored; a space in w matches any run of
+ * spaces), with a word boundary wherever w starts or ends with an ASCII letter;
+ * 0 when they do not. */
+static size_t match(const char *text, const char *p, const char *w)
+{
+    const char *q = p;
+    for (const char *c = w; *c; c++) {
+        if (*c == ' ') {
+            if (*q != ' ')
+                return 0;
+            while (*q == ' ')
+                q++;
+            continue;
+        }
+        if (tolower((unsigned char)*q) != tolower((unsigned char)*c))
+            return 0;
+        q++;
+    }
+    if (q == p)
+        return 0;
+    if (ascii_word_byte((unsigned char)w[0]) && p > text && ascii_word_byte((unsigned char)p[-1]))
+        return 0;
+    if (ascii_word_byte((unsigned char)w[strlen(w) - 1]) && ascii_word_byte((unsigned char)*q))
+        return 0;
+    return (size_t)(q - p);
+}
+
+/* A token's name is a label when it holds a letter and no digit ("下雨", "cat"; not
+ * ",", "[CLS]" is kept: it holds letters). */
+static int token_can_label(const char *t)
+{
+    int letter = 0;
+    for (const char *p = t; *p; p++) {
+        if (isdigit((unsigned char)*p))
+            return 0;
+        letter |= isalpha((unsigned char)*p) || (unsigned char)*p >= 0x80;
+    }
+    return letter;
+}
+
+/* The longest word at p: a token (by name or gloss) before a phrase of the same
+ * length. Returns its length (0: none), with kind and token. */
+static size_t word_at(const reader *r, const char *p, enum wkind *kind, long *token)
+{
+    const char *text = r->lx->text;
+    const qz_read_opts *o = r->o;
+    size_t best = 0;
+    for (size_t i = 0; i < o->n_tokens; i++) {
+        if (!o->tokens[i] || !token_can_label(o->tokens[i]))
+            continue;
+        size_t l = match(text, p, o->tokens[i]);
+        if (l > best) {
+            best = l;
+            *kind = W_LABEL;
+            *token = (long)i;
+        }
+    }
+    for (size_t g = 0; g < o->n_glosses; g++) {
+        const char *w = o->glosses[g].words;
+        while (w && *w) {
+            const char *bar = strchr(w, '|');
+            size_t n = bar ? (size_t)(bar - w) : strlen(w);
+            char alt[QZ_LABEL_MAX];
+            const char *a = w;
+            while (n && *a == ' ')
+                a++, n--;
+            while (n && a[n - 1] == ' ')
+                n--;
+            if (n && n < sizeof alt && o->glosses[g].token < o->n_tokens) {
+                memcpy(alt, a, n);
+                alt[n] = '\0';
+                size_t l = match(text, p, alt);
+                if (l > best) {
+                    best = l;
+                    *kind = W_LABEL;
+                    *token = (long)o->glosses[g].token;
+                }
+            }
+            w = bar ? bar + 1 : NULL;
+        }
+    }
+    for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++) {
+        size_t l = match(text, p, phrases[i].w);
+        if (l > best) {
+            best = l;
+            *kind = phrases[i].k;
+            *token = -1;
+        }
+    }
+    return best;
+}
+
+static void add(reader *r, enum item_kind k, long token, const char *s, size_t len)
+{
+    r->it[r->n++] = (item){.kind = k, .token = token, .s = s, .len = len};
+}
+
+static size_t utf8_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+}
+
+/* Sort the word token i into items; returns where the words read end (a phrase may
+ * run over the next tokens: "did not"). */
+static const char *read_word(reader *r, size_t i)
+{
+    const qz_lexer *lx = r->lx;
+    const qz_tok *t = &lx->toks[i];
+    const char *p = t->s, *end = t->s + t->len, *reach = end;
+    while (p < end) {
+        enum wkind k = W_FILLER;
+        long token = -1;
+        size_t l = word_at(r, p, &k, &token);
+        if (!l) {
+            if (isalpha((unsigned char)*p))
+                while (p < end && ascii_word_byte((unsigned char)*p))
+                    p++;
+            else
+                p += utf8_len((unsigned char)*p);
+            if (!r->n || r->it[r->n - 1].kind != IT_WORD)
+                add(r, IT_WORD, -1, NULL, 0);
+            continue;
+        }
+        /* 约 glued between two values ("1.35/9.75约0.14") links them. */
+        int glued_link = k == W_PREFIX && p == t->s && p + l == end && !t->space_before && i > 0 &&
+                         (t[-1].kind == T_NUM || t[-1].kind == T_RPAR || t[-1].kind == T_PCT) &&
+                         !t[1].space_before && qz_value_starts(lx, i + 1);
+        switch (k) {
+        case W_LABEL: add(r, IT_LABEL, token, p, l); break;
+        case W_SEP: add(r, IT_SEP, -1, NULL, 0); break;
+        case W_LINK: add(r, IT_LINK, -1, NULL, 0); break;
+        case W_PREFIX: add(r, glued_link ? IT_LINK : IT_PREFIX, -1, NULL, 0); break;
+        case W_CONCL: add(r, IT_CONCL, -1, NULL, 0); break;
+        case W_OTHER: add(r, IT_OTHER, -1, NULL, 0); break;
+        case W_FILLER: break;
+        }
+        p += l;
+        if (p > reach)
+            reach = p;
+    }
+    return reach;
+}
+
+/* Letters or digits glued to the end of a value ("0.14abc", "0.14.17") make it
+ * unreadable; a CJK word may follow at once ("21对", "0.14左右"). */
+static int glued_after_value(const qz_lexer *lx, size_t i)
+{
+    static const char *const units[] = {"B", "KB", "MB", "GB", "KiB", "MiB", "GiB", "bytes", "byte"};
+    const qz_tok *t = &lx->toks[i];
+    if (t->space_before)
+        return 0;
+    if (t->kind == T_WORD)
+        for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+            if (t->len == strlen(units[u]) && !strncmp(t->s, units[u], t->len))
+                return 0;   /* "64MiB" */
+    return t->kind == T_NUM || t->kind == T_ROOT ||
+           (t->kind == T_WORD && (unsigned char)t->s[0] < 0x80);
+}
+
+/* Walk the tokens into items and values. */
+static int walk(reader *r)
+{
+    const qz_lexer *lx = r->lx;
+    qz_numbers *out = r->out;
+    const char *covered = NULL;
+    int asides = 0;   /* '(' opened around words, not arithmetic */
+    for (size_t i = 0; i < lx->n;) {
+        const qz_tok *t = &lx->toks[i];
+        if (covered && t->s < covered) {
+            i++;
+            continue;
+        }
+        if (qz_value_starts(lx, i)) {
+            if (out->n == QZ_MAX_VALUES)
+                return qz_lex_fail(lx, t, "too many numbers", "数字太多了");
+            qz_value *v = &out->v[out->n];
+            memset(v, 0, sizeof *v);
+            v->token = v->inherited = -1;
+            int rc = qz_parse_value(lx, &i, v);
+            if (rc)
+                return rc;
+            if (glued_after_value(lx, i))
+                return qz_lex_fail(lx, &lx->toks[i],
+                                   "letters or digits glued to a number: write one number, then a space",
+                                   "数字后面紧跟着字母或数字：每个数写完后请加空格");
+            r->it[r->n++] = (item){.kind = IT_VALUE, .value = out->n++};
+            continue;
+        }
+        switch (t->kind) {
+        case T_SEP: add(r, IT_SEP, -1, NULL, 0); break;
+        case T_LABELSEP: add(r, IT_LINK, -1, NULL, 0); break;
+        case T_CHAIN:
+            /* "~0.17" after a space: "about", not a step's result */
+            add(r, t->space_before && !t[1].space_before && qz_value_starts(lx, i + 1) ? IT_PREFIX : IT_LINK,
+                -1, NULL, 0);
+            break;
+        case T_LPAR: asides++; break;
+        case T_RPAR:
+            if (!asides)
+                return qz_lex_fail(lx, t, "a ')' without its '('", "多了一个 ')'");
+            asides--;
+            break;
+        case T_WORD: covered = read_word(r, i); break;
+        default: break;   /* a lone operator, %, √ or punctuation */
+        }
+        i++;
+    }
+    if (!out->n)
+        return at_error_set(lx->err, AT_EINVAL,
+                            QZ_TR(lx->lang, "the answer holds no number", "答案里没有数字"));
+    return AT_OK;
+}
+
+/* A step and its result ("e^0.3/9.75 ≈ 0.14", "1.35/9.75 = 0.1385 ≈ 0.14", "1.35/9.75
+ * 约等于 0.14") are one value, the result: two values with only links (and words that
+ * are no label, separator or concluding word) between them. */
+static void collapse_chains(reader *r)
+{
+    qz_numbers *out = r->out;
+    size_t w = 0, last_value = (size_t)-1;
+    int links = 0, broken = 0;
+    for (size_t k = 0; k < r->n; k++) {
+        item it = r->it[k];
+        if (it.kind == IT_VALUE) {
+            if (last_value != (size_t)-1 && links && !broken) {
+                qz_value *a = &out->v[r->it[last_value].value], *b = &out->v[it.value];
+                b->steps = 1;
+                (void)a;
+                r->it[last_value].value = (size_t)-1;   /* dropped */
+                w = last_value;                          /* the links go too */
+            }
+            r->it[w++] = it;
+            last_value = w - 1;
+            links = broken = 0;
+            continue;
+        }
+        links += it.kind == IT_LINK;
+        broken |= it.kind == IT_SEP || it.kind == IT_LABEL || it.kind == IT_CONCL || it.kind == IT_OTHER;
+        r->it[w++] = it;
+    }
+    r->n = w;
+    /* compact the values */
+    size_t nv = 0;
+    for (size_t k = 0; k < r->n; k++)
+        if (r->it[k].kind == IT_VALUE) {
+            out->v[nv] = out->v[r->it[k].value];
+            r->it[k].value = nv++;
+        }
+    out->n = nv;
+}
+
+static size_t next_value(const reader *r, size_t k)
+{
+    while (k < r->n && r->it[k].kind != IT_VALUE)
+        k++;
+    return k;
+}
+
+/* "下雨和没分别是 0.14 和 0.17", "0.14 and 0.17 for rains and didn't respectively":
+ * k ≥ 2 labels then exactly k values (or the other way round), nothing but
+ * separators, links and filler among them: paired in order. */
+static void pair_respectively(reader *r)
+{
+    for (size_t k = 0; k < r->n; k++) {
+        enum item_kind a = r->it[k].kind;
+        if ((a != IT_LABEL && a != IT_VALUE) || (a == IT_LABEL && r->it[k].used))
+            continue;
+        enum item_kind b = a == IT_LABEL ? IT_VALUE : IT_LABEL;
+        size_t first[QZ_MAX_VALUES], second[QZ_MAX_VALUES], n1 = 0, n2 = 0, j = k;
+        for (; j < r->n && n1 < QZ_MAX_VALUES; j++) {
+            enum item_kind c = r->it[j].kind;
+            if (c == a)
+                first[n1++] = j;
+            else if (c != IT_SEP && c != IT_LINK && c != IT_PREFIX && c != IT_WORD)
+                break;
+        }
+        if (n1 < 2 || j >= r->n || r->it[j].kind != b)
+            continue;
+        for (; j < r->n && n2 < QZ_MAX_VALUES; j++) {
+            enum item_kind c = r->it[j].kind;
+            if (c == b)
+                second[n2++] = j;
+            else if (c == a || (c != IT_SEP && c != IT_LINK && c != IT_PREFIX && c != IT_WORD))
+                break;
+        }
+        if (n1 != n2)
+            continue;
+        if (j < r->n && r->it[j].kind == a && a == IT_VALUE)
+            continue;   /* "0.14 0.17 下雨 没 0.2": not a pairing */
+        for (size_t m = 0; m < n1; m++) {
+            item *lab = &r->it[a == IT_LABEL ? first[m] : second[m]];
+            item *val = &r->it[a == IT_LABEL ? second[m] : first[m]];
+            qz_value *v = &r->out->v[val->value];
+            lab->used = 1;
+            v->token = lab->token;
+            snprintf(v->label, sizeof v->label, "%.*s", (int)lab->len, lab->s);
+        }
+        k = j;
+    }
+}
+
+/* Labels before their values (1) or after them (0): before, unless no label stands
+ * before the first value and one stands after the last. */
+static int labels_before(const reader *r)
+{
+    size_t first = next_value(r, 0), last = r->n;
+    for (size_t k = 0; k < r->n; k++)
+        if (r->it[k].kind == IT_VALUE)
+            last = k;
+    int head = 0, tail = 0;
+    for (size_t k = 0; k < first; k++)
+        head |= r->it[k].kind == IT_LABEL;
+    for (size_t k = last + 1; k < r->n; k++)
+        tail |= r->it[k].kind == IT_LABEL;
+    return head || !tail;
+}
+
+/* Every other label goes to the value before or after it: the one not parted from it
+ * by a separator, the one after when a link (= : 是) stands between, else the side the
+ * answer writes its labels on; a value takes the nearest label given to it. */
+static void pair_nearest(reader *r, int before)
+{
+    size_t *best = malloc(r->n * sizeof *best);
+    if (!best)
+        return;
+    for (size_t k = 0; k < r->n; k++)
+        best[k] = (size_t)-1;
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_LABEL || r->it[k].used)
+            continue;
+        size_t pv = (size_t)-1, nv = next_value(r, k + 1);
+        for (size_t j = k; j-- > 0;)
+            if (r->it[j].kind == IT_VALUE) {
+                pv = j;
+                break;
+            }
+        int seps_before = 0, seps_after = 0, link_after = 0;
+        for (size_t j = pv == (size_t)-1 ? 0 : pv + 1; j < k; j++)
+            seps_before += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
+        for (size_t j = k + 1; j < nv && j < r->n; j++) {
+            seps_after += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
+            link_after |= r->it[j].kind == IT_LINK;
+        }
+        size_t to;
+        if (pv == (size_t)-1 && nv >= r->n)
+            continue;
+        else if (pv == (size_t)-1)
+            to = nv;
+        else if (nv >= r->n)
+            to = pv;
+        else if (link_after && !seps_after)
+            to = nv;
+        else if (seps_before && !seps_after)
+            to = nv;
+        else if (seps_after && !seps_before)
+            to = pv;
+        else
+            to = before ? nv : pv;
+        /* nearest wins; at equal distance, the side labels are written on */
+        size_t dist = to > k ? to - k : k - to;
+        if (best[to] != (size_t)-1) {
+            size_t old = best[to], od = to > old ? to - old : old - to;
+            int old_side_ok = (old < to) == (before != 0);
+            if (od < dist || (od == dist && old_side_ok))
+                continue;
+        }
+        best[to] = k;
+    }
+    for (size_t k = 0; k < r->n; k++) {
+        if (best[k] == (size_t)-1)
+            continue;
+        item *lab = &r->it[best[k]];
+        qz_value *v = &r->out->v[r->it[k].value];
+        if (v->token >= 0)
+            continue;
+        lab->used = 1;
+        v->token = lab->token;
+        snprintf(v->label, sizeof v->label, "%.*s", (int)lab->len, lab->s);
+    }
+    free(best);
+}
+
+/* Values named as another quantity ("sum 9.75", "exps: 1.105, 1.350"), the steps of a
+ * labelled value's working, and where the concluding word stands. */
+static void mark_values(reader *r, int before)
+{
+    qz_numbers *out = r->out;
+    long cur = -1;
+    int other = 0;
+    size_t values = 0;
+    for (size_t k = 0; k < r->n; k++) {
+        const item *it = &r->it[k];
+        switch (it->kind) {
+        case IT_OTHER: other = 1; cur = -1; break;
+        case IT_LABEL: other = 0; cur = -1; break;
+        case IT_CONCL:
+            other = 0;
+            cur = -1;
+            out->concluded = 1;
+            out->conclusion_at = values;
+            break;
+        case IT_WORD: other = 0; break;   /* "sum 9.75; weights 0.14 0.17" */
+        case IT_VALUE: {
+            qz_value *v = &out->v[it->value];
+            values++;
+            v->other = other && v->token < 0;
+            if (v->token >= 0)
+                cur = v->token;
+            else if (before && !v->other && cur >= 0)
+                v->inherited = cur;
+            break;
+        }
+        default: break;
+        }
+    }
+    if (out->concluded && out->conclusion_at >= out->n)
+        out->concluded = 0;   /* "0.14 0.17, so." */
+    out->labelled = 0;
+    for (size_t i = 0; i < out->n; i++)
+        out->labelled += out->v[i].token >= 0;
+}
+
+int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out)
+{
+    reader r = {.lx = lx, .o = o, .out = out};
+    r.it = malloc((strlen(lx->text) + lx->n + 2) * sizeof *r.it);
+    if (!r.it)
+        return at_error_set(lx->err, AT_ENOMEM, "out of memory");
+    int rc = walk(&r);
+    if (!rc) {
+        collapse_chains(&r);
+        pair_respectively(&r);
+        int before = labels_before(&r);
+        pair_nearest(&r, before);
+        mark_values(&r, before);
+    }
+    free(r.it);
+    return rc;
+}
