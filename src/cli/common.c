@@ -129,9 +129,23 @@ void cli_print_version(void)
     printf("libunistring %d.%d.%d\n", u >> 16, (u >> 8) & 0xff, u & 0xff);
 }
 
-/* strtod on the whole string, sorted into the CLI_NUM_* cases. */
+/* strtod on the whole string, sorted into the CLI_NUM_* cases; a Unicode minus
+ * (U+2212, "−0.5" pasted from a text) is a minus. */
 static int parse_number(const char *s, double *out)
 {
+    char buf[256];
+    if (s && strstr(s, "\u2212") && strlen(s) < sizeof buf) {
+        size_t o = 0;
+        for (const char *p = s; *p;)
+            if (!strncmp(p, "\u2212", 3)) {
+                buf[o++] = '-';
+                p += 3;
+            } else {
+                buf[o++] = *p++;
+            }
+        buf[o] = '\0';
+        s = buf;
+    }
     if (!s || !*s)
         return CLI_NUM_NOT_A_NUMBER;
     char *end;

@@ -19,10 +19,32 @@ static double c_strtod(const char *s, char **end)
     return v;
 }
 
+/* s with every Unicode minus (U+2212, as typeset text writes it) as '-', in buf;
+ * NULL when it does not fit. */
+static const char *ascii_minus(const char *s, char *buf, size_t cap)
+{
+    size_t o = 0;
+    for (const char *p = s; *p; o++) {
+        if (o + 1 >= cap)
+            return NULL;
+        if (!strncmp(p, "\u2212", 3)) {
+            buf[o] = '-';
+            p += 3;
+        } else {
+            buf[o] = *p++;
+        }
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 int at_parse_cell(const char *s, double *out)
 {
     static const char *nans[] = {".nan", ".NaN", ".NAN"};
     static const char *infs[] = {".inf", ".Inf", ".INF"};
+    char buf[128];
+    if (s && strstr(s, "\u2212"))
+        s = ascii_minus(s, buf, sizeof buf);   /* −0.5 */
     if (!s || !*s)
         return -1;
     for (size_t i = 0; i < 3; i++)

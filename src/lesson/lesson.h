@@ -438,8 +438,9 @@ int at_compute_file_load(const char *path, at_compute_file **out, at_diag_list *
 const at_compute *at_compute_file_block(const at_compute_file *f);
 void at_compute_file_free(at_compute_file *f);
 
-/* Parse one number cell as written in YAML: C-locale decimal, or YAML's
- * .nan/.NaN/.NAN, .inf/+.inf/-.inf (any case variant YAML allows). 0 on success. */
+/* Parse one number cell as written in YAML: C-locale decimal (a Unicode minus U+2212
+ * counts as '-'), or YAML's .nan/.NaN/.NAN, .inf/+.inf/-.inf (any case variant YAML
+ * allows). 0 on success. */
 int at_parse_cell(const char *s, double *out);
 
 /* Index of a token named by text or by 1-based position ("3") among n tokens;

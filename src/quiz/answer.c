@@ -162,6 +162,12 @@ int qz_normalise(const char *text, char **out, long **orig)
             p += 3;
             continue;
         }
+        if ((len = starts(p, "\u2019")) && p > text && isalpha((unsigned char)p[-1]) &&
+            isalpha((unsigned char)p[len])) {
+            rc = put(&b, "'", 1, at);   /* didn’t */
+            p += len;
+            continue;
+        }
         int minus = 0;
         for (size_t i = 0; i < sizeof minus_signs / sizeof minus_signs[0] && !minus; i++)
             if ((len = starts(p, minus_signs[i])))
@@ -213,8 +219,8 @@ static const struct {
     {"∙", T_OP, '*'}, {"＊", T_OP, '*'}, {"÷", T_OP, '/'}, {"／", T_OP, '/'}, {"∕", T_OP, '/'},
     {"＋", T_OP, '+'}, {"＾", T_OP, '^'}, {"√", T_ROOT, 0}, {"≈", T_CHAIN, '~'}, {"≒", T_CHAIN, '~'},
     {"≃", T_CHAIN, '~'}, {"≅", T_CHAIN, '~'}, {"～", T_CHAIN, '~'}, {"∼", T_CHAIN, '~'},
-    {"→", T_CHAIN, '~'}, {"⇒", T_CHAIN, '~'}, {"⟹", T_CHAIN, '~'}, {"=>", T_CHAIN, '~'},
-    {"->", T_CHAIN, '~'}, {"“", T_PUNCT, '"'}, {"”", T_PUNCT, '"'}, {"‘", T_PUNCT, '\''},
+    {"→", T_CHAIN, '>'}, {"⇒", T_CHAIN, '>'}, {"⟹", T_CHAIN, '>'}, {"=>", T_CHAIN, '>'},
+    {"->", T_CHAIN, '>'}, {"“", T_PUNCT, '"'}, {"”", T_PUNCT, '"'}, {"‘", T_PUNCT, '\''},
     {"’", T_PUNCT, '\''}, {"「", T_PUNCT, '"'}, {"」", T_PUNCT, '"'}, {"『", T_PUNCT, '"'},
     {"』", T_PUNCT, '"'}, {"《", T_PUNCT, '"'}, {"》", T_PUNCT, '"'}, {"【", T_PUNCT, '['},
     {"】", T_PUNCT, ']'}, {"〔", T_PUNCT, '['}, {"〕", T_PUNCT, ']'}, {"…", T_PUNCT, '.'},
@@ -455,6 +461,10 @@ int qz_lex(qz_lexer *lx)
         } else if (symbol_at(p, &len, &which)) {
             t->kind = symbols[which].kind;
             t->op = symbols[which].op;
+        } else if (*p == '/' && lx->slash_sep && t->space_before && (p[1] == ' ' || p[1] == '~')) {
+            t->kind = T_SEP;   /* "0.14 / 0.17": a list, when read as one */
+            t->op = ',';
+            len = 1;
         } else if (strchr("+-*/^", *p)) {
             t->kind = T_OP;
             t->op = *p;
@@ -495,6 +505,7 @@ int qz_lex(qz_lexer *lx)
 typedef struct parser {
     const qz_lexer *lx;
     size_t i;
+    int soft;             /* failed where a number was missing: not arithmetic */
     int depth;            /* parentheses open */
     int literal;          /* the current value is one literal so far */
     int percent;
@@ -575,6 +586,7 @@ static int parse_primary(parser *ps, double *out)
             *out = is_word(t, "ln") ? log(x) : sqrt(x);
         return AT_OK;
     }
+    ps->soft = 1;
     if (t->kind == T_END)
         return fail_at(ps, t, "a number is missing at the end", "结尾缺少一个数");
     if (t->kind == T_WORD)
@@ -716,13 +728,17 @@ int qz_value_starts(const qz_lexer *lx, size_t i)
     }
 }
 
-int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v)
+int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v, int *soft)
 {
     parser ps = {.lx = lx, .i = *i, .literal = 1, .decimals = -1};
     const qz_tok *start = &lx->toks[*i];
     int rc = parse_sum(&ps, &v->x);
-    if (rc)
+    *soft = rc && ps.soft;
+    if (rc) {
+        if (*soft)
+            *i = ps.i;
         return rc;
+    }
     if (!isfinite(v->x))
         return fail_at(&ps, start, "the value is too large to be a weight", "这个数值太大了");
     if (v->x == 0)
@@ -738,14 +754,14 @@ int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v)
 /* ---- the whole answer ---- */
 
 static int run(const char *text, const long *orig, const qz_read_opts *o, int comma_decimal,
-               qz_lang lang, qz_numbers *out, at_error *err)
+               int slash_sep, qz_lang lang, qz_numbers *out, at_error *err)
 {
     size_t n = strlen(text);
     qz_tok *toks = malloc((n + 2) * sizeof *toks);
     if (!toks)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     qz_lexer lx = {.text = text, .orig = orig, .toks = toks, .comma_decimal = comma_decimal,
-                   .whole = o->whole, .lang = lang, .err = err};
+                   .whole = o->whole, .slash_sep = slash_sep, .lang = lang, .err = err};
     memset(out, 0, sizeof *out);
     out->comma_decimal = comma_decimal;
     int rc = qz_lex(&lx);
@@ -775,18 +791,18 @@ static void count_commas(const char *s, int *between_digits, int *separating, in
     }
 }
 
-static int read_plain(const char *text, const long *orig, const qz_read_opts *o, qz_lang lang,
-                      qz_numbers *out, at_error *err)
+static int read_plain(const char *text, const long *orig, const qz_read_opts *o, int slash,
+                      qz_lang lang, qz_numbers *out, at_error *err)
 {
     size_t want = o->want;
     int between, separating, dot, runs;
     count_commas(text, &between, &separating, &dot, &runs);
     if (between == 0 || dot > 0)
-        return run(text, orig, o, 0, lang, out, err);
+        return run(text, orig, o, 0, slash, lang, out, err);
     /* "1,2,3" or "1,048,576": a number holds one decimal comma at most, so these
      * separate values or group digits; "21,000" when whole numbers are asked. */
     if ((runs && !separating) || o->whole) {
-        int rc = run(text, orig, o, 0, lang, out, err);
+        int rc = run(text, orig, o, 0, slash, lang, out, err);
         if (rc || want == 0 || out->n == want)
             return rc;
     }
@@ -807,14 +823,14 @@ static int read_plain(const char *text, const long *orig, const qz_read_opts *o,
                                   "（0.5, 0.25），或用空格分隔逗号小数（0,5 0,25）"));
     /* Only "digit,digit" commas: read them as decimals unless that gives the wrong
      * count and reading them as separators gives the right one ("1,2" for two). */
-    int rc = run(text, orig, o, 1, lang, out, err);
+    int rc = run(text, orig, o, 1, slash, lang, out, err);
     if (rc == AT_OK && (want == 0 || out->n == want))
         return rc;
     qz_numbers *alt = malloc(sizeof *alt);
     if (!alt)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     at_error e2;
-    int ok = run(text, orig, o, 0, lang, alt, &e2) == AT_OK && want && alt->n == want;
+    int ok = run(text, orig, o, 0, slash, lang, alt, &e2) == AT_OK && want && alt->n == want;
     if (ok) {
         *out = *alt;
         at_error_clear(err);
@@ -822,7 +838,7 @@ static int read_plain(const char *text, const long *orig, const qz_read_opts *o,
     free(alt);
     if (ok || rc == AT_OK)
         return AT_OK;
-    return run(text, orig, o, 1, lang, out, err);
+    return run(text, orig, o, 1, slash, lang, out, err);
 }
 
 int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
@@ -837,10 +853,34 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
     long *orig;
     if (qz_normalise(text ? text : "", &plain, &orig))
         return at_error_set(err, AT_ENOMEM, "out of memory");
-    int rc = read_plain(plain, orig, opts ? opts : &none, lang, out, err);
+    const qz_read_opts *o = opts ? opts : &none;
+    int rc = read_plain(plain, orig, o, 0, lang, out, err);
+    /* "0.14 / 0.17", "~0.14 / ~0.17": a slash between spaces may list values. Read so
+     * when that, and not a division, gives as many values as asked. */
+    if (o->want && (rc || qz_answer_count(out) != o->want) && strstr(plain, " /")) {
+        qz_numbers *alt = malloc(sizeof *alt);
+        at_error e2;
+        if (alt && read_plain(plain, orig, o, 1, lang, alt, &e2) == AT_OK &&
+            qz_answer_count(alt) == o->want) {
+            *out = *alt;
+            at_error_clear(err);
+            if (err)
+                err->offset = -1;
+            rc = AT_OK;
+        }
+        free(alt);
+    }
     free(plain);
     free(orig);
     return rc;
+}
+
+size_t qz_answer_count(const qz_numbers *nums)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < nums->n; i++)
+        k += !nums->v[i].other && !nums->v[i].aside;
+    return k;
 }
 
 int qz_parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,

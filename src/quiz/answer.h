@@ -52,6 +52,8 @@ typedef struct qz_value {
                                * token's working ("下雨: e^0.3 = 1.35, 1.35/9.75 = 0.14");
                                * -1 when none */
     int other;                /* named as another quantity ("sum 9.75", "和是 9.75") */
+    int aside;                /* inside parentheses among words ("(divided by e^1.2)") */
+    int each;                 /* said of every value asked ("0.2 each", "都是0.2") */
     char label[QZ_LABEL_MAX]; /* the label as written ("rains", "下雨"); "" when none */
     long offset;              /* byte offset of the value in the answer */
 } qz_value;
@@ -64,6 +66,7 @@ typedef struct qz_numbers {
     int concluded;            /* a concluding word ("so", 所以, "answer", "actually")
                                * stands after some value */
     size_t conclusion_at;     /* then: index of the first value after the last one */
+    int alternatives;         /* values offered as alternatives: "0.14 or 0.17" */
 } qz_numbers;
 
 /* Read every value of an answer, in the order written (a chain of steps is one value,
@@ -75,6 +78,9 @@ typedef struct qz_numbers {
  * that are no label (filler, units, working) are skipped. */
 int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                     qz_numbers *out, at_error *err);
+
+/* Values that may answer: not another quantity, not in an aside. */
+size_t qz_answer_count(const qz_numbers *nums);
 
 /* qz_read_numbers without tokens: want values asked, no labels. */
 int qz_parse_numbers(const char *text, size_t want, qz_lang lang, qz_numbers *out,

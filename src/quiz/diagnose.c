@@ -266,7 +266,10 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
         m = QZ_M_PERCENT_NO_SIGN;
         goto out;
     }
-    if (c->n >= 2 && !c->q->unordered) {
+    int missing = 0;
+    for (size_t j = 0; j < c->n; j++)
+        missing |= ok[j] == 2;
+    if (c->n >= 2 && !c->q->unordered && !missing) {
         int swapped = 1, wrong = 0;
         for (size_t j = 0; j < c->n && swapped; j++) {
             if (ok[j] != 0)

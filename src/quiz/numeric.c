@@ -1,6 +1,7 @@
 /* Grading of the numeric kinds (softmax, numeric, attention): place each value the
  * student wrote (by label or by position), compare with the engine's values within
  * the tolerance, and explain. */
+#define _GNU_SOURCE
 #include "quiz/internal.h"
 
 #include <ctype.h>
@@ -90,13 +91,13 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
             missing -= ok[slot] == MISSING;
             take(v, slot, given, dec, ok);
         }
-        free_values += v->token < 0 && !v->other;
+        free_values += v->token < 0 && !v->other && !v->aside;
     }
     if (missing && free_values == missing) {
         size_t j = 0;
         for (size_t i = 0; i < nums->n; i++) {
             const qz_value *v = &nums->v[i];
-            if (v->token >= 0 || v->other)
+            if (v->token >= 0 || v->other || v->aside)
                 continue;
             while (j < c->n && ok[j] != MISSING)
                 j++;
@@ -122,14 +123,13 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
         fprintf(fb, QZ_TR(L, ".\n", "。\n"));
     }
     for (size_t j = 0; j < c->n && !others; j++)
-        if (ok[j] == MISSING) {
-            out->verdict = QZ_MALFORMED;
+        if (ok[j] == MISSING) {   /* graded as not answered: "下雨 0.14" alone is partly right */
             fprintf(fb, QZ_TR(L, "%s has no value; the question asks for ", "%s 没有给出数值；题目问的是 "),
                     c->names[j] ? c->names[j] : "?");
             list_asked(fb, c);
             fprintf(fb, QZ_TR(L, ".\n", "。\n"));
-            return 1;
         }
+    (void)out;
     if (others)
         out->mistake = QZ_M_WRONG_TOKEN;
     return 0;
@@ -141,27 +141,45 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
 static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nums,
                                         const qz_value **pick, size_t *n)
 {
-    size_t k = 0;
-    if (nums->concluded) {
-        for (size_t i = nums->conclusion_at; i < nums->n; i++)
-            if (!nums->v[i].other)
-                pick[k++] = &nums->v[i];
+    /* 1: not another quantity, not in an aside; 2: asides too; 3: all */
+    for (int pass = 1; pass <= 3; pass++) {
+        size_t k = 0;
+        for (size_t i = 0; i < nums->n; i++) {
+            const qz_value *v = &nums->v[i];
+            if ((pass < 3 && v->other) || (pass < 2 && v->aside))
+                continue;
+            pick[k++] = v;
+        }
+        *n = k;
         if (k == c->n)
             return pick;
+        if (k == 1 && pick[0]->each && c->n > 1) {   /* "0.2 each" */
+            for (size_t j = 1; j < c->n; j++)
+                pick[j] = pick[0];
+            return pick;
+        }
+        if (pass == 1 && k)
+            break;   /* the count read is that of the answer's own values */
     }
-    k = 0;
-    for (size_t i = 0; i < nums->n; i++)
-        if (!nums->v[i].other)
-            pick[k++] = &nums->v[i];
-    if (k == c->n)
-        return pick;
-    if (nums->n == c->n || !k) {
-        for (size_t i = 0; i < nums->n; i++)
-            pick[i] = &nums->v[i];
-        k = nums->n;
+    return NULL;
+}
+
+/* The values after the last concluding word ("so", 所以, "no wait", 即) when they are an
+ * answer on their own: as many as asked, or labelled with every token asked. Else the
+ * whole answer. */
+static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part)
+{
+    if (!nums->concluded)
+        return nums;
+    memset(part, 0, sizeof *part);
+    part->comma_decimal = nums->comma_decimal;
+    size_t labelled_asked = 0;
+    for (size_t i = nums->conclusion_at; i < nums->n; i++) {
+        part->v[part->n++] = nums->v[i];
+        part->labelled += nums->v[i].token >= 0;
+        labelled_asked += slot_of_token(c, nums->v[i].token) != (size_t)-1;
     }
-    *n = k;
-    return k == c->n ? pick : NULL;
+    return qz_answer_count(part) == c->n || labelled_asked >= c->n ? part : nums;
 }
 
 /* The whole row of weights where only some are asked: partly right when the row is
@@ -313,6 +331,18 @@ static void set_expected(const qz_numctx *c, qz_result *out)
     out->expected = buf;
 }
 
+/* Every wrong value within two tolerances (0.13 for 0.1384 at 2 decimals: cut off,
+ * not rounded): the computation is right. */
+static int near_misses(const qz_numctx *c, const double *given, const int *ok)
+{
+    for (size_t j = 0; j < c->n; j++)
+        if (ok[j] == 0 && fabs(given[j] - c->want[j]) > 2 * c->tol[j] * (1 + 1e-9))
+            return 0;
+        else if (ok[j] == MISSING)
+            return 0;
+    return 1;
+}
+
 static void judge(const qz_numctx *c, const double *given, const int *dec, int *ok, qz_result *out,
                   const char *notes, FILE *fb)
 {
@@ -323,6 +353,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
     if (n_ok == c->n) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
+        out->mistake = QZ_M_NONE;   /* a value for a token not asked is only noted */
         fprintf(fb, QZ_TR(L, "Correct.\n", "正确。\n"));
         out->body_at = qz_fb_pos(fb);
         report_values(c, given, dec, ok, 1, fb);
@@ -340,7 +371,8 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         fclose(df);
     /* Right values under swapped labels (or in the swapped order) answer the question
      * wrongly; percentages without their sign are right numbers written wrongly. */
-    int partly = m != QZ_M_SWAPPED && (n_ok || m == QZ_M_PERCENT_NO_SIGN);
+    int partly = m != QZ_M_SWAPPED && (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
+                                       (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
     fprintf(fb, partly ? QZ_TR(L, "Partly right.\n", "部分正确。\n") : QZ_TR(L, "Not right.\n", "不对。\n"));
     out->body_at = qz_fb_pos(fb);
     report_values(c, given, dec, ok, 0, fb);
@@ -379,6 +411,43 @@ static void comma_hint(const char *answer, qz_lang lang, FILE *fb)
             il, a, fl, p + 1, il, a, fl, p + 1, il, a, fl, p + 1);
 }
 
+/* No digit, and words that say the student does not know ("不会", "I don't know"): an
+ * answer, and a wrong one. Other text without a number ("abc") cannot be read. */
+static int says_no_number(const char *answer)
+{
+    static const char *const giving_up[] = {
+        "know", "idea", "sure", "idk", "dunno", "no clue", "skip", "pass", "forgot", "can't",
+        "cannot", "unsure", "不会", "不知道", "不清楚", "不确定", "忘了", "不懂", "算不出", "不记得",
+        "没学", "跳过", "没思路", "不太会",
+    };
+    for (const unsigned char *p = (const unsigned char *)answer; *p; p++)
+        if (isdigit(*p) || (p[0] == 0xef && p[1] == 0xbc && p[2] >= 0x90 && p[2] <= 0x99))
+            return 0;
+    for (size_t i = 0; i < sizeof giving_up / sizeof giving_up[0]; i++)
+        if (strcasestr(answer, giving_up[i]))
+            return 1;
+    return 0;
+}
+
+static void no_number(const qz_numctx *c, qz_result *out, FILE *fb)
+{
+    qz_lang L = c->lang;
+    out->verdict = QZ_WRONG;
+    out->score = 0;
+    fprintf(fb, QZ_TR(L, "Not right.\n", "不对。\n"));
+    out->body_at = qz_fb_pos(fb);
+    fprintf(fb, QZ_TR(L, "The answer gives no number. Try the hints, then answer with numbers, e.g. ",
+                      "答案里没有数字。可以先看提示，再用数字作答，例如 "));
+    print_example(fb, c, 0);
+    fprintf(fb, "\n");
+    out->reveal_at = qz_fb_pos(fb);
+    report_expected(c, fb);
+    qz_walk_steps(c, fb);
+    if (c->q->explanation && *c->q->explanation)
+        fprintf(fb, "\n%s%s", c->q->explanation,
+                c->q->explanation[strlen(c->q->explanation) - 1] == '\n' ? "" : "\n");
+}
+
 /* What the reader needs of the question: the count, the tokens and their glosses, and
  * whether whole numbers are expected. */
 static qz_read_opts read_opts(const qz_numctx *c)
@@ -405,19 +474,20 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     int *ok = NULL, *dec = NULL;
     char *notes = NULL;
     size_t notes_len = 0;
-    qz_numbers *nums = NULL;
+    qz_numbers *nums = NULL, *part = NULL;
     const qz_value **pick = NULL;
     int rc = qz_numctx_build(&c, q, lang, err);
     if (rc)
         goto out;
     set_expected(&c, out);
     nums = malloc(sizeof *nums);
+    part = malloc(sizeof *part);
     pick = malloc(QZ_MAX_VALUES * sizeof *pick);
     given = calloc(c.n, sizeof *given);
     ok = calloc(c.n, sizeof *ok);
     dec = calloc(c.n, sizeof *dec);
     FILE *notes_f = open_memstream(&notes, &notes_len);
-    if (!nums || !pick || !given || !ok || !dec || !notes_f) {
+    if (!nums || !part || !pick || !given || !ok || !dec || !notes_f) {
         if (notes_f)
             fclose(notes_f);
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
@@ -427,6 +497,10 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     at_error perr;
     if (qz_read_numbers(answer, &opts, lang, nums, &perr)) {
         fclose(notes_f);
+        if (says_no_number(answer)) {
+            no_number(&c, out, fb);
+            goto out;
+        }
         malformed(out, fb, perr.msg);
         fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ",
                           "这次不算作答，请重新回答，例如 "));
@@ -436,8 +510,19 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
-    if (nums->labelled && c.row_n) {
-        int bad = place_labelled(&c, nums, given, dec, ok, out, notes_f);
+    const qz_numbers *use = concluded_part(&c, nums, part);
+    if (nums->alternatives) {
+        fclose(notes_f);
+        malformed(out, fb, QZ_TR(lang, "The answer offers alternatives (one value or another): "
+                                       "give one value for each one asked.",
+                                 "答案给出了几种可能（这个或那个）：每个要求的值只写一个。"));
+        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        print_example(fb, &c, 0);
+        fprintf(fb, "\n");
+        goto out;
+    }
+    if (use->labelled && c.row_n) {
+        int bad = place_labelled(&c, use, given, dec, ok, out, notes_f);
         fclose(notes_f);
         if (bad) {
             fprintf(fb, "%s", notes);
@@ -449,8 +534,8 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         }
     } else {
         fclose(notes_f);
-        size_t got = nums->n;
-        const qz_value **vals = pick_unlabelled(&c, nums, pick, &got);
+        size_t got = use->n;
+        const qz_value **vals = pick_unlabelled(&c, use, pick, &got);
         if (!vals) {
             if (!whole_row(&c, pick, got, out, fb))
                 count_mismatch(&c, got, out, fb);
@@ -470,6 +555,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         comma_hint(answer, lang, fb);
 out:
     free(nums);
+    free(part);
     free(pick);
     free(given);
     free(ok);

@@ -44,6 +44,7 @@ typedef struct qz_lexer {
     size_t n;             /* tokens, T_END not counted */
     int comma_decimal;    /* a comma between digits is a decimal point */
     int whole;            /* whole numbers expected: "21,000" is 21000 */
+    int slash_sep;        /* " / " between spaces separates values ("0.14 / 0.17") */
     qz_lang lang;
     at_error *err;
 } qz_lexer;
@@ -64,8 +65,10 @@ int qz_value_starts(const qz_lexer *lx, size_t i);
 
 /* Parse one value (one arithmetic expression) starting at token *i; *i moves past it.
  * Fills x, percent, computed, decimals of v. AT_OK, or AT_EINVAL with lx->err naming
- * the problem (division by zero, a ')' missing, too large …). */
-int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v);
+ * the problem (division by zero, a ')' missing, too large …). *soft is set when the
+ * expression is not arithmetic on numbers after all ("e^x", "1+x", "0.14 +"): then *i
+ * is the token where it stopped making sense, and the caller may read on as text. */
+int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v, int *soft);
 
 /* Set err (via lx) to msg at token t, quoting it; returns AT_EINVAL. */
 int qz_lex_fail(const qz_lexer *lx, const qz_tok *t, const char *en, const char *zh);

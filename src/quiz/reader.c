@@ -16,7 +16,11 @@ enum wkind {
     W_SEP,      /* between values or labels: 及, 以及 */
     W_LINK,     /* a step and its result: "is", "equals", 等于, 是, 为 */
     W_PREFIX,   /* "about", 约: before a value; a link only between two values glued to it */
-    W_CONCL,    /* the values after it are the answer: "so", 所以, "actually" */
+    W_CONCL,    /* the values after it are the answer: "therefore", 所以, "actually" */
+    W_FLEX,     /* a link between two values ("1.35/9.75 得 0.14"), else W_CONCL: 得, 即, so */
+    W_ANSWER,   /* the values after it are the answer, labels may stand before it: 答案 */
+    W_EACH,     /* one value said of all asked: "each", "both", 都是 */
+    W_OR,       /* alternatives: "0.14 or 0.17" */
     W_OTHER,    /* the value after it is another quantity: "sum", 和是, 分母 */
     W_LABEL,    /* a token (by name or gloss) */
 };
@@ -29,10 +33,11 @@ static const struct {
 } phrases[] = {
     /* links: a step and its result */
     {"is", W_LINK}, {"are", W_LINK}, {"was", W_LINK}, {"equals", W_LINK}, {"equal", W_LINK},
-    {"gives", W_LINK}, {"give", W_LINK}, {"yields", W_LINK}, {"makes", W_LINK},
+    {"gives", W_FLEX}, {"give", W_LINK}, {"yields", W_FLEX}, {"giving", W_FLEX},
+    {"i.e.", W_FLEX}, {"ie", W_FLEX}, {"that is", W_FLEX}, {"which is", W_FLEX}, {"makes", W_LINK},
     {"rounds to", W_LINK}, {"rounded to", W_LINK}, {"rounded", W_LINK}, {"becomes", W_LINK},
     {"等于", W_LINK}, {"约等于", W_LINK}, {"约为", W_LINK}, {"是", W_LINK}, {"为", W_LINK},
-    {"得", W_LINK}, {"即", W_LINK}, {"四舍五入", W_LINK}, {"取", W_LINK}, {"近似为", W_LINK},
+    {"得", W_FLEX}, {"即", W_FLEX}, {"四舍五入", W_LINK}, {"取", W_LINK}, {"近似为", W_LINK},
     {"约合", W_LINK}, {"就是", W_LINK},
     /* before a value */
     {"about", W_PREFIX}, {"approximately", W_PREFIX}, {"approx", W_PREFIX}, {"around", W_PREFIX},
@@ -43,13 +48,13 @@ static const struct {
     {"及", W_SEP}, {"以及", W_SEP}, {"跟", W_SEP}, {"与", W_SEP}, {"同", W_SEP}, {"then", W_SEP},
     {"和", W_SEP},
     /* the answer follows */
-    {"so", W_CONCL}, {"therefore", W_CONCL}, {"thus", W_CONCL}, {"hence", W_CONCL},
-    {"finally", W_CONCL}, {"answer", W_CONCL}, {"answers", W_CONCL}, {"result", W_CONCL},
-    {"results", W_CONCL}, {"actually", W_CONCL}, {"i mean", W_CONCL}, {"correction", W_CONCL},
+    {"so", W_FLEX}, {"therefore", W_CONCL}, {"thus", W_CONCL}, {"hence", W_CONCL},
+    {"finally", W_CONCL}, {"answer", W_ANSWER}, {"answers", W_ANSWER}, {"result", W_ANSWER},
+    {"results", W_ANSWER}, {"final", W_ANSWER}, {"actually", W_CONCL}, {"i mean", W_CONCL}, {"correction", W_CONCL},
     {"sorry", W_CONCL}, {"instead", W_CONCL}, {"rather", W_CONCL}, {"no wait", W_CONCL},
     {"所以", W_CONCL}, {"因此", W_CONCL}, {"因而", W_CONCL}, {"于是", W_CONCL}, {"故", W_CONCL},
-    {"答案", W_CONCL}, {"结果", W_CONCL}, {"最终", W_CONCL}, {"最后", W_CONCL}, {"得到", W_CONCL},
-    {"得出", W_CONCL}, {"算得", W_CONCL}, {"算出", W_CONCL}, {"更正", W_CONCL}, {"改为", W_CONCL},
+    {"答案", W_ANSWER}, {"结果", W_ANSWER}, {"最终", W_ANSWER}, {"最后", W_ANSWER}, {"答", W_ANSWER},
+    {"得到", W_FLEX}, {"得出", W_FLEX}, {"算得", W_FLEX}, {"算出", W_FLEX}, {"更正", W_CONCL}, {"改为", W_CONCL},
     {"应该是", W_CONCL}, {"应为", W_CONCL}, {"其实", W_CONCL}, {"不对", W_CONCL}, {"纠正", W_CONCL},
     {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL},
     /* other quantities of the working */
@@ -59,19 +64,34 @@ static const struct {
     {"相加", W_OTHER}, {"指数", W_OTHER}, {"和是", W_OTHER}, {"和为", W_OTHER}, {"和约", W_OTHER},
     {"和等于", W_OTHER}, {"和=", W_OTHER}, {"和:", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER},
     /* words of the working that say nothing of the values */
-    {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER}, {"各为", W_FILLER},
+    {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER},
     /* words that hold a token's character without naming it */
     {"我觉得", W_FILLER}, {"我认为", W_FILLER}, {"我想", W_FILLER}, {"我猜", W_FILLER},
     {"我的", W_FILLER}, {"我们", W_FILLER}, {"我算", W_FILLER}, {"我得", W_FILLER}, {"我不", W_FILLER},
     {"我也", W_FILLER}, {"我估计", W_FILLER}, {"没有", W_FILLER}, {"没错", W_FILLER},
     {"带入", W_FILLER}, {"代入", W_FILLER}, {"带进", W_FILLER}, {"今天的", W_FILLER},
     {"分别", W_FILLER}, {"respectively", W_FILLER},
+    /* a step left out, not a quantity: "忘了 exp：0.3/2.4≈0.13" */
+    {"forgot exp", W_FILLER}, {"forgot the exp", W_FILLER}, {"without exp", W_FILLER},
+    {"no exp", W_FILLER}, {"忘了 exp", W_FILLER}, {"忘了exp", W_FILLER}, {"忘记 exp", W_FILLER},
+    {"忘记exp", W_FILLER}, {"没取 exp", W_FILLER}, {"没取exp", W_FILLER}, {"不取 exp", W_FILLER},
+    {"不取exp", W_FILLER}, {"没做 exp", W_FILLER}, {"没做exp", W_FILLER},
+    /* alternatives */
+    {"or", W_OR}, {"either", W_OR}, {"或", W_OR}, {"或者", W_OR}, {"还是", W_OR},
+    /* one value for every one asked */
+    {"each", W_EACH}, {"both", W_EACH}, {"都是", W_EACH}, {"都", W_EACH}, {"各", W_EACH},
+    {"均", W_EACH}, {"均为", W_EACH}, {"都为", W_EACH}, {"各为", W_EACH}, {"都约", W_EACH},
+    {"都约为", W_EACH}, {"都大约", W_EACH},
 };
 
-enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD };
+enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
+                 IT_EACH, IT_OR };
 
 typedef struct item {
     enum item_kind kind;
+    char op;              /* IT_SEP: the separator (',' ';' '.' …) */
+    int flex;             /* IT_CONCL: a link too, between two values (得, 即, so) */
+    int answer;           /* IT_CONCL: names the answer (答案, "result"): labels may cross it */
     long token;           /* IT_LABEL */
     size_t value;         /* IT_VALUE: index into the values */
     const char *s;        /* IT_LABEL: as written */
@@ -90,6 +110,13 @@ typedef struct reader {
 static int ascii_word_byte(unsigned char c)
 {
     return isalnum(c) || c == '_' || c == '\'';
+}
+
+/* Does a word go on at p (a letter, a digit, '_', or an apostrophe inside a word:
+ * "didn't", not "'rains'")? */
+static int word_goes_on(const char *p)
+{
+    return isalnum((unsigned char)p[0]) || p[0] == '_' || (p[0] == '\'' && isalpha((unsigned char)p[1]));
 }
 
 /* Bytes of text that spell w (ASCII case ignored; a space in w matches any run of
@@ -112,9 +139,11 @@ static size_t match(const char *text, const char *p, const char *w)
     }
     if (q == p)
         return 0;
-    if (ascii_word_byte((unsigned char)w[0]) && p > text && ascii_word_byte((unsigned char)p[-1]))
+    if (ascii_word_byte((unsigned char)w[0]) && p > text &&
+        (isalnum((unsigned char)p[-1]) || p[-1] == '_' ||
+         (p[-1] == '\'' && p - 1 > text && isalpha((unsigned char)p[-2]))))
         return 0;
-    if (ascii_word_byte((unsigned char)w[strlen(w) - 1]) && ascii_word_byte((unsigned char)*q))
+    if (ascii_word_byte((unsigned char)w[strlen(w) - 1]) && word_goes_on(q))
         return 0;
     return (size_t)(q - p);
 }
@@ -225,6 +254,16 @@ static const char *read_word(reader *r, size_t i)
         case W_LINK: add(r, IT_LINK, -1, NULL, 0); break;
         case W_PREFIX: add(r, glued_link ? IT_LINK : IT_PREFIX, -1, NULL, 0); break;
         case W_CONCL: add(r, IT_CONCL, -1, NULL, 0); break;
+        case W_FLEX:
+            add(r, IT_CONCL, -1, NULL, 0);
+            r->it[r->n - 1].flex = 1;
+            break;
+        case W_ANSWER:
+            add(r, IT_CONCL, -1, NULL, 0);
+            r->it[r->n - 1].answer = 1;
+            break;
+        case W_EACH: add(r, IT_EACH, -1, NULL, 0); break;
+        case W_OR: add(r, IT_OR, -1, NULL, 0); break;
         case W_OTHER: add(r, IT_OTHER, -1, NULL, 0); break;
         case W_FILLER: break;
         }
@@ -270,9 +309,20 @@ static int walk(reader *r)
             qz_value *v = &out->v[out->n];
             memset(v, 0, sizeof *v);
             v->token = v->inherited = -1;
-            int rc = qz_parse_value(lx, &i, v);
+            size_t start = i;
+            int soft = 0, rc = qz_parse_value(lx, &i, v, &soft);
+            if (rc && soft) {
+                /* "e^x ≈ 1+x": symbols, not numbers; read on from where it stopped */
+                at_error_clear(lx->err);
+                if (lx->err)
+                    lx->err->offset = -1;
+                if (i <= start)
+                    i = start + 1;
+                continue;
+            }
             if (rc)
                 return rc;
+            v->aside = asides > 0;
             if (glued_after_value(lx, i))
                 return qz_lex_fail(lx, &lx->toks[i],
                                    "letters or digits glued to a number: write one number, then a space",
@@ -281,9 +331,17 @@ static int walk(reader *r)
             continue;
         }
         switch (t->kind) {
-        case T_SEP: add(r, IT_SEP, -1, NULL, 0); break;
+        case T_SEP:
+            add(r, IT_SEP, -1, NULL, 0);
+            r->it[r->n - 1].op = t->op;
+            break;
         case T_LABELSEP: add(r, IT_LINK, -1, NULL, 0); break;
         case T_CHAIN:
+            if (t->op == '>') {   /* "→": a step's result, or what follows a named sum */
+                add(r, IT_CONCL, -1, NULL, 0);
+                r->it[r->n - 1].flex = 1;
+                break;
+            }
             /* "~0.17" after a space: "about", not a step's result */
             add(r, t->space_before && !t[1].space_before && qz_value_starts(lx, i + 1) ? IT_PREFIX : IT_LINK,
                 -1, NULL, 0);
@@ -312,24 +370,27 @@ static void collapse_chains(reader *r)
 {
     qz_numbers *out = r->out;
     size_t w = 0, last_value = (size_t)-1;
-    int links = 0, broken = 0;
+    int links = 0, hard = 0, broken = 0, named = 0, last_named = 0;
     for (size_t k = 0; k < r->n; k++) {
         item it = r->it[k];
         if (it.kind == IT_VALUE) {
-            if (last_value != (size_t)-1 && links && !broken) {
-                qz_value *a = &out->v[r->it[last_value].value], *b = &out->v[it.value];
-                b->steps = 1;
-                (void)a;
+            /* "sum = 9.75 → 0.14, 0.17": after a named quantity, "→" / "so" / 得 conclude */
+            if (last_value != (size_t)-1 && links && !broken && (hard || !last_named)) {
+                out->v[it.value].steps = 1;
                 r->it[last_value].value = (size_t)-1;   /* dropped */
                 w = last_value;                          /* the links go too */
             }
             r->it[w++] = it;
             last_value = w - 1;
-            links = broken = 0;
+            last_named = named;
+            links = hard = broken = named = 0;
             continue;
         }
-        links += it.kind == IT_LINK;
-        broken |= it.kind == IT_SEP || it.kind == IT_LABEL || it.kind == IT_CONCL || it.kind == IT_OTHER;
+        links += it.kind == IT_LINK || (it.kind == IT_CONCL && it.flex);
+        hard += it.kind == IT_LINK;
+        named = it.kind == IT_OTHER ? 1 : it.kind == IT_SEP ? 0 : named;
+        broken |= it.kind == IT_SEP || it.kind == IT_LABEL || it.kind == IT_OTHER ||
+                  (it.kind == IT_CONCL && !it.flex) || it.kind == IT_EACH || it.kind == IT_OR;
         r->it[w++] = it;
     }
     r->n = w;
@@ -428,13 +489,26 @@ static void pair_nearest(reader *r, int before)
                 pv = j;
                 break;
             }
-        int seps_before = 0, seps_after = 0, link_after = 0;
-        for (size_t j = pv == (size_t)-1 ? 0 : pv + 1; j < k; j++)
+        int seps_before = 0, seps_after = 0, link_after = 0, concl_before = 0, concl_after = 0;
+        for (size_t j = pv == (size_t)-1 ? 0 : pv + 1; j < k; j++) {
             seps_before += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
+            concl_before |= r->it[j].kind == IT_CONCL && !r->it[j].answer;
+        }
         for (size_t j = k + 1; j < nv && j < r->n; j++) {
             seps_after += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
             link_after |= r->it[j].kind == IT_LINK;
+            concl_after |= r->it[j].kind == IT_CONCL && !r->it[j].answer;
         }
+        /* a label does not reach over "so" / "no wait" / 所以 to a value */
+        if (concl_before)
+            pv = (size_t)-1;
+        if (concl_after)
+            nv = r->n;
+        /* a label after the last value, parted from it, where labels stand before
+         * their values, labels nothing ("下雨约 0.14，没的算不出来了"); the same the other
+         * way round */
+        if ((nv >= r->n && before && seps_before) || (pv == (size_t)-1 && !before && seps_after))
+            continue;
         size_t to;
         if (pv == (size_t)-1 && nv >= r->n)
             continue;
@@ -480,12 +554,12 @@ static void mark_values(reader *r, int before)
 {
     qz_numbers *out = r->out;
     long cur = -1;
-    int other = 0;
+    int other = 0, fresh = 0;   /* fresh: the OTHER word is right before */
     size_t values = 0;
     for (size_t k = 0; k < r->n; k++) {
         const item *it = &r->it[k];
         switch (it->kind) {
-        case IT_OTHER: other = 1; cur = -1; break;
+        case IT_OTHER: other = fresh = 1; cur = -1; break;
         case IT_LABEL: other = 0; cur = -1; break;
         case IT_CONCL:
             other = 0;
@@ -494,10 +568,36 @@ static void mark_values(reader *r, int before)
             out->conclusion_at = values;
             break;
         case IT_WORD: other = 0; break;   /* "sum 9.75; weights 0.14 0.17" */
+        case IT_SEP:
+            fresh = 0;
+            if (it->op != ',')
+                other = 0;   /* "sum ≈ 9.75; 1.35/9.75 ≈ 0.14" */
+            break;
+        case IT_OR:
+            /* "0.14 or 0.17": between two values with no label between them */
+            for (size_t a = k; a-- > 0 && r->it[a].kind != IT_LABEL;)
+                if (r->it[a].kind == IT_VALUE) {
+                    for (size_t b = k + 1; b < r->n && r->it[b].kind != IT_LABEL; b++)
+                        if (r->it[b].kind == IT_VALUE) {
+                            out->alternatives = 1;
+                            break;
+                        }
+                    break;
+                }
+            break;
+        case IT_EACH:
+            if (k > 0 && r->it[k - 1].kind == IT_VALUE)
+                out->v[r->it[k - 1].value].each = 1;   /* "0.2 each" */
+            else if (k + 1 < r->n && r->it[k + 1].kind == IT_VALUE)
+                out->v[r->it[k + 1].value].each = 1;   /* "都是0.2" */
+            else if (k + 2 < r->n && r->it[k + 2].kind == IT_VALUE && r->it[k + 1].kind != IT_SEP)
+                out->v[r->it[k + 2].value].each = 1;   /* "both about 0.2" */
+            break;
         case IT_VALUE: {
             qz_value *v = &out->v[it->value];
             values++;
-            v->other = other && v->token < 0;
+            v->other = other && v->token < 0 && (fresh || !v->steps);
+            fresh = 0;
             if (v->token >= 0)
                 cur = v->token;
             else if (before && !v->other && cur >= 0)

@@ -170,8 +170,11 @@ for a in "不会" "I don't know" "?" "0.1 0.2 0.3"; do
       *) ok "check q3 '$a' ($l): nothing given away" ;; esac
   done
 done
-out=$(chk q3 "不会" --no-save)
-expect_contains "unreadable: a placeholder example" "answer again, e.g. 0.xx 0.xx" "$out"
+out=$(chk q3 "不会" --no-save); rc=$?
+expect_eq "'不会' is a try, and wrong" 1 "$rc"
+expect_contains "no number: a placeholder example" "answer with numbers, e.g. 0.xx 0.xx" "$out"
+out=$(chk q3 "0.1 0.2 0.3" --no-save)
+expect_contains "unreadable: a placeholder example" "answer again, e.g. 下雨=0.xx 没=0.xx" "$out"
 # Huge exponents: no undefined behaviour (the sanitizer build aborts on any).
 if [ -x "${AT_BIN_ASAN:-}" ]; then
   expect_status "asan: 1e-99999999999999999999 0.17" 3 asan q3 "1e-99999999999999999999 0.17" --no-save

@@ -50,8 +50,8 @@ out=$(at check --no-save h:three "0.155abc")
 expect_eq "two values at 3 decimals" "Nothing was counted: answer again, e.g. 0.xxx 0.xxx" "$(last "$out")"
 out=$(at check --no-save h:three "0.1 0.2 0.3")
 expect_eq "too many values: example of the right count, labelled" "The question asks for 2 numbers (the and sat); the answer has 3 and does not say which is which. Nothing was counted: answer again, e.g. the=0.xxx sat=0.xxx" "$(last "$out")"
-out=$(at check --no-save h:three "the=0.42")
-expect_contains "labels: the question's own tokens" "answer again, e.g. the=0.xxx sat=0.xxx" "$out"
+out=$(at --lang zh check --no-save h:three "0.1 0.2 0.3")
+expect_contains "labels: the question's own tokens (zh)" "请重新回答，例如 the=0.xxx sat=0.xxx" "$out"
 out=$(at check --no-save h:count "12abc")
 expect_eq "a count: a whole number" "Nothing was counted: answer again, e.g. N" "$(last "$out")"
 out=$(at check --no-save h:one "0,16,")

@@ -16,6 +16,10 @@ static void test_double(void **state)
     double x = 0;
     assert_int_equal(cli_parse_double("-0.25", &x), 0);
     assert_true(x == -0.25);
+    assert_int_equal(cli_parse_double("\u22120.25", &x), 0);   /* U+2212, pasted */
+    assert_true(x == -0.25);
+    assert_int_equal(cli_parse_double("2.5e\u22121", &x), 0);
+    assert_true(x == 0.25);
     assert_int_equal(cli_parse_double("1e308", &x), 0);
     assert_int_equal(cli_parse_double("1e400", &x), CLI_NUM_TOO_LARGE);
     assert_int_equal(cli_parse_double("-1e400", &x), CLI_NUM_TOO_LARGE);

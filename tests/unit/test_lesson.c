@@ -184,6 +184,13 @@ static void test_parse_cell(void **state)
     assert_int_equal(at_parse_cell("1e400", &x), -1);
     assert_int_equal(at_parse_cell("0,5", &x), -1);
     assert_int_equal(at_parse_cell("", &x), -1);
+    /* the Unicode minus of typeset text */
+    assert_int_equal(at_parse_cell("\u22120.5", &x), 0);
+    assert_true(x == -0.5);
+    assert_int_equal(at_parse_cell("1.5e\u22122", &x), 0);
+    assert_true(fabs(x - 0.015) < 1e-15);
+    assert_int_equal(at_parse_cell("\u2212.inf", &x), 0);
+    assert_true(isinf(x) && x < 0);
 }
 
 /* expect entries against a hand-made weights matrix (what a lab's view looks like). */

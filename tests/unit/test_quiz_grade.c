@@ -1,10 +1,12 @@
 /* Grading of numeric kinds against the engine: every accepted form, the tolerance,
  * every diagnosed mistake with the real values of self-test Q3, and case 11. */
+#define _GNU_SOURCE
 #include "check.h"
 #include "engine/attention.h"
 #include "quiz/quiz.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Self-test Q3: 伞's scaled scores to 今天 下雨 我 没 带 伞; asked: 下雨 and 没. */
@@ -159,8 +161,10 @@ static void test_q3_rounding(void **state)
 {
     qz_question q = q3();
     expect(&q, "0.14 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "没: 0.16 looks cut off after 2 decimals");
-    /* 0.13 is near 我's weight too, but cutting off explains both values */
-    expect(&q, "0.13 0.16", QZ_WRONG, QZ_M_ROUNDING, "下雨: 0.13 looks cut off");
+    /* 0.13 is near 我's weight too, but cutting off explains both values; the
+     * computation is right, the rounding not: partly right */
+    expect(&q, "0.13 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "下雨: 0.13 looks cut off");
+    expect(&q, "0.13，0.16（直接截断）", QZ_PARTIAL, QZ_M_ROUNDING, "looks cut off");
     expect(&q, "0.1 0.2", QZ_WRONG, QZ_M_ROUNDING, "give 2 decimals, not 1");
 }
 
@@ -171,9 +175,13 @@ static void test_q3_malformed_is_not_an_attempt(void **state)
     expect(&q, "0.14", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers (下雨 and 没); the answer has 1");
     expect(&q, "0.14 0.17 0.2", QZ_MALFORMED, QZ_M_NONE, "the answer has 3");
     expect(&q, "0,14, 0,17", QZ_MALFORMED, QZ_M_NONE, "ambiguous");
-    expect(&q, "下雨=0.14", QZ_MALFORMED, QZ_M_NONE, "没 has no value");
+    /* one labelled value: the other is not answered (partly right when this one is) */
+    expect(&q, "下雨=0.14", QZ_PARTIAL, QZ_M_NONE, "没 has no value");
+    expect(&q, "没 ≈ 0.17", QZ_PARTIAL, QZ_M_NONE, "下雨 has no value");
+    expect(&q, "下雨约 0.14，没的算不出来了", QZ_PARTIAL, QZ_M_NONE, "没 has no value");
+    expect(&q, "下雨=0.2", QZ_WRONG, QZ_M_NONE, "没 has no value");
     /* a token labelled twice ends on its last value: 下雨 = 0.17, 没 none */
-    expect(&q, "下雨=0.14 下雨=0.17", QZ_MALFORMED, QZ_M_NONE, "没 has no value");
+    expect(&q, "下雨=0.14 下雨=0.17", QZ_WRONG, QZ_M_WRONG_TOKEN, "0.17 is the weight of 没");
     /* a slot no label names takes the unlabelled value; a word that is no token is
      * no label */
     expect(&q, "下雨=0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
@@ -366,6 +374,114 @@ static void test_random_answers_are_graded(void **state)
     }
 }
 
+/* Q3 with the glosses its English prompt gives. */
+static const qz_gloss q3_glosses[] = {{1, "rains | it rains"}, {3, "didn't | did not"}};
+
+static qz_question q3_glossed(void)
+{
+    qz_question q = q3();
+    q.glosses = q3_glosses;
+    q.n_glosses = 2;
+    return q;
+}
+
+/* Every kind of form a student writes, in both languages: right. */
+static void test_q3_free_sentences(void **state)
+{
+    qz_question q = q3_glossed();
+    const char *forms[] = {
+        "0.14 0.17.", "about .14 and .17", "0.14 and 0.17 respectively", "≈0.14 and ≈0.17",
+        "~0.14 / ~0.17", "about 0.14 / 0.17 (伞 itself gets ~0.34)", "rains: 0.14, didn't: 0.17",
+        "0.14 for rains and 0.17 for didn't", "the weight for 'rains' is about 0.14 and for 'didn’t' about 0.17",
+        "e^0.3/9.75 ≈ 0.14, e^0.5/9.75 ≈ 0.17", "1.384E−1 1.691E−1", "1.384×10⁻¹ 1.691×10⁻¹",
+        "exp: 1.11, 1.35, 1.22, 1.65, 1.11, 3.32; sum ≈ 9.75; 1.35/9.75 ≈ 0.14 and 1.65/9.75 ≈ 0.17",
+        "e^0.3 = 1.35, e^0.5 = 1.65, sum = 9.75 → 0.14, 0.17", "sum 9.75 so 0.14 and 0.17",
+        "下雨约0.14，没约0.17", "下雨的权重是0.14，没的权重是0.17", "大约是0.14和0.17", "下雨和没分别是0.14和0.17",
+        "0.14（下雨），0.17（没）", "我觉得下雨是0.14，没是0.17",
+        "exp 依次是 1.105、1.350、1.221、1.649、1.105、3.320，和是 9.75，所以下雨 0.14，没 0.17",
+        "e^0.3≈1.35，e^0.5≈1.65，分母≈9.8，得 0.138、0.168，即 0.14、0.17", "~0.14 / ~0.17",
+        "$\\frac{e^{0.3}}{9.75} \\approx 0.14$, $\\frac{e^{0.5}}{9.75} \\approx 0.17$", "13.8%、16.9%",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        expect(&q, forms[i], QZ_CORRECT, QZ_M_NONE, "✓");
+}
+
+/* What a free sentence says wrongly is wrong, and why; what cannot be told apart is
+ * unreadable (and not counted). */
+static void test_q3_free_sentences_wrong(void **state)
+{
+    qz_question q = q3_glossed();
+    expect(&q, "didn't 0.14 rains 0.17", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    expect(&q, "rains ≈ 0.14, didn't - ran out of time", QZ_PARTIAL, QZ_M_NONE, "没 has no value");
+    expect(&q, "0.14 and 0.17 - no wait, 没 is first so 0.17 and 0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    expect(&q, "0.17 0.14，不对，应该是 0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.41 and 0.50 (divided by e^1.2)", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "using e^x ≈ 1+x: 1.3/8.4 ≈ 0.15 and 1.5/8.4 ≈ 0.18", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "用 e^x≈1+x 近似：0.15，0.18", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "忘了 exp：0.3/2.4≈0.13，0.5/2.4≈0.21", QZ_WRONG, QZ_M_NO_EXP, "exp was skipped");
+    expect(&q, "not sure, maybe about 0.2 each", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "都是0.2", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "0.14 or 0.17 or 0.34, one of them is 下雨", QZ_MALFORMED, QZ_M_NONE, "alternatives");
+    expect(&q, "0.14或0.15，0.17", QZ_MALFORMED, QZ_M_NONE, "alternatives");
+    expect(&q, "0.11 0.14 0.13 0.17", QZ_MALFORMED, QZ_M_NONE, "which is which");
+    /* saying one does not know is a try, and a wrong one; other text cannot be read */
+    const char *giving_up[] = {"不会", "不会算", "I don't know", "no idea", "不知道"};
+    for (size_t i = 0; i < sizeof giving_up / sizeof giving_up[0]; i++)
+        expect(&q, giving_up[i], QZ_WRONG, QZ_M_NONE, "no number");
+    expect(&q, "banana", QZ_MALFORMED, QZ_M_NONE, "no number");
+}
+
+/* Before a second try nothing gives the answer away: the feedback up to reveal_at holds
+ * no expected value, no sum of the exps, and no engine value; after it, all of them. */
+static void test_q3_first_try_gives_nothing_away(void **state)
+{
+    qz_question q = q3_glossed();
+    const char *answers[] = {"0.125 0.208", "1.35 1.65", "0.17 0.14", "0.21 0.26", "0.2 0.3", "0.1 0.2",
+                             "13.84 16.91", "不会", "I don't know", "0.13 0.11", "下雨=0.5", "banana",
+                             "0.1 0.2 0.3", "0.11 0.13 0.34"};
+    const char *leaks[] = {"0.14", "0.17", "0.1384", "0.1691", "9.75", "engine", "引擎"};
+    for (int lang = 0; lang < 2; lang++)
+        for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+            qz_result r = grade(&q, answers[i], (qz_lang)lang);
+            char *head = strndup(r.feedback, r.reveal_at);
+            for (size_t k = 0; k < sizeof leaks / sizeof leaks[0]; k++)
+                if (strstr(head, leaks[k]) && !strstr(answers[i], leaks[k])) {
+                    print_error("'%s' gives away '%s' before a try:\n%s\n", answers[i], leaks[k], head);
+                    fail();
+                }
+            if (r.verdict == QZ_WRONG || r.verdict == QZ_PARTIAL)
+                assert_non_null(strstr(r.feedback + r.reveal_at, "0.1384"));
+            free(head);
+            qz_result_free(&r);
+        }
+}
+
+/* Whole numbers are printed as such, and a numeric question without a tolerance is
+ * graded within half a unit of the second decimal (as `show` prints ± 0.005). */
+static void test_numeric_whole_and_default_tolerance(void **state)
+{
+    static const double pairs[] = {21};
+    qz_question q = qz_question_init(QZ_NUMERIC);
+    q.values = pairs;
+    q.n_values = 1;
+    expect(&q, "21 pairs", QZ_CORRECT, QZ_M_NONE, "21  ✓  (engine: 21)");
+    expect(&q, "21 对", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "21.004", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "21.01", QZ_WRONG, QZ_M_NONE, NULL);
+    qz_result r = grade(&q, "20", QZ_EN);
+    assert_null(strstr(r.feedback, "21.0"));
+    assert_non_null(strstr(r.feedback, "The right answer (engine): 21\n"));
+    assert_string_equal(r.expected, "21");
+    qz_result_free(&r);
+    static const double mib[] = {1048576};
+    q.values = mib;
+    q.tolerance = 0;
+    q.decimals = 0;
+    expect(&q, "1,048,576", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "4 × 512² = 1,048,576 weights", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "1 048 576", QZ_MALFORMED, QZ_M_NONE, NULL);   /* three numbers, or one? */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +506,10 @@ int main(void)
         cmocka_unit_test(test_attention_causal),
         cmocka_unit_test(test_bad_question),
         cmocka_unit_test(test_random_answers_are_graded),
+        cmocka_unit_test(test_q3_free_sentences),
+        cmocka_unit_test(test_q3_free_sentences_wrong),
+        cmocka_unit_test(test_q3_first_try_gives_nothing_away),
+        cmocka_unit_test(test_numeric_whole_and_default_tolerance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
