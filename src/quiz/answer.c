@@ -277,6 +277,17 @@ static size_t digit_groups(const qz_lexer *lx, const char *p, size_t lead)
     }
     if (groups >= 2 || (groups == 1 && lx->whole && *q != '.'))
         return (size_t)(q - (p + lead));
+    /* "1 048 576" where one whole number is asked */
+    q = p + lead;
+    groups = 0;
+    while (lx->space_groups && lead <= 3 && *p != '0' && q[0] == ' ' && isdigit((unsigned char)q[1]) &&
+           isdigit((unsigned char)q[2]) && isdigit((unsigned char)q[3]) && !isdigit((unsigned char)q[4]) &&
+           q[4] != '.' && q[4] != ',') {
+        groups++;
+        q += 4;
+    }
+    if (groups >= 1)
+        return (size_t)(q - (p + lead));
 underscores:
     q = p + lead;
     while (q[0] == '_' && isdigit((unsigned char)q[1])) {
@@ -303,7 +314,7 @@ static size_t lex_number(const qz_lexer *lx, const char *p, qz_tok *t)
         q++;
     }
     size_t groups = digit_groups(lx, p, (size_t)(q - p));
-    for (const char *g = q; g < q + groups; g++)
+    for (const char *g = q; g < q + groups; g++)   /* the digits of the groups */
         if (isdigit((unsigned char)*g) && b < 100)
             buf[b++] = *g;
     q += groups;
@@ -437,6 +448,12 @@ static int lex_word(qz_lexer *lx, const char *p, size_t *len)
     return AT_OK;
 }
 
+static int is_function_name(const char *s, size_t n)
+{
+    return (n == 3 && !strncasecmp(s, "exp", 3)) || (n == 4 && !strncasecmp(s, "sqrt", 4)) ||
+           (n == 2 && !strncasecmp(s, "ln", 2));
+}
+
 int qz_lex(qz_lexer *lx)
 {
     const char *p = lx->text;
@@ -454,6 +471,18 @@ int qz_lex(qz_lexer *lx)
         t->s = p;
         t->space_before = space;
         space = 0;
+        qz_tok *w = lx->n ? &lx->toks[lx->n - 1] : NULL;
+        if (isdigit((unsigned char)*p) && !t->space_before && w && w->kind == T_WORD &&
+            isalpha((unsigned char)w->s[w->len - 1]) && !(w->len == 1 && tolower((unsigned char)*w->s) == 'e') &&
+            !is_function_name(w->s, w->len)) {
+            /* "w1", "k2", "d_k1": a name with digits, not a number */
+            const char *q = p;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            w->len = (size_t)(q - w->s);
+            p = q;
+            continue;
+        }
         if (isdigit((unsigned char)*p) && ambiguous_e(lx, p)) {
             return refuse_e(lx, p);
         } else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
@@ -461,6 +490,11 @@ int qz_lex(qz_lexer *lx)
         } else if (symbol_at(p, &len, &which)) {
             t->kind = symbols[which].kind;
             t->op = symbols[which].op;
+        } else if ((*p == 'x' || *p == 'X') && lx->n && lx->toks[lx->n - 1].kind == T_NUM &&
+                   !t->space_before && isdigit((unsigned char)p[1])) {
+            t->kind = T_OP;   /* "512x512" */
+            t->op = '*';
+            len = 1;
         } else if (*p == '/' && lx->slash_sep && t->space_before && (p[1] == ' ' || p[1] == '~')) {
             t->kind = T_SEP;   /* "0.14 / 0.17": a list, when read as one */
             t->op = ',';
@@ -761,7 +795,8 @@ static int run(const char *text, const long *orig, const qz_read_opts *o, int co
     if (!toks)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     qz_lexer lx = {.text = text, .orig = orig, .toks = toks, .comma_decimal = comma_decimal,
-                   .whole = o->whole, .slash_sep = slash_sep, .lang = lang, .err = err};
+                   .whole = o->whole, .space_groups = o->whole && o->want == 1,
+                   .slash_sep = slash_sep, .lang = lang, .err = err};
     memset(out, 0, sizeof *out);
     out->comma_decimal = comma_decimal;
     int rc = qz_lex(&lx);

@@ -45,6 +45,7 @@ typedef struct qz_lexer {
     int comma_decimal;    /* a comma between digits is a decimal point */
     int whole;            /* whole numbers expected: "21,000" is 21000 */
     int slash_sep;        /* " / " between spaces separates values ("0.14 / 0.17") */
+    int space_groups;     /* one whole number asked: "1 048 576" is one number */
     qz_lang lang;
     at_error *err;
 } qz_lexer;

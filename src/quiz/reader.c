@@ -61,7 +61,7 @@ static const struct {
     {"sum", W_OTHER}, {"total", W_OTHER}, {"denominator", W_OTHER}, {"normaliser", W_OTHER},
     {"normalizer", W_OTHER}, {"exps", W_OTHER}, {"exponentials", W_OTHER}, {"总和", W_OTHER},
     {"求和", W_OTHER}, {"之和", W_OTHER}, {"分母", W_OTHER}, {"合计", W_OTHER}, {"加起来", W_OTHER},
-    {"相加", W_OTHER}, {"指数", W_OTHER}, {"和是", W_OTHER}, {"和为", W_OTHER}, {"和约", W_OTHER},
+    {"相加", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER}, {"among", W_OTHER}, {"指数", W_OTHER}, {"和是", W_OTHER}, {"和为", W_OTHER}, {"和约", W_OTHER},
     {"和等于", W_OTHER}, {"和=", W_OTHER}, {"和:", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER},
     /* words of the working that say nothing of the values */
     {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER},
@@ -94,6 +94,7 @@ typedef struct item {
     int answer;           /* IT_CONCL: names the answer (答案, "result"): labels may cross it */
     long token;           /* IT_LABEL */
     size_t value;         /* IT_VALUE: index into the values */
+    int group;            /* the aside in parentheses it stands in (0: none) */
     const char *s;        /* IT_LABEL: as written */
     size_t len;
     int used;             /* IT_LABEL: paired with a value */
@@ -105,6 +106,8 @@ typedef struct reader {
     qz_numbers *out;
     item *it;
     size_t n;
+    int group;            /* the aside being read (0: none) */
+    int groups;           /* asides opened so far */
 } reader;
 
 static int ascii_word_byte(unsigned char c)
@@ -215,7 +218,7 @@ static size_t word_at(const reader *r, const char *p, enum wkind *kind, long *to
 
 static void add(reader *r, enum item_kind k, long token, const char *s, size_t len)
 {
-    r->it[r->n++] = (item){.kind = k, .token = token, .s = s, .len = len};
+    r->it[r->n++] = (item){.kind = k, .token = token, .s = s, .len = len, .group = r->group};
 }
 
 static size_t utf8_len(unsigned char c)
@@ -282,10 +285,13 @@ static int glued_after_value(const qz_lexer *lx, size_t i)
     const qz_tok *t = &lx->toks[i];
     if (t->space_before)
         return 0;
+    size_t letters = 0;
+    while (letters < t->len && isalpha((unsigned char)t->s[letters]))
+        letters++;
     if (t->kind == T_WORD)
         for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
-            if (t->len == strlen(units[u]) && !strncmp(t->s, units[u], t->len))
-                return 0;   /* "64MiB" */
+            if (letters == strlen(units[u]) && !strncmp(t->s, units[u], letters))
+                return 0;   /* "64MiB", "64MB左右" */
     return t->kind == T_NUM || t->kind == T_ROOT ||
            (t->kind == T_WORD && (unsigned char)t->s[0] < 0x80);
 }
@@ -297,6 +303,7 @@ static int walk(reader *r)
     qz_numbers *out = r->out;
     const char *covered = NULL;
     int asides = 0;   /* '(' opened around words, not arithmetic */
+    int outer[8] = {0};
     for (size_t i = 0; i < lx->n;) {
         const qz_tok *t = &lx->toks[i];
         if (covered && t->s < covered) {
@@ -327,7 +334,7 @@ static int walk(reader *r)
                 return qz_lex_fail(lx, &lx->toks[i],
                                    "letters or digits glued to a number: write one number, then a space",
                                    "数字后面紧跟着字母或数字：每个数写完后请加空格");
-            r->it[r->n++] = (item){.kind = IT_VALUE, .value = out->n++};
+            r->it[r->n++] = (item){.kind = IT_VALUE, .value = out->n++, .group = r->group};
             continue;
         }
         switch (t->kind) {
@@ -346,11 +353,17 @@ static int walk(reader *r)
             add(r, t->space_before && !t[1].space_before && qz_value_starts(lx, i + 1) ? IT_PREFIX : IT_LINK,
                 -1, NULL, 0);
             break;
-        case T_LPAR: asides++; break;
+        case T_LPAR:
+            if (asides < 8)
+                outer[asides] = r->group;
+            asides++;
+            r->group = ++r->groups;
+            break;
         case T_RPAR:
             if (!asides)
                 return qz_lex_fail(lx, t, "a ')' without its '('", "多了一个 ')'");
             asides--;
+            r->group = asides < 8 ? outer[asides] : r->group;
             break;
         case T_WORD: covered = read_word(r, i); break;
         default: break;   /* a lone operator, %, √ or punctuation */
@@ -366,7 +379,7 @@ static int walk(reader *r)
 /* A step and its result ("e^0.3/9.75 ≈ 0.14", "1.35/9.75 = 0.1385 ≈ 0.14", "1.35/9.75
  * 约等于 0.14") are one value, the result: two values with only links (and words that
  * are no label, separator or concluding word) between them. */
-static void collapse_chains(reader *r)
+static void collapse_chains(reader *r, int flex_links)
 {
     qz_numbers *out = r->out;
     size_t w = 0, last_value = (size_t)-1;
@@ -386,11 +399,12 @@ static void collapse_chains(reader *r)
             links = hard = broken = named = 0;
             continue;
         }
-        links += it.kind == IT_LINK || (it.kind == IT_CONCL && it.flex);
+        links += it.kind == IT_LINK || (it.kind == IT_CONCL && it.flex && flex_links);
         hard += it.kind == IT_LINK;
         named = it.kind == IT_OTHER ? 1 : it.kind == IT_SEP ? 0 : named;
         broken |= it.kind == IT_SEP || it.kind == IT_LABEL || it.kind == IT_OTHER ||
-                  (it.kind == IT_CONCL && !it.flex) || it.kind == IT_EACH || it.kind == IT_OR;
+                  (it.kind == IT_CONCL && (!it.flex || !flex_links)) || it.kind == IT_EACH ||
+                  it.kind == IT_OR;
         r->it[w++] = it;
     }
     r->n = w;
@@ -483,9 +497,16 @@ static void pair_nearest(reader *r, int before)
     for (size_t k = 0; k < r->n; k++) {
         if (r->it[k].kind != IT_LABEL || r->it[k].used)
             continue;
-        size_t pv = (size_t)-1, nv = next_value(r, k + 1);
+        /* "(伞 gets about 0.34)": a label in an aside with a value labels only there */
+        int g = r->it[k].group, own = 0;
+        for (size_t j = 0; g && j < r->n && !own; j++)
+            own = r->it[j].kind == IT_VALUE && r->it[j].group == g;
+        size_t pv = (size_t)-1, nv = r->n;
+        for (size_t j = k + 1; j < r->n && nv == r->n; j++)
+            if (r->it[j].kind == IT_VALUE && (!own || r->it[j].group == g))
+                nv = j;
         for (size_t j = k; j-- > 0;)
-            if (r->it[j].kind == IT_VALUE) {
+            if (r->it[j].kind == IT_VALUE && (!own || r->it[j].group == g)) {
                 pv = j;
                 break;
             }
@@ -614,20 +635,68 @@ static void mark_values(reader *r, int before)
         out->labelled += out->v[i].token >= 0;
 }
 
+/* Does the reading give as many values as asked: in all, after the concluding word, or
+ * by distinct labels? */
+static int fits(const qz_numbers *out, size_t want)
+{
+    if (!want || qz_answer_count(out) == want)
+        return 1;
+    size_t after = 0, labels = 0;
+    for (size_t i = out->concluded ? out->conclusion_at : out->n; i < out->n; i++)
+        after += !out->v[i].other && !out->v[i].aside;
+    for (size_t i = 0; i < out->n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = out->v[j].token == out->v[i].token;
+        labels += out->v[i].token >= 0 && !seen;
+    }
+    return after == want || labels >= want;
+}
+
+static void interpret(reader *r, int flex_links)
+{
+    collapse_chains(r, flex_links);
+    pair_respectively(r);
+    int before = labels_before(r);
+    pair_nearest(r, before);
+    mark_values(r, before);
+}
+
 int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out)
 {
+    size_t cap = strlen(lx->text) + lx->n + 2;
     reader r = {.lx = lx, .o = o, .out = out};
-    r.it = malloc((strlen(lx->text) + lx->n + 2) * sizeof *r.it);
-    if (!r.it)
+    r.it = malloc(2 * cap * sizeof *r.it);
+    qz_numbers *first = malloc(sizeof *first);
+    if (!r.it || !first) {
+        free(r.it);
+        free(first);
         return at_error_set(lx->err, AT_ENOMEM, "out of memory");
+    }
     int rc = walk(&r);
     if (!rc) {
-        collapse_chains(&r);
-        pair_respectively(&r);
-        int before = labels_before(&r);
-        pair_nearest(&r, before);
-        mark_values(&r, before);
+        /* "1.35/9.75 得 0.14" links a step to its result; "0.138 and 0.169 → 0.14, 0.17"
+         * concludes: the second reading when the first does not give the count asked */
+        item *saved = r.it + cap;
+        size_t n = r.n;
+        memcpy(saved, r.it, n * sizeof *r.it);
+        *first = *out;
+        interpret(&r, 1);
+        if (!fits(out, o->want)) {
+            qz_numbers *linked = malloc(sizeof *linked);
+            if (linked) {
+                *linked = *out;
+                *out = *first;
+                memcpy(r.it, saved, n * sizeof *r.it);
+                r.n = n;
+                interpret(&r, 0);
+                if (!fits(out, o->want))
+                    *out = *linked;
+                free(linked);
+            }
+        }
     }
+    free(first);
     free(r.it);
     return rc;
 }

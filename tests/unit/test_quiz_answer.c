@@ -344,6 +344,18 @@ static void test_worked_chains(void **state)
     expect_read("$\\frac{e^{0.3}}{9.75} \\approx 0.14$, $\\frac{e^{0.5}}{9.75} \\approx 0.17$", QZ_EN, 2,
                 steps, none);
     expect_read("下雨: e^0.3/9.75 ≈ 0.14; 没: e^0.5/9.75 ≈ 0.17", QZ_ZH, 2, steps, rain_not);
+    /* "→", 得, "so" link a step to its result, or conclude a list */
+    expect_read("1.35/9.75 得 0.14，1.65/9.75 得 0.17", QZ_ZH, 2, steps, none);
+    expect_read("1.35/9.75 → 0.14, 1.65/9.75 → 0.17", QZ_EN, 2, steps, none);
+    qz_numbers n2;
+    qz_read_opts o2 = {.want = 2};
+    assert_int_equal(qz_read_numbers("0.138 and 0.169 → 0.14, 0.17", &o2, QZ_EN, &n2, NULL), AT_OK);
+    assert_true(n2.concluded && n2.n == 4 && n2.conclusion_at == 2);
+    /* names with digits are names: "q3:", "k1 =" */
+    expect_read("q3: 0.14 0.17", QZ_EN, 2, steps, none);
+    const double row[3] = {0.25, 0.25, 0.5};
+    expect_values("k1: 0.25, k2: 0.25, k3: 0.5", 3, row, 3);
+    expect_values("w_1 = 0.25, w_2 = 0.25, w_3 = 0.5", 3, row, 3);
     qz_numbers nums;
     qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6};
     /* "the value a label ends on": later steps of 下雨's working inherit its label */

@@ -401,6 +401,10 @@ static void test_q3_free_sentences(void **state)
         "exp 依次是 1.105、1.350、1.221、1.649、1.105、3.320，和是 9.75，所以下雨 0.14，没 0.17",
         "e^0.3≈1.35，e^0.5≈1.65，分母≈9.8，得 0.138、0.168，即 0.14、0.17", "~0.14 / ~0.17",
         "$\\frac{e^{0.3}}{9.75} \\approx 0.14$, $\\frac{e^{0.5}}{9.75} \\approx 0.17$", "13.8%、16.9%",
+        "0.14 and 0.17 (伞 gets the most, about 0.34)", "权重：下雨 0.14，没 0.17，伞最大约 0.34",
+        "P(下雨)=0.14, P(没)=0.17", "rains → 0.14, didn't → 0.17", "Σexp = 9.75, so rains = 1.35/9.75 = 0.14 "
+        "and didn't = 1.65/9.75 = 0.17", "先算 exp：1.11、1.35、1.22、1.65、1.11、3.32，求和 9.75，再除：下雨 0.14，没 0.17",
+        "0.14 0.17 (to two decimals)", "{\"下雨\": 0.14, \"没\": 0.17}", "0.1384 / 0.1691",
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         expect(&q, forms[i], QZ_CORRECT, QZ_M_NONE, "✓");
@@ -479,7 +483,16 @@ static void test_numeric_whole_and_default_tolerance(void **state)
     q.decimals = 0;
     expect(&q, "1,048,576", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "4 × 512² = 1,048,576 weights", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(&q, "1 048 576", QZ_MALFORMED, QZ_M_NONE, NULL);   /* three numbers, or one? */
+    expect(&q, "1 048 576", QZ_CORRECT, QZ_M_NONE, NULL);   /* one whole number asked */
+    expect(&q, "1048576 (4 matrices of 512x512)", QZ_CORRECT, QZ_M_NONE, NULL);
+    q.values = pairs;
+    expect(&q, "21 of 36", QZ_CORRECT, QZ_M_NONE, NULL);   /* a count of a total */
+    expect(&q, "21 out of 36 pairs", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "共 21 对", QZ_CORRECT, QZ_M_NONE, NULL);
+    static const double mebi[] = {64};
+    q.values = mebi;
+    expect(&q, "64MB左右", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "4096² × 4 B = 64 MiB", QZ_CORRECT, QZ_M_NONE, NULL);
 }
 
 int main(void)
