@@ -161,9 +161,11 @@ void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, cons
 int at_blas_threads(size_t m, size_t n, size_t k);
 
 /* Sets the maximum thread count of the engine's BLAS calls and worker threads
- * (n ≥ 1); n ≤ 0 goes back to the default: OPENBLAS_NUM_THREADS if set, else
- * OpenBLAS's own default (one per core). Not thread-safe: call it before work
- * starts. Threads are created with pthread_create, never fork(). */
+ * (n ≥ 1), and OpenBLAS's own thread count to n at once; n ≤ 0 goes back to the
+ * default: OPENBLAS_NUM_THREADS if set, else OpenBLAS's own default (one per core).
+ * Not thread-safe: call it before work starts. Threads are created with
+ * pthread_create, never fork(). With n = 1 OpenBLAS's worker threads are never woken,
+ * so they never spin (sched_yield) after a product, as they do for some 0.1 s. */
 void at_blas_set_max_threads(int n);
 
 #endif

@@ -19,6 +19,8 @@ static int blas_max_threads = -1;
 void at_blas_set_max_threads(int n)
 {
     blas_max_threads = n > 0 ? n : -1;
+    if (n > 0)   /* also for products that do not go through at_matmul_ex (at_gemm) */
+        at_blas_use_threads(n);
 }
 
 int at_blas_max_threads(void)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/attention.h"
 #include "ui/crt.h"
 #include "ui/home.h"
 #include "ui/i18n.h"
@@ -187,6 +188,11 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
                   const char *const *lesson_dirs, size_t n_lesson_dirs,
                   const char *shipped_model)
 {
+    /* One BLAS thread in the tutor: its matrices are small (a sentence of up to 256
+     * tokens, d_model 32: a fraction of a millisecond on one core), and OpenBLAS's
+     * worker threads, once woken, spin for some 0.1 s of CPU after each product while
+     * the tutor waits for a key (tests/e2e/idle_cpu.sh). */
+    at_blas_set_max_threads(1);
     ui_tutor t;
     if (ui_tutor_open(&t, lang, model_path, lesson_dirs, n_lesson_dirs, shipped_model) < 0)
         return 1;
