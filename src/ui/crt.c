@@ -15,7 +15,8 @@ static struct {
     crt_palette palette;
     SCREEN *screen;           /* from newterm, released by delscreen in crt_done */
     attr_t attrs[CRT_ROLES];
-    int joins;                /* UI_JOINS_* flags measured before the screen starts */
+    int joins;                /* UI_JOINS_* flags from the probe's answers */
+    ui_probe probe;           /* the probe started by crt_init, until it is over */
 } crt;
 
 typedef struct role_colors {
@@ -162,16 +163,35 @@ static void setup(void)
 
 int crt_init(void)
 {
+    if (crt.active)
+        return 0;
+    if (crt_init_on(NULL, stdout, stdin) < 0)   /* initscr() without its exit on failure */
+        return -1;
+    /* Whole frames: doupdate would stop drawing at pending input, and the probe's
+     * answers are pending input until crt_probe_finish reads them. */
+    typeahead(-1);
+    /* Sent now, after curses made the input non-canonical without echo; the answers
+     * are read after the first frame (crt_probe_finish). */
+    ui_probe_start(&crt.probe, STDIN_FILENO, STDOUT_FILENO);
+    return 0;
+}
+
+int crt_probe_finish(void)
+{
     char typed[256];
-    size_t n_typed = 0;
-    if (!crt.active) {
-        fflush(stdout);
-        crt.joins = ui_probe_joins(STDIN_FILENO, STDOUT_FILENO, typed, sizeof typed, &n_typed);
-    }
-    int rc = crt_init_on(NULL, stdout, stdin);   /* initscr() without its exit on failure */
-    while (rc == 0 && n_typed > 0)   /* keys typed during the probe, back in order */
+    size_t n_typed = 0, n;
+    if (!crt.probe.waiting)
+        return 0;
+    int before = crt.joins, over;
+    do {
+        over = ui_probe_poll(&crt.probe, UI_PROBE_WAIT_MS, typed + n_typed,
+                             sizeof typed - n_typed, &n);
+        n_typed += n;
+    } while (!over);
+    crt.joins = ui_probe_flags(&crt.probe);
+    while (n_typed > 0)   /* keys typed meanwhile, back in order */
         ungetch((unsigned char)typed[--n_typed]);
-    return rc;
+    return crt.joins != before;
 }
 
 int crt_init_on(const char *term, FILE *out, FILE *in)

@@ -38,9 +38,17 @@ const char *crt_unusable(void);
 
 /* initscr() with cbreak, noecho, keypad, no cursor; picks the palette from the
  * terminal's colours, and none when NO_COLOR is set (any value, https://no-color.org);
- * first measures how the terminal draws emoji sequences (ui_probe_joins).
+ * then sends the probe of how the terminal draws emoji sequences (ui/termprobe.h)
+ * without waiting for its answers: the first frame can be drawn at once, with
+ * placeholders for such sequences, and crt_probe_finish applies the answers.
  * Returns 0, or -1 when ncurses could not start. */
 int crt_init(void);
+
+/* After the first frame: reads the probe's answers (waiting for them up to
+ * UI_PROBE_WAIT_MS after crt_init), sets crt_joins, and gives keys typed meanwhile
+ * back to curses in order. Returns 1 when crt_joins changed (draw again), 0 otherwise
+ * and at once when no probe is waiting. */
+int crt_probe_finish(void);
 
 /* The same on given streams (newterm), for tests and benchmarks. */
 int crt_init_on(const char *term, FILE *out, FILE *in);
@@ -50,7 +58,8 @@ void crt_done(void);
 
 crt_palette crt_palette_in_use(void);
 
-/* The UI_JOINS_* flags (ui/termprobe.h) measured by crt_init; 0 with crt_init_on. */
+/* The UI_JOINS_* flags (ui/termprobe.h) the probe measured; 0 before its answers and
+ * with crt_init_on. */
 int crt_joins(void);
 
 /* The attribute (colour pair and A_* flags) of a role in the current palette. */

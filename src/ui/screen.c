@@ -201,6 +201,8 @@ void ui_app_run(ui_app *app)
     int running = app->depth > 0;
     while (running) {
         ui_app_draw(app);
+        if (crt_probe_finish())   /* the terminal's answers, after the first frame */
+            continue;             /* it draws emoji sequences whole: draw again */
         wint_t ch;
         int r = get_wch(&ch);
         if (r == ERR)

@@ -3,10 +3,15 @@
 
 #include <poll.h>
 #include <string.h>
-#include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
-#define PROBE_WAIT_MS 300
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static int write_all(int fd, const char *s)
 {
@@ -42,56 +47,95 @@ static size_t report_at(const char *s, size_t n, int *col)
     return i + 1;
 }
 
-/* Read until `want` position reports came (or PROBE_WAIT_MS passed without a byte);
- * their columns go to cols[], every other byte (keys typed meanwhile) to keep[]. */
-static int read_reports(int in, int *cols, int want, char *keep, size_t cap, size_t *kept)
+/* 1 if s[0..n) can still grow into a report: ESC, ESC [, then digits with at most one
+ * ';' among them. */
+static int report_prefix(const char *s, size_t n)
 {
-    char buf[256];
-    size_t n = 0;
-    int got = 0;
-    *kept = 0;
-    while (got < want && n < sizeof buf) {
-        struct pollfd p = {.fd = in, .events = POLLIN};
-        if (poll(&p, 1, PROBE_WAIT_MS) <= 0 || read(in, &buf[n], 1) != 1)
-            break;
-        n++;
-        for (size_t s = 0; s < n; s++) {   /* a report just completed? */
-            size_t len = report_at(buf + s, n - s, &cols[got]);
-            if (len && s + len == n) {
-                got++;
-                n = s;   /* drop it; what came before stays */
-                break;
-            }
-        }
+    if (n == 0 || s[0] != '\033' || (n > 1 && s[1] != '['))
+        return 0;
+    for (size_t i = 2, semi = 0; i < n; i++) {
+        if (s[i] == ';' && !semi)
+            semi = 1;
+        else if (s[i] < '0' || s[i] > '9')
+            return 0;
     }
-    for (size_t i = 0; i < n && *kept < cap; i++)
-        keep[(*kept)++] = buf[i];
-    return got;
+    return 1;
 }
 
-int ui_probe_joins(int in, int out, char *typed, size_t cap, size_t *n_typed)
+int ui_probe_start(ui_probe *p, int in, int out)
 {
-    struct termios old, raw;
-    *n_typed = 0;
-    if (!isatty(in) || !isatty(out) || tcgetattr(in, &old) != 0)
-        return 0;
-    raw = old;
-    raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
-    raw.c_cc[VMIN] = 1;
-    raw.c_cc[VTIME] = 0;
-    if (tcsetattr(in, TCSANOW, &raw) != 0)
-        return 0;
-    int flags = 0, col[2] = {0, 0};
-    /* column 1, then 👩‍🔧 and a report, then 👍🏽 and a report */
+    memset(p, 0, sizeof *p);
+    p->in = in;
+    if (!isatty(in) || !isatty(out))
+        return -1;
+    /* column 1, then 👩‍🔧 and a report, then 👍🏽 and a report, then the line erased */
     if (write_all(out, "\r\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x94\xA7\033[6n"
-                       "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\033[6n") == 0 &&
-        read_reports(in, col, 2, typed, cap, n_typed) == 2) {
-        if (col[0] == 3)
-            flags |= UI_JOINS_ZWJ;
-        if (col[1] - col[0] == 2)
-            flags |= UI_JOINS_MODIFIER;
+                       "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\033[6n\r\033[K") != 0)
+        return -1;
+    p->waiting = 1;
+    p->deadline = now_s() + UI_PROBE_WAIT_MS / 1000.0;
+    return 0;
+}
+
+/* Moves buf[0 .. k) to typed (as far as it holds) and keeps the rest. */
+static void give_back(ui_probe *p, size_t k, char *typed, size_t cap, size_t *n_typed)
+{
+    for (size_t i = 0; i < k && *n_typed < cap; i++)
+        typed[(*n_typed)++] = p->buf[i];
+    memmove(p->buf, p->buf + k, p->n - k);
+    p->n -= k;
+}
+
+int ui_probe_poll(ui_probe *p, int wait_ms, char *typed, size_t cap, size_t *n_typed)
+{
+    *n_typed = 0;
+    if (!p->waiting)
+        return 1;
+    double left = p->deadline - now_s();
+    int ms = left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+    struct pollfd pfd = {.fd = p->in, .events = POLLIN};
+    ssize_t r = 0;
+    if (poll(&pfd, 1, wait_ms < ms ? wait_ms : ms) > 0) {
+        r = read(p->in, p->buf + p->n, sizeof p->buf - p->n);
+        if (r > 0)
+            p->n += (size_t)r;
+        else
+            r = -1;   /* the terminal went away: no answer will come */
     }
-    write_all(out, "\r\033[K");
-    tcsetattr(in, TCSANOW, &old);
+    /* take the answers out, wherever they are among the keys */
+    for (size_t s = 0; s < p->n;) {
+        int col = 0;
+        size_t len = report_at(p->buf + s, p->n - s, &col);
+        if (!len) {
+            s++;
+            continue;
+        }
+        if (p->got < 2)
+            p->cols[p->got++] = col;
+        memmove(p->buf + s, p->buf + s + len, p->n - s - len);
+        p->n -= len;
+    }
+    if (p->got == 2 || r < 0 || now_s() >= p->deadline || p->n == sizeof p->buf)
+        p->waiting = 0;
+    /* every byte before a possible start of an answer is a key typed meanwhile */
+    size_t keep = p->n;
+    for (size_t s = 0; p->waiting && s < p->n; s++)
+        if (report_prefix(p->buf + s, p->n - s)) {
+            keep = s;
+            break;
+        }
+    give_back(p, p->waiting ? keep : p->n, typed, cap, n_typed);
+    return !p->waiting;
+}
+
+int ui_probe_flags(const ui_probe *p)
+{
+    int flags = 0;
+    if (p->got < 2)
+        return 0;
+    if (p->cols[0] == 3)
+        flags |= UI_JOINS_ZWJ;
+    if (p->cols[1] - p->cols[0] == 2)
+        flags |= UI_JOINS_MODIFIER;
     return flags;
 }
