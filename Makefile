@@ -75,7 +75,9 @@ build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(L
 build/asan/tests/%: build/asan/tests/unit/%.o $(call objs,asan,$(TEST_HELPERS)) $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
-unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN) $(FUZZ_REPLAY)
+# The benchmarks are built (not run) with the tests, so they cannot rot.
+BENCH_BINS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/*.c))
+unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN) $(FUZZ_REPLAY) $(BENCH_BINS)
 
 # Every suite prints TAP lines; tests/run.sh counts them and ends with "N passed, N failed".
 test: deps
@@ -156,7 +158,7 @@ bench-ui: deps
 
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS)
 
 # `make install PREFIX=/usr DESTDIR=/tmp/stage`: the program finds its data through
 # <bin>/../share/attn-tutor, so a staged or moved install works as it is.

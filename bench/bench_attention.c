@@ -6,6 +6,7 @@
  *        bench_attention --thread-thresholds
  * The BLAS thread count comes from OPENBLAS_NUM_THREADS, as for the engine.
  * Prints one JSON object per line for bench/report.py. */
+#include "cli/blas_start.h"
 #include "engine/attention.h"
 
 #include <cblas.h>
@@ -264,8 +265,20 @@ static int parse_sizes(const char *s, size_t *sizes, int max)
     return n;
 }
 
+/* s as a JSON string body (quotes and backslashes escaped, control bytes dropped). */
+static void print_json_text(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        if ((unsigned char)*s >= 0x20)
+            putchar(*s);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    cli_blas_start(argv);   /* the best OpenBLAS core for this CPU, as attn-tutor runs */
     size_t sizes[16] = {8, 16, 64, 256, 1024, 4096};
     int n_sizes = 6, sgemm_n = 2048;
     long case3 = 0;
@@ -295,8 +308,10 @@ int main(int argc, char **argv)
         bench_case3(case3);
         return 0;
     }
-    printf("{\"impl\":\"versions\",\"openblas\":\"%s\",\"core\":\"%s\"}\n",
+    printf("{\"impl\":\"versions\",\"openblas\":\"%s\",\"core\":\"%s\",\"core_report\":\"",
            openblas_get_config(), openblas_get_corename());
+    print_json_text(cli_blas_core_report());
+    printf("\"}\n");
     if (sgemm_n > 0)
         bench_sgemm(sgemm_n, threads);
     for (int i = 0; i < n_sizes; i++)

@@ -156,6 +156,8 @@ def main():
         "",
         "OpenBLAS: %s (core %s). " % tuple(next(((r["openblas"], r["core"]) for r in pick(
             rows, impl="versions") if "openblas" in r), ("?", "?"))) +
+        "%s. " % next((r["core_report"] for r in pick(rows, impl="versions")
+                       if "core_report" in r), "OpenBLAS core: not reported") +
         "Machine: %d cores; load average (1, 5, 15 min) %s before and %s after the run%s" % (
             cores, a.load_before, a.load_after,
             " — **the machine was loaded** (shared with other work while this ran), so "
