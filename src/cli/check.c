@@ -1,7 +1,8 @@
 /* attn-tutor check QID ANSWER [--format text|json] [--self correct|partial|wrong] [--no-save]
  *                  [--reveal]
  * Grades one answer to a lesson question against the engine; exit 0 correct,
- * 1 wrong, 3 partly right, 2 malformed answer, unknown question or bad usage.
+ * 1 wrong, 3 partly right, 4 review (a text answer the grader could not judge: the
+ * student grades it with --self), 2 malformed answer, unknown question or bad usage.
  * A wrong or partly right answer is told what slipped, not the right answer: that,
  * the worked steps and the explanation come with --reveal (text), or in the JSON
  * fields "expected" and "reveal" a script asks for. */
@@ -45,8 +46,12 @@ static int usage(FILE *f)
                "  question names none), applied to the rounding: right within ± half a unit of\n"
                "  the expected value rounded to those decimals (0.4223 at 2 decimals: 0.42 ± 0.005,\n"
                "  so 0.425 and 0.4249 are right) or of the exact value (0.4223 ± 0.005).\n"
-               "  exit status: 0 correct, 1 wrong, 3 partly right, 2 malformed or unknown question;\n"
-               "  it follows the automatic grade, also with --self\n\n"
+               "  Text answers are graded by the key ideas they state; a known misconception\n"
+               "  makes them wrong. When the grader recognises neither, the verdict is review:\n"
+               "  the reference answer is shown and you grade yourself with --self; a review\n"
+               "  is not counted as a wrong attempt.\n"
+               "  exit status: 0 correct, 1 wrong, 3 partly right, 4 review (grade it yourself),\n"
+               "  2 malformed or unknown question; it follows the automatic grade, also with --self\n\n"
                CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
@@ -107,9 +112,10 @@ static int parse_args(int argc, char **argv, check_args *a)
 
 static const char *verdict_label(qz_verdict v, qz_lang lang)
 {
-    static const char *const en[] = {"correct", "partly right", "wrong", "malformed answer"};
-    static const char *const zh[] = {"正确", "部分正确", "错误", "答案格式有误"};
-    return (lang == QZ_ZH ? zh : en)[v];
+    static const char *const en[] = {"correct", "partly right", "wrong", "malformed answer",
+                                     "needs your review"};
+    static const char *const zh[] = {"正确", "部分正确", "错误", "答案格式有误", "需要你自己评判"};
+    return (lang == QZ_ZH ? zh : en)[(unsigned)v < 5 ? v : QZ_MALFORMED];
 }
 
 /* Numbers rounded to 7 significant digits so that JSON shows 0.1384401, not noise. */
@@ -332,7 +338,7 @@ int cli_check(int argc, char **argv)
         }
     } else {
         printf("%s: %s", a.qid, verdict_label(r.verdict, lang));
-        if (r.verdict != QZ_MALFORMED)
+        if (r.verdict != QZ_MALFORMED && r.verdict != QZ_REVIEW)
             printf(lang == QZ_ZH ? "（得分 %.2g）" : " (score %.2g)", r.score);
         if (r.self_assessed)
             printf(lang == QZ_ZH ? "；你的自评：%s（%.2g）" : "; your own grade: %s (%.2g)",

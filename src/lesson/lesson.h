@@ -185,9 +185,49 @@ typedef struct at_contradiction {
     char *feedback;           /* feedback: what is wrong, in the lesson's language */
 } at_contradiction;
 
+typedef enum at_direction {
+    AT_DIR_NONE = 0, AT_DIR_UP, AT_DIR_DOWN, AT_DIR_SAME,
+} at_direction;   /* direction: up | down | same (as qz_direction) */
+
+typedef enum at_polarity {
+    AT_POL_AFFIRMED = 0, AT_POL_DENIED, AT_POL_EITHER,
+} at_polarity;    /* polarity: affirmed | denied | either (as qz_polarity) */
+
+/* What a statement says of its subject (see qz_claim for how it is matched). */
+typedef struct at_claim {
+    char **subject;           /* subject: its own subject instead of the statement's */
+    unsigned subject_count;
+    char **phrases;           /* phrases: alternatives, both languages */
+    unsigned phrases_count;
+    at_direction direction;   /* direction: */
+    at_polarity polarity;     /* polarity: */
+    char **with;              /* with: groups "a | b", each affirmed in the same sentence */
+    unsigned with_count;
+    char **unless;            /* unless: phrases that must not be in the sentence */
+    unsigned unless_count;
+} at_claim;
+
+/* A wrong statement students make, named in the feedback (see qz_misconception). */
+typedef struct at_misconception {
+    char *name;               /* name: a short id, letters, digits, '-' */
+    char *feedback;           /* feedback: what is wrong, in the lesson's language */
+    bool off_point;           /* off_point: true but not the answer (wrong only alone) */
+    char **subject;           /* subject: alternatives; none = any subject */
+    unsigned subject_count;
+    bool subject_implied;     /* subject_implied: a claim of no subject is of this one */
+    at_claim *claims;         /* claims: [..] any one of them */
+    unsigned claims_count;
+} at_misconception;
+
 typedef struct at_concept {
     char *concept;            /* concept: the idea, in the lesson's language */
-    char **synonyms;          /* synonyms: words that count for it, both languages */
+    bool required;            /* required: a correct answer states it */
+    char **subject;           /* subject: what the statement is about, alternatives */
+    unsigned subject_count;
+    bool subject_implied;     /* subject_implied: a claim of no subject is of this one */
+    at_claim *claims;         /* claims: [..] what is said of it, any one of them */
+    unsigned claims_count;
+    char **synonyms;          /* synonyms: (older form) words that count for it, both languages */
     unsigned synonyms_count;
     char **together;          /* together: groups "Q | queries | 查询", one phrase of
                                  each group in one clause counts for it */
@@ -234,6 +274,8 @@ typedef struct at_question {
     /* text */
     at_concept *rubric;       /* rubric: [..] */
     unsigned rubric_count;
+    at_misconception *misconceptions;   /* misconceptions: [..] */
+    unsigned misconceptions_count;
     char *reference;          /* reference: the model answer */
     unsigned *min_concepts;   /* min_concepts: how many concepts make a full answer */
 } at_question;

@@ -24,7 +24,7 @@ static const kind_rule question_rules[] = {
     {"attention", "tokens glosses q k v mask scale ask row decimals", "q k v ask row"},
     {"choice", "options multiple", "options"},
     {"formula", "canonical", "canonical"},
-    {"text", "rubric reference min_concepts", "rubric reference"},
+    {"text", "rubric misconceptions reference min_concepts", "rubric reference"},
 };
 
 /* Is word one of the space-separated words of list? */

@@ -144,8 +144,57 @@ static const cyaml_schema_field_t contradiction_fields[] = {
 static const cyaml_schema_value_t contradiction_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_contradiction, contradiction_fields),
 };
+static const cyaml_strval_t direction_strings[] = {
+    {"up", AT_DIR_UP},
+    {"down", AT_DIR_DOWN},
+    {"same", AT_DIR_SAME},
+};
+static const cyaml_strval_t polarity_strings[] = {
+    {"affirmed", AT_POL_AFFIRMED},
+    {"denied", AT_POL_DENIED},
+    {"either", AT_POL_EITHER},
+};
+static const cyaml_schema_field_t claim_fields[] = {
+    CYAML_FIELD_SEQUENCE("subject", OPT | CYAML_FLAG_POINTER, at_claim, subject, &string_entry,
+                         0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("phrases", OPT | CYAML_FLAG_POINTER, at_claim, phrases, &string_entry,
+                         0, CYAML_UNLIMITED),
+    CYAML_FIELD_ENUM("direction", OPT | CYAML_FLAG_STRICT, at_claim, direction, direction_strings,
+                     COUNT(direction_strings)),
+    CYAML_FIELD_ENUM("polarity", OPT | CYAML_FLAG_STRICT, at_claim, polarity, polarity_strings,
+                     COUNT(polarity_strings)),
+    CYAML_FIELD_SEQUENCE("with", OPT | CYAML_FLAG_POINTER, at_claim, with, &string_entry, 0,
+                         CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("unless", OPT | CYAML_FLAG_POINTER, at_claim, unless, &string_entry, 0,
+                         CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t claim_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_claim, claim_fields),
+};
+static const cyaml_schema_field_t misconception_fields[] = {
+    CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_DEFAULT, at_misconception, name, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("feedback", CYAML_FLAG_DEFAULT, at_misconception, feedback, 1,
+                           CYAML_UNLIMITED),
+    CYAML_FIELD_BOOL("off_point", OPT, at_misconception, off_point),
+    CYAML_FIELD_SEQUENCE("subject", OPT | CYAML_FLAG_POINTER, at_misconception, subject,
+                         &string_entry, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_BOOL("subject_implied", OPT, at_misconception, subject_implied),
+    CYAML_FIELD_SEQUENCE("claims", CYAML_FLAG_POINTER, at_misconception, claims, &claim_entry, 1,
+                         CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t misconception_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_misconception, misconception_fields),
+};
 static const cyaml_schema_field_t concept_fields[] = {
     CYAML_FIELD_STRING_PTR("concept", CYAML_FLAG_DEFAULT, at_concept, concept, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_BOOL("required", OPT, at_concept, required),
+    CYAML_FIELD_SEQUENCE("subject", OPT | CYAML_FLAG_POINTER, at_concept, subject, &string_entry,
+                         0, CYAML_UNLIMITED),
+    CYAML_FIELD_BOOL("subject_implied", OPT, at_concept, subject_implied),
+    CYAML_FIELD_SEQUENCE("claims", OPT | CYAML_FLAG_POINTER, at_concept, claims, &claim_entry, 0,
+                         CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("synonyms", OPT | CYAML_FLAG_POINTER, at_concept, synonyms,
                          &string_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("together", OPT | CYAML_FLAG_POINTER, at_concept, together,
@@ -188,6 +237,8 @@ const cyaml_schema_field_t at_question_fields[] = {
     CYAML_FIELD_STRING_PTR("canonical", OPT, at_question, canonical, 1, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("rubric", OPT | CYAML_FLAG_POINTER, at_question, rubric, &concept_entry,
                          0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("misconceptions", OPT | CYAML_FLAG_POINTER, at_question, misconceptions,
+                         &misconception_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("reference", OPT, at_question, reference, 0, CYAML_UNLIMITED),
     CYAML_FIELD_UINT_PTR("min_concepts", OPT, at_question, min_concepts),
     CYAML_FIELD_END,

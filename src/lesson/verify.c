@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "lesson/verify.h"
 
+#include "lesson/rubriclint.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistr.h>
@@ -140,6 +142,7 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
     if (q->kind == AT_Q_TEXT && q->min_concepts && *q->min_concepts > q->rubric_count)
         report(v, AT_DIAG_ERROR, ynode_get(node, "min_concepts", NULL), "%s",
                "`min_concepts` is larger than the number of rubric concepts");
+    at_lint_rubric(q, node, v->file, v->diags);
 }
 
 static int valid_id(const char *id)

@@ -138,19 +138,6 @@ static int bind_attention(const at_question *src, qz_bound *b, at_error *err)
     return AT_OK;
 }
 
-/* One rubric concept; its contradictions go to x[0 .. contradicts_count). */
-static void bind_concept(const at_concept *c, qz_concept *out, qz_contradiction *x)
-{
-    for (unsigned k = 0; k < c->contradicts_count; k++) {
-        const at_contradiction *s = &c->contradicts[k];
-        x[k] = (qz_contradiction){(const char *const *)s->phrases, s->phrases_count,
-                                  (const char *const *)s->together, s->together_count, s->feedback};
-    }
-    *out = (qz_concept){c->concept, (const char *const *)c->synonyms, c->synonyms_count,
-                        (const char *const *)c->together, c->together_count,
-                        c->contradicts_count ? x : NULL, c->contradicts_count};
-}
-
 static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
 {
     qz_question *q = &b->q;
@@ -165,21 +152,7 @@ static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
         q->n_options = src->options_count;
         q->multiple = src->multiple && *src->multiple;
     } else {
-        size_t n_x = 0;
-        for (unsigned i = 0; i < src->rubric_count; i++)
-            n_x += src->rubric[i].contradicts_count;
-        b->rubric = calloc(src->rubric_count ? src->rubric_count : 1, sizeof *b->rubric);
-        b->contradicts = calloc(n_x ? n_x : 1, sizeof *b->contradicts);
-        if (!b->rubric || !b->contradicts)
-            return at_error_set(err, AT_ENOMEM, "out of memory");
-        for (unsigned i = 0, x = 0; i < src->rubric_count; i++) {
-            bind_concept(&src->rubric[i], &b->rubric[i], &b->contradicts[x]);
-            x += src->rubric[i].contradicts_count;
-        }
-        q->rubric = b->rubric;
-        q->n_rubric = src->rubric_count;
-        q->min_concepts = src->min_concepts ? *src->min_concepts : 0;
-        q->reference = src->reference;
+        return qz_bind_rubric(src, b, err);
     }
     return AT_OK;
 }
@@ -244,9 +217,8 @@ void qz_bound_free(qz_bound *b)
     free(b->ask);
     free(b->allowed);
     free(b->options);
-    free(b->rubric);
-    free(b->contradicts);
     free(b->glosses);
+    qz_bind_rubric_free(b);
     memset(b, 0, sizeof *b);
 }
 

@@ -18,15 +18,19 @@ typedef struct qz_bound {
     size_t *ask;
     unsigned char *allowed;
     qz_option *options;
-    qz_concept *rubric;
-    qz_contradiction *contradicts;   /* every concept's, one after another */
     qz_gloss *glosses;               /* one per word of every `glosses` entry */
+    struct qz_text_bound *text;      /* a text question's rubric (bindtext.c) */
 } qz_bound;
 
 /* Convert one lesson question. Returns AT_OK, AT_EINVAL (err names the field, e.g.
  * "asked token 'x' is not among the tokens"), AT_ENOMEM. Free with qz_bound_free. */
 int qz_bind_question(const at_question *src, qz_bound *out, at_error *err);
 void qz_bound_free(qz_bound *b);
+
+/* A text question's rubric and misconceptions into b->q (bindtext.c); AT_OK or
+ * AT_ENOMEM. qz_bound_free frees them (qz_bind_rubric_free). */
+int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err);
+void qz_bind_rubric_free(qz_bound *b);
 
 /* Split a command-line id: "q3" → ("self-test", "q3"); "masking:q2" → ("masking", "q2").
  * Writes into lesson / question (cap bytes each); -1 if a part is empty or too long. */

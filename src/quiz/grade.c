@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const verdict_names[] = {"correct", "partial", "wrong", "malformed"};
+static const char *const verdict_names[] = {"correct", "partial", "wrong", "malformed", "review"};
 
 const char *qz_mistake_name(qz_mistake m)
 {
@@ -23,12 +23,12 @@ const char *qz_mistake_name(qz_mistake m)
 
 const char *qz_verdict_name(qz_verdict v)
 {
-    return (unsigned)v < 4 ? verdict_names[v] : "malformed";
+    return (unsigned)v < 5 ? verdict_names[v] : "malformed";
 }
 
 int qz_verdict_parse(const char *name)
 {
-    for (int i = 0; name && i < 4; i++)
+    for (int i = 0; name && i < 5; i++)
         if (!strcmp(name, verdict_names[i]))
             return i;
     return -1;
@@ -40,6 +40,7 @@ int qz_verdict_exit_status(qz_verdict v)
     case QZ_CORRECT: return 0;
     case QZ_WRONG: return 1;
     case QZ_PARTIAL: return 3;
+    case QZ_REVIEW: return 4;
     default: return 2;
     }
 }

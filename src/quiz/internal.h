@@ -65,15 +65,4 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                   FILE *fb, at_error *err);
 
-/* Negation in text answers (negation.c). The byte offset of the first negating word
- * (not, no, never, n't, without, neither, nor…) in folded Latin text, or of the first
- * negating character (不, 没, 非, 无, 未; not 不管, 非常, 不同…) in Chinese text;
- * SIZE_MAX if none. */
-size_t qz_neg_cue_en(const char *s);
-size_t qz_neg_cue_zh(const char *s);
-/* The answer with every "not X but Y" / "不是X而是Y" (within a sentence) read as Y:
- * "Q comes not from the encoder but from the decoder" → "Q comes  from the decoder".
- * malloc'd; NULL when out of memory. */
-char *qz_neg_not_but(const char *answer);
-
 #endif

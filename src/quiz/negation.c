@@ -1,155 +1,87 @@
-/* Negation in text answers: the words that deny what follows them in a clause, and
- * "not X but Y" / "不是X而是Y" read as Y alone. */
+/* Negation in text answers, on normalised tokens (quiz/textnorm.h): the words that
+ * deny what follows them (not, no, never, without, n't, prevent, avoid; 不, 没, 没有,
+ * 无, 未, 非, 别, 防止, 避免, 以免), not the words that only hold such a character
+ * (不管, 非常, 不同, 不断 …) or that deny nothing ("not only", "no matter"). */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
-#include <stdint.h>
-#include <stdlib.h>
+#include "quiz/statement.h"
+
 #include <string.h>
-#include <strings.h>
 
-#include "quiz/internal.h"
-
-static int latin(char c)
+/* How many tokens from i spell the Han text w (one token per character); 0 if they
+ * do not. */
+size_t qz_han_at(const qz_text *t, size_t i, const char *w)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '\'';
+    size_t k = i;
+    for (const char *p = w; *p; k++) {
+        if (k >= t->n || t->t[k].kind != QZ_TK_HAN)
+            return 0;
+        size_t l = strlen(t->t[k].s);
+        if (strncmp(p, t->t[k].s, l))
+            return 0;
+        p += l;
+    }
+    return k - i;
 }
 
-/* Is the word w[0, n) (lower case) a negation? */
-static int en_cue(const char *w, size_t n, const char *next)
+/* Does a listed Han word start at token i, or hold token i as its second character? */
+static int han_word_around(const qz_text *t, size_t i, const char *const *words, size_t n)
 {
-    static const char *const words[] = {"not", "no", "never", "without", "neither", "nor",
-                                        "cannot", "none", "nothing", "nobody"};
-    if ((n == 3 && !strncmp(w, "not", 3) && !strncmp(next, "only", 4) && !latin(next[4])) ||
-        (n == 2 && !strncmp(w, "no", 2) && !strncmp(next, "matter", 6) && !latin(next[6])) ||
-        (n == 2 && !strncmp(w, "no", 2) && !strncmp(next, "doubt", 5) && !latin(next[5])))
-        return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && !strncmp(w, words[i], n))
+    for (size_t w = 0; w < n; w++)
+        if (qz_han_at(t, i, words[w]) || (i > 0 && qz_han_at(t, i - 1, words[w]) >= 2))
             return 1;
-    if (n > 3 && !strncmp(w + n - 3, "n't", 3))
-        return 1;
-    return n > 5 && !strncmp(w + n - 5, "n\xe2\x80\x99t", 5);   /* n’t */
-}
-
-size_t qz_neg_cue_en(const char *s)
-{
-    for (size_t i = 0; s[i];) {
-        if (!latin(s[i]) && (unsigned char)s[i] != 0xe2) {
-            i++;
-            continue;
-        }
-        size_t n = 0;
-        while (s[i + n] && (latin(s[i + n]) || !strncmp(s + i + n, "\xe2\x80\x99", 3)))
-            n += latin(s[i + n]) ? 1 : 3;
-        if (!n) {
-            i++;
-            continue;
-        }
-        const char *next = s + i + n;
-        while (*next == ' ')
-            next++;
-        if (en_cue(s + i, n, next))
-            return i;
-        i += n;
-    }
-    return SIZE_MAX;
-}
-
-size_t qz_neg_cue_zh(const char *s)
-{
-    static const char *const cues[] = {"不", "没", "非", "无", "未", "甭"};
-    /* words that hold a cue but deny nothing: no matter, very, different, constantly… */
-    static const char *const not_cues[] = {"不管", "不论", "无论", "非常", "不同", "不断", "不仅",
-                                           "不过", "除非", "不久", "不少", "无数", "未来"};
-    for (size_t i = 0; s[i]; i++) {
-        for (size_t k = 0; k < sizeof cues / sizeof cues[0]; k++) {
-            size_t l = strlen(cues[k]);
-            if (strncmp(s + i, cues[k], l))
-                continue;
-            int skip = 0;
-            for (size_t m = 0; !skip && m < sizeof not_cues / sizeof not_cues[0]; m++) {
-                size_t ml = strlen(not_cues[m]);
-                skip = !strncmp(s + i, not_cues[m], ml) ||
-                       (i >= 3 && !strncmp(s + i - 3, not_cues[m], ml) && !strncmp(not_cues[m] + 3, cues[k], l));
-            }
-            if (!skip)
-                return i;
-        }
-    }
-    return SIZE_MAX;
-}
-
-/* Length of a sentence end at s (where "not X but Y" cannot reach past), 0 if none. */
-static size_t sentence_end(const char *s)
-{
-    static const char *const marks[] = {"。", "；", "！", "？"};
-    if (strchr(";!?", *s) || (*s == '.' && !(s[1] >= '0' && s[1] <= '9')))
-        return 1;
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (!strncmp(s, marks[i], strlen(marks[i])))
-            return strlen(marks[i]);
     return 0;
 }
 
-/* The end of the "but" that answers a "not" at s, or NULL. */
-static const char *but_after(const char *s, int zh)
+static int en_cue(const char *w)
 {
-    for (const char *p = s; *p && !sentence_end(p); p++) {
-        if (zh) {
-            static const char *const buts[] = {"而是", "而", "但是", "却是"};
-            for (size_t i = 0; i < sizeof buts / sizeof buts[0]; i++)
-                if (!strncmp(p, buts[i], strlen(buts[i])))
-                    return p + strlen(buts[i]);
-        } else if (!strncasecmp(p, "but", 3) && !latin(p[3]) && (p == s || !latin(p[-1]))) {
-            return p + 3;
-        }
-    }
-    return NULL;
+    static const char *const words[] = {"not", "no", "never", "without", "neither", "nor",
+                                        "cannot", "none", "nothing", "nobody", "prevent",
+                                        "prevents", "prevented", "preventing", "avoid",
+                                        "avoids", "avoided", "avoiding", "stop", "stops",
+                                        "stopping", "lack", "lacks", "instead"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (!strcmp(w, words[i]))
+            return 1;
+    size_t n = strlen(w);
+    return n > 3 && !strcmp(w + n - 3, "n't");
 }
 
-/* Where a "not" of "not X but Y" starts at s (0 if none); *zh set for 不是/并非. */
-static size_t not_at(const char *text, const char *s, int *zh)
+size_t qz_neg_cue_at(const qz_text *t, size_t i)
 {
-    static const char *const zh_nots[] = {"并不是", "不是", "并非"};
-    for (size_t i = 0; i < sizeof zh_nots / sizeof zh_nots[0]; i++)
-        if (!strncmp(s, zh_nots[i], strlen(zh_nots[i]))) {
-            *zh = 1;
-            return strlen(zh_nots[i]);
-        }
-    *zh = 0;
-    if (s > text && latin(s[-1]))
+    if (i >= t->n)
         return 0;
-    size_t n = 0;
-    while (latin(s[n]))
-        n++;
-    char w[32];
-    if (!n || n >= sizeof w)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        w[i] = (char)tolower((unsigned char)s[i]);
-    const char *next = s + n;
-    while (*next == ' ')
-        next++;
-    int is_not = (n == 3 && !strncmp(w, "not", 3)) || (n > 3 && !strncmp(w + n - 3, "n't", 3));
-    return is_not && strncasecmp(next, "only", 4) ? n : 0;
-}
-
-char *qz_neg_not_but(const char *answer)
-{
-    size_t len = strlen(answer), o = 0;
-    char *out = malloc(len + 1);
-    if (!out)
-        return NULL;
-    for (const char *s = answer; *s;) {
-        int zh = 0;
-        const char *end = not_at(answer, s, &zh) ? but_after(s, zh) : NULL;
-        if (end) {
-            out[o++] = ' ';
-            s = end;
-        } else {
-            out[o++] = *s++;
-        }
+    const qz_tok *k = &t->t[i];
+    if (k->kind == QZ_TK_WORD) {
+        if (!en_cue(k->raw))
+            return 0;
+        /* "not only", "no matter", "no doubt", "not just": nothing is denied */
+        if ((qz_tok_raw_is(t, i, "not") || qz_tok_raw_is(t, i, "no")) &&
+            (qz_tok_raw_is(t, i + 1, "only") || qz_tok_raw_is(t, i + 1, "matter") ||
+             qz_tok_raw_is(t, i + 1, "doubt") || qz_tok_raw_is(t, i + 1, "just")))
+            return 0;
+        return 1;
     }
-    out[o] = '\0';
-    return out;
+    if (k->kind != QZ_TK_HAN)
+        return 0;
+    static const char *const longer[] = {"防止", "避免", "以免", "以防", "免得", "并非"};
+    for (size_t w = 0; w < sizeof longer / sizeof longer[0]; w++) {
+        size_t l = qz_han_at(t, i, longer[w]);
+        if (l)
+            return l;
+    }
+    static const char *const cues[] = {"不", "没", "无", "未", "非", "别", "甭", "勿"};
+    static const char *const not_cues[] = {
+        "不管", "不论", "无论", "非常", "不同", "不断", "不仅", "不过", "除非", "不久", "不少",
+        "无数", "未来", "不但", "不只", "不像", "不停", "并非", "无非", "莫非", "是非", "未必",
+        "差不多", "不得不", "无限",
+    };
+    int cue = 0;
+    for (size_t c = 0; c < sizeof cues / sizeof cues[0] && !cue; c++)
+        cue = !strcmp(k->s, cues[c]);
+    if (!cue)
+        return 0;
+    if (han_word_around(t, i, not_cues, sizeof not_cues / sizeof not_cues[0]) ||
+        (i > 1 && qz_han_at(t, i - 2, "不得不")))
+        return 0;
+    return 1;
 }

@@ -25,19 +25,19 @@
 
 static const cyaml_strval_t verdict_strings[] = {
     {"none", QZ_REC_NONE}, {"correct", QZ_REC_CORRECT}, {"partial", QZ_REC_PARTIAL},
-    {"wrong", QZ_REC_WRONG},
+    {"wrong", QZ_REC_WRONG}, {"review", QZ_REC_REVIEW},
 };
 
 static const cyaml_schema_field_t answer_fields[] = {
     CYAML_FIELD_STRING_PTR("id", CYAML_FLAG_POINTER, qz_answer_rec, id, 1, 512),   /* id: */
     CYAML_FIELD_ENUM("verdict", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, qz_answer_rec, verdict,
-                     verdict_strings, 4),                                         /* verdict: */
+                     verdict_strings, 5),                                         /* verdict: */
     CYAML_FIELD_FLOAT("score", CYAML_FLAG_OPTIONAL, qz_answer_rec, score),        /* score: */
     CYAML_FIELD_FLOAT("best", CYAML_FLAG_OPTIONAL, qz_answer_rec, best),          /* best: */
     CYAML_FIELD_UINT("attempts", CYAML_FLAG_OPTIONAL, qz_answer_rec, attempts),   /* attempts: */
     CYAML_FIELD_UINT("correct", CYAML_FLAG_OPTIONAL, qz_answer_rec, correct),     /* correct: */
     CYAML_FIELD_ENUM("self_assessed", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, qz_answer_rec, self,
-                     verdict_strings, 4),                                         /* self_assessed: */
+                     verdict_strings, 5),                                         /* self_assessed: */
     CYAML_FIELD_UINT("box", CYAML_FLAG_OPTIONAL, qz_answer_rec, box),             /* box: */
     CYAML_FIELD_INT("due", CYAML_FLAG_OPTIONAL, qz_answer_rec, due),              /* due: */
     CYAML_FIELD_INT("last", CYAML_FLAG_OPTIONAL, qz_answer_rec, last),            /* last: */
@@ -467,7 +467,8 @@ static qz_answer_rec *answer_for(qz_store *s, const char *id, long long now, at_
 
 static qz_rec_verdict rec_verdict(qz_verdict v)
 {
-    return v == QZ_CORRECT ? QZ_REC_CORRECT : v == QZ_PARTIAL ? QZ_REC_PARTIAL : QZ_REC_WRONG;
+    return v == QZ_CORRECT ? QZ_REC_CORRECT : v == QZ_PARTIAL ? QZ_REC_PARTIAL
+         : v == QZ_REVIEW ? QZ_REC_REVIEW : QZ_REC_WRONG;
 }
 
 int qz_store_record(qz_store *s, const char *id, const qz_result *res, long long now,
@@ -478,6 +479,13 @@ int qz_store_record(qz_store *s, const char *id, const qz_result *res, long long
     qz_answer_rec *r = answer_for(s, id, now, err);
     if (!r)
         return AT_ENOMEM;
+    if (res->verdict == QZ_REVIEW) {   /* not judged: not an attempt, never a wrong one */
+        r->verdict = QZ_REC_REVIEW;
+        r->last = now;
+        if (res->self_assessed)
+            return qz_store_self_assess(s, id, res->self_verdict, now, err);
+        return AT_OK;
+    }
     r->verdict = rec_verdict(res->verdict);
     r->score = res->score;
     if (res->score > r->best)
@@ -493,7 +501,7 @@ int qz_store_record(qz_store *s, const char *id, const qz_result *res, long long
 
 int qz_store_self_assess(qz_store *s, const char *id, qz_verdict v, long long now, at_error *err)
 {
-    if (v == QZ_MALFORMED)
+    if (v == QZ_MALFORMED || v == QZ_REVIEW)
         return at_error_set(err, AT_EINVAL, "a self-assessment is correct, partial or wrong");
     qz_answer_rec *r = answer_for(s, id, now, err);
     if (!r)

@@ -30,6 +30,7 @@
 /* The verdict as stored; QZ_REC_NONE = never graded that way. */
 typedef enum qz_rec_verdict {
     QZ_REC_NONE = 0, QZ_REC_CORRECT, QZ_REC_PARTIAL, QZ_REC_WRONG,
+    QZ_REC_REVIEW,            /* the grader could not judge: the student grades it */
 } qz_rec_verdict;
 
 /* One question's record. */
@@ -92,8 +93,10 @@ int qz_store_save(qz_store *s, at_error *err);
 const qz_answer_rec *qz_store_answer(const qz_store *s, const char *id);
 
 /* Record a graded answer (malformed ones are ignored: not an attempt) and move the
- * question between Leitner boxes. now = Unix time. In memory only; call
- * qz_store_save. AT_OK or AT_ENOMEM. */
+ * question between Leitner boxes. A review (QZ_REVIEW: the grader could not judge) is
+ * not an attempt either: it is kept as the last verdict, and only the student's own
+ * grade (qz_store_self_assess) moves the question between boxes. now = Unix time. In
+ * memory only; call qz_store_save. AT_OK or AT_ENOMEM. */
 int qz_store_record(qz_store *s, const char *id, const qz_result *r, long long now,
                     at_error *err);
 

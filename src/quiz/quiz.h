@@ -27,7 +27,56 @@ typedef struct qz_option {
     const char *feedback;      /* why this option is right or wrong; may be NULL */
 } qz_option;
 
-/* A wrong statement about a concept, recognised like the concept itself. */
+/* ---- text answers: key ideas and misconceptions as statements (quiz/statement.h has
+ * the matcher's rules). A statement is a subject and what is said of it (a claim),
+ * with a direction and a polarity; a clause that names the words without stating the
+ * claim of the subject ("variance", "normalize", 归一) states nothing. */
+
+typedef enum qz_direction {
+    QZ_DIR_NONE = 0,           /* the claim's own phrases only */
+    QZ_DIR_UP,                 /* grows, larger, 变大 … (the grader's words and the claim's) */
+    QZ_DIR_DOWN,               /* shrinks, smaller, reduced, 变小 … */
+    QZ_DIR_SAME,               /* constant, kept, unchanged, 不变 … */
+} qz_direction;
+
+typedef enum qz_polarity {
+    QZ_POL_AFFIRMED = 0,       /* holds when stated ("the gradients vanish") */
+    QZ_POL_DENIED,             /* holds when denied ("no decoder is needed") */
+    QZ_POL_EITHER,             /* either ("prevents saturation" and "it saturates") */
+} qz_polarity;
+
+/* What is said of the subject. A claim with a direction matches the grader's own
+ * words of that direction and its phrases; a denied direction reads as the other
+ * ("does not grow" is SAME and DOWN, "is not constant" is UP). A claim with neither
+ * phrases nor a direction is the subject itself, and must be QZ_POL_DENIED ("no
+ * decoder"). */
+typedef struct qz_claim {
+    const char *const *subject;    /* this claim's own subject instead of the statement's
+                                    * ("decoder" for "no decoder is needed" beside
+                                    * "encoder" for "the encoder is enough"); may be NULL */
+    size_t n_subject;
+    const char *const *phrases;    /* alternatives, both languages */
+    size_t n_phrases;
+    qz_direction direction;
+    qz_polarity polarity;
+    const char *const *with;       /* groups "a | b": one alternative of every group is
+                                    * affirmed in the same sentence; may be NULL */
+    size_t n_with;
+    const char *const *unless;     /* phrases: none of them in the sentence; may be NULL */
+    size_t n_unless;
+} qz_claim;
+
+typedef struct qz_statement {
+    const char *const *subject;    /* alternatives; NULL/0: any subject */
+    size_t n_subject;
+    int subject_implied;           /* a claim said of no subject at all is said of this
+                                    * one (the question's own topic: "it normalises") */
+    const qz_claim *claims;        /* any one of them */
+    size_t n_claims;
+} qz_statement;
+
+/* A wrong statement about a concept (the older form of a misconception, kept for
+ * rubrics written with `synonyms`/`together`/`contradicts`). */
 typedef struct qz_contradiction {
     const char *const *phrases;    /* any one of them, in one clause */
     size_t n_phrases;
@@ -37,31 +86,30 @@ typedef struct qz_contradiction {
     const char *feedback;          /* what is wrong, in the question's language; may be NULL */
 } qz_contradiction;
 
-/* Text is judged clause by clause: a clause ends at . ! ? ; , (and their full-width
- * forms) or a contrast word (while, whereas, but, unlike, however, 而, 但); a colon
- * does not end one ("RNN: N steps" is one statement). A joining word (and, 和, 以及,
- * 并且, 而且) ends a clause when what precedes it already holds every group of a
- * `together` ("Q from the decoder and K and V from the encoder": two clauses; "K and
- * V" stays whole). A clause ending in a question mark (the question repeated) says
- * nothing. A concept is not read inside a longer phrase of another concept that holds
- * one of its phrases ("one step" is not read in the RNN's "one step at a time"); its
- * text counts without asides in parentheses.
- * In a clause, `together` (several words at once) outweighs a single phrase; a
- * clause where the concept and a contradiction match equally strongly counts for
- * neither; a contradicting phrase inside a synonym as written ("需要解码器" inside
- * "不需要解码器") does not count. A contradiction in any clause marks the concept
- * wrong, whatever the other clauses say. */
+/* A key idea. With `statement` set (n_claims > 0) it is matched as a statement; the
+ * older form (`synonyms`: any phrase; `together`: one phrase of every group in one
+ * clause; `contradicts`: wrong statements that count as misconceptions) still reads. */
 typedef struct qz_concept {
     const char *concept;       /* shown as found / missing */
-    const char *const *synonyms;   /* phrasings in both languages; the concept text counts too */
+    int required;              /* a correct answer states it, whatever else it states */
+    qz_statement statement;
+    const char *const *synonyms;   /* older form: phrasings in both languages */
     size_t n_synonyms;
-    const char *const *together;   /* groups "Q | queries | 查询", "decoder | 解码器": the
-                                    * concept is there when one phrase of every group is
-                                    * in one clause; may be NULL */
+    const char *const *together;   /* older form: groups "Q | queries | 查询" */
     size_t n_together;
-    const qz_contradiction *contradicts;   /* [n_contradicts] or NULL */
+    const qz_contradiction *contradicts;   /* older form: [n_contradicts] or NULL */
     size_t n_contradicts;
 } qz_concept;
+
+/* A misconception: a wrong statement, named in the feedback when an answer states it.
+ * It caps the verdict (the rule is at qz_grade_text in quiz/statement.h). */
+typedef struct qz_misconception {
+    const char *name;          /* short name ("probabilities"), for JSON and tests */
+    const char *feedback;      /* what is wrong, in the question's language */
+    int off_point;             /* true but beside the question (speed for Q1): wrong
+                                * only when the key ideas are not all there */
+    qz_statement statement;
+} qz_misconception;
 
 /* Everything is borrowed: the question does not own or free its arrays. */
 typedef struct qz_question {
@@ -110,6 +158,8 @@ typedef struct qz_question {
     /* QZ_TEXT */
     const qz_concept *rubric;
     size_t n_rubric;
+    const qz_misconception *misconceptions;   /* [n_misconceptions] or NULL */
+    size_t n_misconceptions;
     size_t min_concepts;       /* 0 = all */
     const char *reference;
 } qz_question;
@@ -117,7 +167,10 @@ typedef struct qz_question {
 /* A question with every field "not given" (decimals -1, tolerances -1). */
 qz_question qz_question_init(qz_kind kind);
 
-typedef enum qz_verdict { QZ_CORRECT, QZ_PARTIAL, QZ_WRONG, QZ_MALFORMED } qz_verdict;
+/* QZ_REVIEW: a text answer in which the grader recognises neither a key idea nor a
+ * misconception; it shows the reference and the student grades it (never counted as
+ * a wrong attempt). */
+typedef enum qz_verdict { QZ_CORRECT, QZ_PARTIAL, QZ_WRONG, QZ_MALFORMED, QZ_REVIEW } qz_verdict;
 
 /* What went wrong, when the grader recognised it. */
 typedef enum qz_mistake {
@@ -181,14 +234,14 @@ void qz_result_free(qz_result *r);
 /* "none", "no_exp", "no_normalise", … (JSON output). */
 const char *qz_mistake_name(qz_mistake m);
 
-/* "correct", "partial", "wrong", "malformed" (JSON and the progress file). */
+/* "correct", "partial", "wrong", "malformed", "review" (JSON and the progress file). */
 const char *qz_verdict_name(qz_verdict v);
 
 /* Parse a verdict name; -1 if unknown. */
 int qz_verdict_parse(const char *name);
 
 /* The process exit status of `attn-tutor check`: 0 correct, 1 wrong, 3 partial,
- * 2 malformed. */
+ * 2 malformed, 4 review (the grader could not judge; the student grades it). */
 int qz_verdict_exit_status(qz_verdict v);
 
 #endif

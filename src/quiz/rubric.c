@@ -1,451 +1,424 @@
-/* The rubric matcher: which concepts a text answer states, clause by clause, and which
- * it states wrongly (the rules are at qz_concept in quiz/quiz.h). */
+/* A question's rubric compiled for the statement matcher: every phrase of its key
+ * ideas, misconceptions and of the grader's own words normalised once (textnorm.h);
+ * the older form (`synonyms`, `together`, `contradicts`) read as statements; and the
+ * older matcher API (qz_rubric_judge, qz_rubric_match) on top of it. */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/rubric.h"
 
-#include <ctype.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistr.h>
 
-#include "quiz/internal.h"
-#include "quiz/phrase.h"
+#include "quiz/compiled.h"
 
-/* How strongly the clause states the concept: 2 by `together`, 1 by a phrase. */
-static int concept_strength(const qz_concept *k, const qz_clause *c)
-{
-    if (qz_all_groups_in(c, k->together, k->n_together))
-        return 2;
-    char *head = qz_concept_head(k->concept);
-    int hit = head && qz_phrase_in(c, head);
-    free(head);
-    if (hit)
-        return 1;
-    for (size_t i = 0; i < k->n_synonyms; i++)
-        if (k->synonyms[i] && qz_phrase_in(c, k->synonyms[i]))
-            return 1;
-    return 0;
-}
+/* ---- phrase lists */
 
-/* How strongly the clause states a contradiction; phrases are looked for in
- * `blanked`, the clause with the concept's own synonyms blanked out. */
-static int contra_strength(const qz_contradiction *x, const qz_clause *c, const qz_clause *blanked)
-{
-    if (qz_all_groups_in(c, x->together, x->n_together))
-        return 2;
-    for (size_t i = 0; i < x->n_phrases; i++)
-        if (x->phrases[i] && qz_phrase_in(blanked, x->phrases[i]))
-            return 1;
-    return 0;
-}
-
-/* ---- longer phrases of other concepts: "one step at a time" states the RNN concept,
- * though it holds "one step", a phrase of the self-attention concept. */
-
-/* One alternative of a phrase or group of the rubric, folded; positive: it states
- * its concept (concept text, synonym, `together`), 0: only in a contradiction. */
-typedef struct alt {
-    qz_phrase p;
-    char *text;
-    size_t owner;
-    int positive;
-} alt;
-
-typedef struct alts {
-    alt *v;
-    size_t n, cap;
+typedef struct builder {
+    qz_rubric_c *r;
     int failed;
-} alts;
+} builder;
 
-static void alts_add(alts *a, const char *group, size_t owner, int positive)
+/* Add one alternative (trimmed; empty ones are skipped). */
+static void alt_add(builder *b, qz_alts *a, const char *text)
+{
+    if (b->failed || !text)
+        return;
+    qz_text t;
+    at_error e;
+    if (qz_norm_text(&b->r->norm, text, 0, &t, &e)) {
+        b->failed = 1;
+        return;
+    }
+    if (!t.n) {
+        qz_text_free(&t);
+        return;
+    }
+    qz_text *v = realloc(a->v, (a->n + 1) * sizeof *v);
+    unsigned char *s = v ? realloc(a->self, a->n + 1) : NULL;
+    if (v)
+        a->v = v;
+    if (!s) {
+        qz_text_free(&t);
+        b->failed = 1;
+        return;
+    }
+    a->self = s;
+    a->v[a->n] = t;
+    a->self[a->n] = 0;
+    a->n++;
+    if (qz_vocab_add(&b->r->vocab, &t))
+        b->failed = 1;
+}
+
+/* Add the alternatives of a group "a | b | c". */
+static void group_add(builder *b, qz_alts *a, const char *group)
 {
     char *copy = group ? strdup(group) : NULL;
-    a->failed |= group && !copy;
+    b->failed |= group && !copy;
     for (char *save = NULL, *t = copy ? strtok_r(copy, "|", &save) : NULL; t;
-         t = strtok_r(NULL, "|", &save)) {
-        if (a->n == a->cap) {
-            size_t cap = a->cap ? 2 * a->cap : 64;
-            alt *v = realloc(a->v, cap * sizeof *v);
-            if (!v) {
-                a->failed = 1;
-                break;
-            }
-            a->v = v;
-            a->cap = cap;
-        }
-        alt *x = &a->v[a->n];
-        x->text = strdup(t);
-        x->owner = owner;
-        x->positive = positive;
-        if (!x->text || qz_phrase_make(&x->p, t) || !*x->p.nospace) {
-            qz_phrase_free(&x->p);
-            free(x->text);
-            continue;
-        }
-        a->n++;
-    }
+         t = strtok_r(NULL, "|", &save))
+        alt_add(b, a, t);
     free(copy);
 }
 
-static void alts_of_concept(alts *a, const qz_concept *k, size_t owner)
+static void list_add(builder *b, qz_alts *a, const char *const *list, size_t n)
 {
-    char *head = qz_concept_head(k->concept);
-    a->failed |= k->concept && !head;
-    alts_add(a, head, owner, 1);
-    free(head);
-    for (size_t i = 0; i < k->n_synonyms; i++)
-        alts_add(a, k->synonyms[i], owner, 1);
-    for (size_t i = 0; i < k->n_together; i++)
-        alts_add(a, k->together[i], owner, 1);
-    for (size_t x = 0; x < k->n_contradicts; x++) {
-        const qz_contradiction *w = &k->contradicts[x];
-        for (size_t i = 0; i < w->n_phrases; i++)
-            alts_add(a, w->phrases[i], owner, 0);
-        for (size_t i = 0; i < w->n_together; i++)
-            alts_add(a, w->together[i], owner, 0);
-    }
+    for (size_t i = 0; list && i < n; i++)
+        alt_add(b, a, list[i]);
 }
 
-/* Does phrase p hold the shorter phrase q (at word boundaries)? */
-static int holds(const qz_phrase *p, const qz_phrase *q)
+static void lex_add(builder *b, qz_alts *a, const char *const *list)
 {
-    if (strlen(p->nospace) <= strlen(q->nospace))
-        return 0;
-    return (*q->spaced && qz_find_word((char *)p->spaced, q->spaced)) ||
-           (q->wide && strstr(p->nospace, q->nospace));
+    for (; *list; list++)
+        alt_add(b, a, *list);
 }
 
-/* Is p one of concept a's own words (then it never hides them)? */
-static int concept_has(const alts *a, size_t concept, const qz_phrase *p)
+static void alts_free(qz_alts *a)
 {
     for (size_t i = 0; i < a->n; i++)
-        if (a->v[i].owner == concept && !strcmp(a->v[i].p.nospace, p->nospace))
+        qz_text_free(&a->v[i]);
+    free(a->v);
+    free(a->self);
+    memset(a, 0, sizeof *a);
+}
+
+int qz_alt_at(const qz_text *t, size_t i, const qz_text *p)
+{
+    if (!p->n || i + p->n > t->n)
+        return 0;
+    for (size_t k = 0; k < p->n; k++)
+        if (strcmp(t->t[i + k].s, p->t[k].s))
+            return 0;
+    return 1;
+}
+
+size_t qz_alts_at(const qz_text *t, size_t i, const qz_alts *a, size_t *which)
+{
+    size_t best = 0;
+    for (size_t k = 0; k < a->n; k++)
+        if (a->v[k].n > best && qz_alt_at(t, i, &a->v[k])) {
+            best = a->v[k].n;
+            if (which)
+                *which = k;
+        }
+    return best;
+}
+
+/* Does phrase p hold one of the alternatives of a? */
+static int holds_any(const qz_text *p, const qz_alts *a)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (qz_alts_at(p, i, a, NULL))
             return 1;
     return 0;
 }
 
-/* What a clause is judged with: the rubric, and which phrase hides which concept. */
-typedef struct shadow {
-    const char *text;         /* borrowed from the alts */
-    size_t hides;             /* the concept not to be read inside it */
-} shadow;
+/* ---- statements */
 
-typedef struct judge_ctx {
-    const qz_concept *rubric;
-    size_t n_rubric;
-    alts words;
-    shadow *shadows;
-    size_t n_shadows;
-} judge_ctx;
-
-/* A phrase that states one concept and holds a shorter phrase of another concept
- * (not one of that concept's own words) hides the shorter one. */
-static int ctx_init(judge_ctx *x, const qz_concept *rubric, size_t n_rubric)
+static qz_cclaim *claims_grow(builder *b, qz_cpattern *p)
 {
-    memset(x, 0, sizeof *x);
-    x->rubric = rubric;
-    x->n_rubric = n_rubric;
-    for (size_t i = 0; i < n_rubric; i++)
-        alts_of_concept(&x->words, &rubric[i], i);
-    const alts *a = &x->words;
-    size_t cap = 0;
-    for (size_t i = 0; !a->failed && i < a->n; i++) {
-        for (size_t j = 0; a->v[i].positive && j < a->n; j++) {
-            const alt *p = &a->v[i], *q = &a->v[j];
-            if (!q->positive || q->owner == p->owner || !holds(&p->p, &q->p) ||
-                concept_has(a, q->owner, &p->p))
-                continue;
-            if (x->n_shadows == cap) {
-                cap = cap ? 2 * cap : 16;
-                shadow *v = realloc(x->shadows, cap * sizeof *v);
-                if (!v)
-                    return -1;
-                x->shadows = v;
-            }
-            x->shadows[x->n_shadows++] = (shadow){p->text, q->owner};
+    qz_cclaim *c = realloc(p->claims, (p->n_claims + 1) * sizeof *c);
+    if (!c) {
+        b->failed = 1;
+        return NULL;
+    }
+    p->claims = c;
+    c = &p->claims[p->n_claims++];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* A new pattern of owner in *v (n patterns so far); NULL when out of memory. */
+static qz_cpattern *pattern_new(builder *b, qz_cpattern **v, size_t *n, size_t owner)
+{
+    qz_cpattern *a = realloc(*v, (*n + 1) * sizeof *a);
+    if (!a) {
+        b->failed = 1;
+        return NULL;
+    }
+    *v = a;
+    qz_cpattern *p = &a[(*n)++];
+    memset(p, 0, sizeof *p);
+    p->owner = owner;
+    return p;
+}
+
+/* One claim of a statement; returns -1 for a claim that says nothing. */
+static int claim_add(builder *b, qz_cpattern *p, const qz_claim *src)
+{
+    qz_cclaim *c = claims_grow(b, p);
+    if (!c)
+        return 0;
+    c->dir = src->direction;
+    c->pol = src->polarity;
+    list_add(b, &c->phrases, src->phrases, src->n_phrases);
+    list_add(b, &c->unless, src->unless, src->n_unless);
+    if (src->n_with) {
+        c->with = calloc(src->n_with, sizeof *c->with);
+        if (!c->with) {
+            b->failed = 1;
+            return 0;
         }
+        c->n_with = src->n_with;
+        for (size_t g = 0; g < src->n_with; g++)
+            group_add(b, &c->with[g], src->with[g]);
     }
-    return a->failed ? -1 : 0;
+    c->bare = !c->phrases.n && c->dir == QZ_DIR_NONE;
+    return c->bare && c->pol != QZ_POL_DENIED ? -1 : 0;
 }
 
-static void ctx_free(judge_ctx *x)
+/* The patterns of a statement: its subject with the claims that have no subject of
+ * their own, then one pattern per claim that has. The first is *base (made by the
+ * caller, also for the older form). */
+static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
+                         const qz_statement *st)
 {
-    for (size_t i = 0; i < x->words.n; i++) {
-        qz_phrase_free(&x->words.v[i].p);
-        free(x->words.v[i].text);
-    }
-    free(x->words.v);
-    free(x->shadows);
-}
-
-/* Judge one concept in one clause: updates j (contradiction wins for good). */
-static int judge_concept(const qz_concept *k, const qz_clause *c, qz_judgement *j)
-{
-    int sc = concept_strength(k, c), sx = 0;
-    const qz_contradiction *worst = NULL;
-    if (k->n_contradicts) {
-        qz_clause b = {strdup(c->hay), strdup(c->hay_ns)};
-        if (!b.hay || !b.hay_ns) {
-            free(b.hay);
-            free(b.hay_ns);
-            return -1;
+    int rc = 0;
+    list_add(b, &(*v)[base].subject, st->subject, st->n_subject);
+    (*v)[base].subject_implied = st->subject_implied;
+    size_t owner = (*v)[base].owner;
+    for (size_t i = 0; i < st->n_claims && !b->failed; i++) {
+        const qz_claim *c = &st->claims[i];
+        qz_cpattern *p = &(*v)[base];
+        if (c->n_subject) {
+            p = pattern_new(b, v, n, owner);
+            if (!p)
+                break;
+            list_add(b, &p->subject, c->subject, c->n_subject);
+            p->subject_implied = st->subject_implied;
         }
-        for (size_t i = 0; i < k->n_synonyms; i++)
-            if (k->synonyms[i])
-                qz_blank_out(&b, k->synonyms[i]);
-        for (size_t i = 0; i < k->n_contradicts; i++) {
-            int s = contra_strength(&k->contradicts[i], c, &b);
-            if (s > sx) {
-                sx = s;
-                worst = &k->contradicts[i];
-            }
-        }
-        free(b.hay);
-        free(b.hay_ns);
+        rc |= claim_add(b, p, c);
     }
-    if (sx > sc && !j->wrong) {
-        j->wrong = worst;
-        j->found = 0;
-    } else if (sc > sx && !j->wrong) {
-        j->found = 1;
-    }
-    return 0;
-}
-
-/* Length of the separator at s (sentence punctuation, a comma or a contrast
- * word), 0 if none. at_start: s begins a word. */
-static size_t separator(const char *s, int at_start)
-{
-    static const char *const marks[] = {"，", "。", "；", "！", "？", "而", "但"};
-    static const char *const words[] = {"while", "whereas", "but", "unlike", "however"};
-    /* Not a colon: "RNN: N steps" states one thing, its label then what it says. */
-    if (strchr(",;!?", *s) || (*s == '.' && !(s[1] >= '0' && s[1] <= '9')))
-        return 1;
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (!strncmp(s, marks[i], strlen(marks[i])))
-            return strlen(marks[i]);
-    for (size_t i = 0; at_start && i < sizeof words / sizeof words[0]; i++) {
-        size_t l = strlen(words[i]);
-        if (!strncasecmp(s, words[i], l) && !isalnum((unsigned char)s[l]))
-            return l;
-    }
-    return 0;
-}
-
-/* Does the phrase (or one alternative of a group "a | b") hold a negation? Then it is
- * read as a whole ("don't need a decoder") and its negation denies nothing else. */
-static void blank_negated(qz_clause *c, const char *group)
-{
-    char *copy = group ? strdup(group) : NULL;
-    for (char *save = NULL, *alt = copy ? strtok_r(copy, "|", &save) : NULL; alt;
-         alt = strtok_r(NULL, "|", &save)) {
-        qz_phrase p;
-        if (!qz_phrase_make(&p, alt) &&
-            (qz_neg_cue_en(p.spaced) != SIZE_MAX || qz_neg_cue_zh(p.nospace) != SIZE_MAX))
-            qz_blank_out(c, alt);
-        qz_phrase_free(&p);
-    }
-    free(copy);
-}
-
-static void blank_rubric_negations(qz_clause *c, const qz_concept *rubric, size_t n_rubric)
-{
-    for (size_t i = 0; i < n_rubric; i++) {
-        const qz_concept *k = &rubric[i];
-        blank_negated(c, k->concept);
-        for (size_t s = 0; s < k->n_synonyms; s++)
-            blank_negated(c, k->synonyms[s]);
-        for (size_t g = 0; g < k->n_together; g++)
-            blank_negated(c, k->together[g]);
-        for (size_t x = 0; x < k->n_contradicts; x++) {
-            const qz_contradiction *w = &k->contradicts[x];
-            for (size_t s = 0; s < w->n_phrases; s++)
-                blank_negated(c, w->phrases[s]);
-            for (size_t g = 0; g < w->n_together; g++)
-                blank_negated(c, w->together[g]);
-        }
-    }
-}
-
-/* Non-space bytes of s before offset at. */
-static size_t solid_before(const char *s, size_t at)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < at && s[i]; i++)
-        n += s[i] != ' ';
-    return n;
-}
-
-/* Cut s after `solid` non-space bytes (keeping a space for the word boundary). */
-static void cut_after_solid(char *s, size_t solid)
-{
-    size_t i = 0;
-    for (size_t n = 0; s[i] && (n < solid || s[i] == ' '); i++)
-        n += s[i] != ' ';
-    if (s[i]) {
-        s[i] = ' ';
-        s[i + 1] = '\0';
-    }
-}
-
-/* A negation denies the rest of its clause ("Q does not come from the decoder",
- * "Q不是来自解码器"): what follows the first negation that is not part of a rubric
- * phrase (e.g. "no decoder") is cut off, so it states nothing, right or wrong. */
-static int cut_negated(qz_clause *c, const qz_concept *rubric, size_t n_rubric)
-{
-    qz_clause b = {strdup(c->hay), strdup(c->hay_ns)};
-    int rc = b.hay && b.hay_ns ? 0 : -1;
-    if (!rc) {
-        blank_rubric_negations(&b, rubric, n_rubric);
-        size_t en = qz_neg_cue_en(b.hay), zh = qz_neg_cue_zh(b.hay_ns), solid = SIZE_MAX;
-        if (en != SIZE_MAX)
-            solid = solid_before(b.hay, en);
-        if (zh != SIZE_MAX && solid_before(b.hay_ns, zh) < solid)
-            solid = solid_before(b.hay_ns, zh);
-        if (solid != SIZE_MAX) {
-            cut_after_solid(c->hay, solid);
-            cut_after_solid(c->hay_ns, solid);
-        }
-    }
-    free(b.hay);
-    free(b.hay_ns);
     return rc;
 }
 
-/* Judge concept i in the clause, the longer phrases of other concepts that hide it
- * blanked out first. */
-static int judge_clause(const judge_ctx *x, size_t i, const qz_clause *c, qz_judgement *j)
+/* The concept's text without its asides in parentheses: the core of the idea as an
+ * answer may word it (older rubrics count it as a phrase). malloc'd. */
+static char *concept_head(const char *s)
 {
-    qz_clause m = {strdup(c->hay), strdup(c->hay_ns)};
-    int rc = m.hay && m.hay_ns ? 0 : -1;
-    for (size_t s = 0; !rc && s < x->n_shadows; s++)
-        if (x->shadows[s].hides == i)
-            qz_blank_out(&m, x->shadows[s].text);
-    if (!rc)
-        rc = judge_concept(&x->rubric[i], &m, j);
-    free(m.hay);
-    free(m.hay_ns);
-    return rc;
-}
-
-/* Judge every concept in one clause, answer[0, len). */
-static int judge_span(const judge_ctx *x, const char *text, size_t len, qz_judgement *out)
-{
-    char *raw = strndup(text, len);
-    qz_clause c = {raw ? qz_fold(raw, 0) : NULL, raw ? qz_fold(raw, 1) : NULL};
-    int rc = raw && c.hay && c.hay_ns ? 0 : -1;
-    if (!rc)
-        rc = cut_negated(&c, x->rubric, x->n_rubric);
-    for (size_t i = 0; !rc && i < x->n_rubric; i++)
-        rc = judge_clause(x, i, &c, &out[i]);
-    free(raw);
-    free(c.hay);
-    free(c.hay_ns);
-    return rc;
-}
-
-/* Length of a joining word at s ("and", 以及, 并且, 而且, 和), 0 if none.
- * at_start: s begins a word. */
-static size_t joiner(const char *s, int at_start)
-{
-    static const char *const marks[] = {"以及", "并且", "而且", "和"};
-    if (at_start && !strncasecmp(s, "and", 3) && !isalnum((unsigned char)s[3]))
-        return 3;
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (!strncmp(s, marks[i], strlen(marks[i])))
-            return strlen(marks[i]);
-    return 0;
-}
-
-/* Does text[0, len) on its own hold every group of a `together`, of a concept or
- * of a contradiction ("Q from the decoder": Q and decoder)? Sets *pair. */
-static int states_pair(const judge_ctx *x, const char *text, size_t len, int *pair)
-{
-    char *raw = strndup(text, len);
-    qz_clause c = {raw ? qz_fold(raw, 0) : NULL, raw ? qz_fold(raw, 1) : NULL};
-    int rc = raw && c.hay && c.hay_ns ? 0 : -1;
-    *pair = 0;
-    for (size_t i = 0; !rc && !*pair && i < x->n_rubric; i++) {
-        const qz_concept *k = &x->rubric[i];
-        *pair = qz_all_groups_in(&c, k->together, k->n_together);
-        for (size_t m = 0; !*pair && m < k->n_contradicts; m++) {
-            const qz_contradiction *w = &k->contradicts[m];
-            *pair = qz_all_groups_in(&c, w->together, w->n_together);
+    static const char *const opens[] = {"(", "（"}, *const closes[] = {")", "）"};
+    char *out = s ? malloc(strlen(s) + 1) : NULL;
+    size_t o = 0;
+    for (const char *p = s; out && *p;) {
+        size_t l = 0;
+        for (size_t i = 0; i < 2 && !l; i++) {
+            const char *close = !strncmp(p, opens[i], strlen(opens[i])) ? strstr(p, closes[i]) : NULL;
+            if (close)
+                l = (size_t)(close - p) + strlen(closes[i]);
         }
-    }
-    free(raw);
-    free(c.hay);
-    free(c.hay_ns);
-    return rc;
-}
-
-/* A clause between separators; a joining word ends a clause too when what comes
- * before it already pairs a `together` on its own: "Q from the decoder and K and V
- * from the encoder" is two clauses, "Q from the decoder" and "K and V from the
- * encoder" ("K" alone pairs nothing, so "K and V" stays whole). */
-static int judge_joined(const judge_ctx *x, const char *text, size_t len, qz_judgement *out)
-{
-    const char *start = text, *end = text + len;
-    for (const char *s = text; s < end; s++) {
-        size_t l = joiner(s, s == text || !isalnum((unsigned char)s[-1]));
-        if (!l || s + l > end)
+        if (l) {
+            p += l;
             continue;
-        int pair = 0;
-        if (s > start && states_pair(x, start, (size_t)(s - start), &pair))
-            return -1;
-        if (pair) {
-            if (judge_span(x, start, (size_t)(s - start), out))
-                return -1;
-            start = s + l;
         }
-        s += l - 1;
+        out[o++] = *p++;
     }
-    return end > start ? judge_span(x, start, (size_t)(end - start), out) : 0;
+    if (out)
+        out[o] = '\0';
+    return out;
 }
 
-static int judge_clauses(const judge_ctx *x, const char *answer, qz_judgement *out);
+/* The older form: every synonym (and the concept's text) a claim of any subject; each
+ * `together` a claim on its first group with the others as `with`. */
+static void older_form(builder *b, qz_cpattern *p, const char *concept, const char *const *syn,
+                       size_t n_syn, const char *const *together, size_t n_together)
+{
+    qz_cclaim *c = (syn && n_syn) || concept ? claims_grow(b, p) : NULL;
+    if (c) {
+        char *head = concept_head(concept);
+        b->failed |= concept && !head;
+        alt_add(b, &c->phrases, head);
+        free(head);
+        list_add(b, &c->phrases, syn, n_syn);
+    }
+    if (n_together && together && (c = claims_grow(b, p)) != NULL) {
+        group_add(b, &c->phrases, together[0]);
+        c->n_with = n_together - 1;
+        c->with = c->n_with ? calloc(c->n_with, sizeof *c->with) : NULL;
+        b->failed |= c->n_with && !c->with;
+        for (size_t g = 0; c->with && g < c->n_with; g++)
+            group_add(b, &c->with[g], together[g + 1]);
+    }
+}
+
+/* Mark the claim phrases that hold a subject of their own statement. */
+static void mark_self(qz_cpattern *v, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        qz_cpattern *p = &v[k];
+        for (size_t c = 0; c < p->n_claims; c++) {
+            qz_alts *a = &p->claims[c].phrases;
+            for (size_t i = 0; i < a->n; i++)
+                a->self[i] = p->subject.n && holds_any(&a->v[i], &p->subject);
+        }
+    }
+}
+
+static void pattern_free(qz_cpattern *p)
+{
+    alts_free(&p->subject);
+    for (size_t c = 0; c < p->n_claims; c++) {
+        alts_free(&p->claims[c].phrases);
+        alts_free(&p->claims[c].unless);
+        for (size_t g = 0; g < p->claims[c].n_with; g++)
+            alts_free(&p->claims[c].with[g]);
+        free(p->claims[c].with);
+    }
+    free(p->claims);
+}
+
+void qz_rubric_c_free(qz_rubric_c *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n_ideas; i++)
+        pattern_free(&r->ideas[i]);
+    for (size_t i = 0; i < r->n_miscs; i++)
+        pattern_free(&r->miscs[i]);
+    free(r->ideas);
+    free(r->miscs);
+    free(r->misc_info);
+    for (size_t d = 0; d < 4; d++)
+        alts_free(&r->dir[d]);
+    qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun,
+                      &r->object, &r->consequence, &r->retract, &r->give_up};
+    for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
+        alts_free(lex[i]);
+    qz_vocab_free(&r->vocab);
+    qz_norm_close(&r->norm);
+    free(r);
+}
+
+static void lexicon(builder *b)
+{
+    qz_rubric_c *r = b->r;
+    lex_add(b, &r->dir[QZ_DIR_NONE], qz_lex_no_direction);
+    lex_add(b, &r->dir[QZ_DIR_UP], qz_lex_up);
+    lex_add(b, &r->dir[QZ_DIR_DOWN], qz_lex_down);
+    lex_add(b, &r->dir[QZ_DIR_SAME], qz_lex_same);
+    lex_add(b, &r->glue, qz_lex_glue);
+    lex_add(b, &r->foil_before, qz_lex_foil_before);
+    lex_add(b, &r->foil_after, qz_lex_foil_after);
+    lex_add(b, &r->pronoun, qz_lex_pronoun);
+    lex_add(b, &r->object, qz_lex_object);
+    lex_add(b, &r->consequence, qz_lex_consequence);
+    lex_add(b, &r->retract, qz_lex_retract);
+    lex_add(b, &r->give_up, qz_lex_give_up);
+}
+
+int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
+{
+    *out = NULL;
+    qz_rubric_c *r = calloc(1, sizeof *r);
+    if (!r)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    int rc = qz_norm_open(&r->norm, err);
+    if (rc) {
+        qz_rubric_c_free(r);
+        return rc;
+    }
+    builder b = {r, 0};
+    size_t n_misc = q->n_misconceptions;
+    for (size_t i = 0; i < q->n_rubric; i++)
+        n_misc += q->rubric[i].n_contradicts;
+    r->misc_info = calloc(n_misc ? n_misc : 1, sizeof *r->misc_info);
+    b.failed = !r->misc_info;
+    const char *bad = NULL;
+    for (size_t i = 0; !b.failed && i < q->n_rubric; i++) {
+        const qz_concept *k = &q->rubric[i];
+        size_t base = r->n_ideas;
+        if (!pattern_new(&b, &r->ideas, &r->n_ideas, i))
+            break;
+        if (statement_add(&b, &r->ideas, &r->n_ideas, base, &k->statement))
+            bad = k->concept;
+        if (!b.failed)
+            older_form(&b, &r->ideas[base], k->statement.n_claims ? NULL : k->concept, k->synonyms,
+                       k->n_synonyms, k->together, k->n_together);
+    }
+    r->n_idea_owners = q->n_rubric;
+    for (size_t i = 0; !b.failed && i < q->n_misconceptions; i++) {
+        const qz_misconception *m = &q->misconceptions[i];
+        size_t base = r->n_miscs, owner = r->n_misc_owners++;
+        r->misc_info[owner] = (qz_misc_info){m->name, m->feedback, m->off_point, -1};
+        if (!pattern_new(&b, &r->miscs, &r->n_miscs, owner))
+            break;
+        if (statement_add(&b, &r->miscs, &r->n_miscs, base, &m->statement))
+            bad = m->name ? m->name : "a misconception";
+    }
+    for (size_t i = 0; !b.failed && i < q->n_rubric; i++)
+        for (size_t x = 0; !b.failed && x < q->rubric[i].n_contradicts; x++) {
+            const qz_contradiction *w = &q->rubric[i].contradicts[x];
+            size_t owner = r->n_misc_owners++;
+            r->misc_info[owner] = (qz_misc_info){NULL, w->feedback, 0, (long)i};
+            qz_cpattern *p = pattern_new(&b, &r->miscs, &r->n_miscs, owner);
+            if (p)
+                older_form(&b, p, NULL, w->phrases, w->n_phrases, w->together, w->n_together);
+        }
+    if (!b.failed) {
+        mark_self(r->ideas, r->n_ideas);
+        mark_self(r->miscs, r->n_miscs);
+    }
+    if (!b.failed)
+        lexicon(&b);
+    if (b.failed) {
+        qz_rubric_c_free(r);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    if (bad) {
+        qz_rubric_c_free(r);
+        return at_error_set(err, AT_EINVAL,
+                            "question %s: a claim of \"%s\" has no phrases and no direction, and "
+                            "is not a denied subject (polarity: denied)",
+                            q->id ? q->id : "?", bad);
+    }
+    r->norm.vocab = &r->vocab;
+    *out = r;
+    return AT_OK;
+}
+
+size_t qz_rubric_c_n_misc(const qz_rubric_c *r)
+{
+    return r->n_misc_owners;
+}
+
+qz_misc_info qz_rubric_c_misc(const qz_rubric_c *r, size_t i)
+{
+    return r->misc_info[i];
+}
+
+/* ---- the older API */
 
 int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answer,
                     qz_judgement *out, size_t *n_found, at_error *err)
 {
+    qz_question q = qz_question_init(QZ_TEXT);
+    q.rubric = rubric;
+    q.n_rubric = n_rubric;
     *n_found = 0;
     memset(out, 0, n_rubric * sizeof *out);
-    if (u8_check((const uint8_t *)answer, strlen(answer)))
-        return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8");
-    char *read = qz_neg_not_but(answer);   /* "not X but Y" → Y */
-    if (!read)
-        return at_error_set(err, AT_ENOMEM, "out of memory");
-    judge_ctx x;
-    int rc = ctx_init(&x, rubric, n_rubric);
-    if (!rc)
-        rc = judge_clauses(&x, read, out);
-    ctx_free(&x);
-    free(read);
+    qz_rubric_c *r;
+    int rc = qz_rubric_compile(&q, &r, err);
     if (rc)
-        return at_error_set(err, AT_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n_rubric; i++)
-        *n_found += out[i].found != 0;
-    return AT_OK;
-}
-
-static int judge_clauses(const judge_ctx *x, const char *answer, qz_judgement *out)
-{
-    const char *start = answer;
-    for (const char *s = answer;; s++) {
-        size_t sep = *s ? separator(s, s == answer || !isalnum((unsigned char)s[-1])) : 1;
-        if (!sep)
-            continue;
-        int asked = *s == '?' || !strncmp(s, "？", strlen("？"));
-        if (s > start && !asked && judge_joined(x, start, (size_t)(s - start), out))
-            return -1;
-        if (!*s)
-            break;
-        s += sep - 1;
-        start = s + 1;
+        return rc;
+    qz_reading rd;
+    rc = qz_rubric_read(r, answer, &rd, err);
+    if (!rc) {
+        for (size_t i = 0; i < n_rubric; i++)
+            out[i].found = rd.idea[i];
+        for (size_t m = 0; m < rd.n_misc; m++) {
+            qz_misc_info info = qz_rubric_c_misc(r, m);
+            if (!rd.misc[m] || info.concept < 0 || out[info.concept].wrong)
+                continue;
+            size_t before = 0;
+            for (size_t k = 0; k < (size_t)info.concept; k++)
+                before += rubric[k].n_contradicts;
+            out[info.concept].wrong = &rubric[info.concept].contradicts[m - before];
+            out[info.concept].found = 0;
+        }
+        for (size_t i = 0; i < n_rubric; i++)
+            *n_found += out[i].found;
+        qz_reading_free(&rd);
     }
-    return 0;
+    qz_rubric_c_free(r);
+    return rc;
 }
 
 int qz_rubric_match(const qz_concept *rubric, size_t n_rubric, const char *answer,

@@ -1,9 +1,8 @@
-/* The text rubric matcher: which key concepts a written answer states, and which it
- * states wrongly. A concept is recognised by its synonyms in Chinese and English, or by
- * groups of words that must meet in one clause (`together`); a contradiction marks it
- * wrong (rules at qz_concept in quiz.h). Case, width and punctuation inside a phrase do
- * not matter: "Step-by-step" matches "step by step", "距离为1" matches "距离为 1",
- * full-width letters match ASCII. */
+/* Text rubrics: which key ideas a written answer states, and which misconceptions
+ * (the statement matcher's rules are in quiz/statement.h, the verdict's at
+ * qz_grade_text in quiz/textgrade.c). Case, width, spacing, inflection, small typos
+ * and Traditional characters do not matter (quiz/textnorm.h): "Step-by-step" matches
+ * "step by step", "距离为1" matches "距离为 1", "saturation" matches "saturates". */
 #ifndef AT_QUIZ_RUBRIC_H
 #define AT_QUIZ_RUBRIC_H
 
@@ -19,7 +18,8 @@ typedef struct qz_judgement {
                                       * (then found is 0); borrowed from the rubric */
 } qz_judgement;
 
-/* Judge every concept clause by clause (the rules are at qz_concept in quiz.h).
+/* Judge every concept (an older contradiction it belongs to, when stated, makes it
+ * wrong).
  * out [n_rubric] is filled in; *n_found counts the concepts found. Returns AT_OK,
  * AT_EUTF8 for invalid UTF-8 in the answer, AT_ENOMEM. */
 int qz_rubric_judge(const qz_concept *rubric, size_t n_rubric, const char *answer,

@@ -1,6 +1,28 @@
-/* Text answers graded: the verdict and score from the concepts the rubric matcher
- * finds (quiz/rubric.h), then what was found, stated wrongly and missing, and the
- * reference answer. */
+/* Text answers graded: what the answer states (quiz/statement.h) against the key ideas
+ * and the misconceptions, then the verdict, what was found, stated wrongly and missing,
+ * and the reference answer.
+ *
+ * The verdict:
+ *   - an empty answer is malformed (not an attempt);
+ *   - an answer that only says "I don't know" is wrong, and one that takes back what it
+ *     stated ("no, the opposite") is wrong;
+ *   - the key ideas are complete when at least min_concepts of them (all when not
+ *     given) are stated, every `required` one among them;
+ *   - a misconception (or a key idea denied) caps the verdict: partly right (0.5) when
+ *     the rest is right, that is when it states more key ideas than wrong things and
+ *     every key idea it does not get wrong is there (found + wrong statements >=
+ *     min_concepts, required ones missing no more than the wrong statements); wrong
+ *     otherwise.
+ *     "Q from the decoder, K and V from the decoder too, it aligns the words" is partly
+ *     right; "Q, K and V all come from the encoder" is wrong. An off-point
+ *     misconception (true but not the answer, e.g. speed for Q1) costs nothing beside
+ *     complete key ideas; without them it is wrong, or partly right when some key idea
+ *     is stated;
+ *   - otherwise complete is correct (1), some key ideas partly right (their share of
+ *     min_concepts, below 1 while a required one is missing);
+ *   - nothing recognised, neither a key idea nor a misconception: review (the student
+ *     grades it after reading the reference), except a keyword salad (terms listed,
+ *     nothing stated), which is wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/rubric.h"
 
@@ -8,6 +30,7 @@
 #include <string.h>
 
 #include "quiz/internal.h"
+#include "quiz/statement.h"
 
 void qz_result_self_assess(qz_result *r, qz_verdict v)
 {
@@ -24,33 +47,149 @@ static int blank(const char *s)
     return 1;
 }
 
-/* The concepts found, stated wrongly (with why), and missing. */
-static void print_concepts(const qz_question *q, const qz_judgement *j, size_t n_found, size_t need,
-                           size_t n_wrong, qz_lang lang, FILE *fb)
+/* Text without trailing newlines and spaces: its length. */
+static int trimmed(const char *s)
 {
-    fprintf(fb, QZ_TR(lang, "Key ideas found (%zu of %zu, %zu needed):\n", "提到的要点（%zu/%zu，需要 %zu 个）：\n"),
-            n_found, q->n_rubric, need);
-    for (size_t i = 0; i < q->n_rubric; i++)
-        if (j[i].found)
-            fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
-    if (n_wrong) {
-        fprintf(fb, QZ_TR(lang, "Stated wrongly:\n", "说错的要点：\n"));
-        for (size_t i = 0; i < q->n_rubric; i++) {
-            const char *why = j[i].wrong ? j[i].wrong->feedback : NULL;
-            int n = why ? (int)strlen(why) : 0;
-            while (n && (why[n - 1] == '\n' || why[n - 1] == ' '))
-                n--;
-            if (j[i].wrong)
-                fprintf(fb, "  ✗ %s%s%.*s\n", q->rubric[i].concept, n ? QZ_TR(lang, " — ", "——") : "",
-                        n, n ? why : "");
+    int n = s ? (int)strlen(s) : 0;
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+        n--;
+    return n;
+}
+
+typedef struct tally {
+    size_t found, need, wrong, off_point, required_missing;
+    int complete;
+} tally;
+
+static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading *rd)
+{
+    tally t = {0};
+    t.need = q->min_concepts && q->min_concepts <= q->n_rubric ? q->min_concepts : q->n_rubric;
+    for (size_t i = 0; i < q->n_rubric; i++) {
+        t.found += rd->idea[i];
+        t.wrong += rd->denied[i];
+        t.required_missing += q->rubric[i].required && !rd->idea[i];
+    }
+    for (size_t m = 0; m < rd->n_misc; m++) {
+        if (!rd->misc[m])
+            continue;
+        if (qz_rubric_c_misc(rc, m).off_point)
+            t.off_point++;
+        else
+            t.wrong++;
+    }
+    t.complete = t.found >= t.need && !t.required_missing;
+    return t;
+}
+
+static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
+{
+    double share = t->need ? (double)(t->found < t->need ? t->found : t->need) / (double)t->need : 0;
+    if (share >= 1 && t->required_missing)
+        share = t->need > 1 ? (double)(t->need - 1) / (double)t->need : 0.5;
+    if (rd->gave_up || rd->retracted) {
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+    } else if (t->wrong) {
+        int rest_right = t->found > t->wrong && t->found + t->wrong >= t->need &&
+                         t->required_missing <= t->wrong;
+        out->verdict = rest_right ? QZ_PARTIAL : QZ_WRONG;
+        out->score = rest_right ? 0.5 : 0;
+    } else if (t->complete) {
+        out->verdict = QZ_CORRECT;
+        out->score = 1;
+    } else if (t->found) {
+        out->verdict = QZ_PARTIAL;
+        out->score = share;
+    } else if (t->off_point || rd->salad) {
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+    } else {
+        out->verdict = QZ_REVIEW;
+        out->score = 0;
+    }
+}
+
+static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, qz_lang lang)
+{
+    if (v == QZ_CORRECT)
+        return QZ_TR(lang, "Correct: the key ideas are there.\n", "正确：关键要点都说到了。\n");
+    if (v == QZ_PARTIAL)
+        return QZ_TR(lang, "Partly right.\n", "部分正确。\n");
+    if (v == QZ_REVIEW)
+        return QZ_TR(lang, "Needs your review: the grader recognised neither a key idea nor a known "
+                           "mistake in this answer.\n",
+                     "需要你自己评判：评分程序在这个答案里既没有认出关键要点，也没有认出常见的错误说法。\n");
+    if (rd->gave_up)
+        return QZ_TR(lang, "No answer yet: read the reference answer, then try again.\n",
+                     "还没有作答：先读一读参考答案，再试一次。\n");
+    if (rd->retracted)
+        return QZ_TR(lang, "Not right: the answer takes back what it first stated.\n",
+                     "不正确：答案最后把前面的说法推翻了。\n");
+    if (t->wrong || t->off_point)
+        return QZ_TR(lang, "Not right: the answer states something wrong.\n",
+                     "不正确：答案里有错误的说法。\n");
+    return QZ_TR(lang, "Not right: the answer lists terms but states nothing about them.\n",
+                 "不正确：答案只罗列了术语，没有说明它们之间的关系。\n");
+}
+
+/* The key ideas found, the misconceptions stated (with why), and what is missing. */
+static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_reading *rd,
+                        const tally *t, qz_lang lang, FILE *fb)
+{
+    if (t->found) {
+        fprintf(fb, QZ_TR(lang, "Key ideas found (%zu of %zu, %zu needed):\n",
+                          "说到的要点（%zu/%zu，需要 %zu 个）：\n"),
+                t->found, q->n_rubric, t->need);
+        for (size_t i = 0; i < q->n_rubric; i++)
+            if (rd->idea[i])
+                fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
+    }
+    if (t->wrong || t->off_point) {
+        fprintf(fb, QZ_TR(lang, "Stated wrongly:\n", "说错的地方：\n"));
+        for (size_t i = 0; i < q->n_rubric; i++)
+            if (rd->denied[i])
+                fprintf(fb, QZ_TR(lang, "  ✗ you wrote the opposite of: %s\n", "  ✗ 你写的与这一点相反：%s\n"),
+                        q->rubric[i].concept);
+        for (size_t m = 0; m < rd->n_misc; m++) {
+            if (!rd->misc[m])
+                continue;
+            qz_misc_info info = qz_rubric_c_misc(rc, m);
+            int n = trimmed(info.feedback);
+            if (info.concept >= 0)
+                fprintf(fb, "  ✗ %s%s%.*s\n", q->rubric[info.concept].concept,
+                        n ? QZ_TR(lang, " — ", "——") : "", n, n ? info.feedback : "");
+            else
+                fprintf(fb, "  ✗ %.*s\n", n, n ? info.feedback : (info.name ? info.name : "?"));
         }
     }
-    if (n_found + n_wrong < q->n_rubric) {
-        fprintf(fb, QZ_TR(lang, "Missing:\n", "缺少的要点：\n"));
+    if (t->found < q->n_rubric) {
+        fprintf(fb, QZ_TR(lang, "Missing:\n", "没有说到的要点：\n"));
         for (size_t i = 0; i < q->n_rubric; i++)
-            if (!j[i].found && !j[i].wrong)
-                fprintf(fb, "  ✗ %s\n", q->rubric[i].concept);
+            if (!rd->idea[i])
+                fprintf(fb, "  ✗ %s%s\n", q->rubric[i].concept,
+                        q->rubric[i].required ? QZ_TR(lang, " (needed for a full answer)", "（完整答案必须有）")
+                                              : "");
     }
+}
+
+static void print_reference(const qz_question *q, qz_verdict v, qz_lang lang, FILE *fb)
+{
+    if (q->reference) {
+        fprintf(fb, QZ_TR(lang, "\nReference answer:\n%s", "\n参考答案：\n%s"), q->reference);
+        if (*q->reference && q->reference[strlen(q->reference) - 1] != '\n')
+            fprintf(fb, "\n");
+    }
+    if (v == QZ_REVIEW)
+        fprintf(fb, QZ_TR(lang, "Grade your answer yourself against the reference: y (right), p (partly), "
+                                "n (not yet) in the tutor, or attn-tutor check --self correct|partial|wrong. "
+                                "It is not counted as a wrong attempt.\n",
+                          "请对照参考答案给自己的答案评分：在辅导界面按 y（对）、p（部分对）、n（还不对），"
+                          "或用 attn-tutor check --self correct|partial|wrong。这次不算答错。\n"));
+    else
+        fprintf(fb, QZ_TR(lang, "(Graded by the key ideas stated; you may grade it yourself after reading "
+                                "the reference.)\n",
+                          "（按答案说出的关键要点评分；读完参考答案后你也可以自己评分。）\n"));
 }
 
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
@@ -65,42 +204,29 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         fprintf(fb, QZ_TR(lang, "Write an answer first (a sentence or two).\n", "请先写下答案（一两句话）。\n"));
         return AT_OK;
     }
-    qz_judgement *j = calloc(q->n_rubric, sizeof *j);
-    if (!j)
-        return at_error_set(err, AT_ENOMEM, "out of memory");
-    size_t n_found = 0, n_wrong = 0;
+    qz_rubric_c *rc = NULL;
+    int code = qz_rubric_compile(q, &rc, err);
+    if (code)
+        return code;
+    qz_reading rd;
     at_error e2;
-    if (qz_rubric_judge(q->rubric, q->n_rubric, answer, j, &n_found, &e2)) {
+    if ((code = qz_rubric_read(rc, answer, &rd, &e2)) != AT_OK) {
+        qz_rubric_c_free(rc);
+        if (code == AT_ENOMEM)
+            return at_error_set(err, AT_ENOMEM, "out of memory");
         out->verdict = QZ_MALFORMED;
         fprintf(fb, "%s\n", e2.msg);
-        free(j);
-        return e2.code == AT_ENOMEM ? at_error_set(err, AT_ENOMEM, "out of memory") : AT_OK;
+        return AT_OK;
     }
-    for (size_t i = 0; i < q->n_rubric; i++)
-        n_wrong += j[i].wrong != NULL;
-    size_t need = q->min_concepts && q->min_concepts <= q->n_rubric ? q->min_concepts : q->n_rubric;
-    /* A wrong statement costs what a found concept earns; it is never "correct". */
-    size_t net = n_found > n_wrong ? n_found - n_wrong : 0;
-    out->score = !n_wrong && n_found >= need ? 1.0 : (double)(net < need ? net : need) / (double)need;
-    if (n_wrong && out->score >= 1.0)
-        out->score = 0.5;
-    out->verdict = !n_wrong && n_found >= need ? QZ_CORRECT : net ? QZ_PARTIAL : QZ_WRONG;
-    fprintf(fb, "%s", out->verdict == QZ_CORRECT ? QZ_TR(lang, "Correct: the key ideas are there.\n",
-                                                         "正确：关键要点都提到了。\n")
-                      : out->verdict == QZ_PARTIAL ? QZ_TR(lang, "Partly right.\n", "部分正确。\n")
-                      : n_wrong ? QZ_TR(lang, "Not right: the answer states something wrong.\n",
-                                        "不正确：答案里有错误的说法。\n")
-                                : QZ_TR(lang, "None of the key ideas was recognised.\n",
-                                        "没有识别出关键要点。\n"));
+    tally t = count(q, rc, &rd);
+    verdict(&t, &rd, out);
+    fprintf(fb, "%s", headline(&t, &rd, out->verdict, lang));
     if (out->verdict == QZ_PARTIAL)   /* the other headlines say more than the verdict */
         out->body_at = qz_fb_pos(fb);
-    print_concepts(q, j, n_found, need, n_wrong, lang, fb);
-    free(j);
-    if (q->reference)
-        fprintf(fb, QZ_TR(lang, "\nReference answer:\n%s", "\n参考答案：\n%s"), q->reference);
-    if (q->reference && *q->reference && q->reference[strlen(q->reference) - 1] != '\n')
-        fprintf(fb, "\n");
-    fprintf(fb, QZ_TR(lang, "(Graded by key ideas; you may grade it yourself after reading the reference.)\n",
-                      "（按关键要点评分；读完参考答案后你也可以自己评分。）\n"));
+    if (out->verdict != QZ_REVIEW && !rd.gave_up)
+        print_ideas(q, rc, &rd, &t, lang, fb);
+    print_reference(q, out->verdict, lang, fb);
+    qz_reading_free(&rd);
+    qz_rubric_c_free(rc);
     return AT_OK;
 }

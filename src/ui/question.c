@@ -58,13 +58,14 @@ static const char *verdict_text(qz_verdict v)
     case QZ_CORRECT: return _("✓ Right");
     case QZ_PARTIAL: return _("◐ Partly right");
     case QZ_WRONG: return _("✗ Not right yet");
+    case QZ_REVIEW: return _("? Grade this one yourself");
     default: return _("? This answer cannot be read");
     }
 }
 
 static crt_role verdict_role(qz_verdict v)
 {
-    return v == QZ_CORRECT ? CRT_OK : v == QZ_PARTIAL ? CRT_WARN : CRT_WRONG;
+    return v == QZ_CORRECT ? CRT_OK : v == QZ_PARTIAL || v == QZ_REVIEW ? CRT_WARN : CRT_WRONG;
 }
 
 /* The grader's feedback without a first line that only repeats the verdict the
@@ -163,8 +164,11 @@ int ui_question_can_self_grade(const ui_question *uq)
 
 qz_rec_verdict ui_question_standing(const qz_answer_rec *r)
 {
-    if (!r || !r->attempts)
+    if (!r)
         return QZ_REC_NONE;
+    if (!r->attempts)   /* only reviews so far: the student's own grade, or still to give */
+        return r->self != QZ_REC_NONE ? r->self
+             : r->verdict == QZ_REC_REVIEW ? QZ_REC_REVIEW : QZ_REC_NONE;
     if (r->correct > 0 || r->best >= 1)
         return QZ_REC_CORRECT;
     return r->best > 0 ? QZ_REC_PARTIAL : QZ_REC_WRONG;
@@ -316,7 +320,7 @@ static void grade(ui_question *uq, ui_app *app)
     uq->attempts++;
     uq->typing = 0;
     uq->new_try = 1;   /* the next time the answer line opens, it starts empty */
-    uq->wrong_tries += uq->result.verdict != QZ_CORRECT;
+    uq->wrong_tries += uq->result.verdict != QZ_CORRECT && uq->result.verdict != QZ_REVIEW;
     if (uq->q->options_count)
         uq->chosen = chosen_options(uq);
     if (t->store_open) {

@@ -62,8 +62,10 @@ int ui_question_key(ui_question *uq, ui_app *app, ui_key k);
 int ui_question_can_self_grade(const ui_question *uq);
 
 /* Where a question stands from its record: the best result counts (a question
- * once answered right is right). QZ_REC_NONE when never tried (r NULL or no
- * attempts). The home marks and the self-test summary both use it. */
+ * once answered right is right). QZ_REC_NONE when never tried; a question answered
+ * only with reviews (the grader could not judge) stands as the student's own grade,
+ * or QZ_REC_REVIEW until they give one: never as wrong. The home marks and the
+ * self-test summary both use it. */
 qz_rec_verdict ui_question_standing(const qz_answer_rec *r);
 
 /* Help lines for these keys. */

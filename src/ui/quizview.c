@@ -100,13 +100,16 @@ static void layout_summary(ui_quiz *z, ui_doc *d)
             } else if (st == QZ_REC_PARTIAL) {
                 v = _("partly right");
                 role = CRT_WARN;
+            } else if (st == QZ_REC_REVIEW) {
+                v = _("to grade yourself");
+                role = CRT_WARN;
             } else {
                 v = _("not right yet");
                 role = CRT_WRONG;
             }
         }
         char own[128] = "";
-        if (st != QZ_REC_NONE && r->self != QZ_REC_NONE)
+        if (st != QZ_REC_NONE && r->self != QZ_REC_NONE && r->attempts)
             snprintf(own, sizeof own, _(" (your own grade: %s)"),
                      r->self == QZ_REC_CORRECT ? _("right")
                      : r->self == QZ_REC_PARTIAL ? _("partly right") : _("not right yet"));

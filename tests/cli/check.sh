@@ -75,6 +75,31 @@ expect_contains "check --self text says both" "q1: wrong (score 0); your own gra
 expect_status "check --self exit follows the automatic grade" 1 chk q1 "RNN is slow" --self correct
 expect_status "check --self only for text" 2 chk q3 "0.14 0.17" --self correct
 
+# Nothing recognised, neither a key idea nor a misconception: review (exit 4), the
+# reference shown, the student grades it; not a wrong attempt in the progress file.
+state2=$(mktemp -d)
+out=$(XDG_STATE_HOME="$state2" chk q4 "It is like a dictionary lookup in a library." --format json); rc=$?
+expect_eq "check review: exit 4" 4 "$rc"
+expect_contains "check review: JSON verdict" '"verdict":"review"' "$out"
+expect_contains "check review: the reference shown" "The queries come from the decoder" "$out"
+out=$(chk q4 "It is like a dictionary lookup in a library.")
+expect_contains "check review: text says so" "q4: needs your review" "$out"
+expect_contains "check review: how to grade it" "check --self correct|partial|wrong" "$out"
+out=$("$AT_BIN" --lang zh check q4 "就像在图书馆查字典一样。")
+expect_contains "check review (zh)" "q4: 需要你自己评判" "$out"
+out=$(XDG_STATE_HOME="$state2" chk q4 "It is like a dictionary lookup in a library." --self partial \
+  --format json); rc=$?
+expect_eq "check review --self: exit follows the review" 4 "$rc"
+expect_contains "check review --self: own grade kept" '"self_verdict":"partial","self_score":0.5' "$out"
+rec=$(sed -n '/self-test:q4/,/last:/p' "$state2/attn-tutor/progress.yaml")
+expect_contains "review recorded as review" "verdict: review" "$rec"
+expect_contains "review with --self: the own grade recorded" "self_assessed: partial" "$rec"
+expect_contains "a review is not an attempt" "attempts: 0" "$rec"
+rm -rf "$state2"
+expect_status "check keyword salad: wrong" 1 chk q2b "variance, softmax, gradient, √dₖ" --no-save
+expect_status "check right answer taken back: wrong" 1 chk q4 \
+  "Q comes from the decoder, K and V from the encoder; it aligns the words. No, the opposite." --no-save
+
 out=$("$AT_BIN" --lang zh check q3 "0.125 0.208")
 expect_contains "check zh feedback" "看起来漏掉了 exp" "$out"
 out=$("$AT_BIN" check q3 "0.14 0.17" --lang zh)

@@ -93,6 +93,10 @@ static void test_round_trip(void **state)
     qz_result selfgraded = {.verdict = QZ_WRONG, .score = 0, .self_assessed = 1,
                             .self_verdict = QZ_CORRECT, .self_score = 1};
     assert_int_equal(qz_store_record(&s, "self-test:q1", &selfgraded, 1250, &err), AT_OK);
+    /* a review (the grader could not judge) is no attempt: box and counts stay */
+    qz_result review = {.verdict = QZ_REVIEW};
+    assert_int_equal(qz_store_record(&s, "self-test:q5", &right, 1000, &err), AT_OK);
+    assert_int_equal(qz_store_record(&s, "self-test:q5", &review, 1400, &err), AT_OK);
     assert_int_equal(qz_store_set_position(&s, "self-test", 4, false, &err), AT_OK);
     assert_int_equal(qz_store_set_position(&s, "self-test", 2, false, &err), AT_OK);
     assert_int_equal(qz_store_save(&s, &err), AT_OK);
@@ -118,6 +122,13 @@ static void test_round_trip(void **state)
     assert_int_equal(r->self, QZ_REC_CORRECT);
     assert_int_equal(r->attempts, 1);
     assert_int_equal(r->correct, 0);
+    r = qz_store_answer(&s, "self-test:q5");
+    assert_non_null(r);
+    assert_int_equal(r->verdict, QZ_REC_REVIEW);
+    assert_int_equal(r->attempts, 1);
+    assert_int_equal(r->correct, 1);
+    assert_int_equal(r->box, 2);
+    assert_int_equal(r->last, 1400);
     assert_string_equal(s.p->lesson, "self-test");
     assert_int_equal(s.p->step, 2);
     assert_int_equal(qz_store_lesson(&s, "self-test")->step, 4);   /* furthest step kept */

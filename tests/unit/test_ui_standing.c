@@ -43,6 +43,20 @@ static void test_own_grade_kept_apart(void **st)
     assert_int_equal(ui_question_standing(&r), QZ_REC_WRONG);
 }
 
+static void test_review_is_not_wrong(void **st)
+{
+    (void)st;
+    /* only a review (the grader could not judge): to grade oneself, not wrong */
+    qz_answer_rec r = {.verdict = QZ_REC_REVIEW, .attempts = 0};
+    assert_int_equal(ui_question_standing(&r), QZ_REC_REVIEW);
+    /* then graded by the student: their grade stands */
+    r.self = QZ_REC_PARTIAL;
+    assert_int_equal(ui_question_standing(&r), QZ_REC_PARTIAL);
+    /* a review after a right answer leaves it right */
+    qz_answer_rec t = {.verdict = QZ_REC_REVIEW, .best = 1, .attempts = 1, .correct = 1};
+    assert_int_equal(ui_question_standing(&t), QZ_REC_CORRECT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -51,6 +65,7 @@ int main(void)
         cmocka_unit_test(test_partly_then_wrong_stays_partly),
         cmocka_unit_test(test_only_wrong),
         cmocka_unit_test(test_own_grade_kept_apart),
+        cmocka_unit_test(test_review_is_not_wrong),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

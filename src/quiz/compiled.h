@@ -1,0 +1,65 @@
+/* A rubric compiled for the statement matcher (internal to rubric.c, statement.c and
+ * lexicon.c): every phrase normalised into tokens once. */
+#ifndef AT_QUIZ_COMPILED_H
+#define AT_QUIZ_COMPILED_H
+
+#include <stddef.h>
+
+#include "quiz/statement.h"
+#include "quiz/textnorm.h"
+
+/* Alternatives of one phrase list, normalised; self[i]: alternative i holds a subject of
+ * its own statement (a claim phrase such as "variance is dk" needs no other subject). */
+typedef struct qz_alts {
+    qz_text *v;
+    unsigned char *self;
+    size_t n;
+} qz_alts;
+
+typedef struct qz_cclaim {
+    qz_alts phrases;
+    qz_direction dir;
+    qz_polarity pol;
+    qz_alts *with;            /* [n_with] groups */
+    size_t n_with;
+    qz_alts unless;
+    int bare;                 /* neither phrases nor direction: the subject itself, denied */
+} qz_cclaim;
+
+/* One subject and the claims said of it; a key idea or misconception whose claims
+ * have subjects of their own is several patterns with the same owner. */
+typedef struct qz_cpattern {
+    size_t owner;             /* the key idea or misconception it states */
+    qz_alts subject;          /* n = 0: any subject */
+    int subject_implied;
+    qz_cclaim *claims;
+    size_t n_claims;
+} qz_cpattern;
+
+struct qz_rubric_c {
+    qz_norm norm;
+    qz_vocab vocab;
+    qz_cpattern *ideas;       /* [n_ideas] patterns of the key ideas */
+    size_t n_ideas, n_idea_owners;      /* patterns; key ideas (the rubric's concepts) */
+    qz_cpattern *miscs;       /* [n_miscs] patterns of the misconceptions */
+    size_t n_miscs, n_misc_owners;
+    qz_misc_info *misc_info;  /* [n_misc_owners] */
+    qz_alts dir[4];           /* the grader's words per qz_direction (dir[0]: words that
+                               * hold one and say none, 大小, 多远) */
+    qz_alts glue, foil_before, foil_after, pronoun, object, consequence, retract, give_up;
+};
+
+/* The grader's own words (lexicon.c), NULL-terminated. */
+extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[],
+    *const qz_lex_no_direction[],
+    *const qz_lex_glue[], *const qz_lex_foil_before[], *const qz_lex_foil_after[],
+    *const qz_lex_pronoun[], *const qz_lex_object[], *const qz_lex_consequence[],
+    *const qz_lex_retract[], *const qz_lex_give_up[];
+
+/* Does alternative p occur in t at token i (all its tokens, in order)? */
+int qz_alt_at(const qz_text *t, size_t i, const qz_text *p);
+/* The longest alternative of a occurring at token i: its length in tokens, 0 if none;
+ * *which (may be NULL) gets its index. */
+size_t qz_alts_at(const qz_text *t, size_t i, const qz_alts *a, size_t *which);
+
+#endif

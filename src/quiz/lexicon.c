@@ -1,0 +1,78 @@
+/* The grader's own words, in both languages, used whatever the rubric says: words of
+ * direction, list glue, foils, pronouns, and the answers that give up or take back.
+ * A rubric adds its own phrases to a claim; these are only the common ground. */
+#include "quiz/compiled.h"
+
+#include <stddef.h>
+
+/* grows, larger, 变大 */
+const char *const qz_lex_up[] = {
+    "grow", "grows", "growing", "grew", "grown", "increase", "increases", "increasing",
+    "larger", "bigger", "big", "large", "huge", "enormous", "high", "higher", "rise", "rises",
+    "blow up", "blows up", "explode", "explodes", "inflate", "inflates", "enlarge", "enlarges",
+    "amplify", "amplifies", "expand", "expands", "longer", "more", "greater", "get big",
+    "too big", "too large", "very large", "scale up", "scales up", "accumulate",
+    "增大", "变大", "增加", "增长", "越大", "很大", "过大", "太大", "更大", "变长", "越长",
+    "越远", "上升", "膨胀", "放大", "大", "高", "变高", "越高", "很高", "过高", "太高", "爆炸",
+    "越多", "累积", "累加", "积累", NULL};
+
+/* words that hold a word of direction and say none: 大概, 大小, 多远 */
+const char *const qz_lex_no_direction[] = {
+    "大概", "大约", "大致", "大多", "大部分", "大家", "大小", "最大", "最小", "小明", "多远",
+    "多少", "高度", "提高效率", "more or less", "at most", "at least", "largely", NULL};
+
+/* shrinks, smaller, 变小 */
+const char *const qz_lex_down[] = {
+    "shrink", "shrinks", "decrease", "decreases", "decreasing", "smaller", "small", "reduce",
+    "reduces", "reduced", "reducing", "lower", "lowers", "less", "tiny", "drop", "drops",
+    "diminish", "diminishes", "shorter", "scale down", "scales down", "scaled down", "dampen",
+    "dampens", "shrunk", "weaken", "weakens", "fade", "fades", "decay", "decays",
+    "变小", "减小", "缩小", "减少", "降低", "降", "小", "很小", "越小", "变低", "压低", "压小",
+    "压缩", "缩", "减", "衰减", "变弱", "削弱", NULL};
+
+/* constant, kept, 不变 */
+const char *const qz_lex_same[] = {
+    "constant", "fixed", "unchanged", "same", "stay", "stays", "remain", "remains", "keep",
+    "keeps", "kept", "maintain", "maintains", "stable", "steady", "stabilize", "stabilizes",
+    "stabilise", "stabilises", "independent of", "regardless of", "does not depend",
+    "doesn't depend", "no matter how",
+    "不变", "恒定", "固定", "保持", "稳定", "维持", "一样", "相同", "常数", "常量", "无关",
+    "不管多远", "无论多远", "不论多远", NULL};
+
+/* between subjects of one group: "Q, K and V", "K/V", "Q 和 K" */
+const char *const qz_lex_glue[] = {"and", "or", "&", "+", ",", "、", "/", "和", "与", "及",
+                                   "以及", "或", "跟", "同", "both", "all", "都", "also", NULL};
+
+/* before a subject that is only compared with */
+const char *const qz_lex_foil_before[] = {"unlike", "compared to", "compared with", "versus",
+                                          "vs", "than", "in contrast to", "contrary to",
+                                          "不像", "不同于", "比起", "相比", "对比", "相较",
+                                          "相比于", NULL};
+/* after it: "与 RNN 相比", "跟 RNN 不同" */
+const char *const qz_lex_foil_after[] = {"相比", "比起来", "不同", "相比之下", "对比", NULL};
+
+/* a sentence that starts with one of these has its subject already: "it normalises" */
+const char *const qz_lex_pronoun[] = {"it", "this", "that", "they", "these", "which", "its",
+                                      "它", "这", "这个", "其", "它们", "这样", "这一步", NULL};
+
+/* before a subject that is an object, not the one the sentence speaks of: 把分数… */
+const char *const qz_lex_object[] = {"把", "将", NULL};
+
+/* a comma followed by one of these ends a sentence */
+const char *const qz_lex_consequence[] = {
+    "so", "thus", "therefore", "hence", "because", "which", "since", "then", "所以", "因此",
+    "因而", "从而", "于是", "导致", "使得", "因为", "然后", "进而", "结果", NULL};
+
+/* a sentence of these alone takes back what came before */
+const char *const qz_lex_retract[] = {
+    "the opposite", "opposite", "the other way round", "the other way around", "other way round",
+    "other way around", "the reverse", "reverse", "reversed", "it's the reverse",
+    "反过来", "说反", "反了", "相反", "颠倒", "搞反", "弄反", NULL};
+
+/* an answer of these alone gives up */
+const char *const qz_lex_give_up[] = {
+    "i don't know", "i do not know", "don't know", "dont know", "do not know", "no idea",
+    "not sure", "i'm not sure", "idk", "no clue", "dunno", "i forgot", "forgot", "pass",
+    "skip", "i have no idea", "not know",
+    "不知道", "不会", "不清楚", "不懂", "忘了", "不确定", "没学过", "不太懂", "不明白",
+    "我不知道", "我不会", "不记得", "我忘了", "跳过", NULL};

@@ -1,0 +1,894 @@
+/* The statement matcher: what a text answer states, sentence by sentence (the rules
+ * are in statement.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "quiz/statement.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistr.h>
+
+#include "quiz/compiled.h"
+
+enum { M_SUBJ, M_CLAIM, M_DIR, M_WITH, M_UNLESS };
+#define NEG_REACH 5           /* words a negation reaches (two Han characters a word) */
+#define FOIL_REACH 1
+
+typedef struct mention {
+    size_t a, b;              /* tokens [a, b) */
+    unsigned char kind;       /* M_* */
+    unsigned char set;        /* 0 key idea, 1 misconception (not M_DIR) */
+    unsigned char dir;        /* M_DIR: its qz_direction */
+    unsigned char neg, dead, foil, virt, self;
+    size_t pat, claim, group;
+    long run;                 /* M_SUBJ: its group of subjects, -1 none */
+} mention;
+
+typedef struct mlist {
+    mention *v;
+    size_t n, cap;
+    int failed;
+} mlist;
+
+static void madd(mlist *l, mention m)
+{
+    if (l->failed)
+        return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        mention *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            l->failed = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    m.run = -1;
+    l->v[l->n++] = m;
+}
+
+/* A statement matched in a sentence: which pattern, on which phrase. */
+typedef struct match {
+    unsigned char set;        /* 0 key idea, 1 misconception, 2 key idea denied */
+    size_t pat, a, b;         /* pattern; the claim's tokens [a, b) */
+    size_t subj;              /* where its subject starts, SIZE_MAX for none */
+} match;
+
+typedef struct matches {
+    match *v;
+    size_t n, cap;
+    int failed;
+} matches;
+
+static void match_add(matches *l, match m)
+{
+    if (l->failed)
+        return;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        match *v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            l->failed = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = m;
+}
+
+/* What one sentence is read with. */
+typedef struct sentence {
+    const qz_rubric_c *r;
+    const qz_text *t;
+    size_t s0, s1;
+    mlist m;
+    size_t n_runs;
+    long *run_first;          /* [n_runs] first token of each group */
+    long *run_end;            /* [n_runs] one past its last token */
+    unsigned char *consumed;  /* [n_runs] */
+    int forward;
+    size_t first_content;     /* the first token after opening connectives ("so", 所以) */
+} sentence;
+
+static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
+{
+    return set ? &r->miscs[pat] : &r->ideas[pat];
+}
+
+/* ---- finding the phrases */
+
+static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
+{
+    size_t which = 0, len = qz_alts_at(s->t, i, a, &which);
+    if (len && i + len <= s->s1) {
+        proto.a = i;
+        proto.b = i + len;
+        proto.self = a->self ? a->self[which] : 0;
+        madd(&s->m, proto);
+    }
+}
+
+static void find_pattern(sentence *s, size_t i, int set, size_t p)
+{
+    const qz_cpattern *pt = pattern(s->r, set, p);
+    find_list(s, i, &pt->subject, (mention){.kind = M_SUBJ, .set = (unsigned char)set, .pat = p});
+    for (size_t c = 0; c < pt->n_claims; c++) {
+        const qz_cclaim *cl = &pt->claims[c];
+        mention m = {.set = (unsigned char)set, .pat = p, .claim = c};
+        m.kind = M_CLAIM;
+        find_list(s, i, &cl->phrases, m);
+        m.kind = M_UNLESS;
+        find_list(s, i, &cl->unless, m);
+        m.kind = M_WITH;
+        for (size_t g = 0; g < cl->n_with; g++) {
+            m.group = g;
+            find_list(s, i, &cl->with[g], m);
+        }
+    }
+}
+
+static void find_all(sentence *s)
+{
+    const qz_rubric_c *r = s->r;
+    for (size_t i = s->s0; i < s->s1; i++) {
+        for (size_t p = 0; p < r->n_ideas; p++)
+            find_pattern(s, i, 0, p);
+        for (size_t p = 0; p < r->n_miscs; p++)
+            find_pattern(s, i, 1, p);
+        for (unsigned d = QZ_DIR_NONE; d <= QZ_DIR_SAME; d++)
+            find_list(s, i, &r->dir[d], (mention){.kind = M_DIR, .dir = (unsigned char)d});
+    }
+}
+
+static int shadows(const mention *m)
+{
+    return m->kind == M_SUBJ || m->kind == M_CLAIM || m->kind == M_DIR;
+}
+
+/* A phrase inside a longer phrase found at the same place does not count. */
+static void shadow(sentence *s)
+{
+    for (size_t i = 0; i < s->m.n; i++) {
+        mention *m = &s->m.v[i];
+        if (!shadows(m))
+            continue;
+        for (size_t j = 0; j < s->m.n && !m->dead; j++) {
+            const mention *o = &s->m.v[j];
+            m->dead = shadows(o) && o->a <= m->a && m->b <= o->b && o->b - o->a > m->b - m->a;
+        }
+    }
+}
+
+static int live(const mention *m)
+{
+    return !m->dead && !m->virt;
+}
+
+/* ---- negation */
+
+static int inside_phrase(const sentence *s, size_t i)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (live(m) && shadows(m) && m->a <= i && i < m->b)
+            return 1;
+    }
+    return 0;
+}
+
+static void negate(sentence *s)
+{
+    const qz_text *t = s->t;
+    for (size_t i = s->s0; i < s->s1;) {
+        size_t l = qz_neg_cue_at(t, i);
+        if (!l || inside_phrase(s, i)) {
+            i++;
+            continue;
+        }
+        size_t from = i + l, target = SIZE_MAX;
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            /* an object or a foil is skipped: "不会把分数变成概率" denies 变成概率 */
+            if (live(m) && !(m->kind == M_SUBJ && m->foil) && m->a >= from && m->a < target)
+                target = m->a;
+        }
+        size_t reach = 0;   /* in half words: a Latin word counts 2, a Han character 1 */
+        for (size_t k = from; target != SIZE_MAX && k < target; k++) {
+            reach += t->t[k].kind == QZ_TK_HAN ? 1 : 2;
+            if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH)
+                target = SIZE_MAX;
+        }
+        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
+            if (live(&s->m.v[k]) && s->m.v[k].a == target)
+                s->m.v[k].neg ^= 1;
+        i = from;
+    }
+}
+
+/* ---- subjects and their groups */
+
+/* Does an alternative of a end at token `end`, no more than `gap` tokens before it? */
+static int ends_before(const sentence *s, const qz_alts *a, size_t end, size_t gap)
+{
+    for (size_t j = s->s0; j < end; j++) {
+        size_t len = qz_alts_at(s->t, j, a, NULL);
+        if (len && j + len <= end && end - (j + len) <= gap)
+            return 1;
+    }
+    return 0;
+}
+
+static int starts_after(const sentence *s, const qz_alts *a, size_t start, size_t gap)
+{
+    for (size_t j = start; j < s->s1 && j <= start + gap; j++)
+        if (qz_alts_at(s->t, j, a, NULL))
+            return 1;
+    return 0;
+}
+
+static int is_glue(const sentence *s, size_t from, size_t to)
+{
+    for (size_t k = from; k < to;) {
+        size_t len = qz_alts_at(s->t, k, &s->r->glue, NULL);
+        if (!len)
+            return 0;
+        k += len;
+    }
+    return 1;
+}
+
+/* Subjects next to each other (only glue between) form one group. */
+static int group_subjects(sentence *s)
+{
+    s->n_runs = 0;
+    size_t cap = s->m.n + 1;
+    s->run_first = malloc(cap * sizeof *s->run_first);
+    s->run_end = malloc(cap * sizeof *s->run_end);
+    s->consumed = calloc(cap, 1);
+    if (!s->run_first || !s->run_end || !s->consumed)
+        return -1;
+    /* the carried group first */
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].virt) {
+            if (!s->n_runs) {
+                s->run_first[0] = (long)s->s0;
+                s->run_end[0] = (long)s->s0;
+                s->n_runs = 1;
+            }
+            s->m.v[k].run = 0;
+        }
+    long carried = s->n_runs ? 0 : -1;
+    for (size_t pos = s->s0; pos < s->s1; pos++) {
+        for (size_t k = 0; k < s->m.n; k++) {
+            mention *m = &s->m.v[k];
+            if (m->kind != M_SUBJ || !live(m) || m->foil || m->a != pos)
+                continue;
+            long cur = (long)s->n_runs - 1;
+            int joins = cur >= 0 && cur != carried &&
+                        ((long)m->a <= s->run_end[cur] ||
+                         is_glue(s, (size_t)s->run_end[cur], m->a));
+            if (!joins) {
+                cur = (long)s->n_runs++;
+                s->run_first[cur] = (long)m->a;
+                s->run_end[cur] = (long)m->b;
+            }
+            if ((long)m->b > s->run_end[cur])
+                s->run_end[cur] = (long)m->b;
+            m->run = cur;
+        }
+    }
+    return 0;
+}
+
+static void mark_foils(sentence *s)
+{
+    const qz_rubric_c *r = s->r;
+    for (size_t k = 0; k < s->m.n; k++) {
+        mention *m = &s->m.v[k];
+        if (m->kind != M_SUBJ || !live(m))
+            continue;
+        m->foil = ends_before(s, &r->foil_before, m->a, FOIL_REACH) ||
+                  starts_after(s, &r->foil_after, m->b, 2) || ends_before(s, &r->object, m->a, 0);
+    }
+}
+
+/* ---- who a claim is said of */
+
+static int claimish(const mention *m)
+{
+    return (m->kind == M_CLAIM || m->kind == M_DIR) && live(m);
+}
+
+/* Forward when the sentence starts with a claim, said of no pronoun and nothing carried. */
+static void choose_order(sentence *s)
+{
+    const mention *first = NULL;
+    int carried = 0;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        carried |= m->virt;
+        if (!live(m) || (m->kind != M_CLAIM && !(m->kind == M_SUBJ && !m->foil)))
+            continue;
+        if (!first || m->a < first->a || (m->a == first->a && m->kind == M_SUBJ))
+            first = m;
+    }
+    s->forward = 0;
+    if (!first || first->kind != M_CLAIM || carried)
+        return;
+    for (size_t j = s->s0; j < first->a; j++)
+        if (qz_alts_at(s->t, j, &s->r->pronoun, NULL))
+            return;
+    s->forward = 1;
+}
+
+/* The nearest group of subjects before token a (skip_consumed: not one a claim before
+ * took as its own). */
+static long run_before(const sentence *s, size_t a, int skip_consumed)
+{
+    long best = -1;
+    for (size_t r = 0; r < s->n_runs; r++)
+        if (s->run_end[r] <= (long)a && !(skip_consumed && s->consumed[r]) &&
+            (best < 0 || s->run_end[r] >= s->run_end[best]))
+            best = (long)r;
+    return best;
+}
+
+/* Another claim (not a word of direction) between tokens from and to: then a claim
+ * after it is its object ("it aligns target words with source words", "K 和 V 来自编码器，
+ * 用来对齐源句和目标句"), not said of the subjects before both. */
+static long run_after(const sentence *s, size_t b)
+{
+    for (size_t r = 0; r < s->n_runs; r++)
+        if (s->run_first[r] >= (long)b && !s->consumed[r])
+            return (long)r;
+    return -1;
+}
+
+static int noun_claim_between(const sentence *s, size_t from, size_t to, const mention *of)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (x->kind != M_CLAIM || !live(x) || x->a < from || x->b > to)
+            continue;
+        /* claims of one statement go together: "任何两个词都是直接打交道" */
+        int shared = 0;
+        for (size_t i = 0; i < s->m.n && !shared; i++) {
+            const mention *y = &s->m.v[i];
+            if (y->kind != M_CLAIM || y->a != x->a || y->b != x->b)
+                continue;
+            for (size_t j = 0; j < s->m.n && !shared; j++) {
+                const mention *z = &s->m.v[j];
+                shared = z->kind == M_CLAIM && z->a == of->a && z->b == of->b && z->set == y->set &&
+                         z->pat == y->pat;
+            }
+        }
+        if (!shared)
+            return 1;
+    }
+    return 0;
+}
+
+/* A group of subjects starting at token b, or -1. */
+static long run_at(const sentence *s, size_t b)
+{
+    for (size_t r = 0; r < s->n_runs; r++)
+        if (s->run_first[r] == (long)b && s->run_end[r] > s->run_first[r])
+            return (long)r;
+    return -1;
+}
+
+/* A word of direction or an English participle right before its noun: "large dot
+ * products", "vanishing gradients", "saturated softmax". */
+static int attributive(const sentence *s, const mention *m)
+{
+    if (m->kind == M_DIR)
+        return 1;
+    const char *w = s->t->t[m->b - 1].raw;
+    size_t n = strlen(w);
+    return s->t->t[m->b - 1].kind == QZ_TK_WORD &&
+           ((n > 4 && !strcmp(w + n - 3, "ing")) || (n > 3 && !strcmp(w + n - 2, "ed")));
+}
+
+/* The owner of every claim, in token order (a forward claim takes its group; claims
+ * found at one place share it). */
+static void owners(sentence *s, long *owner)
+{
+    for (size_t pos = s->s0; pos < s->s1; pos++) {
+        long taken = -2;
+        for (size_t k = 0; k < s->m.n; k++) {
+            mention *m = &s->m.v[k];
+            if (!claimish(m) || m->a != pos)
+                continue;
+            long o = attributive(s, m) ? run_at(s, m->b) : -1;
+            if (o >= 0 || ends_before(s, &s->r->object, m->a, 0)) {
+                owner[k] = o;   /* "把译文…对齐": an object is said of nothing */
+                continue;
+            }
+            if (taken != -2) {
+                owner[k] = taken;
+                continue;
+            }
+            if (s->first_content == m->a && !s->forward) {
+                o = run_before(s, m->a, 0);
+                if (o >= 0 && s->run_first[o] == s->run_end[o])
+                    o = -1;   /* "So the decoder looks …": not said of the carried group */
+            } else if (s->forward) {
+                o = run_after(s, m->b);
+                if (o >= 0 && m->kind == M_CLAIM)
+                    s->consumed[o] = 1;
+                if (o < 0)
+                    o = run_before(s, m->a, 1);
+            } else {
+                o = run_before(s, m->a, 0);
+                if (o >= 0 && m->kind == M_CLAIM &&
+                    noun_claim_between(s, s->run_first[o] == s->run_end[o] ? s->s0
+                                                                           : (size_t)s->run_end[o],
+                                       m->a, m))
+                    o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
+            }
+            owner[k] = taken = o;
+        }
+    }
+}
+
+/* ---- statements */
+
+/* Does a claim of direction want hold of a phrase of direction got, denied or not? */
+static int direction_holds(qz_direction want, qz_direction got, int denied)
+{
+    if (!denied)
+        return want == got;
+    switch (want) {
+    case QZ_DIR_UP: return got == QZ_DIR_SAME;              /* "is not constant" */
+    case QZ_DIR_DOWN: return got == QZ_DIR_UP;              /* "does not grow" */
+    case QZ_DIR_SAME: return got == QZ_DIR_UP;              /* "does not grow" */
+    default: return 0;
+    }
+}
+
+static int polarity_holds(qz_polarity want, int denied)
+{
+    return want == QZ_POL_EITHER || (want == QZ_POL_DENIED) == (denied != 0);
+}
+
+/* `with` affirmed and `unless` absent in the sentence. */
+static int context_holds(const sentence *s, int set, size_t p, size_t c)
+{
+    const qz_cclaim *cl = &pattern(s->r, set, p)->claims[c];
+    for (size_t g = 0; g < cl->n_with; g++) {
+        int ok = 0;
+        for (size_t k = 0; k < s->m.n && !ok; k++) {
+            const mention *m = &s->m.v[k];
+            ok = m->kind == M_WITH && m->set == set && m->pat == p && m->claim == c &&
+                 m->group == g && !m->neg;
+        }
+        if (!ok)
+            return 0;
+    }
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (m->kind == M_UNLESS && m->set == set && m->pat == p && m->claim == c)
+            return 0;
+    }
+    return 1;
+}
+
+/* Is the claim mention m said of a subject of pattern (set, p)? *sneg: that subject
+ * denied. */
+static int subject_holds(const sentence *s, const mention *m, long owner, int set, size_t p,
+                         int *sneg, size_t *subj)
+{
+    const qz_cpattern *pt = pattern(s->r, set, p);
+    *sneg = 0;
+    *subj = SIZE_MAX;
+    if (m->kind == M_CLAIM && m->self)
+        return 1;
+    int virt = 0;
+    for (size_t k = 0; owner >= 0 && k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (x->kind != M_SUBJ || x->run != owner || x->dead || x->foil)
+            continue;
+        virt |= x->virt;
+        /* any subject: the statement is denied with its subject ("does not turn the
+         * scores into probabilities") */
+        if (!pt->subject.n || (x->set == set && x->pat == p)) {
+            *sneg = x->neg;
+            *subj = x->a;
+            return 1;
+        }
+    }
+    return !pt->subject.n || (pt->subject_implied && (owner < 0 || virt));
+}
+
+static void try_claim(sentence *s, const mention *m, long owner, int set, size_t p, size_t c,
+                      matches *out)
+{
+    const qz_cclaim *cl = &pattern(s->r, set, p)->claims[c];
+    if (cl->bare)
+        return;
+    int sneg;
+    size_t subj;
+    if (!subject_holds(s, m, owner, set, p, &sneg, &subj))
+        return;
+    int denied = m->neg ^ sneg;
+    if (cl->dir != QZ_DIR_NONE) {
+        qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
+        if (!direction_holds(cl->dir, got, denied))
+            return;
+    } else if (!polarity_holds(cl->pol, denied)) {
+        /* a key idea denied ("Q does not come from the decoder") is stated wrongly */
+        if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c))
+            match_add(out, (match){2, p, m->a, m->b, subj});
+        return;
+    }
+    if (context_holds(s, set, p, c))
+        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj});
+}
+
+/* "no decoder": a denied subject states a bare claim. */
+static void try_bare(sentence *s, const mention *x, matches *out)
+{
+    const qz_cpattern *pt = pattern(s->r, x->set, x->pat);
+    for (size_t c = 0; c < pt->n_claims; c++)
+        if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c))
+            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a});
+}
+
+static void statements(sentence *s, const long *owner, matches *out)
+{
+    const qz_rubric_c *r = s->r;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (m->kind == M_SUBJ && live(m) && !m->foil)
+            try_bare(s, m, out);
+        if (!claimish(m))
+            continue;
+        if (m->kind == M_CLAIM) {
+            try_claim(s, m, owner[k], m->set, m->pat, m->claim, out);
+            continue;
+        }
+        for (int set = 0; set < 2; set++) {
+            size_t n = set ? r->n_miscs : r->n_ideas;
+            for (size_t p = 0; p < n; p++) {
+                const qz_cpattern *pt = pattern(r, set, p);
+                for (size_t c = 0; c < pt->n_claims; c++)
+                    if (pt->claims[c].dir != QZ_DIR_NONE)
+                        try_claim(s, m, owner[k], set, p, c, out);
+            }
+        }
+    }
+    /* a misconception matched on a phrase of the same subject outweighs a key idea
+     * matched on it */
+    for (size_t i = 0; i < out->n; i++) {
+        if (out->v[i].set)
+            continue;
+        for (size_t j = 0; j < out->n; j++)
+            if (out->v[j].set == 1 && out->v[j].a == out->v[i].a && out->v[j].b == out->v[i].b &&
+                (out->v[j].subj == out->v[i].subj || out->v[j].subj == SIZE_MAX ||
+                 out->v[i].subj == SIZE_MAX)) {
+                out->v[i].pat = SIZE_MAX;
+                break;
+            }
+    }
+}
+
+/* ---- salads, retractions, giving up */
+
+static int is_list_mark(const char *m)
+{
+    return !strcmp(m, ",") || !strcmp(m, "、") || !strcmp(m, "/") || !strcmp(m, "+") ||
+           !strcmp(m, "&") || !strcmp(m, "·") || !strcmp(m, "…") || !strcmp(m, "[") ||
+           !strcmp(m, "]");
+}
+
+/* Only rubric terms and list glue: three or more items (between commas or list words)
+ * of one term each ("variance, softmax, gradient"), or five terms or more with nothing
+ * between them ("Q decoder K V encoder alignment"). */
+static int salad(const sentence *s)
+{
+    size_t terms = 0, items = 0, item_terms = 0, max_item = 0;
+    int one_each = 1;
+    for (size_t i = s->s0; i <= s->s1;) {
+        size_t cover = 0;
+        int term = 0;
+        for (size_t k = 0; i < s->s1 && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (!m->virt && m->a == i && m->b - m->a > cover) {
+                cover = m->b - m->a;
+                term |= live(m) && shadows(m);
+            }
+        }
+        int sep = 0;
+        if (i == s->s1) {
+            sep = 1;
+        } else if (!cover) {
+            cover = qz_alts_at(s->t, i, &s->r->glue, NULL);
+            if (!cover && s->t->t[i].kind == QZ_TK_MARK && is_list_mark(s->t->t[i].s))
+                cover = 1;
+            if (!cover)
+                return 0;
+            sep = 1;
+        }
+        if (term) {
+            terms++;
+            item_terms++;
+        }
+        if (sep && item_terms) {
+            items++;
+            one_each &= item_terms == 1;
+            if (item_terms > max_item)
+                max_item = item_terms;
+            item_terms = 0;
+        }
+        i += cover ? cover : 1;
+    }
+    return (items >= 3 && one_each) || max_item >= 5;
+}
+
+/* Every token of [s0, s1) but marks is covered by alternatives of a; at least one. */
+static int only_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a)
+{
+    int any = 0;
+    for (size_t i = s0; i < s1;) {
+        if (t->t[i].kind == QZ_TK_MARK) {
+            i++;
+            continue;
+        }
+        size_t len = qz_alts_at(t, i, a, NULL);
+        if (!len)
+            return 0;
+        any = 1;
+        i += len;
+    }
+    return any;
+}
+
+static int has_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a)
+{
+    for (size_t i = s0; i < s1; i++)
+        if (qz_alts_at(t, i, a, NULL))
+            return 1;
+    return 0;
+}
+
+/* ---- sentences */
+
+static int ends_sentence(const qz_text *t, size_t i)
+{
+    const qz_tok *k = &t->t[i];
+    if (k->kind == QZ_TK_MARK)
+        return !strcmp(k->s, ".") || !strcmp(k->s, "!") || !strcmp(k->s, "?") ||
+               !strcmp(k->s, ";") || !strcmp(k->s, "。") || !strcmp(k->s, "｡");
+    return 0;
+}
+
+/* Length of a contrast word at token i (it ends a sentence and belongs to none). */
+static size_t contrast_at(const qz_text *t, size_t i)
+{
+    static const char *const en[] = {"but", "while", "whereas", "however", "although", "though",
+                                     "whilst"};
+    const qz_tok *k = &t->t[i];
+    if (k->kind == QZ_TK_WORD) {
+        for (size_t w = 0; w < sizeof en / sizeof en[0]; w++)
+            if (!strcmp(k->raw, en[w]))
+                return 1;
+        return 0;
+    }
+    if (k->kind != QZ_TK_HAN)
+        return 0;
+    size_t l;
+    if ((l = qz_han_at(t, i, "然而")) || (l = qz_han_at(t, i, "反之")))
+        return l;
+    if (!strcmp(k->s, "而")) {
+        static const char *const not_after[] = {"且", "言"};
+        static const char *const not_before[] = {"从", "进", "因", "然", "继", "反"};
+        for (size_t w = 0; w < 2; w++)
+            if (qz_han_at(t, i + 1, not_after[w]))
+                return 0;
+        for (size_t w = 0; i > 0 && w < sizeof not_before / sizeof not_before[0]; w++)
+            if (qz_han_at(t, i - 1, not_before[w]))
+                return 0;
+        return 1;
+    }
+    if (!strcmp(k->s, "但"))
+        return 1;
+    if (!strcmp(k->s, "则")) {
+        static const char *const not_before[] = {"规", "原", "法", "准", "细"};
+        for (size_t w = 0; i > 0 && w < sizeof not_before / sizeof not_before[0]; w++)
+            if (qz_han_at(t, i - 1, not_before[w]))
+                return 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* The end of the sentence starting at s0, and where the next one starts. */
+static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t *next)
+{
+    for (size_t i = s0; i < t->n; i++) {
+        size_t l;
+        if (ends_sentence(t, i)) {
+            *next = i + 1;
+            return i;
+        }
+        if (i > s0 && (l = contrast_at(t, i)) != 0) {
+            *next = i + l;
+            return i;
+        }
+        if (t->t[i].kind == QZ_TK_MARK && (!strcmp(t->t[i].s, ",") || !strcmp(t->t[i].s, "，")) &&
+            i + 1 < t->n && qz_alts_at(t, i + 1, &r->consequence, NULL)) {
+            *next = i + 1;
+            return i;
+        }
+    }
+    *next = t->n;
+    return t->n;
+}
+
+typedef struct reader {
+    const qz_rubric_c *r;
+    const qz_text *t;
+    mention *carry;           /* the last group of subjects of the sentence before */
+    size_t n_carry;
+    matches all;
+    qz_reading *out;
+} reader;
+
+/* Keep the last group of subjects for the next sentence. */
+static int keep_carry(reader *rd, const sentence *s)
+{
+    long last = -1;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run >= 0 && !s->m.v[k].virt &&
+            s->m.v[k].run > last)
+            last = s->m.v[k].run;
+    free(rd->carry);   /* one sentence on only: a sentence without subjects ends it */
+    rd->carry = NULL;
+    rd->n_carry = 0;
+    for (size_t k = 0; last >= 0 && k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run == last && !s->m.v[k].virt) {
+            mention *v = realloc(rd->carry, (rd->n_carry + 1) * sizeof *v);
+            if (!v)
+                return -1;
+            rd->carry = v;
+            rd->carry[rd->n_carry++] = s->m.v[k];
+        }
+    return 0;
+}
+
+static int read_sentence(reader *rd, size_t s0, size_t s1)
+{
+    sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1};
+    int rc = 0;
+    long *owner = NULL;
+    find_all(&s);
+    shadow(&s);
+    mark_foils(&s);
+    negate(&s);
+    size_t said = 0, subjects = 0;
+    for (size_t k = 0; k < s.m.n; k++) {
+        said += live(&s.m.v[k]) && shadows(&s.m.v[k]);
+        subjects += live(&s.m.v[k]) && s.m.v[k].kind == M_SUBJ && !s.m.v[k].foil;
+    }
+    rd->out->mentions += said;
+    if (!said) {
+        if (has_words_of(rd->t, s0, s1, &rd->r->retract) && rd->all.n) {
+            rd->all.n = 0;
+            rd->out->retracted = 1;
+        }
+        goto out;
+    }
+    if (!subjects)
+        for (size_t k = 0; k < rd->n_carry; k++) {
+            mention m = rd->carry[k];
+            m.a = m.b = s0;
+            m.virt = 1;
+            m.dead = 0;
+            madd(&s.m, m);
+        }
+    if (s.m.failed || group_subjects(&s)) {
+        rc = -1;
+        goto out;
+    }
+    choose_order(&s);
+    s.first_content = s0;
+    for (size_t l; s.first_content < s1 &&
+                   ((l = qz_alts_at(rd->t, s.first_content, &rd->r->consequence, NULL)) != 0 ||
+                    (l = qz_alts_at(rd->t, s.first_content, &rd->r->pronoun, NULL)) != 0 ||
+                    (l = qz_alts_at(rd->t, s.first_content, &rd->r->glue, NULL)) != 0 ||
+                    rd->t->t[s.first_content].kind == QZ_TK_MARK);)
+        s.first_content += l ? l : 1;
+    owner = malloc((s.m.n ? s.m.n : 1) * sizeof *owner);
+    if (!owner) {
+        rc = -1;
+        goto out;
+    }
+    for (size_t k = 0; k < s.m.n; k++)
+        owner[k] = -1;
+    owners(&s, owner);
+    if (salad(&s)) {
+        rd->out->salad = 1;
+        goto out;
+    }
+#ifdef QZ_STATEMENT_DEBUG
+    for (size_t k = 0; k < s.m.n; k++) {
+        const mention *m = &s.m.v[k];
+        if (m->dead)
+            continue;
+        fprintf(stderr, "  [%zu,%zu) %-6s", m->a, m->b, (const char *[]){"subj", "claim", "dir", "with", "unless"}[m->kind]);
+        for (size_t i = m->a; i < m->b; i++)
+            fprintf(stderr, " %s", rd->t->t[i].s);
+        fprintf(stderr, "  set=%d pat=%zu claim=%zu neg=%d foil=%d virt=%d run=%ld owner=%ld%s\n", m->set,
+                m->pat, m->claim, m->neg, m->foil, m->virt, m->run, owner[k], s.forward ? " fwd" : "");
+    }
+#endif
+    statements(&s, owner, &rd->all);
+    rc = rd->all.failed || keep_carry(rd, &s) ? -1 : 0;
+out:
+    free(owner);
+    free(s.m.v);
+    free(s.run_first);
+    free(s.run_end);
+    free(s.consumed);
+    return rc;
+}
+
+int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (u8_check((const uint8_t *)answer, strlen(answer)))
+        return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8");
+    out->n_idea = r->n_idea_owners;
+    out->n_misc = r->n_misc_owners;
+    out->idea = calloc(out->n_idea ? out->n_idea : 1, 1);
+    out->misc = calloc(out->n_misc ? out->n_misc : 1, 1);
+    out->denied = calloc(out->n_idea ? out->n_idea : 1, 1);
+    qz_text t = {0};
+    if (!out->idea || !out->misc || !out->denied || qz_norm_text(&r->norm, answer, 1, &t, err)) {
+        qz_reading_free(out);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    reader rd = {.r = r, .t = &t, .out = out};
+    int rc = 0;
+    out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
+    for (size_t s0 = 0; !rc && !out->gave_up && s0 < t.n;) {
+        size_t next, s1 = sentence_end(r, &t, s0, &next);
+        int asked = s1 < t.n && !strcmp(t.t[s1].s, "?");
+        if (s1 > s0 && !asked)
+            rc = read_sentence(&rd, s0, s1);
+        s0 = next;
+    }
+    for (size_t i = 0; !rc && i < rd.all.n; i++) {
+        const match *m = &rd.all.v[i];
+        if (m->pat == SIZE_MAX)
+            continue;
+        size_t owner = pattern(r, m->set == 1, m->pat)->owner;
+        if (m->set == 1)
+            out->misc[owner] = 1;
+        else if (m->set == 2)
+            out->denied[owner] = 1;
+        else
+            out->idea[owner] = 1;
+    }
+    for (size_t i = 0; !rc && i < out->n_idea; i++)
+        out->denied[i] &= !out->idea[i];
+    free(rd.all.v);
+    free(rd.carry);
+    qz_text_free(&t);
+    if (rc) {
+        qz_reading_free(out);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    return AT_OK;
+}
+
+void qz_reading_free(qz_reading *r)
+{
+    free(r->idea);
+    free(r->misc);
+    free(r->denied);
+    r->idea = r->misc = r->denied = NULL;
+}

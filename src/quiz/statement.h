@@ -1,0 +1,95 @@
+/* The statement matcher (internal to src/quiz): what a text answer states, read
+ * against a question's key ideas and misconceptions (quiz.h: qz_statement).
+ *
+ * The answer is normalised once (quiz/textnorm.h), then read sentence by sentence.
+ * A sentence ends at . ! ? ; 。, a contrast word (but, while, whereas,
+ * however, although; 而, 但, 则, 然而, 反之) and a comma followed by a consequence
+ * (so, thus, therefore, because, which; 所以, 因此, 从而, 于是, 导致, 使得). A sentence
+ * ending in a question mark (the question repeated) states nothing.
+ *
+ * In a sentence the grader finds the rubric's phrases (mentions): subjects, claims, the
+ * grader's own words of direction (grow, larger, 变大 / shrink, smaller, 变小 /
+ * constant, kept, 不变), and a claim's `with` and `unless` phrases. A phrase inside a
+ * longer phrase found at the same place does not count ("one step" inside "one step at
+ * a time"); a negation written inside a phrase ("no need", 不需要) is that phrase's.
+ *
+ *   negation  a negating word (negation.c) denies the first phrase that follows it
+ *             within 5 words (10 Han characters) and before any punctuation, an
+ *             object skipped: "does not come from the encoder", "不会饱和", "prevents
+ *             the scores from growing", "不会把分数变成概率"
+ *   subjects  subjects next to each other ("Q, K and V"; 和 、 / or) form one group; a
+ *             subject after "unlike", "compared with", "than" (不像, 相比, 比起) is a
+ *             foil and owns nothing; one right after 把 or 将 is an object
+ *   owner     a claim is said of the nearest group of subjects before it; when the
+ *             sentence starts with a claim and no pronoun ("the decoder gives Q, the
+ *             encoder K and V"), each claim is said of the next group after it instead
+ *   carried   a sentence that names no subject is said of the last group of the
+ *             sentence before ("Self-attention links them directly. So the distance
+ *             is 1.")
+ *   polarity  a statement is denied when its claim or its subject is denied (not both)
+ *   implied   a pattern with `subject_implied` also matches a claim said of no subject
+ *             in its own sentence ("it normalises the scores")
+ *
+ * A key idea whose claim is denied (polarity affirmed, found denied) is stated wrongly,
+ * like a misconception, unless the answer also states it.
+ * A key idea and a misconception matched on the same claim phrase: the misconception
+ * wins ("it makes the variance larger" is not "the variance grows with dₖ").
+ * A sentence that is only rubric terms and list punctuation, three or more of them
+ * with no word of its own ("variance softmax gradient"), is a keyword salad: it states
+ * nothing. A sentence that takes back what came before ("no, the opposite", "不对，
+ * 反过来") cancels every statement before it. An answer that only says it does not
+ * know ("I don't know", 不会, 不知道) gave up. */
+#ifndef AT_QUIZ_STATEMENT_H
+#define AT_QUIZ_STATEMENT_H
+
+#include <stddef.h>
+
+#include "engine/error.h"
+#include "quiz/quiz.h"
+#include "quiz/textnorm.h"
+
+/* A question's rubric made ready for matching (every phrase normalised). */
+typedef struct qz_rubric_c qz_rubric_c;
+
+/* Compile q's rubric and misconceptions (the older `contradicts` become
+ * misconceptions after the question's own). Returns AT_OK, AT_EINVAL (a claim that
+ * is neither a phrase, a direction nor a denied subject; err names it), AT_ENOMEM.
+ * Free with qz_rubric_c_free. */
+int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err);
+void qz_rubric_c_free(qz_rubric_c *r);
+
+/* The misconceptions of a compiled rubric: the question's own, then one per older
+ * `contradicts` entry. */
+typedef struct qz_misc_info {
+    const char *name;         /* may be NULL (older form) */
+    const char *feedback;     /* may be NULL */
+    int off_point;
+    long concept;             /* the key idea an older contradiction belongs to, or -1 */
+} qz_misc_info;
+size_t qz_rubric_c_n_misc(const qz_rubric_c *r);
+qz_misc_info qz_rubric_c_misc(const qz_rubric_c *r, size_t i);
+
+/* What an answer states. */
+typedef struct qz_reading {
+    unsigned char *idea;      /* [n_rubric] 1: the key idea is stated */
+    unsigned char *misc;      /* [qz_rubric_c_n_misc] 1: the misconception is stated */
+    unsigned char *denied;    /* [n_rubric] 1: the key idea is denied ("Q does not come
+                               * from the decoder") and nowhere stated: a wrong statement */
+    size_t n_idea, n_misc;
+    size_t mentions;          /* rubric phrases recognised, stated or not */
+    int salad;                /* a sentence listed terms and stated nothing */
+    int retracted;            /* the answer took back what it had stated */
+    int gave_up;              /* the answer says only that the student does not know */
+} qz_reading;
+
+/* Read answer (UTF-8, checked here: AT_EUTF8) against r. Returns AT_OK or AT_ENOMEM.
+ * Free with qz_reading_free. */
+int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err);
+void qz_reading_free(qz_reading *r);
+
+/* Negation cue at token i of t: how many tokens it spans, 0 if none (negation.c). */
+size_t qz_neg_cue_at(const qz_text *t, size_t i);
+/* How many tokens from i spell the Han word w, 0 if they do not. */
+size_t qz_han_at(const qz_text *t, size_t i, const char *w);
+
+#endif

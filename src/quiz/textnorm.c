@@ -1,0 +1,502 @@
+/* Normalisation of text answers and rubric phrases (the steps are in textnorm.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "quiz/textnorm.h"
+
+#include <libstemmer.h>
+#include <opencc/opencc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unicase.h>
+#include <unictype.h>
+#include <uninorm.h>
+#include <unistr.h>
+
+#ifndef AT_OPENCC_DIR
+#define AT_OPENCC_DIR "/usr/share/opencc"
+#endif
+
+/* ---- the converters */
+
+static opencc_t open_t2s(const char *dir)
+{
+    char path[4096];
+    if (!dir)
+        return opencc_open(OPENCC_DEFAULT_CONFIG_TRAD_TO_SIMP);
+    snprintf(path, sizeof path, "%s/%s", dir, OPENCC_DEFAULT_CONFIG_TRAD_TO_SIMP);
+    return opencc_open(path);
+}
+
+int qz_norm_open(qz_norm *nm, at_error *err)
+{
+    memset(nm, 0, sizeof *nm);
+    nm->stemmer = sb_stemmer_new("english", "UTF_8");
+    if (!nm->stemmer)
+        return at_error_set(err, AT_ENOMEM, "out of memory (English stemmer)");
+    const char *dirs[] = {NULL, AT_OPENCC_DIR, getenv("OPENCC_DATA_DIR")};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !nm->t2s; i++) {
+        if (i && !dirs[i])
+            continue;
+        opencc_t o = open_t2s(dirs[i]);
+        if (o != (opencc_t)-1 && o)
+            nm->t2s = o;
+    }
+    return AT_OK;
+}
+
+void qz_norm_close(qz_norm *nm)
+{
+    if (nm->stemmer)
+        sb_stemmer_delete(nm->stemmer);
+    if (nm->t2s)
+        opencc_close(nm->t2s);
+    memset(nm, 0, sizeof *nm);
+}
+
+int qz_norm_has_t2s(const qz_norm *nm)
+{
+    return nm->t2s != NULL;
+}
+
+/* ---- token list */
+
+typedef struct toks {
+    qz_tok *v;
+    size_t n, cap;
+    int failed;
+} toks;
+
+static void push(toks *t, const char *s, size_t len, const char *raw, size_t raw_len, qz_tok_kind k)
+{
+    if (t->failed)
+        return;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 32;
+        qz_tok *v = realloc(t->v, cap * sizeof *v);
+        if (!v) {
+            t->failed = 1;
+            return;
+        }
+        t->v = v;
+        t->cap = cap;
+    }
+    qz_tok *x = &t->v[t->n];
+    x->s = strndup(s, len);
+    x->raw = strndup(raw, raw_len);
+    x->kind = k;
+    if (!x->s || !x->raw) {
+        free(x->s);
+        free(x->raw);
+        t->failed = 1;
+        return;
+    }
+    t->n++;
+}
+
+static void drop(toks *t, size_t i, size_t n)
+{
+    for (size_t k = i; k < i + n; k++) {
+        free(t->v[k].s);
+        free(t->v[k].raw);
+    }
+    memmove(&t->v[i], &t->v[i + n], (t->n - i - n) * sizeof *t->v);
+    t->n -= n;
+}
+
+/* Replace tokens [i, i + n) by one word w. */
+static void replace(toks *t, size_t i, size_t n, const char *w)
+{
+    char *s = strdup(w), *r = strdup(w);
+    if (!s || !r) {
+        free(s);
+        free(r);
+        t->failed = 1;
+        return;
+    }
+    free(t->v[i].s);
+    free(t->v[i].raw);
+    t->v[i] = (qz_tok){s, r, QZ_TK_WORD};
+    if (n > 1)
+        drop(t, i + 1, n - 1);
+}
+
+void qz_text_free(qz_text *t)
+{
+    for (size_t i = 0; t && i < t->n; i++) {
+        free(t->t[i].s);
+        free(t->t[i].raw);
+    }
+    if (t) {
+        free(t->t);
+        t->t = NULL;
+        t->n = 0;
+    }
+}
+
+int qz_tok_is(const qz_text *t, size_t i, const char *w)
+{
+    return i < t->n && !strcmp(t->t[i].s, w);
+}
+
+int qz_tok_raw_is(const qz_text *t, size_t i, const char *w)
+{
+    return i < t->n && !strcmp(t->t[i].raw, w);
+}
+
+/* ---- characters */
+
+static int is_han(ucs4_t c)
+{
+    const uc_script_t *sc = uc_script(c);
+    if (sc && (!strcmp(sc->name, "Han") || !strcmp(sc->name, "Hiragana") ||
+               !strcmp(sc->name, "Katakana") || !strcmp(sc->name, "Hangul")))
+        return 1;
+    return (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
+           (c >= 0x20000 && c <= 0x3134f);
+}
+
+static int word_char(ucs4_t c)
+{
+    if (c < 0x80)
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_' || c == '\'';
+    return c != 0x2019 && uc_is_property_alphabetic(c) && !is_han(c);
+}
+
+/* The tokens of folded text f[0, n): words, numbers, Han characters and marks. */
+static void tokenize(toks *t, const uint8_t *f, size_t n)
+{
+    for (size_t i = 0; i < n && !t->failed;) {
+        ucs4_t c;
+        int l = u8_mbtouc(&c, f + i, n - i);
+        if (l <= 0)
+            break;
+        if (uc_is_space(c) || c == 0x3000 || c == 0xa0) {
+            i += (size_t)l;
+        } else if (word_char(c)) {
+            size_t j = i, digits = 1;
+            while (j < n) {
+                ucs4_t d;
+                int m = u8_mbtouc(&d, f + j, n - j);
+                /* a decimal point between digits stays in a number: 0.5 */
+                int point = d == '.' && j > i && f[j - 1] >= '0' && f[j - 1] <= '9' && j + 1 < n &&
+                            f[j + 1] >= '0' && f[j + 1] <= '9';
+                if (m <= 0 || (!word_char(d) && !point))
+                    break;
+                digits &= (d >= '0' && d <= '9') || d == '.';
+                j += (size_t)m;
+            }
+            /* apostrophes at either end are quotes, not part of the word */
+            size_t a = i, b = j;
+            while (a < b && f[a] == '\'')
+                a++;
+            while (b > a && f[b - 1] == '\'')
+                b--;
+            if (b > a)
+                push(t, (const char *)f + a, b - a, (const char *)f + a, b - a,
+                     digits ? QZ_TK_NUM : QZ_TK_WORD);
+            i = j;
+        } else if (is_han(c)) {
+            push(t, (const char *)f + i, (size_t)l, (const char *)f + i, (size_t)l, QZ_TK_HAN);
+            i += (size_t)l;
+        } else if (c == '-' && i + 1 < n && f[i + 1] == '>') {
+            push(t, "→", strlen("→"), "->", 2, QZ_TK_MARK);
+            i += 2;
+        } else if (c == '-' || c == 0x2010 || c == 0x2011 || c == '"' || c == 0x201c ||
+                   c == 0x201d || c == '`' || c == '*' || c == '~' || c == '#' || c == 0x300c ||
+                   c == 0x300d || c == 0x300a || c == 0x300b) {
+            i += (size_t)l;   /* joins or quotes: nothing */
+        } else {
+            push(t, (const char *)f + i, (size_t)l, (const char *)f + i, (size_t)l, QZ_TK_MARK);
+            i += (size_t)l;
+        }
+    }
+}
+
+/* ---- the field's notations */
+
+static int word_in(const char *w, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(w, *list))
+            return 1;
+    return 0;
+}
+
+/* Is token i a spelling of d_k? */
+static int is_dk(const toks *t, size_t i)
+{
+    static const char *const dk[] = {"dk", "d_k", "d_{k}", "dₖ", "d_key", NULL};
+    return i < t->n && t->v[i].kind == QZ_TK_WORD && word_in(t->v[i].s, dk);
+}
+
+/* How many tokens from i spell d_k: "dk", "d_k", "d_ { k }", "d k"? 0 if not. */
+static size_t dk_len(const toks *t, size_t i)
+{
+    if (is_dk(t, i))
+        return 1;
+    if (i + 3 < t->n && !strcmp(t->v[i].s, "d_") && !strcmp(t->v[i + 1].s, "{") &&
+        !strcmp(t->v[i + 2].s, "k") && !strcmp(t->v[i + 3].s, "}"))
+        return 4;
+    if (i + 1 < t->n && !strcmp(t->v[i].s, "d") && !strcmp(t->v[i + 1].s, "k"))
+        return 2;
+    return 0;
+}
+
+/* Tokens from i that say "the square root of": √, sqrt, 根号, "square root of",
+ * "root of"; how many, 0 if none. */
+static size_t root_len(const toks *t, size_t i)
+{
+    const char *s = t->v[i].s;
+    if (!strcmp(s, "√") || !strcmp(s, "sqrt") || !strcmp(s, "√("))
+        return 1;
+    if (i + 1 < t->n && !strcmp(s, "根") && !strcmp(t->v[i + 1].s, "号"))
+        return 2;
+    if (i + 2 < t->n && !strcmp(s, "square") && !strcmp(t->v[i + 1].s, "root") &&
+        !strcmp(t->v[i + 2].s, "of"))
+        return 3;
+    if (i + 1 < t->n && !strcmp(s, "square") && !strcmp(t->v[i + 1].s, "root"))
+        return 2;
+    if (i + 1 < t->n && !strcmp(s, "root") && !strcmp(t->v[i + 1].s, "of"))
+        return 2;
+    return 0;
+}
+
+/* √dₖ and its spellings → "sqrtdk"; d_k → "dk"; O(…) → "o(1)", "o(n)", "o(n2)". */
+static void notations(toks *t)
+{
+    for (size_t i = 0; i < t->n && !t->failed; i++) {
+        size_t r = root_len(t, i);
+        if (r) {
+            size_t j = i + r;
+            int paren = j < t->n && (!strcmp(t->v[j].s, "(") || !strcmp(t->v[j].s, "{"));
+            j += paren;
+            size_t d = j < t->n ? dk_len(t, j) : 0;
+            if (!d && j < t->n && !strcmp(t->v[j].s, "d"))
+                d = 1;   /* √d */
+            if (d) {
+                j += d;
+                if (paren && j < t->n && (!strcmp(t->v[j].s, ")") || !strcmp(t->v[j].s, "}")))
+                    j++;
+                replace(t, i, j - i, "sqrtdk");
+                continue;
+            }
+        }
+        size_t d = dk_len(t, i);
+        if (d) {
+            replace(t, i, d, "dk");
+            continue;
+        }
+        /* O(1), O(n), O(n^2), O(n2), O(n*n), O(N²) */
+        if (!strcmp(t->v[i].s, "o") && i + 3 < t->n && !strcmp(t->v[i + 1].s, "(")) {
+            size_t j = i + 2;
+            const char *what = NULL;
+            if (!strcmp(t->v[j].s, "1")) {
+                what = "o(1)";
+                j++;
+            } else if (!strcmp(t->v[j].s, "n2") || !strcmp(t->v[j].s, "l2")) {
+                what = "o(n2)";
+                j++;
+            } else if (!strcmp(t->v[j].s, "n") || !strcmp(t->v[j].s, "l")) {
+                what = "o(n)";
+                j++;
+                if (j + 1 < t->n && !strcmp(t->v[j].s, "^") && !strcmp(t->v[j + 1].s, "2")) {
+                    what = "o(n2)";
+                    j += 2;
+                } else if (j + 1 < t->n && (!strcmp(t->v[j].s, "·") || !strcmp(t->v[j].s, "×")) &&
+                           !strcmp(t->v[j + 1].s, "n")) {
+                    what = "o(n2)";
+                    j += 2;
+                }
+            }
+            if (what && j < t->n && !strcmp(t->v[j].s, ")")) {
+                replace(t, i, j + 1 - i, what);
+                continue;
+            }
+        }
+    }
+}
+
+/* ---- stemming and typos */
+
+static void stem(const qz_norm *nm, qz_tok *k)
+{
+    size_t n = strlen(k->s);
+    if (k->kind != QZ_TK_WORD || n < 3 || strchr(k->s, '_') || strchr(k->s, '(') ||
+        !strcmp(k->s, "sqrtdk"))
+        return;
+    for (const char *p = k->s; *p; p++)
+        if (*p >= '0' && *p <= '9')
+            return;
+    /* "decoder's" is "decoder"; "doesn't" stays as written (a negation) */
+    if (n > 2 && !strcmp(k->s + n - 2, "'s"))
+        n -= 2;
+    else if (strchr(k->s, '\''))
+        return;
+    const sb_symbol *st = sb_stemmer_stem(nm->stemmer, (const sb_symbol *)k->s, (int)n);
+    if (!st)
+        return;
+    char *s = strndup((const char *)st, (size_t)sb_stemmer_length(nm->stemmer));
+    if (s) {
+        free(k->s);
+        k->s = s;
+    }
+}
+
+/* Damerau–Levenshtein distance of a and b is at most 1. */
+static int one_edit(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > lb + 1 || lb > la + 1)
+        return 0;
+    size_t i = 0;
+    while (i < la && i < lb && a[i] == b[i])
+        i++;
+    if (i == la && i == lb)
+        return 1;
+    if (la == lb) {
+        if (!strcmp(a + i + 1, b + i + 1))
+            return 1;   /* substitution */
+        return i + 1 < la && a[i] == b[i + 1] && a[i + 1] == b[i] && !strcmp(a + i + 2, b + i + 2);
+    }
+    return la > lb ? !strcmp(a + i + 1, b + i) : !strcmp(a + i, b + i + 1);
+}
+
+static int letters_only(const char *s)
+{
+    for (; *s; s++)
+        if (!(*s >= 'a' && *s <= 'z'))
+            return 0;
+    return 1;
+}
+
+static void fix_typo(const qz_vocab *v, qz_tok *k)
+{
+    if (!v || k->kind != QZ_TK_WORD || strlen(k->raw) < 5 || !letters_only(k->raw))
+        return;
+    for (size_t i = 0; i < v->n; i++)
+        if (!strcmp(v->stem[i], k->s) || !strcmp(v->raw[i], k->raw))
+            return;
+    for (size_t i = 0; i < v->n; i++) {
+        if (strlen(v->raw[i]) < 5 || !one_edit(k->raw, v->raw[i]))
+            continue;
+        char *s = strdup(v->stem[i]);
+        if (s) {
+            free(k->s);
+            k->s = s;
+        }
+        return;
+    }
+}
+
+int qz_vocab_add(qz_vocab *v, const qz_text *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        const qz_tok *k = &t->t[i];
+        if (k->kind != QZ_TK_WORD || !letters_only(k->raw))
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < v->n && !seen; j++)
+            seen = !strcmp(v->raw[j], k->raw);
+        if (seen)
+            continue;
+        if (v->n == v->cap) {
+            size_t cap = v->cap ? 2 * v->cap : 64;
+            char **r = realloc(v->raw, cap * sizeof *r);
+            if (!r)
+                return -1;
+            v->raw = r;
+            char **s = realloc(v->stem, cap * sizeof *s);
+            if (!s)
+                return -1;
+            v->stem = s;
+            v->cap = cap;
+        }
+        v->raw[v->n] = strdup(k->raw);
+        v->stem[v->n] = strdup(k->s);
+        if (!v->raw[v->n] || !v->stem[v->n]) {
+            free(v->raw[v->n]);
+            free(v->stem[v->n]);
+            return -1;
+        }
+        v->n++;
+    }
+    return 0;
+}
+
+void qz_vocab_free(qz_vocab *v)
+{
+    for (size_t i = 0; i < v->n; i++) {
+        free(v->raw[i]);
+        free(v->stem[i]);
+    }
+    free(v->raw);
+    free(v->stem);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- the whole pass */
+
+/* Curly apostrophes as straight ones (NFKC keeps them). malloc'd. */
+static char *straight_quotes(const char *s)
+{
+    size_t n = strlen(s), o = 0;
+    char *out = malloc(n + 1);
+    for (size_t i = 0; out && i < n;) {
+        if (!strncmp(s + i, "\xe2\x80\x99", 3) || !strncmp(s + i, "\xe2\x80\x98", 3)) {
+            out[o++] = '\'';
+            i += 3;
+        } else {
+            out[o++] = s[i++];
+        }
+    }
+    if (out)
+        out[o] = '\0';
+    return out;
+}
+
+int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, at_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *simp = NULL;
+    int wide = 0;
+    for (const char *p = s; *p && !wide; p++)
+        wide = (unsigned char)*p >= 0x80;
+    if (wide && nm->t2s)
+        simp = opencc_convert_utf8(nm->t2s, s, strlen(s));
+    char *q = straight_quotes(simp ? simp : s);
+    if (simp)
+        opencc_convert_utf8_free(simp);
+    size_t n = 0;
+    uint8_t *f = q ? u8_casefold((const uint8_t *)q, strlen(q), NULL, UNINORM_NFKC, NULL, &n) : NULL;
+    free(q);
+    if (!f)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    toks t = {0};
+    tokenize(&t, f, n);
+    free(f);
+    notations(&t);
+    for (size_t i = 0; i < t.n && !t.failed;) {
+        qz_tok *k = &t.v[i];
+        int article = k->kind == QZ_TK_WORD && (!strcmp(k->s, "the") || !strcmp(k->s, "a") ||
+                                                !strcmp(k->s, "an"));
+        int de = !strcmp(k->s, "的") && !(i + 1 < t.n && !strcmp(t.v[i + 1].s, "话"));
+        if (article || de) {
+            drop(&t, i, 1);
+            continue;
+        }
+        stem(nm, k);
+        if (fix_typos)
+            fix_typo(nm->vocab, k);
+        i++;
+    }
+    if (t.failed) {
+        qz_text tmp = {t.v, t.n};
+        qz_text_free(&tmp);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    out->t = t.v;
+    out->n = t.n;
+    return AT_OK;
+}
