@@ -781,7 +781,12 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         }
         goto out;
     }
-    if (!subjects)
+    /* carried only into a sentence that opens with a pronoun or a connective ("It …",
+     * "So …", 所以): another one may speak of something the rubric does not name */
+    int opens = qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
+                qz_alts_at(rd->t, s0, &rd->r->consequence, NULL) ||
+                qz_alts_at(rd->t, s0, &rd->r->glue, NULL);
+    if (!subjects && opens)
         for (size_t k = 0; k < rd->n_carry; k++) {
             mention m = rd->carry[k];
             m.a = m.b = s0;

@@ -23,9 +23,9 @@
  *   owner     a claim is said of the nearest group of subjects before it; when the
  *             sentence starts with a claim and no pronoun ("the decoder gives Q, the
  *             encoder K and V"), each claim is said of the next group after it instead
- *   carried   a sentence that names no subject is said of the last group of the
- *             sentence before ("Self-attention links them directly. So the distance
- *             is 1.")
+ *   carried   a sentence that names no subject and opens with a pronoun or a
+ *             connective is said of the last group of the sentence before
+ *             ("Self-attention links them directly. So the distance is 1.")
  *   polarity  a statement is denied when its claim or its subject is denied (not both)
  *   implied   a pattern with `subject_implied` also matches a claim said of no subject
  *             in its own sentence ("it normalises the scores")

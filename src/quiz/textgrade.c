@@ -8,16 +8,11 @@
  *     stated ("no, the opposite") is wrong;
  *   - the key ideas are complete when at least min_concepts of them (all when not
  *     given) are stated, every `required` one among them;
- *   - a misconception (or a key idea denied) caps the verdict: partly right (0.5) when
- *     the rest is right, that is when it states more key ideas than wrong things and
- *     every key idea it does not get wrong is there (found + wrong statements >=
- *     min_concepts, required ones missing no more than the wrong statements); wrong
- *     otherwise.
- *     "Q from the decoder, K and V from the decoder too, it aligns the words" is partly
- *     right; "Q, K and V all come from the encoder" is wrong. An off-point
- *     misconception (true but not the answer, e.g. speed for Q1) costs nothing beside
- *     complete key ideas; without them it is wrong, or partly right when some key idea
- *     is stated;
+ *   - a misconception, or a key idea denied ("Q does not come from the decoder"), makes
+ *     the answer wrong, whatever else it states: a teacher marks a real misconception
+ *     wrong. An off-point misconception (true but not the answer, e.g. speed for Q1)
+ *     costs nothing beside key ideas (partly right or correct by them); alone it is
+ *     wrong;
  *   - otherwise complete is correct (1), some key ideas partly right (their share of
  *     min_concepts, below 1 while a required one is missing);
  *   - nothing recognised, neither a key idea nor a misconception: review (the student
@@ -91,10 +86,8 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
         out->verdict = QZ_WRONG;
         out->score = 0;
     } else if (t->wrong) {
-        int rest_right = t->found > t->wrong && t->found + t->wrong >= t->need &&
-                         t->required_missing <= t->wrong;
-        out->verdict = rest_right ? QZ_PARTIAL : QZ_WRONG;
-        out->score = rest_right ? 0.5 : 0;
+        out->verdict = QZ_WRONG;
+        out->score = 0;
     } else if (t->complete) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
