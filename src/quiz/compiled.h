@@ -46,14 +46,16 @@ struct qz_rubric_c {
     qz_misc_info *misc_info;  /* [n_misc_owners] */
     qz_alts dir[4];           /* the grader's words per qz_direction (dir[0]: words that
                                * hold one and say none, 大小, 多远) */
-    qz_alts glue, foil_before, foil_after, pronoun, object, consequence, retract, give_up;
+    qz_alts glue, foil_before, foil_after, pronoun, object, destination, neutral, consequence,
+        retract, give_up;
 };
 
 /* The grader's own words (lexicon.c), NULL-terminated. */
 extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[],
     *const qz_lex_no_direction[],
     *const qz_lex_glue[], *const qz_lex_foil_before[], *const qz_lex_foil_after[],
-    *const qz_lex_pronoun[], *const qz_lex_object[], *const qz_lex_consequence[],
+    *const qz_lex_pronoun[], *const qz_lex_object[], *const qz_lex_destination[],
+    *const qz_lex_neutral[], *const qz_lex_consequence[],
     *const qz_lex_retract[], *const qz_lex_give_up[];
 
 /* Does alternative p occur in t at token i (all its tokens, in order)? */

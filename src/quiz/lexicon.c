@@ -12,14 +12,16 @@ const char *const qz_lex_up[] = {
     "blow up", "blows up", "explode", "explodes", "inflate", "inflates", "enlarge", "enlarges",
     "amplify", "amplifies", "expand", "expands", "longer", "more", "greater", "get big",
     "too big", "too large", "very large", "scale up", "scales up", "accumulate",
-    "增大", "变大", "增加", "增长", "越大", "很大", "过大", "太大", "更大", "变长", "越长",
+    "增大", "变大", "增加", "增长", "越大", "很大", "过大", "太大", "更大", "变长", "越长", "更长",
+    "更远", "更多",
     "越远", "上升", "膨胀", "放大", "大", "高", "变高", "越高", "很高", "过高", "太高", "爆炸",
     "越多", "累积", "累加", "积累", NULL};
 
 /* words that hold a word of direction and say none: 大概, 大小, 多远 */
 const char *const qz_lex_no_direction[] = {
     "大概", "大约", "大致", "大多", "大部分", "大家", "大小", "最大", "最小", "小明", "多远",
-    "多少", "高度", "提高效率", "more or less", "at most", "at least", "largely", NULL};
+    "多少", "高度", "提高效率", "路径长度", "长度", "path length", "more or less", "at most",
+    "at least", "largely", NULL};
 
 /* shrinks, smaller, 变小 */
 const char *const qz_lex_down[] = {
@@ -41,13 +43,15 @@ const char *const qz_lex_same[] = {
 
 /* between subjects of one group: "Q, K and V", "K/V", "Q 和 K" */
 const char *const qz_lex_glue[] = {"and", "or", "&", "+", ",", "、", "/", "和", "与", "及",
-                                   "以及", "或", "跟", "同", "both", "all", "都", "also", NULL};
+                                   "以及", "或", "跟", "同", "both", "all", "都", "also", "(",
+                                   ")", "（", "）", NULL};
 
 /* before a subject that is only compared with */
 const char *const qz_lex_foil_before[] = {"unlike", "compared to", "compared with", "versus",
                                           "vs", "than", "in contrast to", "contrary to",
+                                          "like", "just like", "as in", "as with",
                                           "不像", "不同于", "比起", "相比", "对比", "相较",
-                                          "相比于", NULL};
+                                          "相比于", "像", "就像", "如同", NULL};
 /* after it: "与 RNN 相比", "跟 RNN 不同" */
 const char *const qz_lex_foil_after[] = {"相比", "比起来", "不同", "相比之下", "对比", NULL};
 
@@ -55,13 +59,21 @@ const char *const qz_lex_foil_after[] = {"相比", "比起来", "不同", "相�
 const char *const qz_lex_pronoun[] = {"it", "this", "that", "they", "these", "which", "its",
                                       "它", "这", "这个", "其", "它们", "这样", "这一步", NULL};
 
-/* before a subject that is an object, not the one the sentence speaks of: 把分数… */
+/* before a subject that is an object, not the one the sentence speaks of: 把分数…;
+ * before a claim, a destination, not an origin: "sends a query into the source" */
 const char *const qz_lex_object[] = {"把", "将", NULL};
+const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
+                                          "去", "向", "回头看", NULL};
+
+/* nouns that are subjects of something else than the rubric's statements ("it is the
+ * cross-attention layer of the decoder"): they own claims said of them */
+const char *const qz_lex_neutral[] = {"layer", "layers", "sublayer", "block", "module", "part",
+                                      "bridge", "层", "子层", "模块", "部分", "这一层", NULL};
 
 /* a comma followed by one of these ends a sentence */
 const char *const qz_lex_consequence[] = {
     "so", "thus", "therefore", "hence", "because", "which", "since", "then", "所以", "因此",
-    "因而", "从而", "于是", "导致", "使得", "因为", "然后", "进而", "结果", NULL};
+    "因而", "从而", "于是", "导致", "使得", "因为", "然后", "进而", "结果", "这样", NULL};
 
 /* a sentence of these alone takes back what came before */
 const char *const qz_lex_retract[] = {
@@ -72,7 +84,10 @@ const char *const qz_lex_retract[] = {
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {
     "i don't know", "i do not know", "don't know", "dont know", "do not know", "no idea",
+    "i don't remember", "don't remember", "i can't remember", "can't remember", "no clue",
+    "not sure", "i am not sure", "unsure", "?",
     "not sure", "i'm not sure", "idk", "no clue", "dunno", "i forgot", "forgot", "pass",
     "skip", "i have no idea", "not know",
     "不知道", "不会", "不清楚", "不懂", "忘了", "不确定", "没学过", "不太懂", "不明白",
-    "我不知道", "我不会", "不记得", "我忘了", "跳过", NULL};
+    "我不知道", "我不会", "不记得", "我忘了", "跳过", "记不清", "想不起来", "不太清楚", "不太确定",
+    NULL};

@@ -278,8 +278,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
     free(r->misc_info);
     for (size_t d = 0; d < 4; d++)
         alts_free(&r->dir[d]);
-    qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun,
-                      &r->object, &r->consequence, &r->retract, &r->give_up};
+    qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
+                      &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_vocab_free(&r->vocab);
@@ -299,6 +299,8 @@ static void lexicon(builder *b)
     lex_add(b, &r->foil_after, qz_lex_foil_after);
     lex_add(b, &r->pronoun, qz_lex_pronoun);
     lex_add(b, &r->object, qz_lex_object);
+    lex_add(b, &r->destination, qz_lex_destination);
+    lex_add(b, &r->neutral, qz_lex_neutral);
     lex_add(b, &r->consequence, qz_lex_consequence);
     lex_add(b, &r->retract, qz_lex_retract);
     lex_add(b, &r->give_up, qz_lex_give_up);

@@ -12,6 +12,7 @@
 #include "quiz/compiled.h"
 
 enum { M_SUBJ, M_CLAIM, M_DIR, M_WITH, M_UNLESS };
+#define NEUTRAL 3             /* mention.set of a subject of none of the statements */
 #define NEG_REACH 5           /* words a negation reaches (two Han characters a word) */
 #define FOIL_REACH 1
 
@@ -20,7 +21,9 @@ typedef struct mention {
     unsigned char kind;       /* M_* */
     unsigned char set;        /* 0 key idea, 1 misconception (not M_DIR) */
     unsigned char dir;        /* M_DIR: its qz_direction */
-    unsigned char neg, dead, foil, virt, self;
+    unsigned char neg, dead, virt, self;
+    unsigned char foil;       /* M_SUBJ after "unlike", 不像: only compared with */
+    unsigned char object;     /* M_SUBJ after 把, 将: an object, never a subject */
     size_t pat, claim, group;
     long run;                 /* M_SUBJ: its group of subjects, -1 none */
 } mention;
@@ -54,6 +57,7 @@ typedef struct match {
     unsigned char set;        /* 0 key idea, 1 misconception, 2 key idea denied */
     size_t pat, a, b;         /* pattern; the claim's tokens [a, b) */
     size_t subj;              /* where its subject starts, SIZE_MAX for none */
+    int carried;              /* said of the group carried from the sentence before */
 } match;
 
 typedef struct matches {
@@ -88,9 +92,11 @@ typedef struct sentence {
     size_t n_runs;
     long *run_first;          /* [n_runs] first token of each group */
     long *run_end;            /* [n_runs] one past its last token */
-    unsigned char *consumed;  /* [n_runs] */
+    long *consumed;           /* [n_runs] 1 + the mention of the claim that took it, or 0 */
+    unsigned char *run_foil;  /* [n_runs] a group of foils ("unlike RNNs") */
     int forward;
     size_t first_content;     /* the first token after opening connectives ("so", 所以) */
+    size_t p0, p1;            /* the period it is in: `unless` looks there */
 } sentence;
 
 static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
@@ -140,6 +146,7 @@ static void find_all(sentence *s)
             find_pattern(s, i, 1, p);
         for (unsigned d = QZ_DIR_NONE; d <= QZ_DIR_SAME; d++)
             find_list(s, i, &r->dir[d], (mention){.kind = M_DIR, .dir = (unsigned char)d});
+        find_list(s, i, &r->neutral, (mention){.kind = M_SUBJ, .set = NEUTRAL});
     }
 }
 
@@ -148,16 +155,27 @@ static int shadows(const mention *m)
     return m->kind == M_SUBJ || m->kind == M_CLAIM || m->kind == M_DIR;
 }
 
-/* A phrase inside a longer phrase found at the same place does not count. */
+/* A phrase inside a longer phrase found at the same place does not count, nor one that
+ * starts inside a phrase before it and ends after it ("没有必要用": 要用 is not read). */
 static void shadow(sentence *s)
 {
+    /* first what starts inside a phrase before it and ends after it ("不用 decoder":
+     * "用 decoder" is not read), then what lies inside a longer phrase still read */
     for (size_t i = 0; i < s->m.n; i++) {
         mention *m = &s->m.v[i];
-        if (!shadows(m))
-            continue;
-        for (size_t j = 0; j < s->m.n && !m->dead; j++) {
+        for (size_t j = 0; shadows(m) && j < s->m.n && !m->dead; j++) {
             const mention *o = &s->m.v[j];
-            m->dead = shadows(o) && o->a <= m->a && m->b <= o->b && o->b - o->a > m->b - m->a;
+            m->dead = shadows(o) && o->a < m->a && m->a < o->b && o->b < m->b &&
+                      (o->b - o->a >= m->b - m->a || !o->dead);
+        }
+    }
+    for (size_t i = 0; i < s->m.n; i++) {
+        mention *m = &s->m.v[i];
+        for (size_t j = 0; shadows(m) && j < s->m.n && !m->dead; j++) {
+            const mention *o = &s->m.v[j];
+            /* a subject inside a claim that names it ("用解码器") is still a subject */
+            m->dead = shadows(o) && !o->dead && o->a <= m->a && m->b <= o->b &&
+                      o->b - o->a > m->b - m->a && !(m->kind == M_SUBJ && o->kind == M_CLAIM);
         }
     }
 }
@@ -179,9 +197,37 @@ static int inside_phrase(const sentence *s, size_t i)
     return 0;
 }
 
+/* A phrase of the rubric holding a negation ("no need", 没有必要) also denies the claim
+ * right after it: "没有必要用解码器", "no need to use a decoder". */
+static void negate_after_phrases(sentence *s)
+{
+    const qz_text *t = s->t;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *p = &s->m.v[k];
+        int cue = 0;
+        for (size_t i = p->a; p->kind == M_CLAIM && live(p) && i < p->b && !cue; i++)
+            cue = qz_neg_cue_at(t, i) != 0;
+        if (!cue)
+            continue;
+        size_t target = SIZE_MAX;
+        for (size_t j = 0; j < s->m.n; j++) {
+            const mention *m = &s->m.v[j];
+            if (m->kind == M_CLAIM && live(m) && m->a >= p->b && m->a - p->b <= 2 && m->a < target)
+                target = m->a;
+        }
+        for (size_t i = p->b; target != SIZE_MAX && i < target; i++)
+            if (t->t[i].kind == QZ_TK_MARK)
+                target = SIZE_MAX;
+        for (size_t j = 0; target != SIZE_MAX && j < s->m.n; j++)
+            if (s->m.v[j].kind == M_CLAIM && live(&s->m.v[j]) && s->m.v[j].a == target)
+                s->m.v[j].neg ^= 1;
+    }
+}
+
 static void negate(sentence *s)
 {
     const qz_text *t = s->t;
+    negate_after_phrases(s);
     for (size_t i = s->s0; i < s->s1;) {
         size_t l = qz_neg_cue_at(t, i);
         if (!l || inside_phrase(s, i)) {
@@ -192,13 +238,16 @@ static void negate(sentence *s)
         for (size_t k = 0; k < s->m.n; k++) {
             const mention *m = &s->m.v[k];
             /* an object or a foil is skipped: "不会把分数变成概率" denies 变成概率 */
-            if (live(m) && !(m->kind == M_SUBJ && m->foil) && m->a >= from && m->a < target)
+            if (live(m) && !(m->kind == M_SUBJ && (m->foil || m->object)) && m->a >= from &&
+                m->a < target)
                 target = m->a;
         }
         size_t reach = 0;   /* in half words: a Latin word counts 2, a Han character 1 */
         for (size_t k = from; target != SIZE_MAX && k < target; k++) {
             reach += t->t[k].kind == QZ_TK_HAN ? 1 : 2;
-            if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH)
+            /* a pronoun is what is denied: "without it, the softmax …" */
+            if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH ||
+                qz_alts_at(t, k, &s->r->pronoun, NULL))
                 target = SIZE_MAX;
         }
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
@@ -247,8 +296,9 @@ static int group_subjects(sentence *s)
     size_t cap = s->m.n + 1;
     s->run_first = malloc(cap * sizeof *s->run_first);
     s->run_end = malloc(cap * sizeof *s->run_end);
-    s->consumed = calloc(cap, 1);
-    if (!s->run_first || !s->run_end || !s->consumed)
+    s->consumed = calloc(cap, sizeof *s->consumed);
+    s->run_foil = calloc(cap, 1);
+    if (!s->run_first || !s->run_end || !s->consumed || !s->run_foil)
         return -1;
     /* the carried group first */
     for (size_t k = 0; k < s->m.n; k++)
@@ -264,16 +314,18 @@ static int group_subjects(sentence *s)
     for (size_t pos = s->s0; pos < s->s1; pos++) {
         for (size_t k = 0; k < s->m.n; k++) {
             mention *m = &s->m.v[k];
-            if (m->kind != M_SUBJ || !live(m) || m->foil || m->a != pos)
+            if (m->kind != M_SUBJ || !live(m) || m->object || m->a != pos)
                 continue;
             long cur = (long)s->n_runs - 1;
-            int joins = cur >= 0 && cur != carried &&
+            /* a foil makes a group of its own */
+            int joins = cur >= 0 && cur != carried && s->run_foil[cur] == m->foil &&
                         ((long)m->a <= s->run_end[cur] ||
-                         is_glue(s, (size_t)s->run_end[cur], m->a));
+                         (!m->foil && is_glue(s, (size_t)s->run_end[cur], m->a)));
             if (!joins) {
                 cur = (long)s->n_runs++;
                 s->run_first[cur] = (long)m->a;
                 s->run_end[cur] = (long)m->b;
+                s->run_foil[cur] = m->foil;
             }
             if ((long)m->b > s->run_end[cur])
                 s->run_end[cur] = (long)m->b;
@@ -283,6 +335,8 @@ static int group_subjects(sentence *s)
     return 0;
 }
 
+static int claimish(const mention *m);
+
 static void mark_foils(sentence *s)
 {
     const qz_rubric_c *r = s->r;
@@ -290,8 +344,12 @@ static void mark_foils(sentence *s)
         mention *m = &s->m.v[k];
         if (m->kind != M_SUBJ || !live(m))
             continue;
+        if (m->set == NEUTRAL)   /* "the encoder layers": a noun of the claim before */
+            for (size_t j = 0; j < s->m.n && !m->dead; j++)
+                m->dead = claimish(&s->m.v[j]) && s->m.v[j].b == m->a;
         m->foil = ends_before(s, &r->foil_before, m->a, FOIL_REACH) ||
-                  starts_after(s, &r->foil_after, m->b, 2) || ends_before(s, &r->object, m->a, 0);
+                  starts_after(s, &r->foil_after, m->b, 2);
+        m->object = ends_before(s, &r->object, m->a, 0);
     }
 }
 
@@ -310,9 +368,9 @@ static void choose_order(sentence *s)
     for (size_t k = 0; k < s->m.n; k++) {
         const mention *m = &s->m.v[k];
         carried |= m->virt;
-        if (!live(m) || (m->kind != M_CLAIM && !(m->kind == M_SUBJ && !m->foil)))
+        if (!live(m) || (m->kind != M_CLAIM && !(m->kind == M_SUBJ && !m->foil && !m->object)))
             continue;
-        if (!first || m->a < first->a || (m->a == first->a && m->kind == M_SUBJ))
+        if (!first || m->a < first->a || (m->a == first->a && m->kind == M_CLAIM))
             first = m;
     }
     s->forward = 0;
@@ -324,8 +382,20 @@ static void choose_order(sentence *s)
     s->forward = 1;
 }
 
+static int claim_between(const sentence *s, size_t from, size_t to)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if ((m->kind == M_CLAIM || m->kind == M_DIR) && live(m) && m->a >= from && m->b <= to)
+            return 1;
+    }
+    return 0;
+}
+
 /* The nearest group of subjects before token a (skip_consumed: not one a claim before
- * took as its own). */
+ * took as its own). A foil in the middle ("Self-attention, unlike RNNs, connects
+ * directly") is passed over; one that opens a statement of its own after the subject
+ * before has had its claim ("…距离约为 1，不像 RNN 那样要经过更多时间步") owns it. */
 static long run_before(const sentence *s, size_t a, int skip_consumed)
 {
     long best = -1;
@@ -333,6 +403,14 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         if (s->run_end[r] <= (long)a && !(skip_consumed && s->consumed[r]) &&
             (best < 0 || s->run_end[r] >= s->run_end[best]))
             best = (long)r;
+    if (best > 0 && s->run_foil[best]) {
+        long prev = -1;
+        for (long r = best - 1; r >= 0 && prev < 0; r--)
+            if (!s->run_foil[r])
+                prev = r;
+        if (prev >= 0 && !claim_between(s, (size_t)s->run_end[prev], (size_t)s->run_first[best]))
+            return prev;
+    }
     return best;
 }
 
@@ -347,25 +425,53 @@ static long run_after(const sentence *s, size_t b)
     return -1;
 }
 
+static int context_holds(const sentence *s, int set, size_t p, size_t c);
+
+/* Do the claims found where x is and those found where of is share a pattern? */
+static int same_statement(const sentence *s, const mention *x, const mention *of)
+{
+    for (size_t i = 0; i < s->m.n; i++) {
+        const mention *y = &s->m.v[i];
+        if (y->kind != M_CLAIM || y->a != x->a || y->b != x->b)
+            continue;
+        for (size_t j = 0; j < s->m.n; j++) {
+            const mention *z = &s->m.v[j];
+            if (z->kind == M_CLAIM && z->a == of->a && z->b == of->b && z->set == y->set &&
+                z->pat == y->pat)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Does group r hold a subject of a statement claimed at m's place (or is one of them
+ * of any subject)? */
+static int run_fits(const sentence *s, long r, const mention *m)
+{
+    for (size_t i = 0; i < s->m.n; i++) {
+        const mention *y = &s->m.v[i];
+        if (y->kind != M_CLAIM || y->a != m->a || y->b != m->b)
+            continue;
+        if (!pattern(s->r, y->set, y->pat)->subject.n)
+            return 1;
+        for (size_t j = 0; j < s->m.n; j++) {
+            const mention *x = &s->m.v[j];
+            if (x->kind == M_SUBJ && x->run == r && x->set == y->set && x->pat == y->pat)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static int noun_claim_between(const sentence *s, size_t from, size_t to, const mention *of)
 {
     for (size_t k = 0; k < s->m.n; k++) {
         const mention *x = &s->m.v[k];
-        if (x->kind != M_CLAIM || !live(x) || x->a < from || x->b > to)
-            continue;
+        if (x->kind != M_CLAIM || !live(x) || x->a < from || x->b > to ||
+            !context_holds(s, x->set, x->pat, x->claim))
+            continue;   /* a claim whose `with` or `unless` fails says nothing here */
         /* claims of one statement go together: "任何两个词都是直接打交道" */
-        int shared = 0;
-        for (size_t i = 0; i < s->m.n && !shared; i++) {
-            const mention *y = &s->m.v[i];
-            if (y->kind != M_CLAIM || y->a != x->a || y->b != x->b)
-                continue;
-            for (size_t j = 0; j < s->m.n && !shared; j++) {
-                const mention *z = &s->m.v[j];
-                shared = z->kind == M_CLAIM && z->a == of->a && z->b == of->b && z->set == y->set &&
-                         z->pat == y->pat;
-            }
-        }
-        if (!shared)
+        if (!same_statement(s, x, of))
             return 1;
     }
     return 0;
@@ -392,6 +498,20 @@ static int attributive(const sentence *s, const mention *m)
            ((n > 4 && !strcmp(w + n - 3, "ing")) || (n > 3 && !strcmp(w + n - 2, "ed")));
 }
 
+/* Is a claim found at m's place one of a statement whose subject may go unsaid? */
+static int implied_here(const sentence *s, const mention *m)
+{
+    for (size_t i = 0; i < s->m.n; i++) {
+        const mention *y = &s->m.v[i];
+        if (y->kind == M_CLAIM && y->a == m->a && y->b == m->b) {
+            const qz_cpattern *p = pattern(s->r, y->set, y->pat);
+            if (!p->subject.n || p->subject_implied)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The owner of every claim, in token order (a forward claim takes its group; claims
  * found at one place share it). */
 static void owners(sentence *s, long *owner)
@@ -403,8 +523,10 @@ static void owners(sentence *s, long *owner)
             if (!claimish(m) || m->a != pos)
                 continue;
             long o = attributive(s, m) ? run_at(s, m->b) : -1;
-            if (o >= 0 || ends_before(s, &s->r->object, m->a, 0)) {
-                owner[k] = o;   /* "把译文…对齐": an object is said of nothing */
+            if (o >= 0 || ends_before(s, &s->r->object, m->a, 0) ||
+                (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) &&
+                 !implied_here(s, m))) {
+                owner[k] = o;   /* "把译文…对齐", "sends a query into the source": an object */
                 continue;
             }
             if (taken != -2) {
@@ -416,11 +538,18 @@ static void owners(sentence *s, long *owner)
                 if (o >= 0 && s->run_first[o] == s->run_end[o])
                     o = -1;   /* "So the decoder looks …": not said of the carried group */
             } else if (s->forward) {
+                /* the group after is taken when it is this claim's subject ("够了，不用
+                 * Decoder": 够 does not take Decoder); a claim of the same statement may
+                 * share it ("只用 Encoder …是不够的") */
                 o = run_after(s, m->b);
-                if (o >= 0 && m->kind == M_CLAIM)
-                    s->consumed[o] = 1;
-                if (o < 0)
-                    o = run_before(s, m->a, 1);
+                if (o >= 0 && m->kind == M_CLAIM && run_fits(s, o, m))
+                    s->consumed[o] = (long)k + 1;
+                if (o < 0) {
+                    o = run_before(s, m->a, 0);
+                    if (o >= 0 && s->consumed[o] &&
+                        !same_statement(s, &s->m.v[s->consumed[o] - 1], m))
+                        o = run_before(s, m->a, 1);
+                }
             } else {
                 o = run_before(s, m->a, 0);
                 if (o >= 0 && m->kind == M_CLAIM &&
@@ -468,11 +597,9 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c)
         if (!ok)
             return 0;
     }
-    for (size_t k = 0; k < s->m.n; k++) {
-        const mention *m = &s->m.v[k];
-        if (m->kind == M_UNLESS && m->set == set && m->pat == p && m->claim == c)
+    for (size_t i = s->p0; i < s->p1; i++)   /* "its complexity is O(n²), an RNN's O(n)" */
+        if (qz_alts_at(s->t, i, &cl->unless, NULL))
             return 0;
-    }
     return 1;
 }
 
@@ -489,7 +616,7 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
     int virt = 0;
     for (size_t k = 0; owner >= 0 && k < s->m.n; k++) {
         const mention *x = &s->m.v[k];
-        if (x->kind != M_SUBJ || x->run != owner || x->dead || x->foil)
+        if (x->kind != M_SUBJ || x->run != owner || x->dead || x->object)
             continue;
         virt |= x->virt;
         /* any subject: the statement is denied with its subject ("does not turn the
@@ -513,6 +640,7 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     size_t subj;
     if (!subject_holds(s, m, owner, set, p, &sneg, &subj))
         return;
+    int carried = owner >= 0 && s->run_first[owner] == s->run_end[owner];
     int denied = m->neg ^ sneg;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
@@ -521,11 +649,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     } else if (!polarity_holds(cl->pol, denied)) {
         /* a key idea denied ("Q does not come from the decoder") is stated wrongly */
         if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c))
-            match_add(out, (match){2, p, m->a, m->b, subj});
+            match_add(out, (match){2, p, m->a, m->b, subj, carried});
         return;
     }
     if (context_holds(s, set, p, c))
-        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj});
+        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried});
 }
 
 /* "no decoder": a denied subject states a bare claim. */
@@ -534,15 +662,16 @@ static void try_bare(sentence *s, const mention *x, matches *out)
     const qz_cpattern *pt = pattern(s->r, x->set, x->pat);
     for (size_t c = 0; c < pt->n_claims; c++)
         if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c))
-            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a});
+            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0});
 }
 
 static void statements(sentence *s, const long *owner, matches *out)
 {
     const qz_rubric_c *r = s->r;
+    size_t first = out->n;   /* this sentence's matches start here */
     for (size_t k = 0; k < s->m.n; k++) {
         const mention *m = &s->m.v[k];
-        if (m->kind == M_SUBJ && live(m) && !m->foil)
+        if (m->kind == M_SUBJ && live(m) && !m->foil && !m->object && m->set != NEUTRAL)
             try_bare(s, m, out);
         if (!claimish(m))
             continue;
@@ -560,13 +689,38 @@ static void statements(sentence *s, const long *owner, matches *out)
             }
         }
     }
+    /* said of a carried group, a key idea and a misconception at once ("K and V …. It
+     * lets each target position attend to the source"): the sentence speaks of
+     * something else, and its carried statements count for nothing */
+    int idea = 0, wrong = 0;
+    for (size_t i = first; i < out->n; i++)
+        if (out->v[i].carried) {
+            idea |= !out->v[i].set;
+            wrong |= out->v[i].set != 0;
+        }
+    for (size_t i = first; idea && wrong && i < out->n; i++)
+        if (out->v[i].carried)
+            out->v[i].pat = SIZE_MAX;
+    /* a key idea matched on a phrase by one claim is not denied there by another
+     * ("避免 softmax 饱和": the affirmed claim fails, the denied one holds) */
+    for (size_t i = first; i < out->n; i++) {
+        if (out->v[i].set != 2 || out->v[i].pat == SIZE_MAX)
+            continue;
+        for (size_t j = first; j < out->n; j++)
+            if (!out->v[j].set && out->v[j].pat != SIZE_MAX && out->v[j].a == out->v[i].a &&
+                out->v[j].b == out->v[i].b &&
+                pattern(r, 0, out->v[j].pat)->owner == pattern(r, 0, out->v[i].pat)->owner) {
+                out->v[i].pat = SIZE_MAX;
+                break;
+            }
+    }
     /* a misconception matched on a phrase of the same subject outweighs a key idea
      * matched on it */
-    for (size_t i = 0; i < out->n; i++) {
+    for (size_t i = first; i < out->n; i++) {
         if (out->v[i].set)
             continue;
-        for (size_t j = 0; j < out->n; j++)
-            if (out->v[j].set == 1 && out->v[j].a == out->v[i].a && out->v[j].b == out->v[i].b &&
+        for (size_t j = first; j < out->n; j++)
+            if (out->v[j].set == 1 && out->v[j].pat != SIZE_MAX && out->v[j].a == out->v[i].a && out->v[j].b == out->v[i].b &&
                 (out->v[j].subj == out->v[i].subj || out->v[j].subj == SIZE_MAX ||
                  out->v[i].subj == SIZE_MAX)) {
                 out->v[i].pat = SIZE_MAX;
@@ -628,6 +782,43 @@ static int salad(const sentence *s)
     return (items >= 3 && one_each) || max_item >= 5;
 }
 
+/* A list of short items between commas (、 ,), four or more, two of them terms, none
+ * saying something of a subject, no colon or equals sign: "Long-range dependency,
+ * O(1), O(n), path length, RNN, self-attention". */
+static int term_list(const sentence *s)
+{
+    size_t items = 0, with_terms = 0, width = 0;
+    int subj = 0, claim = 0, term = 0;
+    for (size_t i = s->s0; i <= s->s1; i++) {
+        const qz_tok *k = i < s->s1 ? &s->t->t[i] : NULL;
+        int sep = !k || (k->kind == QZ_TK_MARK && (!strcmp(k->s, ",") || !strcmp(k->s, "、")));
+        if (k && k->kind == QZ_TK_MARK && (!strcmp(k->s, ":") || !strcmp(k->s, "=") ||
+                                           !strcmp(k->s, "→")))
+            return 0;
+        if (sep) {
+            if (width) {
+                items++;
+                with_terms += term;
+                if ((subj && claim) || width > 6)
+                    return 0;
+            }
+            width = 0;
+            subj = claim = term = 0;
+            continue;
+        }
+        width += k->kind == QZ_TK_HAN ? 1 : 2;
+        for (size_t m = 0; m < s->m.n; m++) {
+            const mention *x = &s->m.v[m];
+            if (!live(x) || x->a != i)
+                continue;
+            subj |= x->kind == M_SUBJ && !x->foil && !x->object;
+            claim |= x->kind == M_CLAIM || (x->kind == M_DIR && x->dir != QZ_DIR_NONE);
+            term |= shadows(x);
+        }
+    }
+    return items >= 4 && with_terms >= 2;
+}
+
 /* Every token of [s0, s1) but marks is covered by alternatives of a; at least one. */
 static int only_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a)
 {
@@ -661,7 +852,8 @@ static int ends_sentence(const qz_text *t, size_t i)
     const qz_tok *k = &t->t[i];
     if (k->kind == QZ_TK_MARK)
         return !strcmp(k->s, ".") || !strcmp(k->s, "!") || !strcmp(k->s, "?") ||
-               !strcmp(k->s, ";") || !strcmp(k->s, "。") || !strcmp(k->s, "｡");
+               !strcmp(k->s, ";") || !strcmp(k->s, "。") || !strcmp(k->s, "｡") ||
+               !strcmp(k->s, "—");
     return 0;
 }
 
@@ -705,32 +897,68 @@ static size_t contrast_at(const qz_text *t, size_t i)
     return 0;
 }
 
-/* The end of the sentence starting at s0, and where the next one starts. */
-static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t *next)
+/* The dots of "i.e." and "e.g." end nothing. */
+static int abbreviation_dot(const qz_text *t, size_t i)
+{
+    static const char *const pairs[][2] = {{"i", "e"}, {"e", "g"}};
+    for (size_t p = 0; p < 2; p++) {
+        if (i >= 1 && i + 2 < t->n && qz_tok_raw_is(t, i - 1, pairs[p][0]) &&
+            qz_tok_raw_is(t, i + 1, pairs[p][1]) && qz_tok_is(t, i + 2, "."))
+            return 1;
+        if (i >= 3 && qz_tok_raw_is(t, i - 3, pairs[p][0]) && qz_tok_is(t, i - 2, ".") &&
+            qz_tok_raw_is(t, i - 1, pairs[p][1]))
+            return 1;
+    }
+    return 0;
+}
+
+/* How a sentence ends. */
+enum { END_TEXT, END_FULL, END_CONTRAST, END_CONSEQUENCE };
+
+/* The end of the sentence starting at s0, where the next one starts, and how it ended
+ * (*how: END_*). */
+static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t *next,
+                           int *how)
 {
     for (size_t i = s0; i < t->n; i++) {
         size_t l;
-        if (ends_sentence(t, i)) {
+        if (ends_sentence(t, i) && !abbreviation_dot(t, i)) {
             *next = i + 1;
+            *how = END_FULL;
             return i;
         }
         if (i > s0 && (l = contrast_at(t, i)) != 0) {
             *next = i + l;
+            *how = END_CONTRAST;
             return i;
         }
         if (t->t[i].kind == QZ_TK_MARK && (!strcmp(t->t[i].s, ",") || !strcmp(t->t[i].s, "，")) &&
             i + 1 < t->n && qz_alts_at(t, i + 1, &r->consequence, NULL)) {
             *next = i + 1;
+            *how = END_CONSEQUENCE;
             return i;
         }
     }
     *next = t->n;
+    *how = END_TEXT;
+    return t->n;
+}
+
+/* The end of the period (up to . ! ? ; 。) holding token s0. */
+static size_t period_end(const qz_text *t, size_t s0)
+{
+    for (size_t i = s0; i < t->n; i++)
+        if (ends_sentence(t, i) && !abbreviation_dot(t, i))
+            return i;
     return t->n;
 }
 
 typedef struct reader {
     const qz_rubric_c *r;
     const qz_text *t;
+    size_t p0, p1;            /* the period the sentence is in (`unless` looks there) */
+    int after_contrast;       /* the sentence follows a contrast word ("… but from the
+                               * decoder"): it may take the subject before */
     mention *carry;           /* the last group of subjects of the sentence before */
     size_t n_carry;
     matches all;
@@ -745,7 +973,12 @@ static int keep_carry(reader *rd, const sentence *s)
         if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run >= 0 && !s->m.v[k].virt &&
             s->m.v[k].run > last)
             last = s->m.v[k].run;
-    free(rd->carry);   /* one sentence on only: a sentence without subjects ends it */
+    int used = 0;
+    for (size_t k = 0; k < s->m.n; k++)
+        used |= s->m.v[k].virt;
+    if (last < 0 && used)
+        return 0;      /* carried on: "Self-attention … . It … . So …" */
+    free(rd->carry);   /* a sentence with subjects of its own, or none at all, ends it */
     rd->carry = NULL;
     rd->n_carry = 0;
     for (size_t k = 0; last >= 0 && k < s->m.n; k++)
@@ -761,7 +994,7 @@ static int keep_carry(reader *rd, const sentence *s)
 
 static int read_sentence(reader *rd, size_t s0, size_t s1)
 {
-    sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1};
+    sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1, .p0 = rd->p0, .p1 = rd->p1};
     int rc = 0;
     long *owner = NULL;
     find_all(&s);
@@ -771,7 +1004,8 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     size_t said = 0, subjects = 0;
     for (size_t k = 0; k < s.m.n; k++) {
         said += live(&s.m.v[k]) && shadows(&s.m.v[k]);
-        subjects += live(&s.m.v[k]) && s.m.v[k].kind == M_SUBJ && !s.m.v[k].foil;
+        subjects += live(&s.m.v[k]) && s.m.v[k].kind == M_SUBJ && !s.m.v[k].foil &&
+                    !s.m.v[k].object;
     }
     rd->out->mentions += said;
     if (!said) {
@@ -783,7 +1017,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     }
     /* carried only into a sentence that opens with a pronoun or a connective ("It …",
      * "So …", 所以): another one may speak of something the rubric does not name */
-    int opens = qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
+    int opens = rd->after_contrast || qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->consequence, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->glue, NULL);
     if (!subjects && opens)
@@ -814,7 +1048,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     for (size_t k = 0; k < s.m.n; k++)
         owner[k] = -1;
     owners(&s, owner);
-    if (salad(&s)) {
+    if (salad(&s) || term_list(&s)) {
         rd->out->salad = 1;
         goto out;
     }
@@ -838,6 +1072,7 @@ out:
     free(s.run_first);
     free(s.run_end);
     free(s.consumed);
+    free(s.run_foil);
     return rc;
 }
 
@@ -857,10 +1092,15 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
     reader rd = {.r = r, .t = &t, .out = out};
-    int rc = 0;
+    int rc = 0, how = END_FULL;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
     for (size_t s0 = 0; !rc && !out->gave_up && s0 < t.n;) {
-        size_t next, s1 = sentence_end(r, &t, s0, &next);
+        if (how == END_FULL) {
+            rd.p0 = s0;
+            rd.p1 = period_end(&t, s0);
+        }
+        rd.after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE;
+        size_t next, s1 = sentence_end(r, &t, s0, &next, &how);
         int asked = s1 < t.n && !strcmp(t.t[s1].s, "?");
         if (s1 > s0 && !asked)
             rc = read_sentence(&rd, s0, s1);
@@ -878,8 +1118,6 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         else
             out->idea[owner] = 1;
     }
-    for (size_t i = 0; !rc && i < out->n_idea; i++)
-        out->denied[i] &= !out->idea[i];
     free(rd.all.v);
     free(rd.carry);
     qz_text_free(&t);

@@ -14,24 +14,30 @@
  * a time"); a negation written inside a phrase ("no need", 不需要) is that phrase's.
  *
  *   negation  a negating word (negation.c) denies the first phrase that follows it
- *             within 5 words (10 Han characters) and before any punctuation, an
- *             object skipped: "does not come from the encoder", "不会饱和", "prevents
+ *             within 5 words (10 Han characters), before any punctuation or pronoun
+ *             ("without it, …" denies "it"), an object skipped: "does not come from the encoder", "不会饱和", "prevents
  *             the scores from growing", "不会把分数变成概率"
  *   subjects  subjects next to each other ("Q, K and V"; 和 、 / or) form one group; a
- *             subject after "unlike", "compared with", "than" (不像, 相比, 比起) is a
- *             foil and owns nothing; one right after 把 or 将 is an object
+ *             subject after "unlike", "like", "compared with", "than" (不像, 像, 相比,
+ *             比起) is a foil, a group of its own, passed over in the middle of a
+ *             statement ("Self-attention, unlike RNNs, connects directly") and the
+ *             owner of a statement it opens ("…，不像 RNN 那样要经过很多步"); one right
+ *             after 把 or 将 is an object, never a subject
  *   owner     a claim is said of the nearest group of subjects before it; when the
  *             sentence starts with a claim and no pronoun ("the decoder gives Q, the
  *             encoder K and V"), each claim is said of the next group after it instead
- *   carried   a sentence that names no subject and opens with a pronoun or a
- *             connective is said of the last group of the sentence before
- *             ("Self-attention links them directly. So the distance is 1.")
+ *   carried   a sentence that names no subject and opens with a pronoun, a
+ *             connective or after a contrast word is said of the last group of the
+ *             sentence before ("Self-attention links them directly. So the distance is
+ *             1.", "Q comes not from the encoder but from the decoder")
+ *   unless    a claim's `unless` phrases are looked for in the whole period (up to
+ *             . ! ? ;), not only its sentence: "its complexity is O(n²), an RNN's O(n)"
  *   polarity  a statement is denied when its claim or its subject is denied (not both)
  *   implied   a pattern with `subject_implied` also matches a claim said of no subject
  *             in its own sentence ("it normalises the scores")
  *
  * A key idea whose claim is denied (polarity affirmed, found denied) is stated wrongly,
- * like a misconception, unless the answer also states it.
+ * like a misconception, also when the answer states it elsewhere (a contradiction).
  * A key idea and a misconception matched on the same claim phrase: the misconception
  * wins ("it makes the variance larger" is not "the variance grows with dₖ").
  * A sentence that is only rubric terms and list punctuation, three or more of them

@@ -193,9 +193,21 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
                 a++;
             while (b > a && f[b - 1] == '\'')
                 b--;
-            if (b > a)
+            /* dec_hidden, enc_out, h_CLS are words joined by '_' (not d_k, d_model) */
+            const char *us = memchr(f + a, '_', b - a);
+            if (us && !(us == (const char *)f + a + 1 && f[a] == 'd')) {
+                for (size_t p = a; p < b;) {
+                    size_t q = p;
+                    while (q < b && f[q] != '_')
+                        q++;
+                    if (q > p)
+                        push(t, (const char *)f + p, q - p, (const char *)f + p, q - p, QZ_TK_WORD);
+                    p = q + 1;
+                }
+            } else if (b > a) {
                 push(t, (const char *)f + a, b - a, (const char *)f + a, b - a,
                      digits ? QZ_TK_NUM : QZ_TK_WORD);
+            }
             i = j;
         } else if (is_han(c)) {
             push(t, (const char *)f + i, (size_t)l, (const char *)f + i, (size_t)l, QZ_TK_HAN);
@@ -203,6 +215,10 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
         } else if (c == '-' && i + 1 < n && f[i + 1] == '>') {
             push(t, "→", strlen("→"), "->", 2, QZ_TK_MARK);
             i += 2;
+        } else if ((c == '-' && i + 1 < n && f[i + 1] == '-') || c == 0x2014) {
+            push(t, "—", strlen("—"), "—", strlen("—"), QZ_TK_MARK);   /* -- and — end a clause */
+            while (i < n && (f[i] == '-' || !strncmp((const char *)f + i, "—", strlen("—"))))
+                i += f[i] == '-' ? 1 : strlen("—");
         } else if (c == '-' || c == 0x2010 || c == 0x2011 || c == '"' || c == 0x201c ||
                    c == 0x201d || c == '`' || c == '*' || c == '~' || c == '#' || c == 0x300c ||
                    c == 0x300d || c == 0x300a || c == 0x300b) {

@@ -7,8 +7,9 @@
  *      dₖ becomes dk, ² becomes 2);
  *   3. tokens: a Latin word, a number, one Han character, or one mark (punctuation or
  *      a symbol); spaces separate and vanish, so 距离为1 and 距离为 1 are one list;
- *      a hyphen joins nothing ("one-hot" is "one hot"); a line break is a space (text
- *      wrapped over lines is one text);
+ *      a hyphen joins nothing ("one-hot" is "one hot"), nor does an underscore
+ *      (dec_hidden) but in d_k and d_model; "--" and "—" are one mark "—"; a line
+ *      break is a space (text wrapped over lines is one text);
  *   4. English words are stemmed (Snowball, libstemmer): saturates, saturation and
  *      saturating are all "satur";
  *   5. a word of 5 letters or more that is not in the rubric's vocabulary but one edit

@@ -84,9 +84,9 @@ static void test_q4_swapped_roles_wrong(void **state)
     expect("zh", "q4", "Q 来自编码器，K 和 V 来自解码器，用来对齐源语言和目标语言。", QZ_WRONG,
            "你写的是 Q 来自编码器：交叉注意力的 query 来自解码器");
     expect("zh", "q4", "Q 来自编码器，K 和 V 来自解码器。", QZ_WRONG, "你写的是 K 和 V 来自解码器");
-    /* One role swapped is not a full answer either. */
+    /* One role swapped: a misconception, so wrong, whatever else is right. */
     expect("en", "q4", "The queries come from the decoder; the keys and values come from the decoder "
-                       "too. It aligns the translation.", QZ_PARTIAL, "K and V come from the decoder");
+                       "too. It aligns the translation.", QZ_WRONG, "K and V come from the decoder");
 }
 
 static void test_q4_natural_phrasings_right(void **state)
@@ -136,7 +136,7 @@ static void test_q2b_exploding_gradients_wrong(void **state)
 {
     (void)state;
     expect("en", "q2b", "The variance grows with d_k, so softmax saturates and the gradients explode.",
-           QZ_PARTIAL, "they do not explode");
+           QZ_WRONG, "they do not explode");
     expect("zh", "q2b", "方差随维度增大，softmax 饱和，梯度消失。", QZ_CORRECT, NULL);
 }
 
