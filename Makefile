@@ -98,7 +98,7 @@ run: deps
 
 bench: deps $(BIN)
 	@scripts/deps.sh bench
-	@$(MAKE) --no-print-directory build/bench/bench_attention
+	@$(MAKE) --no-print-directory build/bench/bench_attention build/bench/bench_memory
 	bench/run.sh
 
 # The mini-model: trained from models/corpus.yaml by the project's own trainer, one

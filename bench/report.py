@@ -136,6 +136,29 @@ def case3_lines(rows):
                 verdict(ratio, CASE3_TARGET, higher_is_better=False))]
 
 
+def memory_lines(rows):
+    out = []
+    for r in pick(rows, op="memory"):
+        out.append("- n = %d, %d heads, weights not requested: peak extra memory %.1f MiB "
+                   "(target ≤ 64 MiB: %s), in %.1f s; the inputs q, k, v and out hold %.0f MiB; "
+                   "the two-pass kernel would hold one head's weights, %.0f MiB, per worker." % (
+                       r["n"], r["heads"], r["peak_extra_mib"],
+                       verdict(r["peak_extra_mib"], 64.0, higher_is_better=False), r["seconds"],
+                       r["inputs_mib"], r["two_pass_scratch_mib"]))
+    cmp = pick(rows, op="online_vs_two_pass")
+    if cmp:
+        out += ["", "The O(n) kernel (tiles of 64 queries × 256 keys, online softmax) against "
+                "the two-pass one on the same heads, interleaved round by round; ratio = "
+                "two-pass time / O(n) time (above 1: the O(n) kernel is faster).", "",
+                "| n | rounds | ratio median [min–max] | two-pass best | O(n) best |",
+                "|---|---|---|---|---|"]
+        for r in cmp:
+            out.append("| %d | %d | %.2f [%.2f–%.2f] | %s | %s |" % (
+                r["n"], r["rounds"], r["ratio_median"], r["ratio_min"], r["ratio_max"],
+                fmt_time(r["two_pass_best_s"]), fmt_time(r["online_best_s"])))
+    return out or ["(not measured in this run)"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--command", required=True)
@@ -187,8 +210,12 @@ def main():
     lines += ["## Where a second thread pays (fastest of 30 samples each)", "",
               "The engine uses one BLAS thread below 128³ multiply-adds per product "
               "(`at_blas_threads`) and shares heads between worker threads from about "
-              "8·112²·64 multiply-adds per call (`at_mha_attend`).", ""]
+              "8·112²·64 multiply-adds per call (`at_mha_attend`), both measured on "
+              "OpenBLAS's Haswell core and scaled by the speed of one thread of the core "
+              "in use (×2 on SkylakeX, ×¼ on Prescott: `at_blas_scaled_work`).", ""]
     lines += thresholds_table(rows) + [""]
+    lines += ["## Memory when nobody asks for the weights (`bench_memory`, 1 thread)", ""]
+    lines += memory_lines(rows) + [""]
     lines += ["## The whole layer (engine `at_mha_forward`, with W_q, W_k, W_v, W_o; no comparison)",
               ""] + layer_table(rows) + [""]
     if a.notes:

@@ -31,6 +31,10 @@ for t in 1 2; do
       --sizes "$n" >> "$out"
   done
 done
+echo "bench: memory without weights (n = 16384, 8 heads, 1 thread)"
+OPENBLAS_NUM_THREADS=1 build/bench/bench_memory --n 16384 >> "$out"
+echo "bench: the O(n) kernel against the two-pass one, interleaved (1 thread)"
+OPENBLAS_NUM_THREADS=1 build/bench/bench_memory --compare 256,1024,4096 --rounds 9 >> "$out"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 cmd="make bench"
 [ "${1:-}" = --quick ] && cmd="bench/run.sh --quick"

@@ -14,7 +14,7 @@ at_attn_config at_attn_config_init(size_t n_q, size_t n_k, size_t d_k, size_t d_
     return c;
 }
 
-static int mask_visible(const at_mask *m, size_t n_k, size_t i, size_t j)
+int at_mask_visible(const at_mask *m, size_t n_k, size_t i, size_t j)
 {
     if (m->causal && j > i)
         return 0;
@@ -50,7 +50,7 @@ static void weighted_sum_rows(const at_attn_config *c, size_t i0, size_t i1,
     }
 }
 
-static int check_config(const at_attn_config *c, at_error *err)
+int at_attention_check(const at_attn_config *c, at_error *err)
 {
     if (c->n_q == 0 || c->n_k == 0)
         return at_error_set(err, AT_EINVAL, "attention: no tokens (n_q = %zu, n_k = %zu)",
@@ -74,7 +74,7 @@ static int attend_row(const at_attn_config *c, size_t i, float *w_i, float appli
     const size_t n_k = c->n_k;
     if (visible)
         for (size_t j = 0; j < n_k; j++)
-            visible[j] = (unsigned char)mask_visible(&c->mask, n_k, i, j);
+            visible[j] = (unsigned char)at_mask_visible(&c->mask, n_k, i, j);
     for (size_t j = 0; j < n_k; j++)
         if ((!visible || visible[j]) && isnan(w_i[j])) {
             *bad_key = j;
@@ -106,7 +106,7 @@ int at_attention_run(const at_attn_config *c, const float *Q, const float *K, co
 {
     if (!c || !Q || !K || !V || !weights || !out)
         return at_error_set(err, AT_EINVAL, "attention: a required matrix is missing");
-    int rc = check_config(c, err);
+    int rc = at_attention_check(c, err);
     if (rc)
         return rc;
     const size_t ld_q = c->ld_q ? c->ld_q : c->d_k, ld_k = c->ld_k ? c->ld_k : c->d_k;
@@ -160,6 +160,8 @@ int at_attention_forward(const at_attn_config *c, const float *Q, const float *K
                          unsigned char *fully_masked, const at_attn_trace *trace,
                          at_error *err)
 {
+    if (!weights && !(trace && (trace->scores || trace->scaled)))
+        return at_attention_online(c, Q, K, V, out, fully_masked, 0, err);
     return at_attention_run(c, Q, K, V, weights, out, fully_masked, trace, 0, err);
 }
 

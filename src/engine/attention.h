@@ -65,8 +65,12 @@ typedef struct at_attn_trace {
 
 /* out = softmax(mask(QKᵀ · scale)) V.
  *   Q [n_q × d_k], K [n_k × d_k], V [n_k × d_v]      (strides ld_q, ld_k, ld_v)
- *   weights       [n_q × n_k]  required; dense; receives the attention weights
- *                              (each visible row sums to 1; masked entries 0)
+ *   weights       [n_q × n_k]  dense; receives the attention weights (each visible
+ *                              row sums to 1; masked entries 0). NULL: nobody asks
+ *                              for them, and the output is computed in O(n) memory,
+ *                              tiles of keys with the online softmax (Milakov &
+ *                              Gimelshein 2018), no allocation; then trace must not
+ *                              ask for scores either (AT_EINVAL)
  *   out           [n_q × d_v]  required (stride ld_out)
  *   fully_masked  [n_q]        optional; 1 where a row had no visible key
  *                              (its weights and output are all 0)
@@ -76,8 +80,9 @@ typedef struct at_attn_trace {
  * or K) is AT_EINVAL naming the query and key (1-based), never a row shown as masked.
  * Returns AT_OK, or AT_EINVAL / AT_ENOMEM with err filled.
  * A non-finite value in V is handled row by row (sgemm would spread 0·NaN).
- * Allocates nothing but one mask row (n_k bytes) when masked with n_k > 256.
- * Works in blocks of query rows so that each block's scores stay in cache. */
+ * With weights, allocates nothing but one mask row (n_k bytes) when masked with
+ * n_k > 256, and works in blocks of query rows so that each block's scores stay in
+ * cache. */
 int at_attention_forward(const at_attn_config *cfg, const float *Q, const float *K,
                          const float *V, float *weights, float *out,
                          unsigned char *fully_masked, const at_attn_trace *trace,
@@ -121,7 +126,9 @@ void at_workspace_free(at_workspace *ws);
  *   X_q [n_q × d_model], X_kv [n_k × d_model]
  *   scale          multiplier on scores (1/√d_head normally; 1 = no scaling)
  *   out            [n_q × d_model] required
- *   weights        [n_heads × n_q × n_k] optional (per-head attention weights)
+ *   weights        [n_heads × n_q × n_k] optional (per-head attention weights);
+ *                  without them (and without traced scores), more than 512 keys are
+ *                  attended in O(n) memory (see at_mha_attend)
  *   fully_masked   [n_q] optional (the mask is shared by all heads)
  * Returns AT_OK, AT_EINVAL (shapes), AT_ERANGE (sizes overflow) or AT_ENOMEM. */
 int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
@@ -134,7 +141,11 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
  * d_head = d_model / n_heads, and writes the same columns of out (Concat of
  * §3.2.2, before W^O). at_mha_forward calls this after its projections.
  *   q [n_q × d_model], k, v [n_k × d_model], out [n_q × d_model], dense
- *   weights [n_heads × n_q × n_k] optional; fully_masked [n_q] optional
+ *   weights [n_heads × n_q × n_k] optional; fully_masked [n_q] optional. Without
+ *   weights (and without traced scores) and with more than 512 keys, each head goes
+ *   through the O(n)-memory kernel (tiles of keys, online softmax): no scratch in ws
+ *   beyond what the projections need, instead of one head's n_q × n_k weights per
+ *   worker thread (1 GiB at n = 16384)
  *   trace  optional; only its scores and scaled are used
  * On large inputs the heads are shared by up to at_blas_set_max_threads worker
  * threads (pthreads, joined before returning), each product then on one BLAS
@@ -156,8 +167,10 @@ void at_matmul_ld(size_t m, size_t n, size_t k, const float *A, size_t lda, cons
                   size_t ldb, int trans_b, float *C, size_t ldc, int accumulate);
 
 /* The thread count used for a product of m·n·k multiply-adds: 1 below the measured
- * threshold or when m or n is below 16 (OpenBLAS issue 4387: threads cost more than
- * they save on small matrices), else the configured maximum. */
+ * threshold (128³ on OpenBLAS's Haswell core, scaled by the speed of one thread of the
+ * core in use: 2·128³ on SkylakeX, 128³/4 on Prescott) or when m or n is below 16
+ * (OpenBLAS issue 4387: threads cost more than they save on small matrices), else the
+ * configured maximum. */
 int at_blas_threads(size_t m, size_t n, size_t k);
 
 /* Sets the maximum thread count of the engine's BLAS calls and worker threads

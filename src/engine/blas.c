@@ -1,20 +1,41 @@
 /* Matrix products over OpenBLAS, with the thread count chosen by size. */
 #include "engine/attention.h"
+#include "engine/blas_core.h"
 #include "engine/kernels.h"
 
 #include <cblas.h>
 #include <stdlib.h>
 
-/* Below this many multiply-adds one thread is faster (measured: OpenBLAS 0.3.21 on
- * 2 cores, a second thread pays from about 128³; see bench/RESULTS.md). */
+/* Below this many multiply-adds one thread is faster, on OpenBLAS's Haswell core
+ * (measured: OpenBLAS 0.3.21 on 2 cores, a second thread pays from about 128³; see
+ * bench/RESULTS.md); on other cores scaled by at_blas_work_scale. */
 #define AT_BLAS_THREAD_MIN_WORK ((size_t)128 * 128 * 128)
 /* A product with fewer rows or columns than this stays on one thread whatever its
  * size (measured: 8×512×512, the projections of an 8-token sentence, is 2.6× slower
  * on two threads). */
 #define AT_BLAS_THREAD_MIN_SIDE 16
 
-/* The configured maximum; -1 until first asked. The engine's only global state. */
+/* The configured maximum; -1 until first asked. With the scale of the core in use
+ * (0 until first asked), the engine's only global state. */
 static int blas_max_threads = -1;
+static double blas_work_scale = 0.0;
+
+double at_blas_work_scale(at_isa isa)
+{
+    switch (isa) {
+    case AT_ISA_AVX512: return 2.0;   /* 16 floats a vector, 2 FMA units: 64 flops/cycle */
+    case AT_ISA_AVX2: return 1.0;     /* 8 floats, FMA: 32 */
+    case AT_ISA_AVX: return 0.5;      /* 8 floats, multiply and add apart: 16 */
+    default: return 0.25;             /* SSE: 4 floats: 8 */
+    }
+}
+
+size_t at_blas_scaled_work(size_t haswell_work)
+{
+    if (blas_work_scale == 0.0)
+        blas_work_scale = at_blas_work_scale(at_blas_core_isa(at_blas_core_name()));
+    return (size_t)((double)haswell_work * blas_work_scale);
+}
 
 void at_blas_set_max_threads(int n)
 {
@@ -39,7 +60,7 @@ int at_blas_threads(size_t m, size_t n, size_t k)
     int max = at_blas_max_threads();
     if (m < AT_BLAS_THREAD_MIN_SIDE || n < AT_BLAS_THREAD_MIN_SIDE)
         return 1;
-    return m * n * k < AT_BLAS_THREAD_MIN_WORK ? 1 : max;
+    return m * n * k < at_blas_scaled_work(AT_BLAS_THREAD_MIN_WORK) ? 1 : max;
 }
 
 void at_blas_use_threads(int n)

@@ -4,6 +4,7 @@
 #define AT_KERNELS_H
 
 #include "engine/attention.h"
+#include "engine/blas_core.h"
 
 /* C = alpha·A·op(B) (+ C if accumulate), as at_matmul_ld; threads = the OpenBLAS
  * thread count to use, 0 = chosen by size (at_blas_threads). Worker threads pass 1
@@ -11,6 +12,16 @@
 void at_matmul_ex(size_t m, size_t n, size_t k, float alpha, const float *A, size_t lda,
                   const float *B, size_t ldb, int trans_b, float *C, size_t ldc, int accumulate,
                   int threads);
+
+/* A thread threshold measured on OpenBLAS's Haswell core (multiply-adds), for the core
+ * in use: a second thread pays once the work it takes over outlasts the fixed cost of
+ * handing it over, so the threshold grows with the speed of one thread, taken from
+ * the width of the core's vectors (at_blas_work_scale of its level). */
+size_t at_blas_scaled_work(size_t haswell_work);
+
+/* The speed of one thread of a core of level isa against Haswell's, by its peak
+ * multiply-adds per cycle: 2 for AVX-512, 1 for AVX2 + FMA, 0.5 for AVX, 0.25 for SSE. */
+double at_blas_work_scale(at_isa isa);
 
 /* The configured maximum of BLAS threads (at_blas_set_max_threads, else
  * OPENBLAS_NUM_THREADS, else OpenBLAS's default), at least 1. */
@@ -24,5 +35,18 @@ void at_blas_use_threads(int n);
 int at_attention_run(const at_attn_config *c, const float *Q, const float *K, const float *V,
                      float *weights, float *out, unsigned char *fully_masked,
                      const at_attn_trace *trace, int threads, at_error *err);
+
+/* The same in O(n) memory, when nobody asks for the weights (attention_online.c):
+ * tiles of keys with the online softmax, never an n_q × n_k matrix; no scratch beyond
+ * one tile on the stack (64 KiB). Same results and errors as at_attention_run to
+ * rounding (within 1e-5). */
+int at_attention_online(const at_attn_config *c, const float *Q, const float *K, const float *V,
+                        float *out, unsigned char *fully_masked, int threads, at_error *err);
+
+/* visible(i, j) of at_mask for a query i and key j of n_k keys. */
+int at_mask_visible(const at_mask *m, size_t n_k, size_t i, size_t j);
+
+/* AT_OK, or AT_EINVAL with err filled for zero sizes or a non-finite scale. */
+int at_attention_check(const at_attn_config *c, at_error *err);
 
 #endif

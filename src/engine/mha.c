@@ -32,10 +32,23 @@ static int attend_scratch(size_t n_q, size_t n_k, size_t workers, size_t *need)
     return !__builtin_mul_overflow(n_q, n_k, &w) && size_muladd(w, workers, 0, need);
 }
 
+/* Without weights to return, more keys than this go through the O(n)-memory kernel
+ * (attention_online.c); fewer go through the two-pass one, whose scratch, one head's
+ * n_q × n_k weights per worker, is then at most n_q × 512 floats. */
+#define AT_ONLINE_MIN_KEYS 512
+
+/* 1 when the heads are computed by at_attention_online: nobody asks for the weights
+ * or the scores, and the keys are many. */
+static int use_online(const float *weights, const at_mha_trace *trace, size_t n_k)
+{
+    return !weights && !(trace && (trace->scores || trace->scaled)) && n_k > AT_ONLINE_MIN_KEYS;
+}
+
 /* Below this many multiply-adds (h · n_q · n_k · d_head), one thread does all heads:
  * starting a worker costs tens of microseconds. Measured (bench_attention
- * --thread-thresholds, 8 heads of 64, 2 cores shared with other work): two workers
- * lose up to n = 96 tokens and win from n = 128. */
+ * --thread-thresholds, 8 heads of 64, 2 cores shared with other work, Haswell core):
+ * two workers lose up to n = 96 tokens and win from n = 128. Scaled to the core in
+ * use (at_blas_scaled_work). */
 #define AT_HEAD_WORKERS_MIN_WORK ((size_t)8 * 112 * 112 * 64)
 #define AT_MAX_WORKERS 16
 
@@ -47,7 +60,7 @@ static size_t attend_workers(size_t h_n, size_t n_q, size_t n_k, size_t d_head)
         return 1;
     int huge = __builtin_mul_overflow(h_n * d_head, n_q, &work) ||
                __builtin_mul_overflow(work, n_k, &work);
-    if (!huge && work < AT_HEAD_WORKERS_MIN_WORK)
+    if (!huge && work < at_blas_scaled_work(AT_HEAD_WORKERS_MIN_WORK))
         return 1;
     max = max < h_n ? max : h_n;
     return max < AT_MAX_WORKERS ? max : AT_MAX_WORKERS;
@@ -87,6 +100,10 @@ static int run_head(const head_jobs *j, size_t h, float *scratch, at_error *err)
         t.scores = j->trace->scores ? j->trace->scores + h * nn : NULL;
         t.scaled = j->trace->scaled ? j->trace->scaled + h * nn : NULL;
     }
+    if (use_online(j->weights, j->trace, j->n_k))
+        return at_attention_online(&c, j->q + h * d_head, j->k + h * d_head, j->v + h * d_head,
+                                   j->heads + h * d_head, h == 0 ? j->fully_masked : NULL,
+                                   j->blas_threads, err);
     return at_attention_run(&c, j->q + h * d_head, j->k + h * d_head, j->v + h * d_head,
                             j->weights ? j->weights + h * nn : scratch, j->heads + h * d_head,
                             h == 0 ? j->fully_masked : NULL, &t, j->blas_threads, err);
@@ -156,7 +173,8 @@ int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, si
     if (rc)
         return rc;
     size_t workers = attend_workers(n_heads, n_q, n_k, d_model / n_heads), need;
-    if (!attend_scratch(n_q, n_k, weights ? 0 : workers, &need))
+    if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
+                        &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
                             n_q, n_k);
     float *scratch = at_workspace_reserve(ws, need);
@@ -183,7 +201,8 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     /* One scratch block: q [n_q × d], k, v [n_k × d], concatenated heads [n_q × d],
      * then the attention core's scratch. */
     size_t workers = attend_workers(w->n_heads, n_q, n_k, d / w->n_heads), core, need;
-    if (!attend_scratch(n_q, n_k, weights ? 0 : workers, &core) || n_q + n_k < n_q ||
+    if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
+                        &core) || n_q + n_k < n_q ||
         2 * d < d || !size_muladd(2 * d, n_q + n_k, core, &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
                             n_q, n_k);

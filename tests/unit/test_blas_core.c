@@ -2,6 +2,7 @@
  * self-check of the core in use. */
 #include "check.h"
 #include "engine/blas_core.h"
+#include "engine/kernels.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,27 @@ static void test_cpu_level_matches_cpuinfo(void **state)
 #endif
 }
 
+/* The thread threshold follows the core in use: 128³ multiply-adds on Haswell's,
+ * scaled by the speed of one thread of the running core. */
+static void test_thread_threshold_follows_the_core(void **state)
+{
+    assert_true(at_blas_work_scale(AT_ISA_AVX512) == 2.0);
+    assert_true(at_blas_work_scale(AT_ISA_AVX2) == 1.0);
+    assert_true(at_blas_work_scale(AT_ISA_AVX) == 0.5);
+    assert_true(at_blas_work_scale(AT_ISA_BASE) == 0.25);
+    const size_t haswell = (size_t)128 * 128 * 128;
+    const size_t here = (size_t)((double)haswell *
+                                 at_blas_work_scale(at_blas_core_isa(at_blas_core_name())));
+    print_message("# core %s: a second thread from %zu multiply-adds\n", at_blas_core_name(), here);
+    assert_int_equal(at_blas_scaled_work(haswell), here);
+    at_blas_set_max_threads(2);
+    const size_t k_at = here / (64 * 64);   /* 64 × 64 × k reaches the threshold at k_at */
+    assert_int_equal(at_blas_threads(64, 64, k_at - 1), 1);
+    assert_int_equal(at_blas_threads(64, 64, k_at), 2);
+    assert_int_equal(at_blas_threads(8, 4096, 4096), 1);   /* a thin product: never */
+    at_blas_set_max_threads(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +114,7 @@ int main(void)
         cmocka_unit_test(test_selfcheck_reports_a_wrong_product),
         cmocka_unit_test(test_core_levels),
         cmocka_unit_test(test_cpu_level_matches_cpuinfo),
+        cmocka_unit_test(test_thread_threshold_follows_the_core),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
