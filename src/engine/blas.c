@@ -65,6 +65,9 @@ int at_blas_threads(size_t m, size_t n, size_t k)
 
 void at_blas_use_threads(int n)
 {
+    /* The default maximum is OpenBLAS's count before the engine first changes it (the
+     * start-up's self-check runs on one thread). */
+    (void)at_blas_max_threads();
     if (n != openblas_get_num_threads())
         openblas_set_num_threads(n);
 }

@@ -4,6 +4,7 @@
 #include "engine/blas_core.h"
 #include "engine/kernels.h"
 
+#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,9 +108,27 @@ static void test_thread_threshold_follows_the_core(void **state)
     at_blas_set_max_threads(0);
 }
 
+/* OpenBLAS's thread count when the test started (OPENBLAS_NUM_THREADS removed, 2). */
+static int threads_at_start;
+
+/* The self-check runs on one BLAS thread; the engine's default maximum is still the
+ * count OpenBLAS had before (it was 1 for the rest of the program when the self-check
+ * ran before anything asked for the maximum). Runs first. */
+static void test_selfcheck_keeps_the_thread_default(void **state)
+{
+    at_error err;
+    assert_int_equal(at_blas_selfcheck(NULL, &err), AT_OK);
+    assert_int_equal(at_blas_max_threads(), threads_at_start);
+    assert_int_equal(at_blas_max_threads(), 2);
+}
+
 int main(void)
 {
+    unsetenv("OPENBLAS_NUM_THREADS");   /* the default: OpenBLAS's own count, set to 2 */
+    openblas_set_num_threads(2);
+    threads_at_start = openblas_get_num_threads();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_selfcheck_keeps_the_thread_default),
         cmocka_unit_test(test_selfcheck_passes),
         cmocka_unit_test(test_selfcheck_reports_a_wrong_product),
         cmocka_unit_test(test_core_levels),
