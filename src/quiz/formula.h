@@ -2,17 +2,42 @@
  * structurally with a canonical form (Vaswani et al. 2017, eq. 1:
  * Attention(Q, K, V) = softmax(QKᵀ / √d_k) V).
  *
- * Accepted notations: softmax(QK^T/sqrt(d_k))V, softmax(Q K^T / √d_k) V,
- * softmax(QKᵀ/√dₖ)·V, softmax((Q*K')/sqrt(dk))*V, Q @ K.T, d_k^0.5, LaTeX
- * (\frac{QK^\top}{\sqrt{d_k}}, \text{softmax}, \cdot), an optional
- * "Attention(Q,K,V) =" in front. Matrix products keep their order; scalar factors
- * (numbers, powers of d_k) commute, so QKᵀ·(1/√d_k) equals QKᵀ/√d_k. */
+ * Notations read (and any mix of them):
+ *   Unicode    softmax(QKᵀ/√dₖ)·V, Q×Kᵀ÷√(dₖ), σ(…) for sigmoid
+ *   ASCII      softmax(Q K^T / sqrt(d_k)) V, softmax((Q*K')/sqrt(dk))*V, d_k^0.5, d_k^(-1/2)
+ *   LaTeX      $…$, $$…$$, \[…\], \(…\), \begin{equation}; \left( \right) and the other
+ *              sizing commands; \operatorname{softmax}, \text{…}, \mathrm{…}, \mathbf{Q};
+ *              \frac{QK^\top}{\sqrt{d_k}}, \frac1{…}, ^{T}, ^\top, ^{\mathsf T}, ^\intercal,
+ *              \cdot, \times, d_{k}, d_{\text{k}}
+ *   full width （）／＊＝，√ｄｋ as a Chinese input method types them; 。、【】
+ *   code       Python, NumPy, PyTorch: @, *, **, .T, .mT, .t(), .transpose(-2, -1),
+ *              .permute(…), np.transpose, math/np/torch.sqrt, torch.rsqrt, pow(…),
+ *              torch.matmul, np.matmul, np.dot, torch.bmm, a.matmul(b),
+ *              F.softmax(…, dim=-1), torch.softmax, x.softmax(-1), nn.Softmax(dim=-1)(…),
+ *              scipy.special.softmax(…, axis=-1), torch.tensor(…)/float(…) as wrappers,
+ *              K.shape[-1] / K.size(-1) as d_k, several statements
+ *              (scores = Q @ K.T / np.sqrt(d_k); weights = softmax(scores); weights @ V)
+ *   words      English: times, multiplied by, over, divided by, (the) square root of,
+ *              root, transpose(d), the transpose of, softmax of, then;
+ *              Chinese: 乘以, 乘, 除以, 根号, 根号下, 的平方根, 开根号, 的转置, 转置, 再, 然后;
+ *              a comma may go between the steps ("Q 乘以 K 的转置，再除以根号 d_k")
+ *   names      d_k, dk, d, D_k, dₖ, d_head, head_dim; query/key/value(s) for Q/K/V
+ *   a left-hand side "Attention(Q,K,V) =", "注意力 =", "out =" is skipped; a trailing full
+ *   stop or 。 too.
+ * Matrix products keep their order; scalar factors (numbers, powers of d_k) commute, so
+ * QKᵀ·(1/√d_k), (Q/√d_k)Kᵀ and d_k^-0.5·QKᵀ all equal QKᵀ/√d_k.
+ *
+ * An answer may hold words besides the formula (an explanation): the formula is the
+ * longest run of what reads as formula; words that stand for nothing in a formula
+ * ("where", "keeps", Chinese prose) end it. */
 #ifndef AT_QUIZ_FORMULA_H
 #define AT_QUIZ_FORMULA_H
 
+#include <stddef.h>
+
 #include "engine/error.h"
 
-/* Mistakes named by the comparison (a bit set). */
+/* Mistakes named by the comparison (a bit set). QZ_F_OTHER is the highest bit. */
 enum {
     QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all */
     QZ_F_NO_SCALE         = 1 << 1,  /* scores not scaled: softmax(QKᵀ)V */
@@ -21,22 +46,53 @@ enum {
     QZ_F_SCALE_OTHER      = 1 << 4,  /* some other scale (a number, d_k²…) */
     QZ_F_SCALE_OUTSIDE    = 1 << 5,  /* the scale stands outside the softmax */
     QZ_F_K_NOT_TRANSPOSED = 1 << 6,  /* QK instead of QKᵀ */
-    QZ_F_WRONG_PRODUCT    = 1 << 7,  /* another product: QᵀK, KQᵀ, QV… */
+    QZ_F_WRONG_PRODUCT    = 1 << 7,  /* another product: QᵀK, KᵀQ, QQᵀ… */
     QZ_F_V_INSIDE         = 1 << 8,  /* V inside the softmax */
     QZ_F_V_MISSING        = 1 << 9,  /* the weights are never applied to V */
     QZ_F_V_LEFT           = 1 << 10, /* V·softmax(…) instead of softmax(…)·V */
-    QZ_F_OTHER            = 1 << 11, /* differs in some other way */
+    QZ_F_NOT_SOFTMAX      = 1 << 11, /* another function where softmax belongs (sigmoid…) */
+    QZ_F_SOFTMAX_PLACE    = 1 << 12, /* softmax around something other than the scores */
+    QZ_F_QK_SWAPPED       = 1 << 13, /* KQᵀ: the transpose of the scores */
+    QZ_F_SOFTMAX_AXIS     = 1 << 14, /* softmax over the queries' axis (dim=0, dim=-2) */
+    QZ_F_OTHER            = 1 << 15, /* differs in some other way */
 };
 
-/* Compare a student's formula with the canonical one.
- *   mistakes  out: 0 when they are the same formula, else the QZ_F_* bits found
- * Returns AT_OK; AT_EINVAL when the student's text cannot be read (err->msg says
- * where, err->offset the byte); AT_ERANGE when the canonical form itself cannot be
- * read (a lesson error). */
+/* Mistakes that are more than a slip of one part: the formula is then wrong whatever
+ * else is right (see qz_formula_diag.fatal for a product that is more than a slip). */
+#define QZ_F_FATAL (QZ_F_NO_SOFTMAX | QZ_F_NOT_SOFTMAX | QZ_F_SOFTMAX_PLACE | QZ_F_V_INSIDE | \
+                    QZ_F_OTHER)
+
+/* What the comparison found. */
+typedef struct qz_formula_diag {
+    unsigned mistakes;      /* QZ_F_* bits; 0 when the formula is the canonical one */
+    int slips;              /* parts that broke outside QZ_F_FATAL: the scale (its value
+                             * and its place count apart), the product, V, the axis */
+    int fatal;              /* 1: a mistake of QZ_F_FATAL, or a product that is not Q
+                             * and K once each (QZ_F_WRONG_PRODUCT then is no slip) */
+    char function[32];      /* QZ_F_NOT_SOFTMAX: the function written instead, as typed
+                             * (sigmoid, tanh); "" otherwise */
+    size_t start, end;      /* the formula's bytes in the answer: [start, end) */
+    int explained;          /* 1: the answer holds words outside the formula (an
+                             * explanation): answer[0, start) and answer[end, …) */
+} qz_formula_diag;
+
+/* Find and compare the formula in a student's answer with the canonical one.
+ *   student    the whole answer, UTF-8; it may hold an explanation besides the formula
+ *   d          out: filled in on AT_OK (and start/end/explained on AT_EINVAL too)
+ * For a canonical form of eq. 1 the mistakes are named part by part (QZ_F_*); for any
+ * other canonical form a difference is QZ_F_OTHER.
+ * Returns AT_OK; AT_EINVAL when the student's formula cannot be read (err->msg says
+ * where, counted in characters of the answer, err->offset the byte); AT_ERANGE when the
+ * canonical form itself cannot be read (a lesson error); AT_ENOMEM. */
+int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
+                        at_error *err);
+
+/* qz_formula_diagnose, only the mistakes. */
 int qz_formula_compare(const char *student, const char *canonical, unsigned *mistakes,
                        at_error *err);
 
-/* One sentence (en or zh) explaining a single QZ_F_* bit. */
+/* One short sentence (en or zh) naming a single QZ_F_* bit and what was expected of the
+ * part that broke (never the whole formula). */
 const char *qz_formula_mistake_text(unsigned bit, int zh);
 
 #endif

@@ -1,5 +1,5 @@
 /* libFuzzer target for the formula grader. The input up to the first newline is the
- * student's formula, compared with the canonical form of eq. 1; when a second line
+ * student's answer (a formula, maybe among words), compared with the canonical form of eq. 1; when a second line
  * follows it is also compared as a canonical form (a lesson's `formula`), against
  * the student's line and against itself. (A formula outside the grader's algebra,
  * such as Q/K, does not equal itself: that is by design, so it is not checked.) */
@@ -18,9 +18,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         *second++ = '\0';
     unsigned m = 0;
     at_error err;
-    int rc = qz_formula_compare(s, canonical, &m, &err);
+    qz_formula_diag d;
+    int rc = qz_formula_diagnose(s, canonical, &d, &err);
     if (rc != AT_OK && rc != AT_EINVAL)
         __builtin_trap();                     /* the canonical form always reads */
+    if (d.start > d.end || d.end > strlen(s) || (rc == AT_OK && d.start == d.end))
+        __builtin_trap();                     /* the formula lies inside the answer */
+    if (rc == AT_OK && ((d.mistakes == 0) != (d.slips == 0 && !d.fatal) ||
+                        (d.mistakes & QZ_F_FATAL && !d.fatal)))
+        __builtin_trap();                     /* a verdict follows from the mistakes */
+    m = d.mistakes;
     for (unsigned bit = 1; rc == AT_OK && m && bit <= QZ_F_OTHER; bit <<= 1)
         if ((m & bit) && !qz_formula_mistake_text(bit, 1))
             __builtin_trap();

@@ -34,6 +34,121 @@ static void test_formula_notations(void **state)
         expect_formula(same[i], 0);
 }
 
+/* Every answer of a list reads as the canonical formula. */
+static void expect_same(const char *const *answers, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        expect_formula(answers[i], 0);
+}
+
+#define EXPECT_SAME(...)                                                   \
+    do {                                                                   \
+        static const char *const list_[] = {__VA_ARGS__};                  \
+        expect_same(list_, sizeof list_ / sizeof list_[0]);                \
+    } while (0)
+
+static void test_notation_unicode(void **state)
+{
+    EXPECT_SAME("softmax(QKᵀ/√dₖ)V", "softmax(Q·Kᵀ/√dₖ)·V", "softmax(Q⋅K⊤/√d_k)V", "softmax(Q×Kᵀ÷√(dₖ))×V",
+                "softmax(QK′/√dₖ)V", "softmax(QKᵀ·dₖ^(−½))V", "softmax(Q∗Kᵀ∕√dₖ)V");
+}
+
+static void test_notation_ascii(void **state)
+{
+    EXPECT_SAME("softmax(Q K^T / sqrt(d_k)) V", "softmax(QK^T/sqrt(d_k))V", "softmax((Q*K')/sqrt(dk))*V",
+                "softmax(Q K^T / sqrt d_k) V", "softmax(QK^T / d_k^0.5) V", "softmax(QK^T * d_k^-0.5) V",
+                "softmax(QK^T / d_k^(1/2)) V", "softmax(QK^T d_k^-1/2) V", "SOFTMAX(Q*K^T/SQRT(D_K))*V",
+                "Softmax(QK^t/sqrt(dk))V", "softmax(QKT/sqrt(dk))V", "softmax(Q.K^T/sqrt(d))V");
+}
+
+static void test_notation_latex(void **state)
+{
+    EXPECT_SAME("$\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V$",
+                "$$\\mathrm{softmax}\\left(\\frac{QK^{\\mathsf T}}{\\sqrt{d_{k}}}\\right) V$$",
+                "\\[ \\text{softmax}\\Big(\\frac{Q K^{T}}{\\sqrt{d_k}}\\Big) \\cdot V \\]",
+                "\\( softmax(QK^T/\\sqrt{d_k})V \\)",
+                "\\begin{equation} \\mathrm{softmax}(QK^T/\\sqrt{d_k})V \\end{equation}",
+                "\\text{Attention}(Q,K,V)=\\text{softmax}\\left(\\frac{QK^{T}}{\\sqrt{d_{k}}}\\right)V",
+                "softmax(\\frac{Q \\cdot K^\\intercal}{\\sqrt{d_{\\text{k}}}}) \\times V",
+                "softmax(\\dfrac{\\mathbf{Q}\\mathbf{K}^{\\mathsf{T}}}{\\sqrt{d_k}})\\mathbf{V}",
+                "\\mathrm{softmax}\\frac{QK^T}{\\sqrt{d_k}}V", "softmax(\\frac1{\\sqrt{d_k}}QK^{\\rm T})V",
+                "softmax\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right.\\right)V");
+}
+
+static void test_notation_full_width(void **state)
+{
+    EXPECT_SAME("softmax（QKᵀ／√dₖ）V", "softmax（Q＊Kᵀ／√ｄｋ）＊V", "ｓｏｆｔｍａｘ（ＱＫ＾Ｔ／ｓｑｒｔ（ｄ＿ｋ））Ｖ",
+                "注意力＝softmax（QKᵀ／√dₖ）V。", "softmax【QKᵀ／√dₖ】V");
+}
+
+static void test_notation_code(void **state)
+{
+    EXPECT_SAME("softmax(Q @ K.T / math.sqrt(d_k)) @ V",
+                "F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(d_k), dim=-1) @ V",
+                "torch.softmax(torch.matmul(Q, K.transpose(0,1)) / np.sqrt(K.shape[-1]), dim=-1) @ V",
+                "scipy.special.softmax(Q @ K.T / np.sqrt(d_k), axis=-1) @ V",
+                "np.dot(softmax(np.dot(Q, K.T) / d_k ** 0.5), V)", "np.matmul(softmax(Q @ K.t() / d_k**0.5), V)",
+                "torch.matmul(F.softmax(torch.matmul(Q, K.t()) / torch.sqrt(torch.tensor(d_k, dtype=torch.float32)), dim=-1), V)",
+                "torch.softmax(Q @ K.mT * d_k ** -0.5, dim=-1) @ V", "(Q @ K.transpose(-2,-1) / math.sqrt(d_k)).softmax(dim=-1) @ V",
+                "nn.Softmax(dim=-1)(Q @ K.T / d_k**0.5) @ V", "softmax(torch.bmm(Q, K.transpose(1, 2)) * torch.rsqrt(d_k)).bmm(V)",
+                "F.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.size(-1)), dim=-1) @ v",
+                "softmax(Q @ np.transpose(K) / np.sqrt(d_k)) @ V  # NumPy",
+                "scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); "
+                "p_attn = scores.softmax(dim=-1); return torch.matmul(p_attn, value)",
+                "scale = 1 / math.sqrt(d_k)\nweights = softmax(Q @ K.T * scale)\nout = weights @ V",
+                "`softmax(QK^T/sqrt(d_k))V`");
+}
+
+static void test_notation_words(void **state)
+{
+    EXPECT_SAME("softmax(Q times K transpose over square root of d_k) times V",
+                "softmax(Q multiplied by the transpose of K, divided by the square root of d_k) multiplied by V",
+                "Q times K transpose, divided by the square root of d_k, then softmax, then multiply by V",
+                "the softmax of Q K transposed over root d_k, times V",
+                "注意力 = softmax(Q 乘以 K 的转置，再除以根号 d_k) 再乘 V",
+                "softmax(Q乘以K的转置除以d_k的平方根)乘V", "softmax(Q 乘 K^T 除以 根号下dk) 乘以 V",
+                "Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V", "softmax(QK转置/根号dk)V");
+}
+
+static void test_notation_prefix_stop_names(void **state)
+{
+    EXPECT_SAME("Attention(Q, K, V) = softmax(QKᵀ / √dₖ)V.", "Attention = softmax(Q K^T / sqrt(d_k)) V.",
+                "注意力(Q,K,V)=softmax(QKᵀ/√dₖ)V。", "输出 = softmax(QK^T/√d_k)V", "out := softmax(QK^T/√d_k)V",
+                "softmax(QK^T/√D_k)V", "softmax(QK^T/√d_{k})V", "softmax(QK^T/sqrt(head_dim))V",
+                "softmax(qk^t/sqrt(dk))v");
+}
+
+/* Equal structures: scalar factors commute, a transpose of a product reverses it. */
+static void test_notation_equivalent(void **state)
+{
+    EXPECT_SAME("softmax(Q K^T times 1/sqrt(d_k)) V", "softmax((Q/sqrt(d_k)) K^T) V", "softmax((QK^T)/sqrt(d_k))V",
+                "softmax(Q (K/sqrt(d_k))^T) V", "softmax(1/sqrt(d_k) * Q K^T) V", "softmax((K Q^T)^T / sqrt(d_k)) V",
+                "softmax(QK^T/sqrt(d_k)/1)V");
+}
+
+/* The formula among words: the explanation is outside [start, end). */
+static void test_formula_with_words(void **state)
+{
+    static const struct { const char *answer, *formula; int explained; } cases[] = {
+        {"softmax(QK^T/sqrt(d_k))V, where dividing by sqrt(d_k) keeps the dot products from growing with "
+         "the dimension", "softmax(QK^T/sqrt(d_k))V", 1},
+        {"dividing by √d_k keeps the variance at 1: softmax(QK^T/√d_k)V", "softmax(QK^T/√d_k)V", 1},
+        {"softmax(QK^T/√d_k)V，其中除以根号dk是为了防止点积过大导致softmax饱和", "softmax(QK^T/√d_k)V", 1},
+        {"The formula is softmax(QKᵀ/√dₖ)V.", "softmax(QKᵀ/√dₖ)V", 1},
+        {"softmax(QK^T/sqrt(d_k))V (d_k = dimension of the keys)", "softmax(QK^T/sqrt(d_k))V", 1},
+        {"softmax(QK^T/sqrt(d_k))V.", "softmax(QK^T/sqrt(d_k))V", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        qz_formula_diag d;
+        at_error err;
+        assert_int_equal(qz_formula_diagnose(cases[i].answer, canonical, &d, &err), AT_OK);
+        assert_int_equal(d.mistakes, 0);
+        assert_int_equal(d.explained, cases[i].explained);
+        assert_int_equal(d.end - d.start, strlen(cases[i].formula));
+        assert_memory_equal(cases[i].answer + d.start, cases[i].formula, d.end - d.start);
+    }
+}
+
 static void test_formula_mistakes(void **state)
 {
     expect_formula("softmax(QK^T)V", QZ_F_NO_SCALE);
@@ -252,6 +367,15 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_formula_notations),
+        cmocka_unit_test(test_notation_unicode),
+        cmocka_unit_test(test_notation_ascii),
+        cmocka_unit_test(test_notation_latex),
+        cmocka_unit_test(test_notation_full_width),
+        cmocka_unit_test(test_notation_code),
+        cmocka_unit_test(test_notation_words),
+        cmocka_unit_test(test_notation_prefix_stop_names),
+        cmocka_unit_test(test_notation_equivalent),
+        cmocka_unit_test(test_formula_with_words),
         cmocka_unit_test(test_formula_mistakes),
         cmocka_unit_test(test_formula_unreadable),
         cmocka_unit_test(test_formula_graded),

@@ -1,0 +1,99 @@
+/* Shared by the formula grader's files (formula_read.c, formula.c); not for other
+ * modules. Reading a formula goes: normalise the text (full-width forms, LaTeX
+ * wrappers and delimiters), cut it into tokens (symbols, numbers, names, words of
+ * English and Chinese that stand for operators), find the run of tokens that is the
+ * formula (the rest is an explanation in words), parse that run. */
+#ifndef AT_QUIZ_FORMULA_IMPL_H
+#define AT_QUIZ_FORMULA_IMPL_H
+
+#include <stddef.h>
+
+#include "engine/error.h"
+
+enum ftok {
+    F_END,
+    F_NUM,      /* num */
+    F_VAR,      /* var: enum fvar */
+    F_NAME,     /* an identifier or word (text, len): a function, method, module or
+                 * bound name, or a word of prose; the formula's reader decides */
+    F_HAN,      /* a run of Chinese characters that stands for nothing in a formula */
+    F_SQRT,     /* √, \sqrt, sqrt without a call, "square root of", 根号 */
+    F_SQRT_POST,/* "的平方根", "开根号": after what it applies to */
+    F_FRAC,     /* \frac */
+    F_TRANS,    /* ᵀ, ^T, ^\top, ', "transpose(d)", 的转置: after its matrix */
+    F_TRANS_PRE,/* "the transpose of": before it */
+    F_LPAR,     /* ( [ { */
+    F_RPAR,     /* ) ] } */
+    F_MUL,      /* * · × @ \cdot "times" 乘以 */
+    F_DIV,      /* / ÷ "over" "divided by" 除以 */
+    F_POW,      /* ^ ** */
+    F_PLUS,
+    F_MINUS,
+    F_COMMA,    /* , 、 and the Chinese comma */
+    F_DOT,      /* . before a name: member access (K.T, np.sqrt) */
+    F_ASSIGN,   /* = 等于 "equals" */
+    F_SEP,      /* ; a line break, a full stop, a colon */
+    F_FILLER,   /* then, 再, 然后, apply: no meaning in the formula */
+    F_OTHER,    /* a symbol of no meaning here (#, ?, …) */
+};
+
+enum fvar { V_Q, V_K, V_V, V_DK, V_DMODEL };
+
+typedef struct ftoken {
+    enum ftok kind;
+    int var;            /* F_VAR: enum fvar; F_NAME: 1 for "softmax of" */
+    double num;         /* F_NUM */
+    const char *text;   /* F_NAME, F_WORD: in the normalised text, len bytes */
+    size_t len;
+    long at, end;       /* bytes [at, end) of the original answer */
+    int space_before;   /* white space between this token and the one before */
+} ftoken;
+
+/* The answer cut into tokens. text is the normalised copy names point into. */
+typedef struct ftokens {
+    ftoken *t;          /* [n + 1], the last one F_END */
+    size_t n;
+    char *text;
+} ftokens;
+
+/* Normalise and tokenise a whole answer (any length). Returns AT_OK, AT_ENOMEM. */
+int fq_tokenize(const char *answer, ftokens *out, at_error *err);
+void fq_tokens_free(ftokens *t);
+
+/* Is this F_NAME (case-insensitive) equal to word? */
+int fq_name_is(const ftoken *t, const char *word);
+
+/* ---- the formula as a tree (formula_parse.c) ---- */
+
+typedef enum fop {
+    N_NUM, N_VAR, N_SOFTMAX, N_FUNC, N_SQRT, N_MUL, N_DIV, N_POW, N_TRANS, N_PLUS, N_NEG,
+    N_OTHER,    /* something outside the grader's algebra (V.shape[0]) */
+} fop;
+
+typedef struct fnode {
+    fop op;
+    int var;            /* N_VAR: enum fvar */
+    double num;         /* N_NUM */
+    int a, b;           /* children, -1 none */
+    int axis_bad;       /* N_SOFTMAX: over the queries' axis (dim=0, dim=-2) */
+    const char *name;   /* N_FUNC: the function's name as typed, len bytes */
+    size_t len;
+} fnode;
+
+typedef struct fformula {
+    fnode *node;
+    int n_node, cap;
+    int root;
+    size_t start, end;  /* the formula's bytes in the answer */
+    int explained;      /* words outside the formula */
+    char *text;         /* owns what names point into */
+} fformula;
+
+/* Read the formula of an answer into a tree. whole = 1 reads the whole text as one
+ * formula (a canonical form); 0 finds the formula among words first. Returns AT_OK,
+ * AT_EINVAL (err: where and why; f->start/end/explained still set), AT_ENOMEM. Free
+ * with fq_formula_free in every case. */
+int fq_parse(const char *answer, int whole, fformula *f, at_error *err);
+void fq_formula_free(fformula *f);
+
+#endif

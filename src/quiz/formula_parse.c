@@ -1,0 +1,832 @@
+/* The formula among the words of an answer, and the formula as a tree: statements
+ * (name = expression; the answer is the last one that uses Q, K or V), function calls
+ * with positional and keyword arguments (F.softmax(x, dim=-1)), methods (K.transpose(
+ * -2, -1), x.softmax(-1)), module paths (torch.nn.functional.softmax), operator words,
+ * and steps joined by commas ("Q 乘以 K 的转置，再除以根号 d_k"). See quiz/formula_impl.h. */
+#include "quiz/formula_impl.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* What a name does. */
+enum frole {
+    R_NONE, R_SOFTMAX, R_FUNC, R_SQRT, R_RSQRT, R_MATMUL, R_DIV, R_TRANSPOSE, R_TRANSWORD, R_POW,
+    R_IDENTITY, R_MODULE, R_SHAPE, R_SIZE, R_TATTR, R_ATTENTION,
+};
+
+static const struct { const char *name; enum frole role; } roles[] = {
+    {"softmax", R_SOFTMAX}, {"softmax_", R_SOFTMAX},
+    {"sigmoid", R_FUNC}, {"sigma", R_FUNC}, {"expit", R_FUNC}, {"logistic", R_FUNC}, {"tanh", R_FUNC},
+    {"relu", R_FUNC}, {"gelu", R_FUNC}, {"exp", R_FUNC}, {"log", R_FUNC}, {"max", R_FUNC},
+    {"argmax", R_FUNC}, {"hardmax", R_FUNC}, {"sparsemax", R_FUNC}, {"log_softmax", R_FUNC},
+    {"logsoftmax", R_FUNC}, {"normalize", R_FUNC}, {"norm", R_FUNC}, {"layernorm", R_FUNC},
+    {"layer_norm", R_FUNC}, {"sum", R_FUNC}, {"mean", R_FUNC}, {"abs", R_FUNC}, {"softplus", R_FUNC},
+    {"sqrt", R_SQRT}, {"root", R_SQRT}, {"rsqrt", R_RSQRT},
+    {"matmul", R_MATMUL}, {"mm", R_MATMUL}, {"bmm", R_MATMUL}, {"dot", R_MATMUL},
+    {"multiply", R_MATMUL}, {"mul", R_MATMUL},
+    {"div", R_DIV}, {"divide", R_DIV}, {"true_divide", R_DIV},
+    {"transpose", R_TRANSWORD}, {"transposed", R_TRANSWORD}, {"t", R_TRANSPOSE},
+    {"permute", R_TRANSPOSE}, {"swapaxes", R_TRANSPOSE}, {"swapdims", R_TRANSPOSE},
+    {"pow", R_POW}, {"power", R_POW}, {"float_power", R_POW},
+    {"tensor", R_IDENTITY}, {"as_tensor", R_IDENTITY}, {"array", R_IDENTITY}, {"asarray", R_IDENTITY},
+    {"float", R_IDENTITY}, {"float32", R_IDENTITY}, {"float64", R_IDENTITY}, {"double", R_IDENTITY},
+    {"int", R_IDENTITY}, {"contiguous", R_IDENTITY}, {"to", R_IDENTITY}, {"detach", R_IDENTITY},
+    {"clone", R_IDENTITY}, {"cuda", R_IDENTITY}, {"cpu", R_IDENTITY}, {"type_as", R_IDENTITY},
+    {"floattensor", R_IDENTITY},
+    {"np", R_MODULE}, {"numpy", R_MODULE}, {"torch", R_MODULE}, {"F", R_MODULE}, {"nn", R_MODULE},
+    {"functional", R_MODULE}, {"math", R_MODULE}, {"scipy", R_MODULE}, {"special", R_MODULE},
+    {"tf", R_MODULE}, {"jax", R_MODULE}, {"jnp", R_MODULE}, {"self", R_MODULE}, {"keras", R_MODULE},
+    {"ops", R_MODULE}, {"linalg", R_MODULE},
+    {"shape", R_SHAPE}, {"size", R_SIZE}, {"T", R_TATTR}, {"mT", R_TATTR},
+    {"attention", R_ATTENTION}, {"attn", R_ATTENTION},
+};
+
+static enum frole role_of(const ftoken *t)
+{
+    if (t->kind != F_NAME)
+        return R_NONE;
+    for (size_t i = 0; i < sizeof roles / sizeof *roles; i++) {
+        size_t n = strlen(roles[i].name);
+        if (t->len != n)
+            continue;
+        /* one-letter names are exact (t is a method, T an attribute, F a module) */
+        if (n == 1 ? !strncmp(t->text, roles[i].name, 1) : !strncasecmp(t->text, roles[i].name, n))
+            return roles[i].role;
+    }
+    return R_NONE;
+}
+
+/* ---- where the formula is among the words ---- */
+
+static int name_bound_before(const ftokens *T, size_t i)
+{
+    for (size_t j = 0; j + 1 < T->n; j++)
+        if (T->t[j].kind == F_NAME && T->t[j + 1].kind == F_ASSIGN && T->t[j].len == T->t[i].len &&
+            !strncmp(T->t[j].text, T->t[i].text, T->t[i].len))
+            return 1;
+    return 0;
+}
+
+/* Words that stand in a formula without parentheses after them. */
+static int formula_word(const ftoken *t)
+{
+    static const char *const w[] = {"softmax", "sqrt", "root", "transpose", "transposed",
+                                    "sigmoid", "tanh", "relu"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (fq_name_is(t, w[i]))
+            return 1;
+    return 0;
+}
+
+/* Does token i belong to a formula (1) or to the words around it (0)? A name does
+ * when it reads as code (np.sqrt, K.T, f(…), x = …), is a symbol (X, d_model, W1) or a
+ * word of formulas (softmax, sqrt, transpose); other words are prose. */
+static int is_math(const ftokens *T, size_t i)
+{
+    const ftoken *t = &T->t[i], *next = &T->t[i + 1], *prev = i ? &T->t[i - 1] : NULL;
+    if (t->kind == F_HAN)
+        return next->kind == F_ASSIGN;
+    if (t->kind != F_NAME)
+        return 1;
+    if (t->len == 1 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
+        (prev && prev->kind == F_DOT) ||
+        (next->kind == F_LPAR && (!next->space_before || role_of(t) != R_NONE)))
+        return 1;
+    for (size_t k = 0; k < t->len; k++)
+        if (!isalpha((unsigned char)t->text[k]))
+            return 1;   /* d_model, W1: symbols, not words */
+    return name_bound_before(T, i);
+}
+
+static int trim_front(enum ftok k)
+{
+    return k == F_SEP || k == F_COMMA || k == F_RPAR || k == F_MUL || k == F_DIV || k == F_POW ||
+           k == F_PLUS || k == F_ASSIGN || k == F_FILLER || k == F_DOT || k == F_TRANS ||
+           k == F_SQRT_POST;
+}
+
+static int trim_back(enum ftok k)
+{
+    return k == F_SEP || k == F_COMMA || k == F_LPAR || k == F_MUL || k == F_DIV || k == F_POW ||
+           k == F_PLUS || k == F_MINUS || k == F_ASSIGN || k == F_FILLER || k == F_DOT ||
+           k == F_SQRT || k == F_FRAC || k == F_TRANS_PRE;
+}
+
+/* How much a run of tokens looks like the formula. */
+static int run_score(const ftokens *T, size_t a, size_t b)
+{
+    int s = 0, qkv = 0;
+    for (size_t i = a; i < b; i++) {
+        const ftoken *t = &T->t[i];
+        if (t->kind == F_VAR && t->var <= V_V)
+            qkv++;
+        else if (t->kind == F_VAR || t->kind == F_SQRT || t->kind == F_FRAC)
+            s++;
+        else if (role_of(t) == R_SOFTMAX)
+            s += 3;
+        else if (role_of(t) == R_FUNC)
+            s += 2;
+    }
+    return qkv || s >= 3 ? s + 2 * qkv : 0;
+}
+
+/* The run of tokens [*a, *b) that is the formula; 0 if none. *prose: words outside it. */
+static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
+{
+    int best = 0;
+    size_t i = 0;
+    while (i < T->n) {
+        if (!is_math(T, i)) {
+            i++;
+            continue;
+        }
+        size_t s = i, e = i;
+        while (e < T->n && is_math(T, e))
+            e++;
+        i = e;
+        for (;;) {   /* what cannot begin or end a formula */
+            if (s < e && trim_front(T->t[s].kind))
+                s++;
+            else if (e > s && trim_back(T->t[e - 1].kind))
+                e--;
+            else
+                break;
+        }
+        /* a parenthesis left open where words follow: "…V (d_k = dimension of keys)" */
+        if (e < T->n) {
+            int depth = 0;
+            size_t open_at = e;
+            for (size_t k = s; k < e; k++) {
+                if (T->t[k].kind == F_LPAR && depth++ == 0)
+                    open_at = k;
+                if (T->t[k].kind == F_RPAR && depth > 0)
+                    depth--;
+            }
+            if (depth > 0 && run_score(T, s, open_at))
+                e = open_at;
+            while (e > s && trim_back(T->t[e - 1].kind))
+                e--;
+        }
+        /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
+        for (size_t k = s; k < e; k++)
+            if (T->t[k].kind == F_ASSIGN)
+                break;   /* a definition (scale = 1/math.sqrt(d_k)) is part of the code */
+            else if (T->t[k].kind == F_SEP && !run_score(T, s, k) && run_score(T, k + 1, e)) {
+                s = k + 1;
+                k = s;
+            }
+        for (size_t k = e; k-- > s;)
+            if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
+                e = k;
+        int score = s < e ? run_score(T, s, e) : 0;
+        if (score > best) {
+            best = score;
+            *a = s;
+            *b = e;
+        }
+    }
+    *prose = 0;
+    for (size_t k = 0; best && k < T->n; k++)
+        if ((k < *a || k >= *b) && !is_math(T, k))
+            *prose = 1;
+    return best > 0;
+}
+
+/* ---- parser ---- */
+
+#define MAX_DEPTH 48
+#define MAX_FORMULA_TOKENS 600
+#define MAX_BIND 16
+
+typedef struct fbinding {
+    const char *s;      /* the name as typed, len bytes */
+    size_t len;
+    int node;
+} fbinding;
+
+typedef struct fparser {
+    ftoken *t;          /* the formula's tokens without fillers, F_END last */
+    size_t n, i;
+    fformula *f;
+    const char *answer;
+    at_error *err;
+    int depth, failed;  /* failed: the AT_E* code of the first error, 0 none */
+    fbinding bind[MAX_BIND];
+    int n_bind;
+} fparser;
+
+static const ftoken *peek(const fparser *p) { return &p->t[p->i]; }
+static const ftoken *peek2(const fparser *p) { return &p->t[p->i + (p->i < p->n)]; }
+
+static int perr_at(fparser *p, const ftoken *t, const char *fmt, const char *arg, int arg_len)
+{
+    if (!p->failed) {
+        long chars = 0;   /* characters, not bytes, before the error */
+        for (long k = 0; k < t->at && p->answer[k]; k++)
+            chars += ((unsigned char)p->answer[k] & 0xc0) != 0x80;
+        char what[200];
+        snprintf(what, sizeof what, fmt, arg_len, arg ? arg : "");
+        at_error_set(p->err, AT_EINVAL, "cannot read the formula at character %ld: %s", chars + 1, what);
+        if (p->err)
+            p->err->offset = t->at;
+        p->failed = AT_EINVAL;
+    }
+    return -1;
+}
+
+static int node(fparser *p, fop op, int a, int b)
+{
+    if (p->failed || (op != N_NUM && op != N_VAR && op != N_OTHER && a < 0) ||
+        ((op == N_MUL || op == N_DIV || op == N_POW || op == N_PLUS) && b < 0))
+        return -1;
+    fformula *f = p->f;
+    if (f->n_node == f->cap) {
+        int cap = f->cap ? 2 * f->cap : 64;
+        fnode *nn = realloc(f->node, (size_t)cap * sizeof *nn);
+        if (!nn) {
+            at_error_set(p->err, AT_ENOMEM, "out of memory");
+            p->failed = AT_ENOMEM;
+            return -1;
+        }
+        f->node = nn;
+        f->cap = cap;
+    }
+    f->node[f->n_node] = (fnode){.op = op, .a = a, .b = b};
+    return f->n_node++;
+}
+
+static int num_node(fparser *p, double x)
+{
+    int n = node(p, N_NUM, -1, -1);
+    if (n >= 0)
+        p->f->node[n].num = x;
+    return n;
+}
+
+static int fail(fparser *p, const char *what)
+{
+    return perr_at(p, peek(p), "%.*s", what, (int)strlen(what));
+}
+
+static int parse_chain(fparser *p);
+static int parse_unary(fparser *p);
+static int parse_postfix(fparser *p);
+static int term_rest(fparser *p, int acc);
+static int sum_rest(fparser *p, int acc);
+
+static int starts_primary(const fparser *p, const ftoken *t)
+{
+    enum ftok k = t->kind;
+    return k == F_NUM || k == F_VAR || k == F_LPAR || k == F_SQRT || k == F_FRAC || k == F_TRANS_PRE ||
+           (k == F_NAME && role_of(t) != R_TRANSWORD);
+}
+
+static int expect_rpar(fparser *p)
+{
+    if (peek(p)->kind != F_RPAR)
+        return fail(p, peek(p)->kind == F_END ? "a closing parenthesis is missing"
+                                              : "a closing parenthesis is expected here");
+    p->i++;
+    return 0;
+}
+
+static int parse_group(fparser *p)
+{
+    if (peek(p)->kind != F_LPAR)
+        return fail(p, "an opening parenthesis is expected");
+    p->i++;
+    int e = parse_chain(p);
+    if (e < 0 || expect_rpar(p))
+        return -1;
+    return e;
+}
+
+/* The value of a small integer argument (dim=-1, transpose(-2, -1)); NAN if not one. */
+static double const_value(const fparser *p, int n)
+{
+    if (n < 0)
+        return NAN;
+    const fnode *x = &p->f->node[n];
+    if (x->op == N_NUM)
+        return x->num;
+    if (x->op == N_NEG)
+        return -const_value(p, x->a);
+    return NAN;
+}
+
+typedef struct fargs {
+    int pos[4];
+    int n_pos;
+    double axis;        /* dim= / axis=, NAN if not given */
+} fargs;
+
+/* ( [arg {, arg}] ): positional arguments and dim/axis; other keywords are skipped. */
+static int parse_args(fparser *p, fargs *A)
+{
+    *A = (fargs){.axis = NAN};
+    if (peek(p)->kind != F_LPAR)
+        return fail(p, "an opening parenthesis is expected");
+    p->i++;
+    if (peek(p)->kind == F_RPAR) {
+        p->i++;
+        return 0;
+    }
+    for (;;) {
+        const ftoken *t = peek(p);
+        if (t->kind == F_NAME && peek2(p)->kind == F_ASSIGN) {   /* keyword argument */
+            int is_axis = fq_name_is(t, "dim") || fq_name_is(t, "axis");
+            p->i += 2;
+            if (is_axis) {
+                int v = parse_unary(p);
+                if (v < 0)
+                    return -1;
+                A->axis = const_value(p, v);
+            } else {
+                int depth = 0;
+                while (peek(p)->kind != F_END && (depth || (peek(p)->kind != F_COMMA && peek(p)->kind != F_RPAR))) {
+                    depth += peek(p)->kind == F_LPAR;
+                    depth -= peek(p)->kind == F_RPAR;
+                    p->i++;
+                }
+            }
+        } else {
+            int e = parse_chain(p);
+            if (e < 0)
+                return -1;
+            if (A->n_pos < 4)
+                A->pos[A->n_pos++] = e;
+        }
+        if (peek(p)->kind == F_COMMA) {
+            p->i++;
+            continue;
+        }
+        return expect_rpar(p);
+    }
+}
+
+static int need_args(fparser *p, const ftoken *name, const fargs *A, int n)
+{
+    if (A->n_pos >= n)
+        return 0;
+    return perr_at(p, name, "%.*s() needs its argument in the parentheses", name->text, (int)name->len);
+}
+
+static int softmax_node(fparser *p, int arg, double axis)
+{
+    int n = node(p, N_SOFTMAX, arg, -1);
+    if (n >= 0)
+        p->f->node[n].axis_bad = axis == 0 || axis == -2;
+    return n;
+}
+
+static int func_node(fparser *p, const ftoken *name, int arg)
+{
+    int n = node(p, N_FUNC, arg, -1);
+    if (n >= 0) {
+        p->f->node[n].name = name->text;
+        p->f->node[n].len = name->len;
+    }
+    return n;
+}
+
+/* softmax(x), softmax(x, dim=-1), nn.Softmax(dim=-1)(x), softmax \frac{…}{…} */
+static int parse_softmax(fparser *p, const ftoken *name)
+{
+    if (peek(p)->kind == F_LPAR) {
+        fargs A;
+        if (parse_args(p, &A))
+            return -1;
+        double axis = A.axis;
+        if (!A.n_pos && peek(p)->kind == F_LPAR) {   /* a module called on its input */
+            fargs B;
+            if (parse_args(p, &B))
+                return -1;
+            A.pos[0] = B.pos[0];
+            A.n_pos = B.n_pos;
+        }
+        if (need_args(p, name, &A, 1))
+            return -1;
+        if (A.n_pos > 1 && isnan(axis))
+            axis = const_value(p, A.pos[1]);
+        return softmax_node(p, A.pos[0], axis);
+    }
+    if (name->var == 1 && starts_primary(p, peek(p)))   /* "softmax of": up to a comma */
+        return softmax_node(p, sum_rest(p, term_rest(p, parse_unary(p))), NAN);
+    if (starts_primary(p, peek(p)))
+        return softmax_node(p, parse_postfix(p), NAN);
+    return perr_at(p, name, "%.*s of what? Put what it acts on in parentheses", name->text, (int)name->len);
+}
+
+/* A function of the role table, its name just read. */
+static int parse_call(fparser *p, const ftoken *name, enum frole role)
+{
+    fargs A;
+    if (role == R_SOFTMAX)
+        return parse_softmax(p, name);
+    if (peek(p)->kind != F_LPAR) {
+        if ((role == R_SQRT || role == R_FUNC || role == R_TRANSWORD) && starts_primary(p, peek(p))) {
+            int x = parse_postfix(p);    /* sqrt d_k, root d_k, \exp x */
+            return role == R_SQRT ? node(p, N_SQRT, x, -1)
+                 : role == R_FUNC ? func_node(p, name, x) : node(p, N_TRANS, x, -1);
+        }
+        return perr_at(p, name, "%.*s needs an argument", name->text, (int)name->len);
+    }
+    if (parse_args(p, &A))
+        return -1;
+    switch (role) {
+    case R_SQRT: return need_args(p, name, &A, 1) ? -1 : node(p, N_SQRT, A.pos[0], -1);
+    case R_RSQRT:
+        return need_args(p, name, &A, 1) ? -1 : node(p, N_DIV, num_node(p, 1), node(p, N_SQRT, A.pos[0], -1));
+    case R_MATMUL: return need_args(p, name, &A, 2) ? -1 : node(p, N_MUL, A.pos[0], A.pos[1]);
+    case R_DIV: return need_args(p, name, &A, 2) ? -1 : node(p, N_DIV, A.pos[0], A.pos[1]);
+    case R_POW: return need_args(p, name, &A, 2) ? -1 : node(p, N_POW, A.pos[0], A.pos[1]);
+    case R_TRANSPOSE:
+    case R_TRANSWORD: return need_args(p, name, &A, 1) ? -1 : node(p, N_TRANS, A.pos[0], -1);
+    case R_IDENTITY: return need_args(p, name, &A, 1) ? -1 : A.pos[0];
+    default: return need_args(p, name, &A, 1) ? -1 : func_node(p, name, A.pos[0]);
+    }
+}
+
+static int bound(const fparser *p, const ftoken *t)
+{
+    for (int k = p->n_bind - 1; k >= 0; k--)
+        if (p->bind[k].len == t->len && !strncmp(p->bind[k].s, t->text, t->len))
+            return p->bind[k].node;
+    return -1;
+}
+
+static int parse_name(fparser *p)
+{
+    const ftoken *name = peek(p);
+    int b = bound(p, name);
+    p->i++;
+    if (b >= 0)
+        return b;
+    enum frole role = role_of(name);
+    if (role == R_MODULE) {   /* np.sqrt, torch.nn.functional.softmax, self.d_k */
+        if (peek(p)->kind != F_DOT)
+            return perr_at(p, name, "'%.*s' alone means nothing here", name->text, (int)name->len);
+        p->i++;
+        return peek(p)->kind == F_NAME ? parse_name(p) : parse_postfix(p);
+    }
+    if (role == R_NONE || role == R_ATTENTION) {
+        if (peek(p)->kind == F_LPAR && role == R_NONE)
+            return parse_call(p, name, R_FUNC);   /* an unknown function: named in the feedback */
+        return perr_at(p, name, "unknown symbol '%.*s' (the formula uses Q, K, V, d_k, softmax, sqrt, transpose)",
+                       name->text, (int)name->len);
+    }
+    if (role == R_SHAPE || role == R_SIZE || role == R_TATTR)
+        return perr_at(p, name, "'%.*s' of what?", name->text, (int)name->len);
+    return parse_call(p, name, role);
+}
+
+static int parse_primary(fparser *p)
+{
+    const ftoken *t = peek(p);
+    int n;
+    if (++p->depth > MAX_DEPTH) {
+        p->depth--;
+        return fail(p, "the formula is nested too deeply");
+    }
+    switch (t->kind) {
+    case F_NUM:
+        p->i++;
+        n = num_node(p, t->num);
+        break;
+    case F_VAR:
+        p->i++;
+        n = node(p, N_VAR, -1, -1);
+        if (n >= 0)
+            p->f->node[n].var = t->var;
+        break;
+    case F_LPAR: n = parse_group(p); break;
+    case F_NAME: n = parse_name(p); break;
+    case F_SQRT:
+        p->i++;
+        n = node(p, N_SQRT, peek(p)->kind == F_LPAR ? parse_group(p) : parse_postfix(p), -1);
+        break;
+    case F_TRANS_PRE:
+        p->i++;
+        n = node(p, N_TRANS, parse_postfix(p), -1);
+        break;
+    case F_FRAC: {
+        p->i++;
+        int a = peek(p)->kind == F_LPAR ? parse_group(p) : parse_primary(p);
+        int b = a < 0 ? -1 : peek(p)->kind == F_LPAR ? parse_group(p) : parse_primary(p);
+        n = node(p, N_DIV, a, b);
+        break;
+    }
+    case F_END: n = fail(p, "the formula ends too early"); break;
+    case F_RPAR: n = fail(p, "a parenthesis closes that was never opened"); break;
+    case F_HAN:
+    case F_OTHER:
+        n = perr_at(p, t, "unknown symbol '%.*s'", t->text, (int)t->len);
+        break;
+    default: n = fail(p, "a matrix, d_k, softmax or sqrt is expected here");
+    }
+    p->depth--;
+    return n;
+}
+
+/* After "x.": T, t(), transpose(…), softmax(…), matmul(y), shape[-1], size(-1), … */
+static int parse_member(fparser *p, int x)
+{
+    const ftoken *name = peek(p);
+    enum frole role = role_of(name);
+    p->i++;
+    fargs A = {.axis = NAN};
+    int has_args = peek(p)->kind == F_LPAR && role != R_SHAPE && role != R_TATTR;
+    if (has_args && parse_args(p, &A))
+        return -1;
+    const fnode *xn = &p->f->node[x];
+    int qk = xn->op == N_VAR && (xn->var == V_Q || xn->var == V_K);
+    switch (role) {
+    case R_TATTR: return node(p, N_TRANS, x, -1);
+    case R_TRANSPOSE:
+    case R_TRANSWORD: return node(p, N_TRANS, x, -1);
+    case R_SOFTMAX:
+        return softmax_node(p, x, !isnan(A.axis) ? A.axis : A.n_pos ? const_value(p, A.pos[0]) : NAN);
+    case R_MATMUL: return need_args(p, name, &A, 1) ? -1 : node(p, N_MUL, x, A.pos[0]);
+    case R_DIV: return need_args(p, name, &A, 1) ? -1 : node(p, N_DIV, x, A.pos[0]);
+    case R_POW: return need_args(p, name, &A, 1) ? -1 : node(p, N_POW, x, A.pos[0]);
+    case R_SQRT: return node(p, N_SQRT, x, -1);
+    case R_RSQRT: return node(p, N_DIV, num_node(p, 1), node(p, N_SQRT, x, -1));
+    case R_IDENTITY: return x;
+    case R_FUNC: return func_node(p, name, x);
+    case R_SHAPE:
+    case R_SIZE: {
+        double idx = A.n_pos ? const_value(p, A.pos[0]) : NAN;
+        if (role == R_SHAPE || (!A.n_pos && peek(p)->kind == F_LPAR)) {
+            if (peek(p)->kind != F_LPAR)
+                return fail(p, "shape needs an index, as in K.shape[-1]");
+            p->i++;
+            int e = parse_unary(p);
+            if (e < 0 || expect_rpar(p))
+                return -1;
+            idx = const_value(p, e);
+        }
+        if (qk && idx != 0 && idx != -2) {
+            int n = node(p, N_VAR, -1, -1);
+            if (n >= 0)
+                p->f->node[n].var = V_DK;
+            return n;
+        }
+        return node(p, N_OTHER, -1, -1);
+    }
+    default:
+        return perr_at(p, name, "unknown method '%.*s'", name->text, (int)name->len);
+    }
+}
+
+/* The exponent after ^ or **: 0.5, -0.5, {1/2}, (-1/2), -1/2 written without spaces. */
+static int parse_exponent(fparser *p)
+{
+    int neg = peek(p)->kind == F_MINUS;
+    p->i += neg;
+    int e;
+    if (peek(p)->kind == F_NUM && p->t[p->i + 1].kind == F_DIV && !p->t[p->i + 1].space_before &&
+        p->t[p->i + 2].kind == F_NUM && !p->t[p->i + 2].space_before) {
+        double a = peek(p)->num, b = p->t[p->i + 2].num;
+        p->i += 3;
+        e = num_node(p, b != 0 ? a / b : NAN);
+    } else {
+        e = peek(p)->kind == F_LPAR ? parse_group(p) : parse_primary(p);
+    }
+    return neg ? node(p, N_NEG, e, -1) : e;
+}
+
+static int parse_postfix(fparser *p)
+{
+    int n = parse_primary(p);
+    while (n >= 0) {
+        const ftoken *t = peek(p);
+        if (t->kind == F_TRANS) {
+            p->i++;
+            n = node(p, N_TRANS, n, -1);
+        } else if (t->kind == F_SQRT_POST) {
+            p->i++;
+            n = node(p, N_SQRT, n, -1);
+        } else if (role_of(t) == R_TRANSWORD && peek2(p)->kind != F_LPAR) {
+            p->i++;      /* K transpose, K transposed */
+            n = node(p, N_TRANS, n, -1);
+        } else if (t->kind == F_POW) {
+            p->i++;
+            int e = parse_exponent(p);
+            n = node(p, N_POW, n, e);
+        } else if (t->kind == F_DOT && peek2(p)->kind == F_NAME) {
+            p->i++;
+            n = parse_member(p, n);
+        } else {
+            break;
+        }
+    }
+    return n;
+}
+
+static int parse_unary(fparser *p)
+{
+    if (peek(p)->kind == F_MINUS) {
+        p->i++;
+        return node(p, N_NEG, parse_unary(p), -1);
+    }
+    if (peek(p)->kind == F_PLUS)
+        p->i++;
+    return parse_postfix(p);
+}
+
+/* "softmax" standing after what it applies to: "…, 做 softmax, 再乘 V". */
+static int softmax_after(const fparser *p)
+{
+    const ftoken *t = peek(p), *n = peek2(p);
+    return role_of(t) == R_SOFTMAX && n->kind != F_LPAR && !starts_primary(p, n);
+}
+
+static int term_rest(fparser *p, int acc)
+{
+    while (acc >= 0) {
+        const ftoken *t = peek(p);
+        if (t->kind == F_MUL || t->kind == F_DIV) {
+            p->i++;
+            acc = node(p, t->kind == F_MUL ? N_MUL : N_DIV, acc, parse_unary(p));
+        } else if (t->kind == F_DOT && peek2(p)->kind == F_VAR) {
+            p->i++;      /* Q.K^T: a dot for the product */
+            acc = node(p, N_MUL, acc, parse_postfix(p));
+        } else if (softmax_after(p)) {
+            p->i++;
+            acc = softmax_node(p, acc, NAN);
+        } else if (starts_primary(p, t)) {   /* juxtaposition: QK, softmax(…)V */
+            acc = node(p, N_MUL, acc, parse_postfix(p));
+        } else {
+            break;
+        }
+    }
+    return acc;
+}
+
+static int sum_rest(fparser *p, int acc)
+{
+    while (acc >= 0 && (peek(p)->kind == F_PLUS || peek(p)->kind == F_MINUS)) {
+        int minus = peek(p)->kind == F_MINUS;
+        p->i++;
+        int b = term_rest(p, parse_unary(p));
+        acc = node(p, N_PLUS, acc, minus ? node(p, N_NEG, b, -1) : b);
+    }
+    return acc;
+}
+
+/* An expression, and the steps that follow it after commas: "…，再除以根号 d_k",
+ * "…, softmax, then times V". */
+static int parse_chain(fparser *p)
+{
+    if (++p->depth > MAX_DEPTH) {
+        p->depth--;
+        return fail(p, "the formula is nested too deeply");
+    }
+    int e = sum_rest(p, term_rest(p, parse_unary(p)));
+    while (e >= 0 && peek(p)->kind == F_COMMA) {
+        enum ftok k = peek2(p)->kind;
+        if (k == F_MUL || k == F_DIV) {
+            p->i++;
+        } else {
+            p->i++;
+            if (!softmax_after(p)) {
+                p->i--;
+                break;
+            }
+        }
+        e = sum_rest(p, term_rest(p, e));
+    }
+    p->depth--;
+    return e;
+}
+
+/* Does the tree under n use Q, K or V? (seen: one flag per node) */
+static int uses_matrix(const fparser *p, int n, unsigned char *seen)
+{
+    if (n < 0 || seen[n])
+        return 0;
+    seen[n] = 1;
+    const fnode *x = &p->f->node[n];
+    return (x->op == N_VAR && (x->var == V_Q || x->var == V_K || x->var == V_V)) || uses_matrix(p, x->a, seen) || uses_matrix(p, x->b, seen);
+}
+
+/* name = expression, Attention(Q, K, V) = …, 注意力 = …, or an expression. */
+static int parse_statement(fparser *p)
+{
+    size_t j = p->i;
+    while (p->t[j].kind == F_NAME || p->t[j].kind == F_HAN || p->t[j].kind == F_VAR)
+        j++;
+    if (j > p->i && p->t[j].kind == F_LPAR) {
+        int depth = 0;
+        do {
+            depth += (p->t[j].kind == F_LPAR) - (p->t[j].kind == F_RPAR);
+            j++;
+        } while (depth > 0 && p->t[j].kind != F_END);
+    }
+    const ftoken *lhs = NULL;
+    if (j > p->i && p->t[j].kind == F_ASSIGN) {
+        lhs = peek(p);
+        p->i = j + 1;
+    }
+    int e = parse_chain(p);
+    if (e >= 0 && lhs && lhs->kind == F_NAME && p->n_bind < MAX_BIND)
+        p->bind[p->n_bind++] = (fbinding){lhs->text, lhs->len, e};
+    return e;
+}
+
+static int parse_program(fparser *p)
+{
+    int answer = -1, last = -1;
+    unsigned char *seen = NULL;
+    for (;;) {
+        while (peek(p)->kind == F_SEP || peek(p)->kind == F_COMMA)
+            p->i++;
+        if (peek(p)->kind == F_END)
+            break;
+        int e = parse_statement(p);
+        if (e < 0)
+            goto out;
+        enum ftok k = peek(p)->kind;
+        if (k != F_SEP && k != F_COMMA && k != F_END) {
+            fail(p, k == F_RPAR ? "a parenthesis closes that was never opened" : "unexpected symbol");
+            e = -1;
+            goto out;
+        }
+        free(seen);
+        seen = calloc((size_t)p->f->n_node + 1, 1);
+        if (!seen) {
+            at_error_set(p->err, AT_ENOMEM, "out of memory");
+            p->failed = AT_ENOMEM;
+            goto out;
+        }
+        last = e;
+        if (uses_matrix(p, e, seen))
+            answer = e;
+    }
+    if (last < 0)
+        fail(p, "there is no formula");
+out:
+    free(seen);
+    if (p->failed)
+        return -1;
+    return answer >= 0 ? answer : last;
+}
+
+int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->root = -1;
+    at_error_clear(err);
+    ftokens T;
+    int rc = fq_tokenize(answer, &T, err);
+    if (rc)
+        return rc;
+    size_t a = 0, b = T.n;
+    int found = whole ? T.n > 0 : find_formula(&T, &a, &b, &f->explained);
+    f->text = T.text;
+    T.text = NULL;
+    if (!found) {
+        size_t n = T.n;
+        f->start = f->end = 0;
+        f->explained = n > 0;
+        fq_tokens_free(&T);
+        return at_error_set(err, AT_EINVAL, n ? "no formula found: write it with Q, K, V, d_k and softmax"
+                                              : "the answer is empty: write the formula");
+    }
+    f->start = (size_t)T.t[a].at;
+    f->end = (size_t)T.t[b - 1].end;
+    fparser p = {.answer = answer, .err = err, .f = f};
+    p.t = malloc((b - a + 1) * sizeof *p.t);
+    if (!p.t) {
+        fq_tokens_free(&T);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    for (size_t i = a; i < b; i++)
+        if (T.t[i].kind != F_FILLER)
+            p.t[p.n++] = T.t[i];
+    p.t[p.n] = T.t[b];
+    p.t[p.n].kind = F_END;
+    p.t[p.n].at = (long)f->end;
+    if (p.n > MAX_FORMULA_TOKENS) {
+        p.i = MAX_FORMULA_TOKENS;
+        fail(&p, "the formula is too long");
+    } else {
+        f->root = parse_program(&p);
+    }
+    free(p.t);
+    fq_tokens_free(&T);
+    if (f->root < 0)
+        return p.failed ? p.failed : at_error_set(err, AT_EINVAL, "the formula cannot be read");
+    return AT_OK;
+}
+
+void fq_formula_free(fformula *f)
+{
+    free(f->node);
+    free(f->text);
+    memset(f, 0, sizeof *f);
+}

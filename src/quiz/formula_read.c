@@ -1,0 +1,598 @@
+/* Reading a formula as students type it: one normalising pass (full-width forms as a
+ * Chinese input method types them, Unicode operators, LaTeX delimiters, sizing and
+ * font commands) and a tokeniser that knows the words of English and Chinese that
+ * stand for operators ("times", "over", 乘以, 除以, 根号, 的转置). Every token keeps
+ * the bytes of the original answer it came from. See quiz/formula_impl.h. */
+#include "quiz/formula_impl.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- normalising pass ---- */
+
+typedef struct nbuf {
+    char *s;
+    long *at, *end;     /* per byte of s: the original bytes it came from */
+    size_t n, cap;
+} nbuf;
+
+static void put(nbuf *b, const char *s, size_t len, long at, long end)
+{
+    for (size_t i = 0; i < len && b->n + 1 < b->cap; i++) {
+        b->s[b->n] = s[i];
+        b->at[b->n] = at;
+        b->end[b->n] = end;
+        b->n++;
+    }
+}
+
+static uint32_t utf8_next(const unsigned char *s, size_t *len)
+{
+    if (s[0] < 0x80) { *len = 1; return s[0]; }
+    int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 1;
+    uint32_t c = n == 4 ? s[0] & 7u : n == 3 ? s[0] & 15u : s[0] & 31u;
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) { *len = 1; return 0xfffd; }
+        c = c << 6 | (s[i] & 0x3fu);
+    }
+    *len = (size_t)n;
+    return n == 1 ? 0xfffd : c;
+}
+
+/* Unicode characters spelt in ASCII (or in the spelling the tokeniser reads). */
+static const char *unicode_as(uint32_t c, char *one)
+{
+    if (c >= 0xff01 && c <= 0xff5e) {      /* full-width ASCII: （）／＊＝，ｄｋ */
+        one[0] = (char)(c - 0xfee0);
+        one[1] = '\0';
+        return one;
+    }
+    switch (c) {
+    case 0x3000: case 0x00a0: case 0x2009: case 0x202f: return " ";
+    case 0x200b: case 0xfeff: return "";
+    case 0x3002: case 0xff61: return ".";          /* 。 */
+    case 0x3001: return ",";                        /* 、 */
+    case 0x3010: case 0x3014: return "(";           /* 【 〔 */
+    case 0x3011: case 0x3015: return ")";
+    case 0x2212: case 0x2013: return "-";           /* − – */
+    case 0x2014: return ";";                        /* — between a formula and words */
+    case 0x2217: case 0x22c5: case 0x00b7: case 0x2219: case 0x2022: case 0x00d7: return "*";
+    case 0x2215: case 0x2044: case 0x00f7: return "/";
+    case 0x1d40: return "^T";                       /* ᵀ */
+    case 0x22a4: return "\\top ";                   /* ⊤ */
+    case 0x2096: return "_k";                       /* ₖ */
+    case 0x221a: return "\\sqrt ";                  /* √ */
+    case 0x2032: return "'";                        /* ′ */
+    case 0x00bd: return "(1/2)";                    /* ½ */
+    case 0x03c3: return "\\sigma ";                 /* σ */
+    default: return NULL;
+    }
+}
+
+/* LaTeX commands that only size or space or style what follows. */
+static int dropped_command(const char *name, size_t len, int *transparent_group)
+{
+    static const char *const sizing[] = {
+        "left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
+        "biggl", "biggr", "Biggl", "Biggr", "displaystyle", "textstyle", "quad", "qquad", "limits",
+        "nolimits",
+    };
+    static const char *const fonts[] = {
+        "mathrm", "text", "textrm", "textit", "textbf", "textsf", "texttt", "mathit", "mathbf",
+        "mathsf", "mathtt", "mathcal", "mathbb", "mathnormal", "boldsymbol", "bm", "operatorname",
+        "mathop", "rm", "bf", "it", "sf", "tt", "mbox", "hbox",
+    };
+    for (size_t i = 0; i < sizeof sizing / sizeof *sizing; i++)
+        if (strlen(sizing[i]) == len && !memcmp(name, sizing[i], len)) {
+            *transparent_group = 0;
+            return 1;
+        }
+    for (size_t i = 0; i < sizeof fonts / sizeof *fonts; i++)
+        if (strlen(fonts[i]) == len && !memcmp(name, fonts[i], len)) {
+            *transparent_group = 1;
+            return 1;
+        }
+    return 0;
+}
+
+#define MAX_BRACES 64
+
+/* The answer with full-width forms in ASCII, math delimiters ($, \[ \], \( \)) and
+ * sizing commands gone, and font wrappers (\text{softmax}, \mathbf{Q}, d_{k}) without
+ * their braces. */
+static int normalise_text(const char *answer, nbuf *b)
+{
+    size_t len = strlen(answer);
+    b->cap = 3 * len + 16;
+    b->s = malloc(b->cap);
+    b->at = malloc(b->cap * sizeof *b->at);
+    b->end = malloc(b->cap * sizeof *b->end);
+    b->n = 0;
+    if (!b->s || !b->at || !b->end)
+        return AT_ENOMEM;
+    unsigned char transparent[MAX_BRACES];   /* per open brace: 1 = its braces are dropped */
+    int depth = 0, next_transparent = 0;
+    const unsigned char *s = (const unsigned char *)answer;
+    size_t i = 0;
+    while (i < len) {
+        long at = (long)i;
+        if (s[i] >= 0x80) {
+            size_t n;
+            uint32_t c = utf8_next(s + i, &n);
+            char one[2];
+            const char *as = unicode_as(c, one);
+            if (as)
+                put(b, as, strlen(as), at, at + (long)n);
+            else
+                put(b, (const char *)s + i, n, at, at + (long)n);
+            i += n;
+            continue;
+        }
+        char c = (char)s[i];
+        if (c == '\\' && i + 1 < len && isalpha(s[i + 1])) {
+            size_t j = i + 1;
+            while (j < len && isalpha(s[j]))
+                j++;
+            int tg = 0;
+            if (j < len && s[j] == '*')
+                j++;      /* \operatorname* */
+            if (dropped_command((const char *)s + i + 1, j - i - 1 - (s[j - 1] == '*'), &tg)) {
+                next_transparent = tg;
+                if (!tg && j < len && s[j] == '.')
+                    j++;  /* \left. : an invisible delimiter */
+                if (!tg)  /* a font command leaves its text glued: d_{\text{k}} */
+                    put(b, " ", 1, at, (long)j);
+                i = j;
+                continue;
+            }
+            if ((j - i == 6 && !strncmp((const char *)s + i, "\\begin", 6)) ||
+                (j - i == 4 && !strncmp((const char *)s + i, "\\end", 4))) {
+                if (j < len && s[j] == '{') {   /* \begin{equation}: the whole name goes */
+                    while (j < len && s[j] != '}')
+                        j++;
+                    j += j < len;
+                }
+                put(b, "\n", 1, at, (long)j);
+                i = j;
+                continue;
+            }
+            put(b, (const char *)s + i, j - i, at, (long)j);
+            i = j;
+            continue;
+        }
+        if (c == '\\' && i + 1 < len) {
+            char d = (char)s[i + 1];
+            const char *as = NULL;
+            if (strchr("[]()", d))
+                as = " ";                /* \[ \] \( \): display and inline math */
+            else if (strchr(",;:! ", d))
+                as = " ";                /* thin and other spaces */
+            else if (d == '\\')
+                as = "\n";               /* a LaTeX line break */
+            else if (d == '{')
+                as = "(";
+            else if (d == '}')
+                as = ")";
+            if (as) {
+                put(b, as, strlen(as), at, at + 2);
+                i += 2;
+                continue;
+            }
+        }
+        if (c == '$' || c == '&' || c == '`' || c == '"' || c == '~') {
+            put(b, " ", 1, at, at + 1);
+            i++;
+            continue;
+        }
+        if (c == '_' && i + 1 < len && s[i + 1] == '{') {   /* d_{k}: d_k */
+            put(b, "_", 1, at, at + 1);
+            next_transparent = 1;
+            i++;
+            continue;
+        }
+        if (c == '{') {
+            int tr = next_transparent;
+            next_transparent = 0;
+            if (depth < MAX_BRACES)
+                transparent[depth] = (unsigned char)tr;
+            depth++;
+            if (!tr)
+                put(b, "{", 1, at, at + 1);
+            i++;
+            continue;
+        }
+        if (c == '}') {
+            int tr = depth > 0 && depth <= MAX_BRACES && transparent[depth - 1];
+            if (depth > 0)
+                depth--;
+            if (!tr)
+                put(b, "}", 1, at, at + 1);
+            i++;
+            continue;
+        }
+        if (!isspace((unsigned char)c))
+            next_transparent = 0;
+        put(b, &c, 1, at, at + 1);
+        i++;
+    }
+    b->s[b->n] = '\0';
+    return AT_OK;
+}
+
+/* ---- tokens ---- */
+
+typedef struct word {
+    const char *text;
+    enum ftok kind;
+    int var;
+    const char *name;   /* F_NAME: the name it stands for */
+} word;
+
+/* Words and phrases, longest first where one starts another. Latin ones match whole
+ * words, without regard to case. */
+static const word words[] = {
+    {"the square root of", F_SQRT, 0, NULL}, {"square root of", F_SQRT, 0, NULL},
+    {"square-root of", F_SQRT, 0, NULL}, {"the sqrt of", F_SQRT, 0, NULL}, {"sqrt of", F_SQRT, 0, NULL},
+    {"the root of", F_SQRT, 0, NULL}, {"root of", F_SQRT, 0, NULL}, {"square root", F_SQRT, 0, NULL},
+    {"the transpose of", F_TRANS_PRE, 0, NULL}, {"transpose of", F_TRANS_PRE, 0, NULL},
+    {"divided by", F_DIV, 0, NULL}, {"divide by", F_DIV, 0, NULL}, {"dividing by", F_DIV, 0, NULL},
+    {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
+    {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
+    {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
+    {"and then", F_FILLER, 0, NULL}, {"then", F_FILLER, 0, NULL}, {"apply", F_FILLER, 0, NULL},
+    {"times", F_MUL, 0, NULL}, {"over", F_DIV, 0, NULL}, {"equals", F_ASSIGN, 0, NULL},
+    {"return", F_FILLER, 0, NULL},
+    /* Chinese */
+    {"乘以", F_MUL, 0, NULL}, {"乘上", F_MUL, 0, NULL}, {"点乘", F_MUL, 0, NULL}, {"乘", F_MUL, 0, NULL},
+    {"除以", F_DIV, 0, NULL}, {"根号下", F_SQRT, 0, NULL}, {"根号", F_SQRT, 0, NULL},
+    {"开根号", F_SQRT_POST, 0, NULL}, {"开方", F_SQRT_POST, 0, NULL},
+    {"的平方根", F_SQRT_POST, 0, NULL}, {"平方根", F_SQRT, 0, NULL},
+    {"的转置", F_TRANS, 0, NULL}, {"转置", F_TRANS, 0, NULL},
+    {"再", F_FILLER, 0, NULL}, {"然后", F_FILLER, 0, NULL}, {"最后", F_FILLER, 0, NULL},
+    {"之后", F_FILLER, 0, NULL}, {"做", F_FILLER, 0, NULL}, {"取", F_FILLER, 0, NULL},
+    {"经过", F_FILLER, 0, NULL}, {"进行", F_FILLER, 0, NULL}, {"一下", F_FILLER, 0, NULL},
+    {"等于", F_ASSIGN, 0, NULL}, {"自注意力", F_NAME, 0, "attention"},
+    {"注意力", F_NAME, 0, "attention"},
+};
+
+static int is_word_char(unsigned char c)
+{
+    return isalnum(c) || c == '_';
+}
+
+/* A phrase of the table at s (whole words for Latin ones); its length, or 0. */
+static size_t match_word(const char *s, const word **w)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        size_t n = strlen(words[i].text);
+        if (n <= best || strncasecmp(s, words[i].text, n))
+            continue;
+        if (isalpha((unsigned char)words[i].text[n - 1]) && is_word_char((unsigned char)s[n]))
+            continue;
+        best = n;
+        *w = &words[i];
+    }
+    return best;
+}
+
+/* d_k and the names code gives it. */
+/* d_model: the model's width, not the keys' (a wrong scale, not an unknown symbol). */
+static int is_dmodel(const char *s, size_t n)
+{
+    static const char *const names[] = {"d_model", "dmodel", "d_m", "d_embed", "embed_dim", "hidden_size"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && !strncasecmp(s, names[i], n))
+            return 1;
+    return 0;
+}
+
+static int is_dk(const char *s, size_t n)
+{
+    static const char *const names[] = {"d", "dk", "d_k", "d_head", "head_dim", "d_h", "d_key",
+                                        "key_dim", "dim_k", "d_q", "dim_head", "head_size"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && !strncasecmp(s, names[i], n))
+            return 1;
+    return 0;
+}
+
+static int matrix_word(const char *s, size_t n)
+{
+    static const struct { const char *w; int var; } m[] = {
+        {"query", V_Q}, {"queries", V_Q}, {"key", V_K}, {"keys", V_K}, {"value", V_V}, {"values", V_V},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+        if (strlen(m[i].w) == n && !strncasecmp(s, m[i].w, n))
+            return m[i].var;
+    return -1;
+}
+
+static int qkv(char c)
+{
+    c = (char)toupper((unsigned char)c);
+    return c == 'Q' ? V_Q : c == 'K' ? V_K : c == 'V' ? V_V : -1;
+}
+
+typedef struct lexer {
+    const nbuf *b;
+    ftokens *out;
+    size_t cap;
+    int space;
+} lexer;
+
+static int emit(lexer *lx, enum ftok kind, size_t from, size_t to)
+{
+    if (lx->out->n + 1 >= lx->cap) {
+        size_t cap = lx->cap * 2;
+        ftoken *t = realloc(lx->out->t, cap * sizeof *t);
+        if (!t)
+            return -1;
+        lx->out->t = t;
+        lx->cap = cap;
+    }
+    ftoken *t = &lx->out->t[lx->out->n++];
+    memset(t, 0, sizeof *t);
+    t->kind = kind;
+    t->text = lx->b->s + from;
+    t->len = to - from;
+    t->at = lx->b->at[from];
+    t->end = lx->b->end[to > from ? to - 1 : from];
+    t->space_before = lx->space;
+    lx->space = 0;
+    return 0;
+}
+
+static int is_han(uint32_t c)
+{
+    return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
+}
+
+/* ^T ^t ^{T} ^{ T } ^\top ^{\top} ^\intercal: the length of a transpose at s ('^'), or 0. */
+static size_t transpose_mark(const char *s)
+{
+    const char *p = s + 1;
+    while (*p == ' ')
+        p++;
+    int brace = *p == '{';
+    p += brace;
+    while (brace && *p == ' ')
+        p++;
+    size_t n = 0;
+    if (*p == 'T' || (*p == 't' && !isalpha((unsigned char)p[1])))
+        n = 1;
+    else if (!strncmp(p, "\\top", 4) && !isalpha((unsigned char)p[4]))
+        n = 4;
+    else if (!strncmp(p, "\\intercal", 9))
+        n = 9;
+    if (!n)
+        return 0;
+    p += n;
+    if (brace) {
+        while (*p == ' ')
+            p++;
+        if (*p != '}')
+            return 0;
+        p++;
+    }
+    return (size_t)(p - s);
+}
+
+static int lex_ident(lexer *lx, size_t i, size_t j)
+{
+    const char *s = lx->b->s + i;
+    size_t n = j - i;
+    /* QK, qkv, QKT, QKt: matrices written together, a final T after K its transpose */
+    if (is_dk(s, n) || is_dmodel(s, n) || matrix_word(s, n) >= 0) {
+        if (emit(lx, F_VAR, i, j))
+            return -1;
+        lx->out->t[lx->out->n - 1].var = is_dk(s, n) ? V_DK : is_dmodel(s, n) ? V_DMODEL : matrix_word(s, n);
+        return 0;
+    }
+    size_t m = 0;
+    while (m < n && qkv(s[m]) >= 0)
+        m++;
+    int trans = m && m == n - 1 && (s[m] == 'T' || s[m] == 't') && toupper((unsigned char)s[m - 1]) == 'K';
+    if (m && (m == n || trans || n <= 3)) {   /* QX: Q, then an unknown X */
+        for (size_t k = 0; k < m; k++) {
+            if (emit(lx, F_VAR, i + k, i + k + 1))
+                return -1;
+            lx->out->t[lx->out->n - 1].var = qkv(s[k]);
+        }
+        return m == n ? 0 : emit(lx, trans ? F_TRANS : F_NAME, i + m, j);
+    }
+    return emit(lx, F_NAME, i, j);
+}
+
+/* Backslash commands the normalising pass kept: operators and names. */
+static int lex_command(lexer *lx, size_t i, size_t j)
+{
+    static const struct { const char *c; enum ftok kind; } cmds[] = {
+        {"cdot", F_MUL}, {"times", F_MUL}, {"ast", F_MUL}, {"bullet", F_MUL}, {"div", F_DIV},
+        {"over", F_DIV}, {"sqrt", F_SQRT}, {"frac", F_FRAC}, {"dfrac", F_FRAC}, {"tfrac", F_FRAC},
+        {"cfrac", F_FRAC}, {"top", F_TRANS}, {"intercal", F_TRANS}, {"T", F_TRANS},
+    };
+    const char *s = lx->b->s + i + 1;
+    size_t n = j - i - 1;
+    for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
+        if (strlen(cmds[k].c) == n && !strncmp(s, cmds[k].c, n))
+            return emit(lx, cmds[k].kind, i, j);
+    /* \softmax, \sigma, \exp, \alpha: a name, read without its backslash */
+    if (emit(lx, F_NAME, i + 1, j))
+        return -1;
+    return 0;
+}
+
+static int lex(lexer *lx)
+{
+    const char *s = lx->b->s;
+    size_t n = lx->b->n, i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t' || c == '\r') {
+            lx->space = 1;
+            i++;
+            continue;
+        }
+        const word *w = NULL;
+        size_t wl = match_word(s + i, &w);
+        if (wl && (!isalpha((unsigned char)s[i]) || i == 0 || !is_word_char((unsigned char)s[i - 1]))) {
+            if (emit(lx, w->kind, i, i + wl))
+                return -1;
+            lx->out->t[lx->out->n - 1].var = w->var;   /* 1: "softmax of" */
+            if (w->name) {
+                lx->out->t[lx->out->n - 1].text = w->name;
+                lx->out->t[lx->out->n - 1].len = strlen(w->name);
+            }
+            i += wl;
+            continue;
+        }
+        if (isalpha(c) || c == '_') {
+            size_t j = i;
+            while (j < n && is_word_char((unsigned char)s[j]))
+                j++;
+            if (lex_ident(lx, i, j))
+                return -1;
+            i = j;
+            continue;
+        }
+        if (isdigit(c) || (c == '.' && i + 1 < n && isdigit((unsigned char)s[i + 1]))) {
+            size_t j = i;
+            while (j < n && isdigit((unsigned char)s[j]))
+                j++;
+            if (j < n && s[j] == '.' && j + 1 < n && isdigit((unsigned char)s[j + 1]))
+                for (j++; j < n && isdigit((unsigned char)s[j]); j++)
+                    ;
+            else if (j < n && s[j] == '.' && !(j + 1 < n && isalpha((unsigned char)s[j + 1])))
+                j++;   /* "2." */
+            if (j < n && (s[j] == 'e' || s[j] == 'E')) {
+                size_t k = j + 1 + (j + 1 < n && (s[j + 1] == '-' || s[j + 1] == '+'));
+                if (k < n && isdigit((unsigned char)s[k]))
+                    for (j = k; j < n && isdigit((unsigned char)s[j]); j++)
+                        ;
+            }
+            char tmp[64];
+            size_t l = j - i < sizeof tmp - 1 ? j - i : sizeof tmp - 1;
+            memcpy(tmp, s + i, l);
+            tmp[l] = '\0';
+            if (emit(lx, F_NUM, i, j))
+                return -1;
+            lx->out->t[lx->out->n - 1].num = strtod(tmp, NULL);
+            i = j;
+            continue;
+        }
+        if (c == '\\' && i + 1 < n && isalpha((unsigned char)s[i + 1])) {
+            size_t j = i + 1;
+            while (j < n && isalpha((unsigned char)s[j]))
+                j++;
+            if (lex_command(lx, i, j))
+                return -1;
+            i = j;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t l;
+            uint32_t u = utf8_next((const unsigned char *)s + i, &l);
+            if (is_han(u)) {   /* Chinese characters up to a word of the table */
+                size_t j = i + l;
+                while (j < n && (unsigned char)s[j] >= 0x80) {
+                    size_t l2;
+                    if (!is_han(utf8_next((const unsigned char *)s + j, &l2)) || match_word(s + j, &w))
+                        break;
+                    j += l2;
+                }
+                if (emit(lx, F_HAN, i, j))
+                    return -1;
+                i = j;
+                continue;
+            }
+            if (emit(lx, F_OTHER, i, i + l))
+                return -1;
+            i += l;
+            continue;
+        }
+        if (c == '#') {   /* a Python comment, to the end of the line */
+            while (i < n && s[i] != '\n')
+                i++;
+            continue;
+        }
+        enum ftok k = F_OTHER;
+        size_t l = 1;
+        switch (c) {
+        case '^':
+            l = transpose_mark(s + i);
+            k = l ? F_TRANS : F_POW;
+            l += !l;
+            break;
+        case '*':
+            k = s[i + 1] == '*' ? F_POW : F_MUL;
+            l = s[i + 1] == '*' ? 2 : 1;
+            break;
+        case '@': k = F_MUL; break;
+        case '/': k = F_DIV; break;
+        case '+': k = F_PLUS; break;
+        case '-': k = F_MINUS; break;
+        case '=': k = F_ASSIGN; l = s[i + 1] == '=' ? 2 : 1; break;
+        case ',': k = F_COMMA; break;
+        case ';': case '\n': case '!': case '?': k = F_SEP; break;
+        case ':': k = s[i + 1] == '=' ? F_ASSIGN : F_SEP; l = s[i + 1] == '=' ? 2 : 1; break;
+        case '(': case '[': case '{': k = F_LPAR; break;
+        case ')': case ']': case '}': k = F_RPAR; break;
+        case '\'': k = F_TRANS; break;
+        case '.':
+            k = i + 1 < n && (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_') ? F_DOT : F_SEP;
+            break;
+        default: k = F_OTHER;
+        }
+        if (emit(lx, k, i, i + l))
+            return -1;
+        i += l;
+    }
+    return 0;
+}
+
+int fq_tokenize(const char *answer, ftokens *out, at_error *err)
+{
+    memset(out, 0, sizeof *out);
+    nbuf b = {0};
+    lexer lx = {.b = &b, .out = out, .cap = 64};
+    int rc = normalise_text(answer ? answer : "", &b);
+    if (!rc) {
+        out->t = malloc(lx.cap * sizeof *out->t);
+        if (!out->t || lex(&lx))
+            rc = AT_ENOMEM;
+    }
+    if (!rc) {
+        ftoken *e = &out->t[out->n];
+        memset(e, 0, sizeof *e);
+        e->kind = F_END;
+        e->at = e->end = (long)strlen(answer ? answer : "");
+        e->text = b.s + b.n;
+        out->text = b.s;
+        b.s = NULL;
+    }
+    free(b.s);
+    free(b.at);
+    free(b.end);
+    if (rc) {
+        fq_tokens_free(out);
+        return at_error_set(err, rc, "out of memory");
+    }
+    return AT_OK;
+}
+
+void fq_tokens_free(ftokens *t)
+{
+    free(t->t);
+    free(t->text);
+    memset(t, 0, sizeof *t);
+}
+
+int fq_name_is(const ftoken *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->kind == F_NAME && t->len == n && !strncasecmp(t->text, word, n);
+}
