@@ -30,6 +30,7 @@ typedef struct nform {
     int n_mats;
     fmat mats[MAX_MATS];
     int other;            /* outside this algebra (a sum, a matrix in a denominator) */
+    int mask;             /* an additive mask alone (M): dropped from a sum */
 } nform;
 
 typedef struct fpool {
@@ -55,6 +56,62 @@ static void append_mats(nform *dst, const nform *src)
     }
 }
 
+static int mask_only(const nform *f)
+{
+    return f->mask && !f->n_mats && !f->other && f->coef == 1 && !f->dk && !f->dm;
+}
+
+static int is_func(const fformula *t, int n, const char *name)
+{
+    const fnode *x = &t->node[n];
+    size_t l = strlen(name);
+    return x->op == N_FUNC && x->len == l && !strncasecmp(x->name, name, l);
+}
+
+static int trees_equal(const fformula *t, int a, int b)
+{
+    if (a == b)
+        return 1;
+    if (a < 0 || b < 0)
+        return 0;
+    const fnode *x = &t->node[a], *y = &t->node[b];
+    return x->op == y->op && x->var == y->var && x->num == y->num && x->len == y->len &&
+           (!x->len || !strncasecmp(x->name, y->name, x->len)) && trees_equal(t, x->a, y->a) &&
+           trees_equal(t, x->b, y->b);
+}
+
+/* exp(x) or exp(x - max(x)): x; else -1. */
+static int exp_argument(const fformula *t, int n)
+{
+    if (n < 0 || !is_func(t, n, "exp"))
+        return -1;
+    int x = t->node[n].a;
+    const fnode *s = &t->node[x];
+    if (s->op == N_PLUS && t->node[s->b].op == N_NEG &&
+        (is_func(t, t->node[s->b].a, "max") || is_func(t, t->node[s->b].a, "amax")))
+        x = s->a;   /* the maximum subtracted for stability changes nothing */
+    return x;
+}
+
+static int normalise(const fformula *t, int node, fpool *pool);
+
+/* Softmax written out: exp(x) / sum(exp(x)), with or without the maximum subtracted
+ * (W = np.exp(S - S.max(-1)); W /= W.sum(-1)). */
+static int by_hand_softmax(const fformula *t, int node, fpool *pool, nform *f)
+{
+    const fnode *n = &t->node[node];
+    int x = exp_argument(t, n->a);
+    if (x < 0 || !is_func(t, n->b, "sum"))
+        return 0;
+    int y = exp_argument(t, t->node[n->b].a);
+    if (y < 0 || !trees_equal(t, x, y))
+        return 0;
+    int arg = normalise(t, x, pool);
+    *f = (nform){.coef = 1, .n_mats = 1};
+    f->mats[0] = (fmat){.var = -1, .arg = arg};
+    return 1;
+}
+
 /* The normal form of tree node `node`; the pool holds one form per node at most. */
 static int normalise(const fformula *t, int node, fpool *pool)
 {
@@ -73,6 +130,8 @@ static int normalise(const fformula *t, int node, fpool *pool)
             f->dk = 1;
         else if (n->var == V_DMODEL)
             f->dm = 1;
+        else if (n->var == V_MASK)
+            f->mask = 1;
         else
             f->mats[f->n_mats++] = (fmat){.var = n->var};
         break;
@@ -89,6 +148,8 @@ static int normalise(const fformula *t, int node, fpool *pool)
         append_mats(f, fb);
         break;
     case N_DIV:
+        if (by_hand_softmax(t, node, pool, f))
+            break;
         *f = *fa;
         f->coef = fb->coef != 0 ? f->coef / fb->coef : NAN;
         f->dk -= fb->dk;
@@ -114,6 +175,12 @@ static int normalise(const fformula *t, int node, fpool *pool)
         break;
     case N_SOFTMAX:
         f->mats[f->n_mats++] = (fmat){.var = -1, .arg = a, .axis_bad = n->axis_bad};
+        break;
+    case N_PLUS:   /* scores + M: a mask changes nothing of the formula's structure */
+        if (mask_only(fb) || mask_only(fa))
+            *f = mask_only(fb) ? *fa : *fb;
+        else
+            f->other = 1;
         break;
     case N_FUNC:
         f->mats[f->n_mats++] = (fmat){.var = -2, .arg = a, .fn = n};
@@ -223,8 +290,22 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
         d->mistakes = QZ_F_OTHER;
         return;
     }
-    if (nf == 0) {   /* no function at all: name softmax, and whether V is there */
-        d->mistakes = QZ_F_NO_SOFTMAX | (has_var(pool, top, V_V) ? 0 : QZ_F_V_MISSING);
+    if (nf == 0) {   /* no softmax: the scores are the factors before a final V */
+        nform in = *x;
+        in.n_mats = 0;
+        int v_last = x->n_mats > 0 && x->mats[x->n_mats - 1].var == V_V && !x->mats[x->n_mats - 1].transposed;
+        for (int i = 0; i < x->n_mats - v_last; i++)
+            in.mats[in.n_mats++] = x->mats[i];
+        int fatal = 0;
+        m = QZ_F_NO_SOFTMAX | scale_mistake(x->coef, x->dk, x->dm);
+        if (count_var(&in, V_V))
+            m |= QZ_F_OTHER;       /* V in the scores, or V more than once */
+        else
+            m |= product_mistake(&in, &fatal);
+        if (!v_last && !count_var(x, V_V))
+            m |= QZ_F_V_MISSING;
+        d->mistakes = m;
+        d->fatal = fatal || (m & QZ_F_FATAL);
         return;
     }
     d->fatal = 0;
@@ -315,6 +396,11 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
     d->explained = fs.explained;
     if (rc)
         goto out;
+    if (fs.no_formula || fs.is_list) {
+        d->mistakes = QZ_F_NO_FORMULA;
+        d->fatal = 1;
+        goto out;
+    }
     if (pool_init(&ps, &fs) || pool_init(&pc, &fc)) {
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
         goto out;
@@ -326,9 +412,15 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
             attention_mistakes(&ps, top_s, d);
         else
             d->mistakes = QZ_F_OTHER;
-        d->slips = slips_of(d->mistakes);
-        d->fatal |= (d->mistakes & QZ_F_FATAL) != 0;
     }
+    if (is_attention_form(&pc, top_c)) {   /* what the words say of the formula */
+        if (fs.remarks & FQ_REMARK_ON_V)
+            d->mistakes |= QZ_F_V_INSIDE;
+        if (fs.remarks & FQ_REMARK_AXIS)
+            d->mistakes |= QZ_F_SOFTMAX_AXIS;
+    }
+    d->slips = slips_of(d->mistakes);
+    d->fatal |= (d->mistakes & QZ_F_FATAL) != 0;
 out:
     free(ps.f);
     free(ps.memo);
@@ -384,8 +476,11 @@ const char *qz_formula_mistake_text(unsigned bit, int zh)
         return zh ? "分数的乘积不对：应该是每个查询（Q 的行）与每个键（K 的行）做点积。"
                   : "The product of the scores is not right: it dots each query (a row of Q) with each key (a row of K).";
     case QZ_F_V_INSIDE:
-        return zh ? "V 写进了 softmax 里：softmax 只作用于分数，得到的权重再乘 V。"
-                  : "V is inside the softmax: softmax acts on the scores only; the weights it gives then multiply V.";
+        return zh ? "softmax 作用到了 V 上：softmax 只作用于分数，得到的权重再乘 V。"
+                  : "The softmax takes in V: it acts on the scores only, and the weights it gives then multiply V.";
+    case QZ_F_NO_FORMULA:
+        return zh ? "没有写出公式：要写出 Q、K、V 和 dₖ 是怎样组合起来的，只列出符号不算公式。"
+                  : "There is no formula: write how Q, K, V and dₖ combine; a list of symbols is not a formula.";
     case QZ_F_V_MISSING:
         return zh ? "缺少 V：权重要乘以 V 才得到输出。" : "V is missing: the weights must multiply V to give the output.";
     case QZ_F_V_LEFT:

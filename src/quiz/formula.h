@@ -39,7 +39,7 @@
 
 /* Mistakes named by the comparison (a bit set). QZ_F_OTHER is the highest bit. */
 enum {
-    QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all */
+    QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all (a slip: the rest may be right) */
     QZ_F_NO_SCALE         = 1 << 1,  /* scores not scaled: softmax(QKᵀ)V */
     QZ_F_DK_NOT_SQRT      = 1 << 2,  /* divided by d_k instead of √d_k */
     QZ_F_SCALE_MULTIPLIED = 1 << 3,  /* multiplied by √d_k instead of dividing */
@@ -47,19 +47,22 @@ enum {
     QZ_F_SCALE_OUTSIDE    = 1 << 5,  /* the scale stands outside the softmax */
     QZ_F_K_NOT_TRANSPOSED = 1 << 6,  /* QK instead of QKᵀ */
     QZ_F_WRONG_PRODUCT    = 1 << 7,  /* another product: QᵀK, KᵀQ, QQᵀ… */
-    QZ_F_V_INSIDE         = 1 << 8,  /* V inside the softmax */
+    QZ_F_V_INSIDE         = 1 << 8,  /* V inside the softmax, or words that apply the
+                                      * softmax to V */
     QZ_F_V_MISSING        = 1 << 9,  /* the weights are never applied to V */
     QZ_F_V_LEFT           = 1 << 10, /* V·softmax(…) instead of softmax(…)·V */
     QZ_F_NOT_SOFTMAX      = 1 << 11, /* another function where softmax belongs (sigmoid…) */
     QZ_F_SOFTMAX_PLACE    = 1 << 12, /* softmax around something other than the scores */
     QZ_F_QK_SWAPPED       = 1 << 13, /* KQᵀ: the transpose of the scores */
-    QZ_F_SOFTMAX_AXIS     = 1 << 14, /* softmax over the queries' axis (dim=0, dim=-2) */
-    QZ_F_OTHER            = 1 << 15, /* differs in some other way */
+    QZ_F_SOFTMAX_AXIS     = 1 << 14, /* softmax over the queries' axis (dim=0, dim=-2, or
+                                      * words: "按列", "over the columns") */
+    QZ_F_NO_FORMULA       = 1 << 15, /* words or a list of symbols, no formula */
+    QZ_F_OTHER            = 1 << 16, /* differs in some other way */
 };
 
 /* Mistakes that are more than a slip of one part: the formula is then wrong whatever
  * else is right (see qz_formula_diag.fatal for a product that is more than a slip). */
-#define QZ_F_FATAL (QZ_F_NO_SOFTMAX | QZ_F_NOT_SOFTMAX | QZ_F_SOFTMAX_PLACE | QZ_F_V_INSIDE | \
+#define QZ_F_FATAL (QZ_F_NOT_SOFTMAX | QZ_F_SOFTMAX_PLACE | QZ_F_V_INSIDE | QZ_F_NO_FORMULA | \
                     QZ_F_OTHER)
 
 /* What the comparison found. */

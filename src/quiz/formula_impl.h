@@ -35,9 +35,17 @@ enum ftok {
     F_SEP,      /* ; a line break, a full stop, a colon */
     F_FILLER,   /* then, 再, 然后, apply: no meaning in the formula */
     F_OTHER,    /* a symbol of no meaning here (#, ?, …) */
+    F_CONJ,     /* 和, 与, 跟: a product when the clause ends in a product verb
+                 * ("Q 和 K 的转置做矩阵乘法"), else a word of prose */
+    F_PRODVERB, /* 相乘, 做矩阵乘法, 的乘积: the verb of such a product */
+    F_STRING,   /* an einsum subscript string without its quotes: id,jd->ij */
 };
 
-enum fvar { V_Q, V_K, V_V, V_DK, V_DMODEL };
+enum fvar {
+    V_Q, V_K, V_V, V_DK, V_DMODEL,
+    V_MASK,     /* M, mask: an additive mask, which a right formula may carry */
+    V_OTHER,    /* another symbol (W_q, x): a matrix that is not in the formula */
+};
 
 typedef struct ftoken {
     enum ftok kind;
@@ -86,13 +94,22 @@ typedef struct fformula {
     int root;
     size_t start, end;  /* the formula's bytes in the answer */
     int explained;      /* words outside the formula */
+    int no_formula;     /* words only: nothing reads as a formula (root -1) */
+    int is_list;        /* symbols separated by commas, not combined ("Q, K, V, softmax") */
+    unsigned remarks;   /* FQ_REMARK_*: what the words around it say of the formula */
     char *text;         /* owns what names point into */
 } fformula;
 
+enum {
+    FQ_REMARK_ON_V = 1,     /* "the softmax is applied to V" */
+    FQ_REMARK_AXIS = 2,     /* softmax over the columns / dim 0 */
+};
+
 /* Read the formula of an answer into a tree. whole = 1 reads the whole text as one
- * formula (a canonical form); 0 finds the formula among words first. Returns AT_OK,
- * AT_EINVAL (err: where and why; f->start/end/explained still set), AT_ENOMEM. Free
- * with fq_formula_free in every case. */
+ * formula (a canonical form); 0 finds the formula among words first. Returns AT_OK
+ * (with f->no_formula and root -1 when the answer holds words only), AT_EINVAL (an
+ * empty answer, or a formula that cannot be read: err says where and why;
+ * f->start/end/explained still set), AT_ENOMEM. Free with fq_formula_free in every case. */
 int fq_parse(const char *answer, int whole, fformula *f, at_error *err);
 void fq_formula_free(fformula *f);
 

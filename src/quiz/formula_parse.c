@@ -15,7 +15,7 @@
 /* What a name does. */
 enum frole {
     R_NONE, R_SOFTMAX, R_FUNC, R_SQRT, R_RSQRT, R_MATMUL, R_DIV, R_TRANSPOSE, R_TRANSWORD, R_POW,
-    R_IDENTITY, R_MODULE, R_SHAPE, R_SIZE, R_TATTR, R_ATTENTION,
+    R_IDENTITY, R_MODULE, R_SHAPE, R_SIZE, R_TATTR, R_ATTENTION, R_MASKED, R_EINSUM,
 };
 
 static const struct { const char *name; enum frole role; } roles[] = {
@@ -36,7 +36,8 @@ static const struct { const char *name; enum frole role; } roles[] = {
     {"float", R_IDENTITY}, {"float32", R_IDENTITY}, {"float64", R_IDENTITY}, {"double", R_IDENTITY},
     {"int", R_IDENTITY}, {"contiguous", R_IDENTITY}, {"to", R_IDENTITY}, {"detach", R_IDENTITY},
     {"clone", R_IDENTITY}, {"cuda", R_IDENTITY}, {"cpu", R_IDENTITY}, {"type_as", R_IDENTITY},
-    {"floattensor", R_IDENTITY},
+    {"floattensor", R_IDENTITY}, {"masked_fill", R_MASKED}, {"masked_fill_", R_MASKED},
+    {"einsum", R_EINSUM},
     {"np", R_MODULE}, {"numpy", R_MODULE}, {"torch", R_MODULE}, {"F", R_MODULE}, {"nn", R_MODULE},
     {"functional", R_MODULE}, {"math", R_MODULE}, {"scipy", R_MODULE}, {"special", R_MODULE},
     {"tf", R_MODULE}, {"jax", R_MODULE}, {"jnp", R_MODULE}, {"self", R_MODULE}, {"keras", R_MODULE},
@@ -65,7 +66,7 @@ static enum frole role_of(const ftoken *t)
 static int name_bound_before(const ftokens *T, size_t i)
 {
     for (size_t j = 0; j + 1 < T->n; j++)
-        if (T->t[j].kind == F_NAME && T->t[j + 1].kind == F_ASSIGN && T->t[j].len == T->t[i].len &&
+        if (T->t[j].kind == T->t[i].kind && T->t[j + 1].kind == F_ASSIGN && T->t[j].len == T->t[i].len &&
             !strncmp(T->t[j].text, T->t[i].text, T->t[i].len))
             return 1;
     return 0;
@@ -88,17 +89,17 @@ static int formula_word(const ftoken *t)
 static int is_math(const ftokens *T, size_t i)
 {
     const ftoken *t = &T->t[i], *next = &T->t[i + 1], *prev = i ? &T->t[i - 1] : NULL;
-    if (t->kind == F_HAN)
-        return next->kind == F_ASSIGN;
+    if (t->kind == F_HAN)   /* 权重 = …, then 权重 × V */
+        return next->kind == F_ASSIGN || name_bound_before(T, i);
     if (t->kind != F_NAME)
         return 1;
     if (t->len == 1 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
-        (prev && prev->kind == F_DOT) ||
+        (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
         (next->kind == F_LPAR && (!next->space_before || role_of(t) != R_NONE)))
         return 1;
     for (size_t k = 0; k < t->len; k++)
-        if (!isalpha((unsigned char)t->text[k]))
-            return 1;   /* d_model, W1: symbols, not words */
+        if (!isalpha((unsigned char)t->text[k]) && t->text[k] != '\'')
+            return 1;   /* d_model, W1: symbols, not words (it's is a word) */
     return name_bound_before(T, i);
 }
 
@@ -131,16 +132,135 @@ static int run_score(const ftokens *T, size_t a, size_t b)
         else if (role_of(t) == R_FUNC)
             s += 2;
     }
-    return qkv || s >= 3 ? s + 2 * qkv : 0;
+    return qkv ? s + 2 * qkv : 0;   /* no formula without Q, K or V */
 }
 
-/* The run of tokens [*a, *b) that is the formula; 0 if none. *prose: words outside it. */
+/* How whole a formula a run is: 2 softmax (or another function) with Q, K or V; 1 Q, K
+ * and V all with an operator between (not "Q, K, V are the matrices"); 0 neither. */
+static int run_complete(const ftokens *T, size_t a, size_t b)
+{
+    int fn = 0, var[3] = {0, 0, 0}, op = 0;
+    for (size_t i = a; i < b; i++) {
+        const ftoken *t = &T->t[i];
+        if (t->kind == F_VAR && t->var <= V_V)
+            var[t->var] = 1;
+        fn |= t->kind == F_NAME && (role_of(t) == R_SOFTMAX || role_of(t) == R_FUNC);
+        op |= t->kind == F_MUL || t->kind == F_DIV || t->kind == F_TRANS || t->kind == F_SQRT ||
+              t->kind == F_FRAC || (t->kind == F_VAR && i > a && T->t[i - 1].kind == F_VAR);
+    }
+    return fn && var[0] + var[1] + var[2] > 0 ? 2 : var[0] + var[1] + var[2] == 3 && op;
+}
+
+static int qkv_in(const ftokens *T, size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++)
+        if (T->t[i].kind == F_VAR && T->t[i].var <= V_V)
+            return 1;
+    return 0;
+}
+
+static int has_v(const ftokens *T, size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++)
+        if (T->t[i].kind == F_VAR && T->t[i].var == V_V)
+            return 1;
+    return 0;
+}
+
+/* Cut a run down to the formula: what cannot begin or end one, a remark in
+ * parentheses, statements that hold no matrix. */
+static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
+{
+    size_t s = *ps, e = *pe;
+    int words_follow = e < T->n;
+    for (;;) {
+        if (s < e && trim_front(T->t[s].kind))
+            s++;
+        else if (e > s && trim_back(T->t[e - 1].kind) && (T->t[e - 1].kind != F_LPAR || words_follow))
+            e--;
+        else if (e > s && e < T->n && formula_word(&T->t[e - 1]) && !is_math(T, e))
+            e--;   /* "…V, softmax 对每一行做": the word begins the words that follow */
+        else
+            break;
+    }
+    /* a remark in parentheses: "(K' = K transpose)", "(d_k = dimension of keys)" */
+    int depth = 0;
+    for (size_t k = s; k < e; k++) {
+        if (T->t[k].kind == F_LPAR && depth++ == 0) {
+            int d = 0, assign = 0;
+            size_t j = k;
+            for (; j < e; j++) {
+                d += (T->t[j].kind == F_LPAR) - (T->t[j].kind == F_RPAR);
+                assign |= d == 1 && T->t[j].kind == F_ASSIGN;
+                if (!d)
+                    break;
+            }
+            int call = k > s && T->t[k - 1].kind == F_NAME && !T->t[k].space_before;
+            int after_op = k > s && (T->t[k - 1].kind == F_MUL || T->t[k - 1].kind == F_DIV);
+            int remark = j < e && j + 1 == e && !qkv_in(T, k, j) && !after_op && run_complete(T, s, k);
+            if ((assign || remark || (j == e && words_follow)) && !call && run_score(T, s, k)) {
+                e = k;   /* also a parenthesis left open where words follow */
+                break;
+            }
+        }
+        if (T->t[k].kind == F_RPAR && depth > 0)
+            depth--;
+    }
+    while (e > s && trim_back(T->t[e - 1].kind))
+        e--;
+    /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
+    for (size_t k = s; k < e; k++)
+        if (T->t[k].kind == F_ASSIGN)
+            break;   /* a definition (scale = 1/math.sqrt(d_k)) is part of the code */
+        else if (T->t[k].kind == F_SEP && (!run_score(T, s, k) || k == s + 1) && run_score(T, k + 1, e))
+            s = k + 1;   /* also a lone symbol before a colon: "… to weight V: softmax(…)V" */
+    for (size_t k = e; k-- > s;)
+        if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
+            e = k;
+    /* A step after a whole formula that has its V is the start of a sentence about it:
+     * "softmax(QKᵀ/√dₖ)V，除以根号dk是为了…" (a chain of steps ends on V: "…，再乘 V"). */
+    for (int cut = 1; cut;) {
+        cut = 0;
+        int depth = 0;
+        size_t last = e;
+        for (size_t k = s; k < e; k++) {
+            depth += (T->t[k].kind == F_LPAR) - (T->t[k].kind == F_RPAR);
+            if (!depth && T->t[k].kind == F_COMMA)
+                last = k;
+        }
+        if (last < e && !qkv_in(T, last + 1, e) && run_complete(T, s, last) && has_v(T, s, last)) {
+            e = last;
+            cut = 1;
+        }
+    }
+    *ps = s;
+    *pe = e;
+}
+
+static int han_has(const ftoken *t, const char *s);
+
+/* Words that take back what came before: "no wait", "actually", 不对, 应该是. */
+static int correcting(const ftoken *t)
+{
+    static const char *const w[] = {"wait", "actually", "sorry", "correction", "oops", "mean", "rather"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (fq_name_is(t, w[i]))
+            return 1;
+    return han_has(t, "不对") || han_has(t, "应该") || han_has(t, "更正") || han_has(t, "改成") ||
+           han_has(t, "其实") || han_has(t, "错了") || han_has(t, "写错");
+}
+
+/* The run of tokens [*a, *b) that is the formula: of the runs that read as a whole
+ * formula, the one that looks most like one (the later on a tie), or the first after
+ * words that take it back ("… no wait, it's …"); else the one that looks most like a
+ * formula; 0 if none. *prose: words outside it. */
 static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
 {
-    int best = 0;
+    int best = 0, complete = 0, taken_back = 0;
     size_t i = 0;
     while (i < T->n) {
         if (!is_math(T, i)) {
+            taken_back |= correcting(&T->t[i]);
             i++;
             continue;
         }
@@ -148,43 +268,14 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
         while (e < T->n && is_math(T, e))
             e++;
         i = e;
-        for (;;) {   /* what cannot begin or end a formula */
-            if (s < e && trim_front(T->t[s].kind))
-                s++;
-            else if (e > s && trim_back(T->t[e - 1].kind))
-                e--;
-            else
-                break;
-        }
-        /* a parenthesis left open where words follow: "…V (d_k = dimension of keys)" */
-        if (e < T->n) {
-            int depth = 0;
-            size_t open_at = e;
-            for (size_t k = s; k < e; k++) {
-                if (T->t[k].kind == F_LPAR && depth++ == 0)
-                    open_at = k;
-                if (T->t[k].kind == F_RPAR && depth > 0)
-                    depth--;
-            }
-            if (depth > 0 && run_score(T, s, open_at))
-                e = open_at;
-            while (e > s && trim_back(T->t[e - 1].kind))
-                e--;
-        }
-        /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
-        for (size_t k = s; k < e; k++)
-            if (T->t[k].kind == F_ASSIGN)
-                break;   /* a definition (scale = 1/math.sqrt(d_k)) is part of the code */
-            else if (T->t[k].kind == F_SEP && !run_score(T, s, k) && run_score(T, k + 1, e)) {
-                s = k + 1;
-                k = s;
-            }
-        for (size_t k = e; k-- > s;)
-            if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
-                e = k;
+        trim_run(T, &s, &e);
         int score = s < e ? run_score(T, s, e) : 0;
-        if (score > best) {
+        int whole = score ? run_complete(T, s, e) : 0;
+        if (whole > complete || (whole && whole == complete && (score >= best || taken_back)) ||
+            (!complete && !whole && score > best)) {
             best = score;
+            complete = whole;
+            taken_back = 0;
             *a = s;
             *b = e;
         }
@@ -194,6 +285,103 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
         if ((k < *a || k >= *b) && !is_math(T, k))
             *prose = 1;
     return best > 0;
+}
+
+/* A formula without V continued after words by "…, then times V" / "…，再乘以 V": the
+ * token of that V, or 0. */
+static size_t v_after_words(const ftokens *T, size_t a, size_t b)
+{
+    if (has_v(T, a, b))
+        return 0;
+    size_t k = b;
+    while (k < T->n && !is_math(T, k))
+        k++;
+    while (k < T->n && (T->t[k].kind == F_COMMA || T->t[k].kind == F_FILLER))
+        k++;
+    if (k + 1 >= T->n + 1 || T->t[k].kind != F_MUL)
+        return 0;
+    for (k++; k < T->n && T->t[k].kind == F_FILLER; k++)
+        ;
+    int ends = k + 1 >= T->n || !is_math(T, k + 1) || T->t[k + 1].kind == F_SEP || T->t[k + 1].kind == F_COMMA;
+    return k < T->n && T->t[k].kind == F_VAR && T->t[k].var == V_V && ends ? k : 0;
+}
+
+/* Remarks in the words around the formula that change what it says: softmax applied
+ * to V ("the softmax is applied to V", "softmax 作用在 V 上"), softmax over the
+ * columns ("按列", "over dim 0"). FQ_REMARK_* bits. */
+static int han_has(const ftoken *t, const char *s)
+{
+    if (t->kind != F_HAN)
+        return 0;
+    size_t n = strlen(s);
+    for (size_t i = 0; i + n <= t->len; i++)
+        if (!memcmp(t->text + i, s, n))
+            return 1;
+    return 0;
+}
+
+static int negating(const ftoken *t)
+{
+    static const char *const w[] = {"not", "never", "no", "instead"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (fq_name_is(t, w[i]))
+            return 1;
+    if (t->kind == F_NAME && t->len > 3 && !strncasecmp(t->text + t->len - 3, "n't", 3))
+        return 1;
+    return han_has(t, "不") || han_has(t, "没") || han_has(t, "非");
+}
+
+static int applying(const ftoken *t)
+{
+    static const char *const w[] = {"applied", "applies", "apply", "acts", "act", "operates", "taken"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (fq_name_is(t, w[i]))
+            return 1;
+    return t->kind == F_FILLER ? fq_name_is(t, "apply") || (t->len == 5 && !strncasecmp(t->text, "apply", 5))
+                               : han_has(t, "作用") || han_has(t, "用在") || han_has(t, "施加");
+}
+
+static int column_word(const ftokens *T, size_t i)
+{
+    const ftoken *t = &T->t[i], *n = &T->t[i + 1];
+    static const char *const w[] = {"column", "columns", "columnwise", "queries"};
+    for (size_t k = 0; k < sizeof w / sizeof *w; k++)
+        if (fq_name_is(t, w[k]))
+            return 1;
+    if ((fq_name_is(t, "dim") || fq_name_is(t, "axis") || han_has(t, "第")) &&
+        (n->kind == F_NUM || (n->kind == F_ASSIGN && T->t[i + 2].kind == F_NUM)))
+        return (n->kind == F_NUM ? n->num : T->t[i + 2].num) == 0;
+    return han_has(t, "列");
+}
+
+static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
+{
+    unsigned r = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= T->n; i++) {
+        enum ftok k = T->t[i].kind;
+        if (k != F_COMMA && k != F_SEP && k != F_END && i != a)
+            continue;
+        size_t from = start, to = i;
+        start = i == a ? b : i + 1;
+        if (from >= a && from < b)
+            continue;   /* the formula itself */
+        int softmax = 0, verb = 0, neg = 0, column = 0;
+        for (size_t j = from; j < to; j++) {
+            const ftoken *t = &T->t[j];
+            softmax |= role_of(t) == R_SOFTMAX;
+            neg |= negating(t);
+            verb |= softmax && applying(t);
+            column |= column_word(T, j);
+            if (softmax && verb && !neg && t->kind == F_VAR && t->var == V_V)
+                r |= FQ_REMARK_ON_V;
+        }
+        if (softmax && column && !neg)
+            r |= FQ_REMARK_AXIS;
+        if (i == a)
+            i = b - 1;
+    }
+    return r;
 }
 
 /* ---- parser ---- */
@@ -273,16 +461,25 @@ static int fail(fparser *p, const char *what)
 }
 
 static int parse_chain(fparser *p);
+static int is_atom(const fparser *p, int n);
 static int parse_unary(fparser *p);
 static int parse_postfix(fparser *p);
 static int term_rest(fparser *p, int acc);
 static int sum_rest(fparser *p, int acc);
 
+static int bound(const fparser *p, const ftoken *t);
+
+/* "Q x K^T": a lone x between spaces is a times sign. */
+static int times_x(const ftoken *t)
+{
+    return t->kind == F_NAME && t->len == 1 && t->text[0] == 'x' && t->space_before && t[1].space_before;
+}
+
 static int starts_primary(const fparser *p, const ftoken *t)
 {
     enum ftok k = t->kind;
     return k == F_NUM || k == F_VAR || k == F_LPAR || k == F_SQRT || k == F_FRAC || k == F_TRANS_PRE ||
-           (k == F_NAME && role_of(t) != R_TRANSWORD);
+           (k == F_NAME && role_of(t) != R_TRANSWORD && !times_x(t)) || (k == F_HAN && bound(p, t) >= 0);
 }
 
 static int expect_rpar(fparser *p)
@@ -422,11 +619,65 @@ static int parse_softmax(fparser *p, const ftoken *name)
 }
 
 /* A function of the role table, its name just read. */
+/* The last two letters of an einsum operand ("bhid" → "id"); 0 if fewer. */
+static int last_two(const char *s, size_t n, char out[2])
+{
+    int k = 0;
+    for (size_t i = n; i-- > 0 && k < 2;)
+        if (isalpha((unsigned char)s[i]))
+            out[1 - k++] = s[i];
+    return k == 2;
+}
+
+/* torch.einsum('id,jd->ij', Q, K): a product of two matrices, transposed as the
+ * subscripts say (the axes before the last two are batch axes). */
+static int parse_einsum(fparser *p, const ftoken *name)
+{
+    if (peek(p)->kind != F_LPAR || peek2(p)->kind != F_STRING)
+        return perr_at(p, name, "%.*s needs its subscripts, as in einsum('id,jd->ij', Q, K)",
+                       name->text, (int)name->len);
+    const ftoken *spec = &p->t[p->i + 1];
+    p->i += 2;
+    int m[2] = {-1, -1};
+    for (int k = 0; k < 2; k++) {
+        if (peek(p)->kind != F_COMMA)
+            return fail(p, "einsum takes two matrices here");
+        p->i++;
+        if ((m[k] = parse_chain(p)) < 0)
+            return -1;
+    }
+    if (expect_rpar(p))
+        return -1;
+    const char *s = spec->text, *comma = memchr(s, ',', spec->len), *arrow = strstr(s, "->");
+    char x[2], y[2], o[2];
+    if (!comma || !arrow || arrow > s + spec->len || !last_two(s, (size_t)(comma - s), x) ||
+        !last_two(comma + 1, (size_t)(arrow - comma - 1), y) ||
+        !last_two(arrow + 2, spec->len - (size_t)(arrow + 2 - s), o))
+        return perr_at(p, spec, "einsum subscripts '%.*s' are not a product of two matrices",
+                       spec->text, (int)spec->len);
+    char c = x[0] == y[0] || x[0] == y[1] ? x[0] : x[1];   /* the contracted index */
+    if ((c != y[0] && c != y[1]) || c == o[0] || c == o[1])
+        return perr_at(p, spec, "einsum subscripts '%.*s' are not a product of two matrices",
+                       spec->text, (int)spec->len);
+    char row = c == x[1] ? x[0] : x[1], col = c == y[0] ? y[1] : y[0];
+    int a = c == x[1] ? m[0] : node(p, N_TRANS, m[0], -1);
+    int b = c == y[0] ? m[1] : node(p, N_TRANS, m[1], -1);
+    int prod = node(p, N_MUL, a, b);
+    if (o[0] == row && o[1] == col)
+        return prod;
+    if (o[0] == col && o[1] == row)
+        return node(p, N_TRANS, prod, -1);
+    return perr_at(p, spec, "einsum subscripts '%.*s' are not a product of two matrices",
+                   spec->text, (int)spec->len);
+}
+
 static int parse_call(fparser *p, const ftoken *name, enum frole role)
 {
     fargs A;
     if (role == R_SOFTMAX)
         return parse_softmax(p, name);
+    if (role == R_EINSUM)
+        return parse_einsum(p, name);
     if (peek(p)->kind != F_LPAR) {
         if ((role == R_SQRT || role == R_FUNC || role == R_TRANSWORD) && starts_primary(p, peek(p))) {
             int x = parse_postfix(p);    /* sqrt d_k, root d_k, \exp x */
@@ -476,8 +727,13 @@ static int parse_name(fparser *p)
     if (role == R_NONE || role == R_ATTENTION) {
         if (peek(p)->kind == F_LPAR && role == R_NONE)
             return parse_call(p, name, R_FUNC);   /* an unknown function: named in the feedback */
-        return perr_at(p, name, "unknown symbol '%.*s' (the formula uses Q, K, V, d_k, softmax, sqrt, transpose)",
-                       name->text, (int)name->len);
+        /* another symbol: a mask (M, mask), or a matrix that has no place here (W_q, x) */
+        int n = node(p, N_VAR, -1, -1);
+        if (n >= 0)
+            p->f->node[n].var = fq_name_is(name, "M") || fq_name_is(name, "mask") ||
+                                fq_name_is(name, "attn_mask") || fq_name_is(name, "attention_mask")
+                                ? V_MASK : V_OTHER;
+        return n;
     }
     if (role == R_SHAPE || role == R_SIZE || role == R_TATTR)
         return perr_at(p, name, "'%.*s' of what?", name->text, (int)name->len);
@@ -523,7 +779,13 @@ static int parse_primary(fparser *p)
     case F_END: n = fail(p, "the formula ends too early"); break;
     case F_RPAR: n = fail(p, "a parenthesis closes that was never opened"); break;
     case F_HAN:
+        if ((n = bound(p, t)) >= 0) {
+            p->i++;
+            break;
+        }
+        /* fall through */
     case F_OTHER:
+    case F_STRING:
         n = perr_at(p, t, "unknown symbol '%.*s'", t->text, (int)t->len);
         break;
     default: n = fail(p, "a matrix, d_k, softmax or sqrt is expected here");
@@ -539,6 +801,14 @@ static int parse_member(fparser *p, int x)
     enum frole role = role_of(name);
     p->i++;
     fargs A = {.axis = NAN};
+    if (role == R_MASKED && peek(p)->kind == F_LPAR) {   /* scores.masked_fill(mask == 0, -inf) */
+        int depth = 0;
+        do {
+            depth += (peek(p)->kind == F_LPAR) - (peek(p)->kind == F_RPAR);
+            p->i++;
+        } while (depth > 0 && peek(p)->kind != F_END);
+        return depth ? fail(p, "a closing parenthesis is missing") : x;
+    }
     int has_args = peek(p)->kind == F_LPAR && role != R_SHAPE && role != R_TATTR;
     if (has_args && parse_args(p, &A))
         return -1;
@@ -649,9 +919,9 @@ static int term_rest(fparser *p, int acc)
 {
     while (acc >= 0) {
         const ftoken *t = peek(p);
-        if (t->kind == F_MUL || t->kind == F_DIV) {
+        if (t->kind == F_MUL || t->kind == F_DIV || (times_x(t) && starts_primary(p, peek2(p)))) {
             p->i++;
-            acc = node(p, t->kind == F_MUL ? N_MUL : N_DIV, acc, parse_unary(p));
+            acc = node(p, t->kind == F_DIV ? N_DIV : N_MUL, acc, parse_unary(p));
         } else if (t->kind == F_DOT && peek2(p)->kind == F_VAR) {
             p->i++;      /* Q.K^T: a dot for the product */
             acc = node(p, N_MUL, acc, parse_postfix(p));
@@ -693,7 +963,7 @@ static int parse_chain(fparser *p)
             p->i++;
         } else {
             p->i++;
-            if (!softmax_after(p)) {
+            if (!softmax_after(p) || is_atom(p, e)) {   /* "V, softmax, …" is a list */
                 p->i--;
                 break;
             }
@@ -728,19 +998,44 @@ static int parse_statement(fparser *p)
         } while (depth > 0 && p->t[j].kind != F_END);
     }
     const ftoken *lhs = NULL;
+    enum ftok op = F_END;
+    if (j > p->i && (p->t[j].kind == F_MUL || p->t[j].kind == F_DIV) && p->t[j + 1].kind == F_ASSIGN &&
+        !p->t[j + 1].space_before && p->t[p->i].kind == F_NAME) {
+        op = p->t[j].kind;      /* W /= W.sum(-1): W = W / W.sum(-1) */
+        j++;
+    }
     if (j > p->i && p->t[j].kind == F_ASSIGN) {
         lhs = peek(p);
         p->i = j + 1;
     }
+    enum ftok after = p->t[p->i + (p->i < p->n)].kind;
+    if (role_of(peek(p)) == R_SOFTMAX && (after == F_COMMA || after == F_SEP || after == F_END)) {
+        p->i++;                 /* "softmax" alone, as in a list of words */
+        return node(p, N_OTHER, -1, -1);
+    }
     int e = parse_chain(p);
+    if (lhs && lhs->kind == F_HAN && e >= 0 && p->n_bind < MAX_BIND)
+        p->bind[p->n_bind++] = (fbinding){lhs->text, lhs->len, e};
+    if (op != F_END && e >= 0) {
+        int b = bound(p, lhs);
+        e = b < 0 ? fail(p, "a name is updated before it is defined")
+                  : node(p, op == F_MUL ? N_MUL : N_DIV, b, e);
+    }
     if (e >= 0 && lhs && lhs->kind == F_NAME && p->n_bind < MAX_BIND)
         p->bind[p->n_bind++] = (fbinding){lhs->text, lhs->len, e};
     return e;
 }
 
+/* A symbol alone: Q, d_k, sqrt(d_k), a word. */
+static int is_atom(const fparser *p, int n)
+{
+    const fnode *x = &p->f->node[n];
+    return x->op == N_VAR || x->op == N_NUM || x->op == N_OTHER || (x->op == N_SQRT && is_atom(p, x->a));
+}
+
 static int parse_program(fparser *p)
 {
-    int answer = -1, last = -1;
+    int answer = -1, last = -1, n_stmt = 0, n_atoms = 0;
     unsigned char *seen = NULL;
     for (;;) {
         while (peek(p)->kind == F_SEP || peek(p)->kind == F_COMMA)
@@ -766,9 +1061,13 @@ static int parse_program(fparser *p)
         last = e;
         if (uses_matrix(p, e, seen))
             answer = e;
+        n_stmt++;
+        n_atoms += is_atom(p, e);
     }
     if (last < 0)
         fail(p, "there is no formula");
+    else   /* "Q, K, V, softmax, sqrt(d_k)": a list of symbols, not a formula */
+        p->f->is_list = n_stmt >= 3 && n_atoms >= n_stmt - 1 && is_atom(p, answer >= 0 ? answer : last);
 out:
     free(seen);
     if (p->failed)
@@ -792,11 +1091,13 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     if (!found) {
         size_t n = T.n;
         f->start = f->end = 0;
-        f->explained = n > 0;
+        f->explained = f->no_formula = n > 0;   /* words only: "I don't know", 不知道 */
         fq_tokens_free(&T);
-        return at_error_set(err, AT_EINVAL, n ? "no formula found: write it with Q, K, V, d_k and softmax"
-                                              : "the answer is empty: write the formula");
+        return n ? AT_OK : at_error_set(err, AT_EINVAL, "the answer is empty: write the formula");
     }
+    size_t v_tail = whole ? 0 : v_after_words(&T, a, b);
+    if (!whole)
+        f->remarks = find_remarks(&T, a, b);
     f->start = (size_t)T.t[a].at;
     f->end = (size_t)T.t[b - 1].end;
     fparser p = {.answer = answer, .err = err, .f = f};
@@ -816,6 +1117,13 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         fail(&p, "the formula is too long");
     } else {
         f->root = parse_program(&p);
+        if (f->root >= 0 && v_tail) {   /* the V that follows the words */
+            int v = node(&p, N_VAR, -1, -1);
+            if (v >= 0)
+                f->node[v].var = V_V;
+            f->root = node(&p, N_MUL, f->root, v);
+            f->end = (size_t)T.t[v_tail].end;
+        }
     }
     free(p.t);
     fq_tokens_free(&T);

@@ -182,7 +182,7 @@ static int normalise_text(const char *answer, nbuf *b)
                 continue;
             }
         }
-        if (c == '$' || c == '&' || c == '`' || c == '"' || c == '~') {
+        if (c == '$' || c == '&' || c == '`' || c == '~') {
             put(b, " ", 1, at, at + 1);
             i++;
             continue;
@@ -238,6 +238,15 @@ static const word words[] = {
     {"square-root of", F_SQRT, 0, NULL}, {"the sqrt of", F_SQRT, 0, NULL}, {"sqrt of", F_SQRT, 0, NULL},
     {"the root of", F_SQRT, 0, NULL}, {"root of", F_SQRT, 0, NULL}, {"square root", F_SQRT, 0, NULL},
     {"the transpose of", F_TRANS_PRE, 0, NULL}, {"transpose of", F_TRANS_PRE, 0, NULL},
+    {"-transposed", F_TRANS, 0, NULL}, {"-transpose", F_TRANS, 0, NULL},
+    /* the softmax's axis said in words: the keys' (right) */
+    {"over the keys", F_FILLER, 0, NULL}, {"over keys", F_FILLER, 0, NULL},
+    {"over the rows", F_FILLER, 0, NULL}, {"over rows", F_FILLER, 0, NULL},
+    {"over each row", F_FILLER, 0, NULL}, {"over the last axis", F_FILLER, 0, NULL},
+    {"over the last dimension", F_FILLER, 0, NULL}, {"along the last axis", F_FILLER, 0, NULL},
+    {"along the last dimension", F_FILLER, 0, NULL}, {"along the rows", F_FILLER, 0, NULL},
+    {"row-wise", F_FILLER, 0, NULL}, {"rowwise", F_FILLER, 0, NULL}, {"per row", F_FILLER, 0, NULL},
+    {"for each row", F_FILLER, 0, NULL}, {"of", F_FILLER, 0, NULL},
     {"divided by", F_DIV, 0, NULL}, {"divide by", F_DIV, 0, NULL}, {"dividing by", F_DIV, 0, NULL},
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
@@ -251,6 +260,12 @@ static const word words[] = {
     {"开根号", F_SQRT_POST, 0, NULL}, {"开方", F_SQRT_POST, 0, NULL},
     {"的平方根", F_SQRT_POST, 0, NULL}, {"平方根", F_SQRT, 0, NULL},
     {"的转置", F_TRANS, 0, NULL}, {"转置", F_TRANS, 0, NULL},
+    {"和", F_CONJ, 0, NULL}, {"与", F_CONJ, 0, NULL}, {"跟", F_CONJ, 0, NULL},
+    {"相乘", F_PRODVERB, 0, NULL}, {"做矩阵乘法", F_PRODVERB, 0, NULL}, {"矩阵相乘", F_PRODVERB, 0, NULL},
+    {"矩阵乘法", F_PRODVERB, 0, NULL}, {"做乘法", F_PRODVERB, 0, NULL}, {"的乘积", F_PRODVERB, 0, NULL},
+    {"乘积", F_PRODVERB, 0, NULL}, {"做点积", F_PRODVERB, 0, NULL}, {"的点积", F_PRODVERB, 0, NULL},
+    {"点积", F_PRODVERB, 0, NULL},
+    {"过", F_FILLER, 0, NULL}, {"按行", F_FILLER, 0, NULL}, {"逐行", F_FILLER, 0, NULL},
     {"再", F_FILLER, 0, NULL}, {"然后", F_FILLER, 0, NULL}, {"最后", F_FILLER, 0, NULL},
     {"之后", F_FILLER, 0, NULL}, {"做", F_FILLER, 0, NULL}, {"取", F_FILLER, 0, NULL},
     {"经过", F_FILLER, 0, NULL}, {"进行", F_FILLER, 0, NULL}, {"一下", F_FILLER, 0, NULL},
@@ -351,6 +366,24 @@ static int is_han(uint32_t c)
     return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
 }
 
+/* An einsum subscript string at s (a quote): letters, dots, commas and one "->". */
+static int einsum_spec(const char *s)
+{
+    char q = *s;
+    int arrow = 0, comma = 0;
+    for (const char *p = s + 1; *p && *p != q; p++) {
+        if (p[0] == '-' && p[1] == '>')
+            arrow++, p++;
+        else if (*p == ',')
+            comma++;
+        else if (!isalpha((unsigned char)*p) && *p != '.' && *p != ' ')
+            return 0;
+        if (!p[1])
+            return 0;
+    }
+    return arrow == 1 && comma == 1 && strchr(s + 1, q);
+}
+
 /* ^T ^t ^{T} ^{ T } ^\top ^{\top} ^\intercal: the length of a transpose at s ('^'), or 0. */
 static size_t transpose_mark(const char *s)
 {
@@ -396,6 +429,19 @@ static int lex_ident(lexer *lx, size_t i, size_t j)
     while (m < n && qkv(s[m]) >= 0)
         m++;
     int trans = m && m == n - 1 && (s[m] == 'T' || s[m] == 't') && toupper((unsigned char)s[m - 1]) == 'K';
+    int upper = n >= 2 && n <= 3, has_qkv = 0;
+    for (size_t k = 0; k < n; k++) {
+        upper &= isupper((unsigned char)s[k]) != 0;
+        has_qkv |= qkv(s[k]) >= 0;
+    }
+    if (upper && has_qkv && !trans && m != n) {   /* AV, PV: a named matrix times V */
+        for (size_t k = 0; k < n; k++) {
+            if (emit(lx, qkv(s[k]) >= 0 ? F_VAR : F_NAME, i + k, i + k + 1))
+                return -1;
+            lx->out->t[lx->out->n - 1].var = qkv(s[k]) >= 0 ? qkv(s[k]) : 0;
+        }
+        return 0;
+    }
     if (m && (m == n || trans || n <= 3)) {   /* QX: Q, then an unknown X */
         for (size_t k = 0; k < m; k++) {
             if (emit(lx, F_VAR, i + k, i + k + 1))
@@ -450,10 +496,39 @@ static int lex(lexer *lx)
             i += wl;
             continue;
         }
-        if (isalpha(c) || c == '_') {
-            size_t j = i;
-            while (j < n && is_word_char((unsigned char)s[j]))
+        if ((c == 'd' || c == 'D') && i + 2 < n && s[i + 1] == ' ' && (s[i + 2] == 'k' || s[i + 2] == 'K') &&
+            (i == 0 || !is_word_char((unsigned char)s[i - 1])) && !is_word_char((unsigned char)s[i + 3])) {
+            if (emit(lx, F_VAR, i, i + 3))   /* "d k": d_k spaced */
+                return -1;
+            lx->out->t[lx->out->n - 1].var = V_DK;
+            i += 3;
+            continue;
+        }
+        if ((c == '\'' || c == '"') && einsum_spec(s + i)) {   /* 'id,jd->ij' */
+            size_t j = i + 1;
+            while (s[j] != c)
                 j++;
+            if (emit(lx, F_STRING, i + 1, j))
+                return -1;
+            i = j + 1;
+            continue;
+        }
+        if (c == '"') {
+            lx->space = 1;
+            i++;
+            continue;
+        }
+        if (isalpha(c) || c == '_') {
+            size_t j = i, lower = 0;
+            for (;;) {
+                while (j < n && is_word_char((unsigned char)s[j]))
+                    lower += islower((unsigned char)s[j++]) != 0;
+                /* it's, don't: an apostrophe inside an English word is no transpose */
+                if (lower >= 2 && j + 1 < n && s[j] == '\'' && islower((unsigned char)s[j + 1]))
+                    j++;
+                else
+                    break;
+            }
             if (lex_ident(lx, i, j))
                 return -1;
             i = j;
@@ -554,6 +629,32 @@ static int lex(lexer *lx)
     return 0;
 }
 
+/* 和 / 与 and a product verb in one clause make a product; alone they are words. */
+static void resolve_products(ftokens *T)
+{
+    size_t start = 0;
+    for (size_t i = 0; i <= T->n; i++) {
+        enum ftok k = T->t[i].kind;
+        if (k != F_COMMA && k != F_SEP && k != F_END)
+            continue;
+        int conj = 0;
+        for (size_t j = start; j < i; j++) {
+            ftoken *t = &T->t[j];
+            if (t->kind == F_CONJ) {
+                int verb = 0;
+                for (size_t v = j + 1; v < i && !verb; v++)
+                    verb = T->t[v].kind == F_PRODVERB;
+                t->kind = verb ? F_MUL : F_HAN;
+                conj |= verb;
+            } else if (t->kind == F_PRODVERB) {
+                t->kind = conj ? F_FILLER : F_HAN;
+                conj = 0;
+            }
+        }
+        start = i + 1;
+    }
+}
+
 int fq_tokenize(const char *answer, ftokens *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -573,6 +674,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
         e->text = b.s + b.n;
         out->text = b.s;
         b.s = NULL;
+        resolve_products(out);
     }
     free(b.s);
     free(b.at);

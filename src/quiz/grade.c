@@ -1,7 +1,6 @@
 /* qz_grade: one entry for every kind of question; the verdict's names and exit
  * statuses. */
 #include "quiz/internal.h"
-#include "quiz/formula.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -218,47 +217,5 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
         fprintf(fb, "\n%s\n", q->explanation);
 out:
     free(chosen);
-    return AT_OK;
-}
-
-/* ---- formula ---- */
-
-int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
-                     FILE *fb, at_error *err)
-{
-    if (!q->canonical)
-        return at_error_set(err, AT_EINVAL, "question %s: a formula question needs `canonical`",
-                            q->id ? q->id : "?");
-    out->expected = dup_text(q->canonical);
-    unsigned mistakes = 0;
-    at_error ferr;
-    int rc = qz_formula_compare(answer, q->canonical, &mistakes, &ferr);
-    if (rc == AT_ERANGE || rc == AT_ENOMEM)
-        return at_error_set(err, rc, "question %s: %s", q->id ? q->id : "?", ferr.msg);
-    if (rc) {
-        out->verdict = QZ_MALFORMED;
-        fprintf(fb, "%s\n", ferr.msg);
-        fprintf(fb, QZ_TR(lang, "Write it like softmax(Q K^T / sqrt(d_k)) V or softmax(QKᵀ/√dₖ)V.\n",
-                          "可以这样写：softmax(Q K^T / sqrt(d_k)) V 或 softmax(QKᵀ/√dₖ)V。\n"));
-        return AT_OK;
-    }
-    if (!mistakes) {
-        out->verdict = QZ_CORRECT;
-        out->score = 1;
-        fprintf(fb, QZ_TR(lang, "Correct: %s\n", "正确：%s\n"), q->canonical);
-        return AT_OK;
-    }
-    out->verdict = QZ_WRONG;
-    out->mistake = QZ_M_FORMULA;
-    fprintf(fb, QZ_TR(lang, "Not right.\n", "不对。\n"));
-    out->body_at = qz_fb_pos(fb);
-    for (unsigned bit = 1; bit <= QZ_F_OTHER; bit <<= 1)
-        if (mistakes & bit)
-            fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang == QZ_ZH));
-    out->reveal_at = qz_fb_pos(fb);
-    fprintf(fb, QZ_TR(lang, "Expected: %s\n", "标准形式：%s\n"), q->canonical);
-    if (q->explanation)
-        fprintf(fb, "\n%s%s", q->explanation,
-                *q->explanation && q->explanation[strlen(q->explanation) - 1] == '\n' ? "" : "\n");
     return AT_OK;
 }

@@ -60,6 +60,13 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
                      FILE *fb, at_error *err);
 int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                     FILE *fb, at_error *err);
+/* A formula answer (formula_grade.c). The verdict is the formula's: no mistake correct
+ * (1), one slip partial (0.5), two slips or a mistake of QZ_F_FATAL wrong (0); words only
+ * or a list of symbols are wrong, an empty or unreadable formula malformed. Words written
+ * beside the formula are read for what they say of the formula itself ("the softmax is
+ * applied to V" makes it wrong, "按列" is a slip of the axis); what they say of √d_k is
+ * graded by q->follow_up's grader (q2b) and reported in the feedback, and does not change
+ * the verdict: q2 is marked on the formula, the explanation is q2b's. */
 int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err);
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,

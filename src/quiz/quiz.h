@@ -154,6 +154,9 @@ typedef struct qz_question {
 
     /* QZ_FORMULA */
     const char *canonical;     /* e.g. "softmax(Q K^T / sqrt(d_k)) V" */
+    const struct qz_question *follow_up;   /* a text question (q2b) that grades words
+                                * written beside the formula, or NULL; see
+                                * qz_grade_formula in quiz/internal.h */
 
     /* QZ_TEXT */
     const qz_concept *rubric;

@@ -26,7 +26,8 @@ expect_not_screen "retry: no 'not an option' error" "is not an option"
 keys q
 wait_exit 10 >/dev/null
 
-# Self-test q2 (formula): a first wrong try shows the diagnosis, not the expected form.
+# Self-test q2 (formula): a first try with one slip is partly right and shows the
+# diagnosis, not the expected form; a second one that is not right shows it.
 tutor_start 100 40 -- --lang en quiz
 expect_screen "retry: the self-test opens" "Question q1"
 keys Right
@@ -34,7 +35,7 @@ expect_screen "retry: q2" "Question q2"
 keys a
 type_text "softmax(QK^T)V"
 keys Enter
-expect_screen "retry: formula marked wrong" "✗ Not right yet"
+expect_screen "retry: one slip marked partly right" "◐ Partly right"
 expect_screen "retry: formula diagnosis shown" "No scaling"
 expect_screen "retry: formula asks to try again" "Press a to try again"
 expect_not_screen "retry: formula expected form held back on a first try" "Expected:"
@@ -42,6 +43,7 @@ expect_not_screen "retry: formula explanation held back on a first try" "What th
 keys a
 type_text "QK^T V"
 keys Enter
+expect_screen "retry: a second wrong formula is marked wrong" "✗ Not right yet"
 expect_screen "retry: a second wrong formula shows the expected form" \
   "Expected: softmax(Q K^T / sqrt(d_k)) V"
 keys q

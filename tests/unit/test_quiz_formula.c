@@ -96,7 +96,10 @@ static void test_notation_code(void **state)
                 "scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k); "
                 "p_attn = scores.softmax(dim=-1); return torch.matmul(p_attn, value)",
                 "scale = 1 / math.sqrt(d_k)\nweights = softmax(Q @ K.T * scale)\nout = weights @ V",
-                "`softmax(QK^T/sqrt(d_k))V`");
+                "`softmax(QK^T/sqrt(d_k))V`",
+                "F.softmax(torch.einsum('id,jd->ij', Q, K) / math.sqrt(d_k), dim=-1) @ V",
+                "torch.einsum(\"bhqk,bhkd->bhqd\", F.softmax(torch.einsum(\"bhqd,bhkd->bhqk\", q, k) / d_k**0.5, -1), v)",
+                "A = softmax(QK^T/√d_k), output = AV");
 }
 
 static void test_notation_words(void **state)
@@ -107,7 +110,12 @@ static void test_notation_words(void **state)
                 "the softmax of Q K transposed over root d_k, times V",
                 "注意力 = softmax(Q 乘以 K 的转置，再除以根号 d_k) 再乘 V",
                 "softmax(Q乘以K的转置除以d_k的平方根)乘V", "softmax(Q 乘 K^T 除以 根号下dk) 乘以 V",
-                "Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V", "softmax(QK转置/根号dk)V");
+                "Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V", "softmax(QK转置/根号dk)V",
+                "softmax(Q x K^T / sqrt(d_k)) x V", "softmax(Q times K-transpose divided by square root of dk) times V",
+                "the softmax of (Q K^T divided by root d k) multiplied by V",
+                "softmax over the keys of (Q K^T / sqrt(d_k)), times V",
+                "权重 = softmax(QKᵀ/√dₖ)，输出 = 权重 × V", "用 softmax(QKᵀ/√dₖ) 得到权重，再乘以 V",
+                "Q 和 K 的转置做矩阵乘法，除以 d_k 的平方根，按行 softmax 之后再与 V 相乘。");
 }
 
 static void test_notation_prefix_stop_names(void **state)
@@ -137,6 +145,14 @@ static void test_formula_with_words(void **state)
         {"The formula is softmax(QKᵀ/√dₖ)V.", "softmax(QKᵀ/√dₖ)V", 1},
         {"softmax(QK^T/sqrt(d_k))V (d_k = dimension of the keys)", "softmax(QK^T/sqrt(d_k))V", 1},
         {"softmax(QK^T/sqrt(d_k))V.", "softmax(QK^T/sqrt(d_k))V", 0},
+        {"softmax(QK^T/sqrt(d_k))V (row-wise softmax)", "softmax(QK^T/sqrt(d_k))V", 0},
+        {"The attention is computed as softmax(QK^T / sqrt(d_k)) V where Q, K, V are the query, key and "
+         "value matrices.", "softmax(QK^T / sqrt(d_k)) V", 1},
+        {"softmax(QK^T/√d_k)V, where softmax(QK^T/√d_k) are the weights", "softmax(QK^T/√d_k)V", 1},
+        {"softmax(QKᵀ/√dₖ)V，除以根号dk是为了防止点积过大", "softmax(QKᵀ/√dₖ)V", 1},
+        {"softmax(QKᵀ/√dₖ)V，除以根号dk，防止点积过大", "softmax(QKᵀ/√dₖ)V", 1},
+        {"Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V，这样得到输出",
+         "Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         qz_formula_diag d;
@@ -173,8 +189,10 @@ static void test_formula_unreadable(void **state)
     assert_non_null(strstr(err.msg, "closing parenthesis"));
     assert_int_equal(qz_formula_compare("softmax(QK^T/√dₖ·V", canonical, &m, &err), AT_EINVAL);
     assert_non_null(strstr(err.msg, "character 19"));   /* characters, not bytes */
-    assert_int_equal(qz_formula_compare("softmax(QX^T)V", canonical, &m, &err), AT_EINVAL);
+    assert_int_equal(qz_formula_compare("softmax(QK^T/√dₖ))V", canonical, &m, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "never opened"));
     assert_int_equal(qz_formula_compare("", canonical, &m, &err), AT_EINVAL);
+    assert_int_equal(qz_formula_compare("   ", canonical, &m, &err), AT_EINVAL);
     assert_int_equal(qz_formula_compare("Q", "softmax(", &m, &err), AT_ERANGE);
 }
 
@@ -188,11 +206,184 @@ static void test_formula_graded(void **state)
     assert_int_equal(r.verdict, QZ_CORRECT);
     qz_result_free(&r);
     assert_int_equal(qz_grade(&q, "softmax(QK^T/d_k)V", QZ_ZH, &r, NULL), AT_OK);
-    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_int_equal(r.verdict, QZ_PARTIAL);   /* one slip */
+    assert_true(r.score == 0.5);
     assert_non_null(strstr(r.feedback, "除以的是 dₖ，应该除以 √dₖ"));
     qz_result_free(&r);
-    assert_int_equal(qz_grade(&q, "softmax(", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(qz_grade(&q, "softmax(QK^T", QZ_EN, &r, NULL), AT_OK);
     assert_int_equal(r.verdict, QZ_MALFORMED);
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "softmax(", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);      /* no Q, K or V: no formula */
+    qz_result_free(&r);
+}
+
+/* Grade one answer to Q2: its verdict, and (if want_text) a phrase of its feedback. */
+static void expect_graded(const char *answer, qz_verdict want, const char *want_text)
+{
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    qz_result r;
+    assert_int_equal(qz_grade(&q, answer, QZ_EN, &r, NULL), AT_OK);
+    if (r.verdict != want || (want_text && !strstr(r.feedback, want_text))) {
+        print_error("'%s': verdict %s, want %s; feedback:\n%s\n", answer, qz_verdict_name(r.verdict),
+                    qz_verdict_name(want), r.feedback);
+        fail();
+    }
+    qz_result_free(&r);
+}
+
+/* One slip is partly right (score 0.5); every kind of slip is named. */
+static void test_formula_one_slip(void **state)
+{
+    static const struct { const char *answer, *named; } slips[] = {
+        {"softmax(QK^T)V", "No scaling"},
+        {"softmax(QK^T/d_k)V", "instead of √dₖ"},
+        {"softmax(Q @ K.T * np.sqrt(d_k)) @ V", "Multiplied by √dₖ"},
+        {"softmax(QK^T / sqrt(d_model)) V", "not 1/√dₖ"},
+        {"softmax(QK^T/8)V", "not 1/√dₖ"},
+        {"softmax(QK^T)/sqrt(d_k) · V", "outside the softmax"},
+        {"softmax(QK/sqrt(d_k))V", "K is not transposed"},
+        {"softmax(KQ^T/sqrt(d_k))V", "Q and K are swapped"},
+        {"softmax(Q^T K/sqrt(d_k))V", "product of the scores"},
+        {"Attention(Q,K,V) = softmax(QK^T / sqrt(d_k))", "V is missing"},
+        {"V softmax(QK^T/sqrt(d_k))", "V stands on the left"},
+        {"F.softmax(Q @ K.transpose(-2,-1) / math.sqrt(d_k), dim=0) @ V", "wrong axis"},
+        {"softmax(QKᵀ/√dₖ)V, with the softmax taken over the columns", "wrong axis"},
+        {"softmax(Q Kᵀ / √d_k) V，softmax 沿第 0 维（按列）做", "wrong axis"},
+        {"(QKᵀ/√d_k)V", "no softmax"},
+    };
+    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++)
+        expect_graded(slips[i].answer, QZ_PARTIAL, slips[i].named);
+}
+
+/* Two slips, or a mistake that is more than a slip, are wrong; the broken part is named
+ * as the concept it breaks (softmax), not as an unknown symbol. */
+static void test_formula_wrong(void **state)
+{
+    static const struct { const char *answer, *named; } wrong[] = {
+        {"softmax(QK/d_k)V", "K is not transposed"},
+        {"softmax(QK^T)", "V is missing"},
+        {"QKV / sqrt(d)", "no softmax"},
+        {"Attention = Q·K·V", "no softmax"},
+        {"sigmoid(QK^T/sqrt(d_k))V", "sigmoid: softmax belongs here"},
+        {"tanh(QK^T/sqrt(d_k))V", "tanh: softmax belongs here"},
+        {"σ(QKᵀ/√dₖ)V", "softmax belongs here"},
+        {"ReLU(QKᵀ)V", "ReLU: softmax belongs here"},
+        {"softmax(Q)K^T/sqrt(d_k) V", "wrong place"},
+        {"softmax(K/√d_k)·QV", "wrong place"},
+        {"softmax(QK^T V/sqrt(d_k))", "takes in V"},
+        {"softmax(QVᵀ/√d_k)K", "takes in V"},
+        {"softmax(QK^T/√d_k)V, and the softmax is applied to V, not to the scores.", "takes in V"},
+        {"softmax(QKᵀ/√d_k)V，其中 softmax 作用在 V 上而不是分数上", "takes in V"},
+        {"softmax(QKᵀ/√d_k) + V", "not part of attention"},
+        {"softmax(Q + K) V", "not part of attention"},
+        {"Attention = tanh(W_q Q + W_k K) V", "tanh"},
+        {"Q, K, V, softmax, sqrt(d_k), dot product", "no formula"},
+        {"Q、K、V、softmax、根号d_k、点积", "no formula"},
+        {"I don't know", "no formula"},
+        {"不知道", "no formula"},
+        {"softmax(QK^T/√d_k)V ... no wait, it's softmax(QK^T·√d_k + V)", NULL},
+        {"softmax(QKᵀ/√d_k)V。不对，应该是 softmax(Q+K)V。", NULL},
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++)
+        expect_graded(wrong[i].answer, QZ_WRONG, wrong[i].named);
+}
+
+/* Right answers that carry more than the formula: a mask, the softmax by hand, remarks. */
+static void test_formula_right_with_more(void **state)
+{
+    expect_graded("softmax(QK^T/sqrt(d_k) + M)V, where M is an optional mask (0 or -inf)", QZ_CORRECT, NULL);
+    expect_graded("scores = Q @ K.T / math.sqrt(d_k); scores = scores.masked_fill(mask == 0, -1e9); "
+                  "out = F.softmax(scores, dim=-1) @ V", QZ_CORRECT, NULL);
+    expect_graded("S = Q@K.T/np.sqrt(dk); W = np.exp(S - S.max(-1, keepdims=True)); "
+                  "W /= W.sum(-1, keepdims=True); out = W@V", QZ_CORRECT, NULL);
+    expect_graded("np.exp(Q @ K.T / np.sqrt(d_k)) / np.sum(np.exp(Q @ K.T / np.sqrt(d_k)), axis=-1) @ V",
+                  QZ_CORRECT, NULL);
+    expect_graded("Attention = softmax（QKᵀ / √dₖ）V ，softmax 对每一行（最后一维）做。", QZ_CORRECT, NULL);
+    expect_graded("Q 和 K 的转置做矩阵乘法，除以 d_k 的平方根，按行 softmax 之后再与 V 相乘。", QZ_CORRECT, NULL);
+    expect_graded("先算 QKᵀ，除以根号dk，过softmax，最后乘V：softmax(QKᵀ/√dk)V", QZ_CORRECT, NULL);
+    expect_graded("softmax(QK'/sqrt(dk))V  (K' = K transpose)", QZ_CORRECT, NULL);
+    expect_graded("Att(Q,K,V)=softmax(QK'/√dk)·V （K' 表示 K 转置）", QZ_CORRECT, NULL);
+}
+
+/* A wrong try names the part that broke without writing out the whole formula before
+ * reveal_at; an unreadable answer's help names notations, not the formula. */
+static void test_formula_feedback_holds_back(void **state)
+{
+    static const char *const answers[] = {"softmax(QK^T)V", "sigmoid(QK/d_k)V", "softmax(QK^T/√dₖ)",
+                                          "V softmax(QK^T/sqrt(d_k))"};
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    qz_result r;
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++)
+        for (int zh = 0; zh < 2; zh++) {
+            assert_int_equal(qz_grade(&q, answers[i], zh ? QZ_ZH : QZ_EN, &r, NULL), AT_OK);
+            assert_true(r.verdict == QZ_PARTIAL || r.verdict == QZ_WRONG);
+            assert_null(memmem(r.feedback, r.reveal_at, "softmax(Q", 9));
+            assert_null(memmem(r.feedback, r.reveal_at, "√dₖ)V", strlen("√dₖ)V")));
+            assert_non_null(strstr(r.feedback + r.reveal_at, canonical));
+            qz_result_free(&r);
+        }
+    assert_int_equal(qz_grade(&q, "softmax(QK^T/sqrt(d_k)", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_MALFORMED);
+    assert_non_null(strstr(r.feedback, "closing parenthesis"));
+    assert_non_null(strstr(r.feedback, "LaTeX"));
+    assert_null(strstr(r.feedback, "softmax(Q"));
+    qz_result_free(&r);
+}
+
+/* Words beside the formula: graded by the follow-up question (q2b) and reported; the
+ * formula alone decides the verdict (q2 is marked on the formula, the explanation is
+ * q2b's). */
+static const char *const q2b_scale[] = {"growing with the dimension", "dot products grow", "variance"};
+static const char *const q2b_wrong[] = {"into probabilities", "probability distribution"};
+static const qz_contradiction q2b_x[] = {{.phrases = q2b_wrong, .n_phrases = 2,
+                                          .feedback = "√dₖ does not turn scores into probabilities"}};
+static const qz_concept q2b_rubric[] = {
+    {.concept = "the dot products grow with dₖ", .synonyms = q2b_scale, .n_synonyms = 3,
+     .contradicts = q2b_x, .n_contradicts = 1},
+};
+
+static void test_formula_follow_up(void **state)
+{
+    qz_question q2b = qz_question_init(QZ_TEXT);
+    q2b.id = "q2b";
+    q2b.rubric = q2b_rubric;
+    q2b.n_rubric = 1;
+    q2b.reference = "The dot products grow with dₖ; dividing keeps them near variance 1.";
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    q.follow_up = &q2b;
+    qz_result r;
+    assert_int_equal(qz_grade(&q, "softmax(QK^T/sqrt(d_k))V, where dividing by sqrt(d_k) keeps the dot products "
+                              "from growing with the dimension", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_non_null(strstr(r.feedback, "as question q2b grades them: Correct"));
+    qz_result_free(&r);
+    /* a wrong gloss on √d_k: named by q2b's grader, the formula's mark stands */
+    assert_int_equal(qz_grade(&q, "Attention(Q,K,V)=softmax(QKᵀ/√d_k)V. where √d_k normalizes the scores into "
+                              "a probability distribution.", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_non_null(strstr(r.feedback, "as question q2b grades them: Not right"));
+    qz_result_free(&r);
+    /* the formula alone: its own verdict, nothing about q2b */
+    assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_PARTIAL);
+    assert_null(strstr(r.feedback, "q2b"));
+    qz_result_free(&r);
+    /* a partly right formula with words: still the formula's verdict */
+    assert_int_equal(qz_grade(&q, "softmax(QK^T)V, because the variance grows with d_k", QZ_ZH, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_PARTIAL);
+    assert_non_null(strstr(r.feedback, "按 q2b 题评分"));
+    assert_true(strstr(r.feedback, "q2b") < r.feedback + r.reveal_at);
+    qz_result_free(&r);
+    /* a remark that changes the formula makes it wrong, whatever q2b says */
+    assert_int_equal(qz_grade(&q, "softmax(QK^T/√d_k)V, and the softmax is applied to V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);
     qz_result_free(&r);
 }
 
@@ -205,7 +396,7 @@ static void test_feedback_parts(void **state)
     q.canonical = canonical;
     q.explanation = "Scaling keeps the softmax out of saturation.";
     qz_result r;
-    assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(qz_grade(&q, "softmax(QK)V", QZ_EN, &r, NULL), AT_OK);
     assert_int_equal(r.verdict, QZ_WRONG);
     assert_int_equal(r.body_at, strlen("Not right.\n"));
     assert_true(r.body_at < r.reveal_at && r.reveal_at < strlen(r.feedback));
@@ -213,8 +404,13 @@ static void test_feedback_parts(void **state)
     assert_null(memmem(r.feedback, r.reveal_at, q.explanation, strlen(q.explanation)));
     assert_non_null(strstr(r.feedback + r.reveal_at, q.explanation));
     qz_result_free(&r);
-    assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_ZH, &r, NULL), AT_OK);
+    assert_int_equal(qz_grade(&q, "softmax(QK)V", QZ_ZH, &r, NULL), AT_OK);
     assert_memory_equal(r.feedback + r.reveal_at, "标准形式：", strlen("标准形式："));
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_EN, &r, NULL), AT_OK);
+    assert_int_equal(r.verdict, QZ_PARTIAL);    /* a partial answer holds back the same */
+    assert_int_equal(r.body_at, strlen("Partly right: one part is off.\n"));
+    assert_memory_equal(r.feedback + r.reveal_at, "Expected: ", 10);
     qz_result_free(&r);
     assert_int_equal(qz_grade(&q, "softmax(QKᵀ/√dₖ)·V", QZ_EN, &r, NULL), AT_OK);
     assert_int_equal(r.body_at, 0);                        /* "Correct: …" says more */
@@ -376,6 +572,11 @@ int main(void)
         cmocka_unit_test(test_notation_prefix_stop_names),
         cmocka_unit_test(test_notation_equivalent),
         cmocka_unit_test(test_formula_with_words),
+        cmocka_unit_test(test_formula_one_slip),
+        cmocka_unit_test(test_formula_wrong),
+        cmocka_unit_test(test_formula_right_with_more),
+        cmocka_unit_test(test_formula_feedback_holds_back),
+        cmocka_unit_test(test_formula_follow_up),
         cmocka_unit_test(test_formula_mistakes),
         cmocka_unit_test(test_formula_unreadable),
         cmocka_unit_test(test_formula_graded),

@@ -1,0 +1,124 @@
+/* Formula answers graded: the formula's verdict from its mistakes (quiz/formula.h), short
+ * feedback that names the part that broke and what was expected of it, and words written
+ * beside the formula graded by the follow-up question's grader. See qz_grade_formula in
+ * quiz/internal.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "quiz/formula.h"
+#include "quiz/internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* At most this many mistakes are named: the first that matter most. */
+#define MAX_NAMED 3
+
+static void name_mistakes(const qz_formula_diag *d, qz_lang lang, FILE *fb)
+{
+    unsigned m = d->mistakes;
+    if (m & QZ_F_SOFTMAX_PLACE)
+        m &= ~(unsigned)QZ_F_SCALE_OUTSIDE;   /* a consequence of where softmax stands */
+    if (m & (QZ_F_NO_FORMULA))
+        m = QZ_F_NO_FORMULA;
+    int named = 0;
+    for (int pass = 0; pass < 2; pass++)       /* what makes it wrong first, then slips */
+        for (unsigned bit = 1; bit <= QZ_F_OTHER && named < MAX_NAMED; bit <<= 1) {
+            if (!(m & bit) || ((bit & QZ_F_FATAL) == 0) != pass)
+                continue;
+            if (bit == QZ_F_NOT_SOFTMAX && d->function[0])
+                fprintf(fb, "  - %s: %s\n", d->function, qz_formula_mistake_text(bit, lang == QZ_ZH));
+            else
+                fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang == QZ_ZH));
+            named++;
+        }
+}
+
+/* The answer without the formula: what the student wrote beside it. malloc'd. */
+static char *words_beside(const char *answer, const qz_formula_diag *d)
+{
+    size_t len = strlen(answer);
+    char *s = malloc(len + 2);
+    if (!s)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (i == d->start && d->end > d->start) {
+            s[n++] = ' ';
+            i = d->end - 1;
+            continue;
+        }
+        s[n++] = answer[i];
+    }
+    s[n] = '\0';
+    return s;
+}
+
+/* The follow-up question's grader on the words beside the formula: the one place the
+ * text grader is called for a formula answer. Its headline goes into the feedback.
+ * Returns AT_OK or AT_ENOMEM. */
+static int judge_words(const qz_question *q, const char *answer, const qz_formula_diag *d,
+                       qz_lang lang, FILE *fb, at_error *err)
+{
+    char *words = words_beside(answer, d);
+    if (!words)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    qz_result r;
+    at_error e2;
+    int rc = qz_grade(q->follow_up, words, lang, &r, &e2);
+    free(words);
+    if (rc)
+        return rc == AT_ENOMEM ? at_error_set(err, rc, "out of memory") : AT_OK;
+    if (r.verdict != QZ_MALFORMED && r.feedback && *r.feedback) {
+        size_t n = strcspn(r.feedback, "\n");
+        fprintf(fb, QZ_TR(lang, "Your words beside the formula, as question %s grades them: %.*s\n",
+                          "公式旁边的说明（按 %s 题评分）：%.*s\n"),
+                q->follow_up->id ? q->follow_up->id : "?", (int)n, r.feedback);
+    }
+    qz_result_free(&r);
+    return AT_OK;
+}
+
+int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                     FILE *fb, at_error *err)
+{
+    if (!q->canonical)
+        return at_error_set(err, AT_EINVAL, "question %s: a formula question needs `canonical`",
+                            q->id ? q->id : "?");
+    out->expected = strdup(q->canonical);
+    qz_formula_diag d;
+    at_error ferr;
+    int rc = qz_formula_diagnose(answer, q->canonical, &d, &ferr);
+    if (rc == AT_ERANGE || rc == AT_ENOMEM)
+        return at_error_set(err, rc, "question %s: %s", q->id ? q->id : "?", ferr.msg);
+    if (rc) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, "%s\n", ferr.msg);
+        fprintf(fb, QZ_TR(lang, "Unicode, ASCII, LaTeX or code (NumPy, PyTorch) are all fine.\n",
+                          "Unicode、ASCII、LaTeX 或代码（NumPy、PyTorch）写法都可以。\n"));
+        return AT_OK;
+    }
+    if (!d.mistakes) {
+        out->verdict = QZ_CORRECT;
+        out->score = 1;
+        fprintf(fb, QZ_TR(lang, "Correct: %s\n", "正确：%s\n"), q->canonical);
+    } else {
+        int partial = !d.fatal && d.slips == 1;
+        out->verdict = partial ? QZ_PARTIAL : QZ_WRONG;
+        out->score = partial ? 0.5 : 0;
+        out->mistake = QZ_M_FORMULA;
+        fprintf(fb, "%s", partial ? QZ_TR(lang, "Partly right: one part is off.\n", "部分正确：有一处不对。\n")
+                                  : QZ_TR(lang, "Not right.\n", "不对。\n"));
+        out->body_at = qz_fb_pos(fb);
+        name_mistakes(&d, lang, fb);
+    }
+    if (d.explained && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
+        (rc = judge_words(q, answer, &d, lang, fb, err)))
+        return rc;
+    if (out->verdict == QZ_CORRECT)
+        return AT_OK;
+    out->reveal_at = qz_fb_pos(fb);
+    fprintf(fb, QZ_TR(lang, "Expected: %s\n", "标准形式：%s\n"), q->canonical);
+    if (q->explanation)
+        fprintf(fb, "\n%s%s", q->explanation,
+                *q->explanation && q->explanation[strlen(q->explanation) - 1] == '\n' ? "" : "\n");
+    return AT_OK;
+}
