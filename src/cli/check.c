@@ -320,7 +320,7 @@ int cli_check(int argc, char **argv)
         unknown_question(&set, &diags, a.qid, lang);
         goto out;
     }
-    if (qz_bind_question(q, &b, &err) || qz_grade(&b.q, a.answer, lang, &r, &err)) {
+    if (qz_bind_lesson_question(lesson, q, &b, &err) || qz_grade(&b.q, a.answer, lang, &r, &err)) {
         fprintf(stderr, "attn-tutor check: %s: %s\n", lesson->path, err.msg);
         goto out;
     }

@@ -220,9 +220,10 @@ static int session(const practice_args *a, qz_lang lang, const char *lang_code, 
         const char *due[3];
         size_t n = qz_store_due(st, (long long)time(NULL), due, 3);
         for (size_t i = 0; go_on && i < n; i++) {
-            const at_question *lq = qz_find_question(&set, due[i], NULL);
+            const at_lesson *lesson = NULL;
+            const at_question *lq = qz_find_question(&set, due[i], &lesson);
             qz_bound b;
-            if (!lq || !lq->prompt || qz_bind_question(lq, &b, NULL))
+            if (!lq || !lq->prompt || qz_bind_lesson_question(lesson, lq, &b, NULL))
                 continue;
             printf(QZ_TR(lang, "[review %s]\n", "[复习 %s]\n"), due[i]);
             go_on = ask(&b.q, lq->prompt, due[i], lang, st, &line, &cap, &right);

@@ -271,6 +271,8 @@ typedef struct at_question {
     bool *multiple;           /* multiple: more than one option is right */
     /* formula */
     char *canonical;          /* canonical: e.g. softmax(Q K^T / sqrt(d_k)) V */
+    char *follow_up;          /* follow_up: id of a text question of this lesson that grades
+                                 the words a student writes beside the formula (q2b) */
     /* text */
     at_concept *rubric;       /* rubric: [..] */
     unsigned rubric_count;

@@ -23,7 +23,7 @@ static const kind_rule question_rules[] = {
     {"numeric", "value tolerance relative decimals", "value"},
     {"attention", "tokens glosses q k v mask scale ask row decimals", "q k v ask row"},
     {"choice", "options multiple", "options"},
-    {"formula", "canonical", "canonical"},
+    {"formula", "canonical follow_up", "canonical"},
     {"text", "rubric misconceptions reference min_concepts", "rubric reference"},
 };
 

@@ -235,6 +235,7 @@ const cyaml_schema_field_t at_question_fields[] = {
                          0, CYAML_UNLIMITED),
     CYAML_FIELD_BOOL_PTR("multiple", OPT, at_question, multiple),
     CYAML_FIELD_STRING_PTR("canonical", OPT, at_question, canonical, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("follow_up", OPT, at_question, follow_up, 1, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("rubric", OPT | CYAML_FLAG_POINTER, at_question, rubric, &concept_entry,
                          0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("misconceptions", OPT | CYAML_FLAG_POINTER, at_question, misconceptions,

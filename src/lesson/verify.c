@@ -201,6 +201,11 @@ void at_verify_lesson(at_lesson *l, const ynode *root, const char *data, size_t 
             if (d->steps[j].question && !strcmp(d->steps[j].question->id, s->question->id))
                 report(&v, AT_DIAG_ERROR, ynode_get(qn, "id", NULL),
                        "question id '%s' is used twice in this lesson", s->question->id);
+        const char *fu = s->question->follow_up;
+        const at_question *fq = fu ? at_lesson_find_question(l, fu, NULL) : NULL;
+        if (fu && (!fq || fq->kind != AT_Q_TEXT || fq == s->question))
+            report(&v, AT_DIAG_ERROR, ynode_get(qn, "follow_up", NULL),
+                   "`follow_up` '%s' is not a text question of this lesson", fu);
     }
     at_verify_widths(l->path, data, len, diags);
 }

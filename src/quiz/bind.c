@@ -207,8 +207,37 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
     return rc;
 }
 
+int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *b,
+                            at_error *err)
+{
+    int rc = qz_bind_question(src, b, err);
+    if (rc || !lesson || src->kind != AT_Q_FORMULA || !src->follow_up)
+        return rc;
+    const at_question *fq = at_lesson_find_question(lesson, src->follow_up, NULL);
+    if (!fq || fq->kind != AT_Q_TEXT || fq == src) {
+        qz_bound_free(b);
+        return at_error_set(err, AT_EINVAL, "question %s: `follow_up` '%s' is not a text question of "
+                            "this lesson", src->id ? src->id : "?", src->follow_up);
+    }
+    b->follow_up = calloc(1, sizeof *b->follow_up);
+    if (!b->follow_up) {
+        qz_bound_free(b);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    if ((rc = qz_bind_question(fq, b->follow_up, err))) {
+        qz_bound_free(b);
+        return rc;
+    }
+    b->q.follow_up = &b->follow_up->q;
+    return AT_OK;
+}
+
 void qz_bound_free(qz_bound *b)
 {
+    if (b->follow_up) {
+        qz_bound_free(b->follow_up);
+        free(b->follow_up);
+    }
     free(b->scores);
     free(b->values);
     free(b->mq);

@@ -14,6 +14,7 @@
  * tokens, rubric) is borrowed from the lesson, which must outlive it. */
 typedef struct qz_bound {
     qz_question q;
+    struct qz_bound *follow_up;      /* a formula question's `follow_up`, bound; or NULL */
     double *scores, *values, *mq, *mk, *mv;
     size_t *ask;
     unsigned char *allowed;
@@ -31,6 +32,14 @@ void qz_bound_free(qz_bound *b);
  * AT_ENOMEM. qz_bound_free frees them (qz_bind_rubric_free). */
 int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err);
 void qz_bind_rubric_free(qz_bound *b);
+
+/* qz_bind_question for a question of `lesson`, with what it names there: a formula
+ * question's `follow_up` (the text question that grades words written beside the
+ * formula) is bound too and set as out->q.follow_up. lesson may be NULL (then nothing
+ * is looked up). Same returns; a follow_up that names no text question of the lesson is
+ * AT_EINVAL (lint reports it too). */
+int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *out,
+                            at_error *err);
 
 /* Split a command-line id: "q3" → ("self-test", "q3"); "masking:q2" → ("masking", "q2").
  * Writes into lesson / question (cap bytes each); -1 if a part is empty or too long. */

@@ -36,7 +36,7 @@ int ui_question_init(ui_question *uq, const at_lesson *lesson, const at_question
     ui_lineedit_set(&uq->answer, "");
     at_error err;
     at_error_clear(&err);
-    if (qz_bind_question(q, &uq->bound, &err) == AT_OK)
+    if (qz_bind_lesson_question(lesson, q, &uq->bound, &err) == AT_OK)
         uq->bound_ok = 1;
     else
         snprintf(uq->bind_error, sizeof uq->bind_error, "%s", err.msg);

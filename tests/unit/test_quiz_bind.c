@@ -50,7 +50,13 @@ static const char lesson_yaml[] =
     "        - {concept: variance grows, synonyms: [variance, 方差]}\n"
     "        - {concept: softmax saturates, synonyms: [saturate, 饱和]}\n"
     "      min_concepts: 1\n"
-    "      reference: The variance of q·k grows with d_k.\n";
+    "      reference: The variance of q·k grows with d_k.\n"
+    "  - question:\n"
+    "      id: f1\n"
+    "      kind: formula\n"
+    "      prompt: The formula?\n"
+    "      canonical: softmax(Q K^T / sqrt(d_k)) V\n"
+    "      follow_up: t1\n";
 
 static at_lesson *load_lesson(void)
 {
@@ -128,6 +134,43 @@ static void test_numeric_choice_text(void **state)
     at_lesson_free(l);
 }
 
+/* A formula question's follow_up is bound from its lesson and grades the words beside
+ * the formula; one that names no text question is a lint error. */
+static void test_formula_follow_up(void **state)
+{
+    at_lesson *l = load_lesson();
+    const at_question *q = at_lesson_find_question(l, "f1", NULL);
+    qz_bound b;
+    at_error err;
+    assert_int_equal(qz_bind_lesson_question(l, q, &b, &err), AT_OK);
+    assert_non_null(b.q.follow_up);
+    assert_string_equal(b.q.follow_up->id, "t1");
+    qz_result r;
+    assert_int_equal(qz_grade(&b.q, "softmax(QKᵀ/√dₖ)V: the variance of the dot products grows with d_k",
+                              QZ_EN, &r, &err), AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_non_null(strstr(r.feedback, "as question t1 grades them: Correct"));
+    qz_result_free(&r);
+    qz_bound_free(&b);
+    assert_int_equal(qz_bind_question(q, &b, &err), AT_OK);   /* without the lesson: none */
+    assert_null(b.q.follow_up);
+    qz_bound_free(&b);
+    at_lesson_free(l);
+
+    static const char bad[] = "id: bad\nlang: en\ntitle: Bad\nsteps:\n"
+                              "  - question: {id: f1, kind: formula, prompt: p, canonical: Q, follow_up: f2}\n"
+                              "  - question: {id: f2, kind: formula, prompt: p, canonical: K}\n";
+    at_diag_list d = {0};
+    l = NULL;
+    at_lesson_load_data("bad.yaml", bad, strlen(bad), &l, &d);
+    int named = 0;
+    for (size_t i = 0; i < d.count; i++)
+        named |= strstr(d.items[i].msg, "`follow_up` 'f2' is not a text question") != NULL;
+    assert_true(named);
+    at_diag_list_free(&d);
+    at_lesson_free(l);
+}
+
 static void test_ids(void **state)
 {
     char lesson[32], q[32];
@@ -148,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_softmax_ask_by_text_and_position),
         cmocka_unit_test(test_attention_with_mask_rows),
         cmocka_unit_test(test_numeric_choice_text),
+        cmocka_unit_test(test_formula_follow_up),
         cmocka_unit_test(test_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
