@@ -33,12 +33,15 @@ enum ftok {
     F_DOT,      /* . before a name: member access (K.T, np.sqrt) */
     F_ASSIGN,   /* = 等于 "equals" */
     F_SEP,      /* ; a line break, a full stop, a colon */
-    F_FILLER,   /* then, 再, 然后, apply: no meaning in the formula */
+    F_FILLER,   /* then, 再, 然后, apply: no meaning in the formula; var 2: words that
+                 * put the softmax over the wrong axis ("over the columns", 按列) */
     F_OTHER,    /* a symbol of no meaning here (#, ?, …) */
     F_CONJ,     /* 和, 与, 跟: a product when the clause ends in a product verb
                  * ("Q 和 K 的转置做矩阵乘法"), else a word of prose */
     F_PRODVERB, /* 相乘, 做矩阵乘法, 的乘积: the verb of such a product */
     F_STRING,   /* an einsum subscript string without its quotes: id,jd->ij */
+    F_DOTPRE,   /* "the dot products of": its "and" / "with" then is F_DOTMUL */
+    F_DOTMUL,   /* a dot product of rows: A · Bᵀ (点积, "dot product of A and B") */
 };
 
 enum fvar {
@@ -49,7 +52,8 @@ enum fvar {
 
 typedef struct ftoken {
     enum ftok kind;
-    int var;            /* F_VAR: enum fvar; F_NAME: 1 for "softmax of" */
+    int var;            /* F_VAR: enum fvar; F_NAME: 1 "softmax of", 3 a LaTeX command;
+                         * F_FILLER: 2 words of a wrong softmax axis; F_PRODVERB: 1 点积 */
     double num;         /* F_NUM */
     const char *text;   /* F_NAME, F_WORD: in the normalised text, len bytes */
     size_t len;

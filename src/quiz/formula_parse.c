@@ -93,7 +93,7 @@ static int is_math(const ftokens *T, size_t i)
         return next->kind == F_ASSIGN || name_bound_before(T, i);
     if (t->kind != F_NAME)
         return 1;
-    if (t->len == 1 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
+    if (t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
         (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
         (next->kind == F_LPAR && (!next->space_before || role_of(t) != R_NONE)))
         return 1;
@@ -105,14 +105,14 @@ static int is_math(const ftokens *T, size_t i)
 
 static int trim_front(enum ftok k)
 {
-    return k == F_SEP || k == F_COMMA || k == F_RPAR || k == F_MUL || k == F_DIV || k == F_POW ||
+    return k == F_SEP || k == F_COMMA || k == F_RPAR || k == F_MUL || k == F_DOTMUL || k == F_DIV || k == F_POW ||
            k == F_PLUS || k == F_ASSIGN || k == F_FILLER || k == F_DOT || k == F_TRANS ||
            k == F_SQRT_POST;
 }
 
 static int trim_back(enum ftok k)
 {
-    return k == F_SEP || k == F_COMMA || k == F_LPAR || k == F_MUL || k == F_DIV || k == F_POW ||
+    return k == F_SEP || k == F_COMMA || k == F_LPAR || k == F_MUL || k == F_DOTMUL || k == F_DIV || k == F_POW ||
            k == F_PLUS || k == F_MINUS || k == F_ASSIGN || k == F_FILLER || k == F_DOT ||
            k == F_SQRT || k == F_FRAC || k == F_TRANS_PRE;
 }
@@ -351,7 +351,9 @@ static int column_word(const ftokens *T, size_t i)
     if ((fq_name_is(t, "dim") || fq_name_is(t, "axis") || han_has(t, "第")) &&
         (n->kind == F_NUM || (n->kind == F_ASSIGN && T->t[i + 2].kind == F_NUM)))
         return (n->kind == F_NUM ? n->num : T->t[i + 2].num) == 0;
-    return han_has(t, "列");
+    if (t->kind == F_VAR && t->var == V_Q && t->len > 1)
+        return 1;   /* over the queries */
+    return han_has(t, "列") || (t->kind == F_FILLER && t->var == 2);
 }
 
 static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
@@ -373,6 +375,7 @@ static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
             neg |= negating(t);
             verb |= softmax && applying(t);
             column |= column_word(T, j);
+            softmax |= t->kind == F_FILLER && t->var == 2;   /* "按列归一化" says it alone */
             if (softmax && verb && !neg && t->kind == F_VAR && t->var == V_V)
                 r |= FQ_REMARK_ON_V;
         }
@@ -724,6 +727,14 @@ static int parse_name(fparser *p)
         p->i++;
         return peek(p)->kind == F_NAME ? parse_name(p) : parse_postfix(p);
     }
+    if (role == R_ATTENTION && peek(p)->kind == F_LPAR) {   /* "… = Attention(Q, K, V)" */
+        int depth = 0;
+        do {
+            depth += (peek(p)->kind == F_LPAR) - (peek(p)->kind == F_RPAR);
+            p->i++;
+        } while (depth > 0 && peek(p)->kind != F_END);
+        return depth ? fail(p, "a closing parenthesis is missing") : node(p, N_OTHER, -1, -1);
+    }
     if (role == R_NONE || role == R_ATTENTION) {
         if (peek(p)->kind == F_LPAR && role == R_NONE)
             return parse_call(p, name, R_FUNC);   /* an unknown function: named in the feedback */
@@ -919,7 +930,11 @@ static int term_rest(fparser *p, int acc)
 {
     while (acc >= 0) {
         const ftoken *t = peek(p);
-        if (t->kind == F_MUL || t->kind == F_DIV || (times_x(t) && starts_primary(p, peek2(p)))) {
+        if (t->kind == F_DOTMUL) {   /* dot products of the rows: A Bᵀ */
+            p->i++;
+            int b = parse_unary(p);
+            acc = node(p, N_MUL, acc, b >= 0 && p->f->node[b].op == N_TRANS ? b : node(p, N_TRANS, b, -1));
+        } else if (t->kind == F_MUL || t->kind == F_DIV || (times_x(t) && starts_primary(p, peek2(p)))) {
             p->i++;
             acc = node(p, t->kind == F_DIV ? N_DIV : N_MUL, acc, parse_unary(p));
         } else if (t->kind == F_DOT && peek2(p)->kind == F_VAR) {
@@ -959,7 +974,7 @@ static int parse_chain(fparser *p)
     int e = sum_rest(p, term_rest(p, parse_unary(p)));
     while (e >= 0 && peek(p)->kind == F_COMMA) {
         enum ftok k = peek2(p)->kind;
-        if (k == F_MUL || k == F_DIV) {
+        if (k == F_MUL || k == F_DIV || k == F_DOTMUL) {
             p->i++;
         } else {
             p->i++;
@@ -1035,10 +1050,10 @@ static int is_atom(const fparser *p, int n)
 
 static int parse_program(fparser *p)
 {
-    int answer = -1, last = -1, n_stmt = 0, n_atoms = 0;
+    int answer = -1, atom_answer = -1, last = -1, n_stmt = 0, n_atoms = 0;
     unsigned char *seen = NULL;
     for (;;) {
-        while (peek(p)->kind == F_SEP || peek(p)->kind == F_COMMA)
+        while (peek(p)->kind == F_SEP || peek(p)->kind == F_COMMA || peek(p)->kind == F_ASSIGN)
             p->i++;
         if (peek(p)->kind == F_END)
             break;
@@ -1046,7 +1061,7 @@ static int parse_program(fparser *p)
         if (e < 0)
             goto out;
         enum ftok k = peek(p)->kind;
-        if (k != F_SEP && k != F_COMMA && k != F_END) {
+        if (k != F_SEP && k != F_COMMA && k != F_END && k != F_ASSIGN) {
             fail(p, k == F_RPAR ? "a parenthesis closes that was never opened" : "unexpected symbol");
             e = -1;
             goto out;
@@ -1059,15 +1074,17 @@ static int parse_program(fparser *p)
             goto out;
         }
         last = e;
-        if (uses_matrix(p, e, seen))
-            answer = e;
+        if (uses_matrix(p, e, seen))   /* "…V，Q、K、V 分别是…": the formula, not a symbol */
+            *(is_atom(p, e) ? &atom_answer : &answer) = e;
         n_stmt++;
         n_atoms += is_atom(p, e);
     }
     if (last < 0)
         fail(p, "there is no formula");
     else   /* "Q, K, V, softmax, sqrt(d_k)": a list of symbols, not a formula */
-        p->f->is_list = n_stmt >= 3 && n_atoms >= n_stmt - 1 && is_atom(p, answer >= 0 ? answer : last);
+        p->f->is_list = n_stmt >= 3 && n_atoms >= n_stmt - 1 && answer < 0;
+    if (answer < 0)
+        answer = atom_answer;
 out:
     free(seen);
     if (p->failed)
@@ -1106,9 +1123,12 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         fq_tokens_free(&T);
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
-    for (size_t i = a; i < b; i++)
+    for (size_t i = a; i < b; i++) {
+        if (T.t[i].kind == F_FILLER && T.t[i].var == 2)
+            f->remarks |= FQ_REMARK_AXIS;   /* "softmax over the columns of (…)" */
         if (T.t[i].kind != F_FILLER)
             p.t[p.n++] = T.t[i];
+    }
     p.t[p.n] = T.t[b];
     p.t[p.n].kind = F_END;
     p.t[p.n].at = (long)f->end;

@@ -68,6 +68,8 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x2032: return "'";                        /* ′ */
     case 0x00bd: return "(1/2)";                    /* ½ */
     case 0x03c3: return "\\sigma ";                 /* σ */
+    case 0x03a3: case 0x2211: return "\\sum ";       /* Σ ∑ */
+    case 0x2192: case 0x21d2: case 0x27f6: return ",";   /* → ⇒ ⟶: the next step */
     default: return NULL;
     }
 }
@@ -246,7 +248,19 @@ static const word words[] = {
     {"over the last dimension", F_FILLER, 0, NULL}, {"along the last axis", F_FILLER, 0, NULL},
     {"along the last dimension", F_FILLER, 0, NULL}, {"along the rows", F_FILLER, 0, NULL},
     {"row-wise", F_FILLER, 0, NULL}, {"rowwise", F_FILLER, 0, NULL}, {"per row", F_FILLER, 0, NULL},
-    {"for each row", F_FILLER, 0, NULL}, {"of", F_FILLER, 0, NULL},
+    {"for each row", F_FILLER, 0, NULL}, {"of", F_FILLER, 0, NULL}, {"the", F_FILLER, 0, NULL},
+    /* … and the queries' (a slip of the axis: var 2) */
+    {"over the queries", F_FILLER, 2, NULL}, {"over queries", F_FILLER, 2, NULL},
+    {"over the columns", F_FILLER, 2, NULL}, {"over columns", F_FILLER, 2, NULL},
+    {"along the columns", F_FILLER, 2, NULL}, {"column-wise", F_FILLER, 2, NULL},
+    {"columnwise", F_FILLER, 2, NULL}, {"over the first axis", F_FILLER, 2, NULL},
+    {"along the first axis", F_FILLER, 2, NULL}, {"over the first dimension", F_FILLER, 2, NULL},
+    {"along the first dimension", F_FILLER, 2, NULL}, {"按列", F_FILLER, 2, NULL},
+    {"逐列", F_FILLER, 2, NULL},
+    /* "the dot products of Q and K": Q Kᵀ */
+    {"the dot products of", F_DOTPRE, 0, NULL}, {"the dot product of", F_DOTPRE, 0, NULL},
+    {"dot products of", F_DOTPRE, 0, NULL}, {"dot product of", F_DOTPRE, 0, NULL},
+    {"the dot products between", F_DOTPRE, 0, NULL}, {"dot products between", F_DOTPRE, 0, NULL},
     {"divided by", F_DIV, 0, NULL}, {"divide by", F_DIV, 0, NULL}, {"dividing by", F_DIV, 0, NULL},
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
@@ -261,10 +275,11 @@ static const word words[] = {
     {"的平方根", F_SQRT_POST, 0, NULL}, {"平方根", F_SQRT, 0, NULL},
     {"的转置", F_TRANS, 0, NULL}, {"转置", F_TRANS, 0, NULL},
     {"和", F_CONJ, 0, NULL}, {"与", F_CONJ, 0, NULL}, {"跟", F_CONJ, 0, NULL},
-    {"相乘", F_PRODVERB, 0, NULL}, {"做矩阵乘法", F_PRODVERB, 0, NULL}, {"矩阵相乘", F_PRODVERB, 0, NULL},
+    {"相乘", F_PRODVERB, 0, NULL}, {"的内积", F_PRODVERB, 1, NULL}, {"内积", F_PRODVERB, 1, NULL}, {"做矩阵乘法", F_PRODVERB, 0, NULL}, {"矩阵相乘", F_PRODVERB, 0, NULL},
     {"矩阵乘法", F_PRODVERB, 0, NULL}, {"做乘法", F_PRODVERB, 0, NULL}, {"的乘积", F_PRODVERB, 0, NULL},
-    {"乘积", F_PRODVERB, 0, NULL}, {"做点积", F_PRODVERB, 0, NULL}, {"的点积", F_PRODVERB, 0, NULL},
-    {"点积", F_PRODVERB, 0, NULL},
+    {"乘积", F_PRODVERB, 0, NULL}, {"做点积", F_PRODVERB, 1, NULL}, {"的点积", F_PRODVERB, 1, NULL},
+    {"点积", F_PRODVERB, 1, NULL}, {"右乘", F_MUL, 0, NULL}, {"以后", F_FILLER, 0, NULL},
+    {"后", F_FILLER, 0, NULL},
     {"过", F_FILLER, 0, NULL}, {"按行", F_FILLER, 0, NULL}, {"逐行", F_FILLER, 0, NULL},
     {"再", F_FILLER, 0, NULL}, {"然后", F_FILLER, 0, NULL}, {"最后", F_FILLER, 0, NULL},
     {"之后", F_FILLER, 0, NULL}, {"做", F_FILLER, 0, NULL}, {"取", F_FILLER, 0, NULL},
@@ -466,10 +481,36 @@ static int lex_command(lexer *lx, size_t i, size_t j)
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
         if (strlen(cmds[k].c) == n && !strncmp(s, cmds[k].c, n))
             return emit(lx, cmds[k].kind, i, j);
-    /* \softmax, \sigma, \exp, \alpha: a name, read without its backslash */
+    /* \softmax, \sigma, \exp, \alpha: a name, read without its backslash (var 3: a
+     * command, so part of a formula) */
     if (emit(lx, F_NAME, i + 1, j))
         return -1;
+    lx->out->t[lx->out->n - 1].var = 3;
     return 0;
+}
+
+/* After \sum or \max: the length of its limits (_j, _j=1, ^n, ^{n}), which say nothing
+ * here. */
+static size_t limits_after(const char *s)
+{
+    const char *p = s;
+    for (int k = 0; k < 2; k++) {
+        if (*p != '_' && *p != '^')
+            break;
+        p++;
+        if (*p == '{') {
+            while (*p && *p != '}')
+                p++;
+            p += *p == '}';
+        } else {
+            while (isalnum((unsigned char)*p))
+                p++;
+            if (*p == '=')
+                for (p++; isalnum((unsigned char)*p); p++)
+                    ;
+        }
+    }
+    return (size_t)(p - s);
 }
 
 static int lex(lexer *lx)
@@ -488,7 +529,7 @@ static int lex(lexer *lx)
         if (wl && (!isalpha((unsigned char)s[i]) || i == 0 || !is_word_char((unsigned char)s[i - 1]))) {
             if (emit(lx, w->kind, i, i + wl))
                 return -1;
-            lx->out->t[lx->out->n - 1].var = w->var;   /* 1: "softmax of" */
+            lx->out->t[lx->out->n - 1].var = w->var;   /* 1: "softmax of"; 2: a wrong axis */
             if (w->name) {
                 lx->out->t[lx->out->n - 1].text = w->name;
                 lx->out->t[lx->out->n - 1].len = strlen(w->name);
@@ -565,6 +606,8 @@ static int lex(lexer *lx)
                 j++;
             if (lex_command(lx, i, j))
                 return -1;
+            if ((j - i == 4 && !strncmp(s + i, "\\sum", 4)) || (j - i == 4 && !strncmp(s + i, "\\max", 4)))
+                j += limits_after(s + j);
             i = j;
             continue;
         }
@@ -609,16 +652,23 @@ static int lex(lexer *lx)
         case '@': k = F_MUL; break;
         case '/': k = F_DIV; break;
         case '+': k = F_PLUS; break;
-        case '-': k = F_MINUS; break;
-        case '=': k = F_ASSIGN; l = s[i + 1] == '=' ? 2 : 1; break;
+        case '-':   /* "->": the next step; "--": a dash before words */
+            k = s[i + 1] == '>' ? F_COMMA : s[i + 1] == '-' ? F_SEP : F_MINUS;
+            l = s[i + 1] == '>' || s[i + 1] == '-' ? 2 : 1;
+            break;
+        case '=':
+            k = s[i + 1] == '>' ? F_COMMA : F_ASSIGN;
+            l = s[i + 1] == '=' || s[i + 1] == '>' ? 2 : 1;
+            break;
         case ',': k = F_COMMA; break;
         case ';': case '\n': case '!': case '?': k = F_SEP; break;
         case ':': k = s[i + 1] == '=' ? F_ASSIGN : F_SEP; l = s[i + 1] == '=' ? 2 : 1; break;
         case '(': case '[': case '{': k = F_LPAR; break;
         case ')': case ']': case '}': k = F_RPAR; break;
         case '\'': k = F_TRANS; break;
-        case '.':
-            k = i + 1 < n && (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_') ? F_DOT : F_SEP;
+        case '.':   /* x.T, np.sqrt; "A . B" a product; else a full stop */
+            k = i + 1 < n && (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_') ? F_DOT
+              : lx->space && i + 1 < n && s[i + 1] == ' ' ? F_MUL : F_SEP;
             break;
         default: k = F_OTHER;
         }
@@ -627,6 +677,36 @@ static int lex(lexer *lx)
         i += l;
     }
     return 0;
+}
+
+static int name_is(const ftoken *t, const char *w)
+{
+    size_t n = strlen(w);
+    return t->kind == F_NAME && t->len == n && !strncasecmp(t->text, w, n);
+}
+
+/* "divide A by B", "multiply A by B", "the dot product of A and B": the verb's "by" or
+ * the "and" becomes the operator; the verb is no more than a filler. */
+static void resolve_verbs(ftokens *T)
+{
+    for (size_t i = 0; i < T->n; i++) {
+        ftoken *t = &T->t[i];
+        enum ftok op = name_is(t, "divide") || name_is(t, "divides") ? F_DIV
+                     : name_is(t, "multiply") || name_is(t, "multiplies") ? F_MUL
+                     : t->kind == F_DOTPRE ? F_DOTMUL : F_END;
+        if (op == F_END)
+            continue;
+        for (size_t j = i + 1; j < T->n && T->t[j].kind != F_COMMA && T->t[j].kind != F_SEP; j++) {
+            ftoken *w = &T->t[j];
+            if (op == F_DOTMUL ? name_is(w, "and") || name_is(w, "with") : name_is(w, "by")) {
+                w->kind = op;
+                t->kind = F_FILLER;
+                break;
+            }
+        }
+        if (t->kind == F_DOTPRE)
+            t->kind = F_NAME;   /* words */
+    }
 }
 
 /* 和 / 与 and a product verb in one clause make a product; alone they are words. */
@@ -643,8 +723,8 @@ static void resolve_products(ftokens *T)
             if (t->kind == F_CONJ) {
                 int verb = 0;
                 for (size_t v = j + 1; v < i && !verb; v++)
-                    verb = T->t[v].kind == F_PRODVERB;
-                t->kind = verb ? F_MUL : F_HAN;
+                    verb = T->t[v].kind == F_PRODVERB ? 1 + T->t[v].var : 0;
+                t->kind = verb == 2 ? F_DOTMUL : verb ? F_MUL : F_HAN;   /* 点积: of the rows */
                 conj |= verb;
             } else if (t->kind == F_PRODVERB) {
                 t->kind = conj ? F_FILLER : F_HAN;
@@ -675,6 +755,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
         out->text = b.s;
         b.s = NULL;
         resolve_products(out);
+        resolve_verbs(out);
     }
     free(b.s);
     free(b.at);

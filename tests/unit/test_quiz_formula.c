@@ -115,7 +115,13 @@ static void test_notation_words(void **state)
                 "the softmax of (Q K^T divided by root d k) multiplied by V",
                 "softmax over the keys of (Q K^T / sqrt(d_k)), times V",
                 "权重 = softmax(QKᵀ/√dₖ)，输出 = 权重 × V", "用 softmax(QKᵀ/√dₖ) 得到权重，再乘以 V",
-                "Q 和 K 的转置做矩阵乘法，除以 d_k 的平方根，按行 softmax 之后再与 V 相乘。");
+                "Q 和 K 的转置做矩阵乘法，除以 d_k 的平方根，按行 softmax 之后再与 V 相乘。",
+                "Take the softmax of the dot products of the queries and the keys divided by the square root of "
+                "d_k, then multiply by the values.",
+                "the softmax of (the dot product of Q and K over root d_k) times V",
+                "QK^T/√d_k → softmax → ×V", "QK^T/√d_k -> softmax -> @V", "Q·Kᵀ/√dₖ 经过 softmax 后乘以 V",
+                "把 QKᵀ 除以 √dₖ 后做 softmax，再乘 V", "divide QK^T by √d_k, apply softmax, then multiply by V",
+                "Q 与 K 的点积除以根号 dk，做 softmax 后右乘 V");
 }
 
 static void test_notation_prefix_stop_names(void **state)
@@ -123,7 +129,9 @@ static void test_notation_prefix_stop_names(void **state)
     EXPECT_SAME("Attention(Q, K, V) = softmax(QKᵀ / √dₖ)V.", "Attention = softmax(Q K^T / sqrt(d_k)) V.",
                 "注意力(Q,K,V)=softmax(QKᵀ/√dₖ)V。", "输出 = softmax(QK^T/√d_k)V", "out := softmax(QK^T/√d_k)V",
                 "softmax(QK^T/√D_k)V", "softmax(QK^T/√d_{k})V", "softmax(QK^T/sqrt(head_dim))V",
-                "softmax(qk^t/sqrt(dk))v");
+                "softmax(qk^t/sqrt(dk))v", "softmax(QK^T/√d_k)V = Attention(Q,K,V)", "Z = softmax(QK^T / √d_k) V",
+                "Attention = softmax(QK^T/sqrt(d_k)) . V", "softmax(Q.K.T/sqrt(dk)).V",
+                "Attention = softmax(QK^T/√d_k)V, d_k = 64");
 }
 
 /* Equal structures: scalar factors commute, a transpose of a product reverses it. */
@@ -149,6 +157,8 @@ static void test_formula_with_words(void **state)
         {"The attention is computed as softmax(QK^T / sqrt(d_k)) V where Q, K, V are the query, key and "
          "value matrices.", "softmax(QK^T / sqrt(d_k)) V", 1},
         {"softmax(QK^T/√d_k)V, where softmax(QK^T/√d_k) are the weights", "softmax(QK^T/√d_k)V", 1},
+        {"softmax((Q K^T)/sqrt(dk)) V  -- the sqrt(dk) is there so that the dot products don't get too big.",
+         "softmax((Q K^T)/sqrt(dk)) V", 1},
         {"softmax(QKᵀ/√dₖ)V，除以根号dk是为了防止点积过大", "softmax(QKᵀ/√dₖ)V", 1},
         {"softmax(QKᵀ/√dₖ)V，除以根号dk，防止点积过大", "softmax(QKᵀ/√dₖ)V", 1},
         {"Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V，这样得到输出",
@@ -253,6 +263,9 @@ static void test_formula_one_slip(void **state)
         {"softmax(QKᵀ/√dₖ)V, with the softmax taken over the columns", "wrong axis"},
         {"softmax(Q Kᵀ / √d_k) V，softmax 沿第 0 维（按列）做", "wrong axis"},
         {"(QKᵀ/√d_k)V", "no softmax"},
+        {"softmax(QK^T / √d_k) V，softmax 按列归一化", "wrong axis"},
+        {"softmax(Q K^T / sqrt(d_k)) V where the softmax normalizes over the queries", "wrong axis"},
+        {"softmax(Q K^T/√d_k over the columns) V", "wrong axis"},
     };
     for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++)
         expect_graded(slips[i].answer, QZ_PARTIAL, slips[i].named);
@@ -276,6 +289,7 @@ static void test_formula_wrong(void **state)
         {"softmax(QK^T V/sqrt(d_k))", "takes in V"},
         {"softmax(QVᵀ/√d_k)K", "takes in V"},
         {"softmax(QK^T/√d_k)V, and the softmax is applied to V, not to the scores.", "takes in V"},
+        {"softmax(QK^T/√d_k)V, softmax is applied after multiplying by V", "takes in V"},
         {"softmax(QKᵀ/√d_k)V，其中 softmax 作用在 V 上而不是分数上", "takes in V"},
         {"softmax(QKᵀ/√d_k) + V", "not part of attention"},
         {"softmax(Q + K) V", "not part of attention"},
@@ -305,6 +319,10 @@ static void test_formula_right_with_more(void **state)
     expect_graded("Q 和 K 的转置做矩阵乘法，除以 d_k 的平方根，按行 softmax 之后再与 V 相乘。", QZ_CORRECT, NULL);
     expect_graded("先算 QKᵀ，除以根号dk，过softmax，最后乘V：softmax(QKᵀ/√dk)V", QZ_CORRECT, NULL);
     expect_graded("softmax(QK'/sqrt(dk))V  (K' = K transpose)", QZ_CORRECT, NULL);
+    expect_graded("exp(QK^T/√d_k) / Σ exp(QK^T/√d_k) · V", QZ_CORRECT, NULL);
+    expect_graded("\\frac{\\exp(QK^T/\\sqrt{d_k})}{\\sum_j \\exp(QK^T/\\sqrt{d_k})} V", QZ_CORRECT, NULL);
+    expect_graded("softmax(QKᵀ/√dₖ)V — note softmax is not applied to V", QZ_CORRECT, NULL);
+    expect_graded("Attention(Q,K,V)=softmax(QK^T/√d_k)V，Q、K、V 分别是查询、键、值矩阵", QZ_CORRECT, NULL);
     expect_graded("Att(Q,K,V)=softmax(QK'/√dk)·V （K' 表示 K 转置）", QZ_CORRECT, NULL);
 }
 
