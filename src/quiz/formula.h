@@ -15,21 +15,30 @@
  *              torch.matmul, np.matmul, np.dot, torch.bmm, a.matmul(b),
  *              F.softmax(…, dim=-1), torch.softmax, x.softmax(-1), nn.Softmax(dim=-1)(…),
  *              scipy.special.softmax(…, axis=-1), torch.tensor(…)/float(…) as wrappers,
- *              K.shape[-1] / K.size(-1) as d_k, several statements
- *              (scores = Q @ K.T / np.sqrt(d_k); weights = softmax(scores); weights @ V)
- *   words      English: times, multiplied by, over, divided by, (the) square root of,
- *              root, transpose(d), the transpose of, softmax of, then;
- *              Chinese: 乘以, 乘, 除以, 根号, 根号下, 的平方根, 开根号, 的转置, 转置, 再, 然后;
- *              a comma may go between the steps ("Q 乘以 K 的转置，再除以根号 d_k")
+ *              K.shape[-1] / K.size(-1) as d_k, torch.einsum('id,jd->ij', Q, K),
+ *              masked_fill, several statements (scores = Q @ K.T / np.sqrt(d_k);
+ *              weights = softmax(scores); weights @ V; W /= W.sum(-1)), the softmax
+ *              written out (exp(S - max) / sum(exp(…)), Σ, \sum_j)
+ *   words      English: times, multiplied by, over, divided by, divide A by B, (the)
+ *              square root of, root, transpose(d), K-transpose, the transpose of, softmax
+ *              of, the dot products of A and B (A Bᵀ), then, x for times;
+ *              Chinese: 乘以, 乘, 右乘, 除以, 根号, 根号下, 的平方根, 开根号, 的转置, 转置,
+ *              A 和/与 B 相乘 / 做矩阵乘法 (A B), A 与 B 的点积 (A Bᵀ), 再, 然后, 后, 做, 过;
+ *              a comma or an arrow (→, ->) may go between the steps ("Q 乘以 K 的转置，再除以
+ *              根号 d_k", "QKᵀ/√dₖ → softmax → ×V"); the softmax's axis in words (over the
+ *              keys, row-wise, 按行; over the columns, 按列 is a slip)
+ *   more       an additive mask (+ M); names for results (A = …, 权重 = …, then AV)
  *   names      d_k, dk, d, D_k, dₖ, d_head, head_dim; query/key/value(s) for Q/K/V
  *   a left-hand side "Attention(Q,K,V) =", "注意力 =", "out =" is skipped; a trailing full
  *   stop or 。 too.
  * Matrix products keep their order; scalar factors (numbers, powers of d_k) commute, so
  * QKᵀ·(1/√d_k), (Q/√d_k)Kᵀ and d_k^-0.5·QKᵀ all equal QKᵀ/√d_k.
  *
- * An answer may hold words besides the formula (an explanation): the formula is the
- * longest run of what reads as formula; words that stand for nothing in a formula
- * ("where", "keeps", Chinese prose) end it. */
+ * An answer may hold words besides the formula (an explanation): words that stand for
+ * nothing in a formula ("where", "keeps", Chinese prose) end a run of formula; the
+ * formula is the run that reads most as a whole one (softmax with Q, K or V), or the last
+ * after words that take an earlier one back ("no wait", 不对). What the words say of the
+ * formula is read too (the softmax applied to V, over the columns). */
 #ifndef AT_QUIZ_FORMULA_H
 #define AT_QUIZ_FORMULA_H
 
