@@ -69,6 +69,9 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x00bd: return "(1/2)";                    /* ½ */
     case 0x03c3: return "\\sigma ";                 /* σ */
     case 0x03a3: case 0x2211: return "\\sum ";       /* Σ ∑ */
+    case 0x2299: return "\\odot ";                    /* ⊙: elementwise, no matrix product */
+    case 0x2218: return "\\circ ";
+    case 0x2297: return "\\otimes ";
     case 0x2192: case 0x21d2: case 0x27f6: return ",";   /* → ⇒ ⟶: the next step */
     default: return NULL;
     }
@@ -565,7 +568,7 @@ static int lex(lexer *lx)
                 while (j < n && is_word_char((unsigned char)s[j]))
                     lower += islower((unsigned char)s[j++]) != 0;
                 /* it's, don't: an apostrophe inside an English word is no transpose */
-                if (lower >= 2 && j + 1 < n && s[j] == '\'' && islower((unsigned char)s[j + 1]))
+                if (lower >= 1 && j - i >= 2 && j + 1 < n && s[j] == '\'' && islower((unsigned char)s[j + 1]))
                     j++;
                 else
                     break;
@@ -632,7 +635,8 @@ static int lex(lexer *lx)
             i += l;
             continue;
         }
-        if (c == '#') {   /* a Python comment, to the end of the line */
+        if (c == '#' || (c == '/' && s[i + 1] == '/' && (s[i + 2] == ' ' || !s[i + 2]))) {
+            /* a comment (Python #, C++ // ), to the end of the line */
             while (i < n && s[i] != '\n')
                 i++;
             continue;

@@ -131,7 +131,8 @@ static void test_notation_prefix_stop_names(void **state)
                 "softmax(QK^T/√D_k)V", "softmax(QK^T/√d_{k})V", "softmax(QK^T/sqrt(head_dim))V",
                 "softmax(qk^t/sqrt(dk))v", "softmax(QK^T/√d_k)V = Attention(Q,K,V)", "Z = softmax(QK^T / √d_k) V",
                 "Attention = softmax(QK^T/sqrt(d_k)) . V", "softmax(Q.K.T/sqrt(dk)).V",
-                "Attention = softmax(QK^T/√d_k)V, d_k = 64");
+                "Attention = softmax(QK^T/√d_k)V, d_k = 64", "Softmax(Q·K^T/√d_k)·V   // d_k = key 维度",
+                "It's softmax(QK^T/sqrt(d_k)) times V.");
 }
 
 /* Equal structures: scalar factors commute, a transpose of a product reverses it. */
@@ -290,6 +291,7 @@ static void test_formula_wrong(void **state)
         {"softmax(QVᵀ/√d_k)K", "takes in V"},
         {"softmax(QK^T/√d_k)V, and the softmax is applied to V, not to the scores.", "takes in V"},
         {"softmax(QK^T/√d_k)V, softmax is applied after multiplying by V", "takes in V"},
+        {"softmax(QKᵀ/√dₖ) ⊙ V", "not part of attention"},
         {"softmax(QKᵀ/√d_k)V，其中 softmax 作用在 V 上而不是分数上", "takes in V"},
         {"softmax(QKᵀ/√d_k) + V", "not part of attention"},
         {"softmax(Q + K) V", "not part of attention"},
