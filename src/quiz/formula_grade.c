@@ -53,8 +53,10 @@ static char *words_beside(const char *answer, const qz_formula_diag *d)
 }
 
 /* The follow-up question's grader on the words beside the formula: the one place the
- * text grader is called for a formula answer. Its headline goes into the feedback.
- * Returns AT_OK or AT_ENOMEM. */
+ * text grader is called for a formula answer. Its headline goes into the feedback when
+ * it judged them (right, partly, wrong); words it cannot judge (a note on notation,
+ * "where d_k is the key dimension") are not the follow-up's business. Returns AT_OK or
+ * AT_ENOMEM. */
 static int judge_words(const qz_question *q, const char *answer, const qz_formula_diag *d,
                        qz_lang lang, FILE *fb, at_error *err)
 {
@@ -67,7 +69,8 @@ static int judge_words(const qz_question *q, const char *answer, const qz_formul
     free(words);
     if (rc)
         return rc == AT_ENOMEM ? at_error_set(err, rc, "out of memory") : AT_OK;
-    if (r.verdict != QZ_MALFORMED && r.feedback && *r.feedback) {
+    if ((r.verdict == QZ_CORRECT || r.verdict == QZ_PARTIAL || r.verdict == QZ_WRONG) && r.feedback &&
+        *r.feedback) {
         size_t n = strcspn(r.feedback, "\n");
         fprintf(fb, QZ_TR(lang, "Your words beside the formula, as question %s grades them: %.*s\n",
                           "公式旁边的说明（按 %s 题评分）：%.*s\n"),

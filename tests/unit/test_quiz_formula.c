@@ -390,6 +390,12 @@ static void test_formula_follow_up(void **state)
     assert_int_equal(r.verdict, QZ_CORRECT);
     assert_non_null(strstr(r.feedback, "as question q2b grades them: Not right"));
     qz_result_free(&r);
+    /* words q2b's grader cannot judge: nothing said about them */
+    assert_int_equal(qz_grade(&q, "softmax(QK^T/√d_k)V, where d_k is the dimension of the keys", QZ_EN, &r, NULL),
+                     AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    assert_null(strstr(r.feedback, "q2b"));
+    qz_result_free(&r);
     /* the formula alone: its own verdict, nothing about q2b */
     assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_EN, &r, NULL), AT_OK);
     assert_int_equal(r.verdict, QZ_PARTIAL);
