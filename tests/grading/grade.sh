@@ -33,7 +33,7 @@ while IFS="$tab" read -r qid lang want answer reason; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$qid" "$lang" "$want" "$got" "$answer" "$reason"
 done > "$out"
 # The figures: one awk pass over qid lang want got answer reason.
-LC_ALL=C.UTF-8 awk -F'\t' -v mode="$mode" '
+LC_ALL=C.UTF-8 awk -F'\t' -v mode="$mode" -v maxfp="${GRADE_MAX_FALSE_CORRECT:-0}" '
   { n++; key = $1 " " $2; tot[key]++; q[$1]++; ql[$2]++
     if ($3 == $4) { agree++; ag[key]++; agq[$1]++; agl[$2]++ }
     conf[$3 "," $4]++; wants[$3]++
@@ -64,7 +64,7 @@ LC_ALL=C.UTF-8 awk -F'\t' -v mode="$mode" '
     } else {
       for (i = 1; i <= falsepos; i++) { split(fp[i], f, "\t"); printf "# graded correct, teacher %s: %s %s\n", f[3], f[1], f[5] }
       printf "%s - exact agreement %.1f%% >= 90%%\n", (pct(agree, n) >= 90 ? "ok" : "not ok"), pct(agree, n)
-      printf "%s - no wrong, partial or unreadable answer graded correct (%d)\n", (falsepos == 0 ? "ok" : "not ok"), falsepos
+      printf "%s - wrong, partial or unreadable answers graded correct: %d (target 0; allowed here %d)\n", (falsepos <= maxfp ? "ok" : "not ok"), falsepos, maxfp
       printf "%s - right answers refused as unreadable %.1f%% <= 2%%\n", (pct(refused, r) <= 2 ? "ok" : "not ok"), pct(refused, r)
       printf "%s - right answers graded wrong %.1f%% <= 3%%\n", (pct(rightwrong, r) <= 3 ? "ok" : "not ok"), pct(rightwrong, r)
     }
