@@ -375,6 +375,8 @@ int cli_attend(int argc, char **argv)
         rc = rc < 0 ? 0 : rc;
         goto out;
     }
+    if ((rc = cli_refuse_special_files("attend", cli_g.lang, CLI_FILES_MODEL)))
+        goto out;
     if (at_tokenize(a.sentence, strlen(a.sentence), &toks, &err) != AT_OK) {
         fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
         rc = 2;

@@ -7,6 +7,7 @@
  * the worked steps and the explanation come with --reveal (text), or in the JSON
  * fields "expected" and "reveal" a script asks for. */
 #include "cli/cli.h"
+#include "engine/file.h"
 #include "lesson/lesson.h"
 #include "quiz/bind.h"
 #include "quiz/progress.h"
@@ -203,13 +204,16 @@ static void record(const char *lesson, const char *qid, const qz_result *r)
 }
 
 /* The id a lesson file gives itself: its top-level line "id: X", read as text, since
- * a file that failed to load may not be valid YAML. 0 when found. */
+ * a file that failed to load may not be valid YAML (only a regular file, and no
+ * further than a lesson file may be long). 0 when found. */
 static int file_lesson_id(const char *path, char *id, size_t cap)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = at_file_fopen(path, "a lesson file", NULL);
     char line[512];
+    size_t read = 0;
     int rc = -1;
-    while (f && rc && fgets(line, sizeof line, f)) {
+    while (f && rc && read <= AT_LESSON_MAX_BYTES && fgets(line, sizeof line, f)) {
+        read += strlen(line);
         if (strncmp(line, "id:", 3))
             continue;
         char *v = line + 3;
@@ -308,6 +312,8 @@ int cli_check(int argc, char **argv)
     qz_bound b = {0};
     qz_result r = {0};
     at_error err;
+    if ((rc = cli_refuse_special_files("check", lang_code, CLI_FILES_LESSONS)))
+        return rc;
     rc = 2;
     if (cli_load_lessons(lang_code, NULL, &set, &diags) == AT_EIO) {
         fprintf(stderr, "attn-tutor check: no lessons found; looked in:\n");

@@ -72,6 +72,17 @@ int cli_load_lessons(const char *lang, const at_model *m, at_lesson_set *out,
 /* The folders cli_load_lessons looks in, "  DIR/lang" a line, for messages. */
 void cli_print_lesson_dirs(FILE *f, const char *lang);
 
+/* Before a command reads anything, the files it will read must be what they claim
+ * (a FIFO would block the reader, /dev/zero never end; see engine/file.h):
+ * CLI_FILES_MODEL: --model, when given, a regular file; CLI_FILES_LESSONS_DIR:
+ * --lessons, when given, a folder; CLI_FILES_LESSONS: that, and every *.yaml of the
+ * lessons folders (cli_lesson_dirs, in `lang`) a regular file. Each one that is not
+ * goes to stderr as one line naming it and what it is ("attn-tutor CMD: PATH: is a
+ * FIFO (named pipe), not a lesson file"); then returns 2 (the exit status), else 0.
+ * Nothing is read. cmd "" is the tutor. */
+enum { CLI_FILES_MODEL = 1, CLI_FILES_LESSONS_DIR = 2, CLI_FILES_LESSONS = 2 | 4 };
+int cli_refuse_special_files(const char *cmd, const char *lang, int which);
+
 /* The model's kind (at_model_kind: "trained", "untrained demo weights") in the
  * language of the output; a static string. */
 const char *cli_model_kind(const at_model *m, qz_lang lang);

@@ -1,5 +1,6 @@
 #include "cli/cli.h"
 #include "cli/blas_start.h"
+#include "engine/file.h"
 
 #include <cblas.h>
 #include <curses.h>
@@ -234,4 +235,45 @@ const char *cli_model_kind(const at_model *m, qz_lang lang)
         return k;
     return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
                                                   ? "未训练的演示权重" : k;
+}
+
+int cli_refuse_special_files(const char *cmd, const char *lang, int which)
+{
+    int refused = 0;
+    at_error err;
+    struct stat st;
+    if ((which & CLI_FILES_MODEL) && cli_g.model_path) {
+        int fd;
+        size_t size;
+        if (at_file_open(cli_g.model_path, "a model file (.safetensors)", &fd, &size, &err) == AT_OK)
+            close(fd);
+        else if (err.code == AT_ENOTREG) {
+            int folder = stat(cli_g.model_path, &st) == 0 && S_ISDIR(st.st_mode);
+            fprintf(stderr, "attn-tutor%s%s: --model %s: %s%s\n", *cmd ? " " : "", cmd, cli_g.model_path, err.msg,
+                    folder ? ": give the file itself, e.g. --model models/mini.safetensors" : "");
+            refused = 1;
+        }
+    }
+    const char *dir = cli_g.lessons_dir;
+    if ((which & CLI_FILES_LESSONS_DIR) && dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "attn-tutor%s%s: --lessons %s: is %s, not a folder (--lessons takes a "
+                        "folder holding zh/ and en/)\n", *cmd ? " " : "", cmd, dir, at_file_kind(st.st_mode));
+        return 2;
+    }
+    if ((which & CLI_FILES_LESSONS) != CLI_FILES_LESSONS)
+        return refused ? 2 : 0;
+    static char dirs[8][CLI_PATH_MAX];
+    const char *list[8];
+    size_t n = cli_lesson_dirs(dirs, 8);
+    for (size_t i = 0; i < n; i++)
+        list[i] = dirs[i];
+    at_diag_list d = {0};
+    if (at_lesson_dirs_check_files(list, n, lang, &d) == AT_ENOTREG) {
+        for (size_t i = 0; i < d.count; i++)
+            fprintf(stderr, "attn-tutor%s%s: %s: %s (a lessons folder holds lesson files only)\n",
+                    *cmd ? " " : "", cmd, d.items[i].file, d.items[i].msg);
+        refused = 1;
+    }
+    at_diag_list_free(&d);
+    return refused ? 2 : 0;
 }

@@ -19,7 +19,9 @@ static int usage(FILE *f)
                "  a whole: ids unique, both languages in step.\n"
                "  Lab expectations are checked on the trained model (--model FILE, else the\n"
                "  shipped mini-model). Both languages are checked whatever --lang says.\n"
-               "  Exit status: 0 clean (warnings allowed), 1 errors found, 2 bad usage.\n\n"
+               "  Exit status: 0 clean (warnings allowed), 1 errors found, 2 bad usage or a\n"
+               "  file that is not a regular file (a FIFO, a device, a socket, a folder\n"
+               "  named *.yaml): it is named and not read.\n\n"
                CLI_GLOBAL_FLAGS_HELP);
     return f == stdout ? 0 : 2;
 }
@@ -86,7 +88,8 @@ static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const 
 }
 
 /* A lesson root (zh/ and en/). One language alone is allowed, with a warning: the
- * tutor then shows those lessons in that language only. */
+ * tutor then shows those lessons in that language only. -1 when a file in it is not
+ * a regular file (reported in d), else 0. */
 static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t *files)
 {
     at_lesson_set zh = {0}, en = {0};
@@ -110,15 +113,18 @@ static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t
     *files += zh.files + en.files;   /* checked, loaded or not */
     at_lesson_set_free(&zh);
     at_lesson_set_free(&en);
-    return 0;
+    return rz == AT_ENOTREG || re == AT_ENOTREG ? -1 : 0;
 }
 
-static void lint_file(const char *path, const at_model *m, at_diag_list *d, size_t *files)
+/* -1 when path is not a regular file (reported in d), else 0. */
+static int lint_file(const char *path, const at_model *m, at_diag_list *d, size_t *files)
 {
     at_lesson *l;
-    if (at_lesson_load_checked(path, m, &l, d) == AT_OK)
+    int rc = at_lesson_load_checked(path, m, &l, d);
+    if (rc == AT_OK)
         at_lesson_free(l);
     (*files)++;
+    return rc == AT_ENOTREG ? -1 : 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -126,7 +132,8 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Each *.yaml (and *.yml) of a folder that is not a lesson root, in name order. */
+/* Each *.yaml (and *.yml) of a folder that is not a lesson root, in name order; -1
+ * when one is not a regular file (reported in d). */
 static int lint_folder(const char *dir, const at_model *m, at_diag_list *d, size_t *files)
 {
     DIR *dp = opendir(dir);
@@ -142,15 +149,16 @@ static int lint_folder(const char *dir, const at_model *m, at_diag_list *d, size
     }
     closedir(dp);
     qsort(names, n, sizeof *names, by_name);
+    int rc = 0;
     for (size_t i = 0; i < n; i++) {
         char path[4096];
         if (names[i]) {
             snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-            lint_file(path, m, d, files);
+            rc |= lint_file(path, m, d, files);
         }
         free(names[i]);
     }
-    return 0;
+    return rc;
 }
 
 static int lint_target(const char *t, const at_model *m, at_diag_list *d, size_t *files)
@@ -162,8 +170,7 @@ static int lint_target(const char *t, const at_model *m, at_diag_list *d, size_t
             fprintf(stderr, "attn-tutor lint: %s: no such file or folder\n", t);
             return -1;
         }
-        lint_file(t, m, d, files);
-        return 0;
+        return lint_file(t, m, d, files);
     }
     snprintf(zh, sizeof zh, "%s/zh", t);
     snprintf(en, sizeof en, "%s/en", t);
@@ -208,6 +215,9 @@ int cli_lint(int argc, char **argv)
         }
         argv[targets++] = argv[i];   /* targets gather at the front (argv[0] is done) */
     }
+    /* A lesson file that is not a regular file is reported with the others, below. */
+    if (cli_refuse_special_files("lint", "en", CLI_FILES_MODEL | CLI_FILES_LESSONS_DIR))
+        return 2;
     at_model *m = open_trained_model();
     for (int i = 0; i < targets; i++)
         bad |= lint_target(argv[i], m, &d, &files) != 0;

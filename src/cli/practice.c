@@ -266,6 +266,9 @@ int cli_practice(int argc, char **argv)
     qz_store store, *st = NULL;
     at_error err;
     int want_store = a.save && (a.answer || (!a.print && !a.solution));
+    if (!a.print && !a.solution && !a.answer &&   /* a session: due lesson questions first */
+        (rc = cli_refuse_special_files("practice", lang_code, CLI_FILES_LESSONS)))
+        return rc;
     if (want_store) {
         if (qz_store_open(&store, NULL, &err))
             fprintf(stderr, "attn-tutor practice: %s\n", err.msg);

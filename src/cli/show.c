@@ -344,6 +344,9 @@ int cli_show(int argc, char **argv)
         id = argv[i];
     }
     const char *lang = cli_g.lang ? cli_g.lang : cli_default_lang();
+    int refused = cli_refuse_special_files("show", lang, CLI_FILES_MODEL | CLI_FILES_LESSONS);
+    if (refused)
+        return refused;
     at_lesson_set set;
     at_diag_list d = {0};
     cli_load_lessons(lang, NULL, &set, &d);

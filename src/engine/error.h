@@ -15,6 +15,7 @@ enum {
     AT_EIO = -3,      /* file could not be read or written */
     AT_EUTF8 = -4,    /* invalid or truncated UTF-8; offset says where */
     AT_ERANGE = -5,   /* input over a documented limit */
+    AT_ENOTREG = -6,  /* a file was expected: a folder, FIFO, device or socket was given */
 };
 
 typedef struct at_error {

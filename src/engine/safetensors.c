@@ -1,5 +1,6 @@
 /* safetensors reader and writer (see safetensors.h). */
 #include "engine/safetensors.h"
+#include "engine/file.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -14,34 +15,20 @@ static int host_is_little_endian(void)
     return *(const unsigned char *)&one == 1;
 }
 
+/* A model is read whole; more than this is not a model this reader was made for. */
+#define MODEL_MAX_BYTES ((size_t)1 << 30)
+
 static int read_whole(const char *path, unsigned char **buf, size_t *size, at_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return at_error_set(err, AT_EIO, "%s: %s", path, strerror(errno));
-    int rc = AT_OK;
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        rc = at_error_set(err, AT_EIO, "%s: cannot tell its size", path);
-        goto out;
-    }
-    *buf = malloc((size_t)len + 1);
-    if (!*buf) {
-        rc = at_error_set(err, AT_ENOMEM, "%s: out of memory", path);
-        goto out;
-    }
-    if (fread(*buf, 1, (size_t)len, f) != (size_t)len) {
-        free(*buf);
-        *buf = NULL;
-        rc = at_error_set(err, AT_EIO, "%s: read failed", path);
-        goto out;
-    }
-    *size = (size_t)len;
-out:
-    fclose(f);
-    return rc;
+    char *data;
+    at_error why;
+    int rc = at_file_read(path, "a model file (.safetensors)", MODEL_MAX_BYTES, &data, size, &why);
+    if (rc == AT_ERANGE)
+        return at_error_set(err, rc, "%s: larger than 1 GiB, the limit for a model file", path);
+    if (rc)
+        return at_error_set(err, rc, "%s: %s", path, why.msg);
+    *buf = (unsigned char *)data;
+    return AT_OK;
 }
 
 int at_st_read(const char *path, at_safetensors *st, at_error *err)

@@ -21,7 +21,9 @@ typedef struct at_safetensors {
 
 /* Read and check a file (header length within the file, valid JSON object). The
  * struct is caller-owned; release with at_st_free. Errors: AT_EIO, AT_EINVAL
- * (the message says what is wrong), AT_ENOMEM. */
+ * (the message says what is wrong), AT_ENOMEM, AT_ENOTREG (a folder, FIFO, device or
+ * socket: "PATH: is a folder, not a model file (.safetensors)", see engine/file.h),
+ * AT_ERANGE (over 1 GiB). */
 int at_st_read(const char *path, at_safetensors *st, at_error *err);
 
 void at_st_free(at_safetensors *st);

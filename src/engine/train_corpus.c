@@ -1,6 +1,7 @@
 /* The training corpus: a YAML description (libcyaml) expanded into every sentence
  * of every frame, tokenised by the engine's tokenizer and split for evaluation. */
 #include "engine/train.h"
+#include "engine/file.h"
 
 #include <cyaml/cyaml.h>
 #include <stdarg.h>
@@ -8,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The corpus is a hand-written YAML file: far below this. */
+#define CORPUS_MAX_BYTES (16 * 1024 * 1024)
 
 /* The YAML file, one to one. */
 struct yaml_list {
@@ -307,12 +311,20 @@ int at_corpus_load(const char *path, at_corpus *c, at_error *err)
     const cyaml_config_t cfg = {.log_fn = keep_log, .log_ctx = &log, .mem_fn = cyaml_mem,
                                 .log_level = CYAML_LOG_ERROR, .flags = CYAML_CFG_NO_ALIAS};
     struct yaml_corpus *y = NULL;
-    cyaml_err_t yr = cyaml_load_file(path, &cfg, &corpus_schema, (cyaml_data_t **)&y, NULL);
+    char *data;
+    size_t len;
+    at_error why;
+    int rc = at_file_read(path, "a training corpus (YAML)", CORPUS_MAX_BYTES, &data, &len, &why);
+    if (rc)
+        return at_error_set(err, rc, "%s: %s", path, why.msg);
+    cyaml_err_t yr = cyaml_load_data((const uint8_t *)data, len, &cfg, &corpus_schema,
+                                     (cyaml_data_t **)&y, NULL);
+    free(data);
     if (yr != CYAML_OK)
-        return at_error_set(err, yr == CYAML_ERR_FILE_OPEN ? AT_EIO : AT_EINVAL, "%s: %s%s%s",
-                            path, cyaml_strerror(yr), log.msg[0] ? ": " : "", log.msg);
+        return at_error_set(err, AT_EINVAL, "%s: %s%s%s", path, cyaml_strerror(yr),
+                            log.msg[0] ? ": " : "", log.msg);
     size_t total;
-    int rc = check_frames(y, &total, err);
+    rc = check_frames(y, &total, err);
     if (rc)
         goto out;
     c->seed = y->seed;

@@ -426,7 +426,8 @@ typedef struct at_lesson {
  * load (aliases refused), then every compute step and question computed.
  * Every problem goes to diags (NULL = discard) with its FILE:LINE:COL.
  * Returns AT_OK with *out set (free with at_lesson_free) when the file has no
- * errors; otherwise AT_EINVAL (AT_EIO if unreadable, AT_ERANGE if too big) and
+ * errors; otherwise AT_EINVAL (AT_EIO if unreadable, AT_ERANGE if too big, AT_ENOTREG if not a
+ * regular file: a FIFO, a device, a socket or a folder, refused without blocking) and
  * *out = NULL. Warnings do not fail the load. */
 int at_lesson_load(const char *path, at_lesson **out, at_diag_list *diags);
 /* The same from memory; name is used in diagnostics. */
@@ -452,8 +453,10 @@ typedef struct at_lesson_set {
 
 /* Load every *.yaml under dir/lang (e.g. lessons/en). Files with errors are
  * left out and reported in diags; the rest load. Returns AT_OK if every file
- * loaded, AT_EINVAL if some failed (out still holds the good ones), AT_EIO if
- * the folder cannot be read (out empty). Free with at_lesson_set_free. */
+ * loaded, AT_EINVAL if some failed (out still holds the good ones), AT_ENOTREG if
+ * one of them is not a regular file (a FIFO, a device, a socket, a folder named
+ * x.yaml: refused without blocking, "is a FIFO (named pipe), not a lesson file"),
+ * AT_EIO if the folder cannot be read (out empty). Free with at_lesson_set_free. */
 int at_lesson_set_load(const char *dir, const char *lang, at_lesson_set *out,
                        at_diag_list *diags);
 /* The same, each file loaded with at_lesson_load_checked (lab expectations on m). */
@@ -468,6 +471,13 @@ int at_lesson_set_load_checked(const char *dir, const char *lang, const at_model
 int at_lesson_set_load_dirs(const char *const *dirs, size_t n_dirs, const char *lang,
                             const at_model *m, at_lesson_set *out, at_diag_list *diags);
 void at_lesson_set_free(at_lesson_set *s);
+
+/* The *.yaml names of each dirs[i]/lang that are not regular files (a FIFO, a device,
+ * a socket, a folder), each an error in diags, without reading any lesson (the tutor
+ * asks before it starts, lessons being loaded on first use). AT_OK when there are
+ * none, AT_ENOTREG, AT_ENOMEM. */
+int at_lesson_dirs_check_files(const char *const *dirs, size_t n_dirs, const char *lang,
+                               at_diag_list *diags);
 
 /* Lookups (NULL when absent). at_lesson_set_find_question searches every lesson;
  * *lesson and *step_index (each may be NULL) tell where it is. */

@@ -6,6 +6,7 @@
 #include "lesson/rules.h"
 #include "lesson/load.h"
 #include "lesson/verify.h"
+#include "engine/file.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -14,31 +15,30 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Read a whole file (or stdin for "-"), refusing more than AT_LESSON_MAX_BYTES. */
-int at_read_capped(const char *path, char **data, size_t *len, at_diag_list *diags)
+/* Read a whole file (or stdin for "-"), refusing more than AT_LESSON_MAX_BYTES and
+ * anything that is not a regular file (a FIFO, a device, a socket, a folder). */
+int at_read_capped(const char *path, const char *what, char **data, size_t *len,
+                   at_diag_list *diags)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-    struct stat st;
     *data = NULL;
-    if (!f) {
-        at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
-        return AT_EIO;
-    }
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "is a folder, not a lesson file");
-        fclose(f);
-        return AT_EIO;
+    *len = 0;
+    if (strcmp(path, "-")) {
+        at_error err;
+        int rc = at_file_read(path, what, AT_LESSON_MAX_BYTES, data, len, &err);
+        if (rc == AT_ERANGE)
+            at_diag_add(diags, AT_DIAG_ERROR, path, 1, 1, "file is larger than %d bytes (1 MiB), "
+                        "the limit for %s: split it", AT_LESSON_MAX_BYTES, what);
+        else if (rc)
+            at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "%s", err.msg);
+        return rc;
     }
     char *buf = malloc(AT_LESSON_MAX_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, AT_LESSON_MAX_BYTES + 1, f) : 0;
-    int bad = buf && ferror(f);
-    if (f != stdin)
-        fclose(f);
+    size_t n = buf ? fread(buf, 1, AT_LESSON_MAX_BYTES + 1, stdin) : 0;
     if (!buf) {
         at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "out of memory");
         return AT_ENOMEM;
     }
-    if (bad) {
+    if (ferror(stdin)) {
         free(buf);
         at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "cannot read: %s", strerror(errno));
         return AT_EIO;
@@ -46,7 +46,7 @@ int at_read_capped(const char *path, char **data, size_t *len, at_diag_list *dia
     if (n > AT_LESSON_MAX_BYTES) {
         free(buf);
         at_diag_add(diags, AT_DIAG_ERROR, path, 1, 1, "file is larger than %d bytes (1 MiB), the "
-                    "limit for a lesson file: split the lesson", AT_LESSON_MAX_BYTES);
+                    "limit for %s: split it", AT_LESSON_MAX_BYTES, what);
         return AT_ERANGE;
     }
     buf[n] = '\0';
@@ -193,7 +193,7 @@ int at_lesson_load_checked(const char *path, const at_model *m, at_lesson **out,
     *out = NULL;
     if (!diags)
         diags = &local;
-    int rc = at_read_capped(path, &data, &len, diags);
+    int rc = at_read_capped(path, "a lesson file", &data, &len, diags);
     if (!rc)
         rc = load_data(path, data, len, m, out, diags);
     free(data);
@@ -277,7 +277,7 @@ int at_compute_file_load(const char *path, at_compute_file **out, at_diag_list *
     *out = NULL;
     if (!diags)
         diags = &local;
-    int rc = at_read_capped(path, &data, &len, diags);
+    int rc = at_read_capped(path, "a compute file", &data, &len, diags);
     if (rc) {
         at_diag_list_free(&local);
         return rc;

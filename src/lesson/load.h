@@ -6,8 +6,12 @@
 #include "lesson/ytree.h"
 
 /* Read path ("-" = stdin) into a NUL-terminated buffer (caller frees), at most
- * AT_LESSON_MAX_BYTES; problems go to diags. AT_OK, AT_EIO, AT_ERANGE, AT_ENOMEM. */
-int at_read_capped(const char *path, char **data, size_t *len, at_diag_list *diags);
+ * AT_LESSON_MAX_BYTES; problems go to diags. A path that is not a regular file (a
+ * FIFO, a device, a socket, a folder) is refused without blocking: "is a FIFO (named
+ * pipe), not WHAT" (what: "a lesson file"). AT_OK, AT_EIO, AT_ENOTREG, AT_ERANGE,
+ * AT_ENOMEM. */
+int at_read_capped(const char *path, const char *what, char **data, size_t *len,
+                   at_diag_list *diags);
 
 /* Node tree + position pass + libcyaml load + specials filled. On AT_OK, *tree
  * (ynode_free) and *out (at_yaml_free) are the caller's. */

@@ -1,8 +1,11 @@
 /* All lessons of one language, and lookups in them. */
 #define _GNU_SOURCE
 #include "lesson/lesson.h"
+#include "engine/file.h"
 
 #include <dirent.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,8 +96,9 @@ static int load_folder(const char *dir, const char *lang, const at_model *m, int
     for (size_t i = 0; i < count && rc != AT_ENOMEM; i++) {
         snprintf(path, sizeof path, "%s/%s/%s", dir, lang, names[i]);
         at_lesson *l;
-        if (at_lesson_load_checked(path, m, &l, diags)) {
-            rc = AT_EINVAL;
+        int r = at_lesson_load_checked(path, m, &l, diags);
+        if (r) {   /* a refused file (a FIFO, a folder…) counts above other errors */
+            rc = r == AT_ENOTREG || rc == AT_ENOTREG ? AT_ENOTREG : AT_EINVAL;
             continue;
         }
         const at_lesson *first = at_lesson_set_find(out, l->doc->id);
@@ -103,7 +107,7 @@ static int load_folder(const char *dir, const char *lang, const at_model *m, int
                         "but the file is in the %s folder (move it to %s/, or change `lang`)",
                         l->doc->lang == AT_LANG_ZH ? "zh" : "en", lang,
                         l->doc->lang == AT_LANG_ZH ? "zh" : "en");
-            rc = AT_EINVAL;
+            rc = rc == AT_ENOTREG ? rc : AT_EINVAL;
         } else if (first) {
             at_diag_add(diags, AT_DIAG_WARNING, path, l->id_line, l->id_col,
                         "lesson '%s' is also in %s, which comes first: this copy is not used",
@@ -149,7 +153,7 @@ int at_lesson_set_load_dirs(const char *const *dirs, size_t n_dirs, const char *
     for (size_t i = 0; i < n_dirs; i++) {
         int r = load_folder(dirs[i], lang, m, 0, out, diags);
         readable += r != AT_EIO;
-        if (r == AT_ENOMEM || (r == AT_EINVAL && rc == AT_OK))
+        if (r == AT_ENOMEM || (r == AT_ENOTREG && rc != AT_ENOMEM) || (r == AT_EINVAL && rc == AT_OK))
             rc = r;
     }
     set_finish(out);
@@ -158,6 +162,34 @@ int at_lesson_set_load_dirs(const char *const *dirs, size_t n_dirs, const char *
                     "no lesson folder for '%s' found (looked in %zu place%s)", out->lang ==
                     AT_LANG_ZH ? "zh" : "en", n_dirs, n_dirs == 1 ? "" : "s");
         return AT_EIO;
+    }
+    return rc;
+}
+
+int at_lesson_dirs_check_files(const char *const *dirs, size_t n_dirs, const char *lang,
+                               at_diag_list *diags)
+{
+    int rc = AT_OK;
+    for (size_t i = 0; i < n_dirs && rc != AT_ENOMEM; i++) {
+        char path[4096], **names = NULL;
+        size_t count = 0;
+        snprintf(path, sizeof path, "%s/%s", dirs[i], lang);
+        if (list_yaml(path, &names, &count) == AT_ENOMEM)
+            rc = AT_ENOMEM;
+        for (size_t k = 0; k < count; k++) {
+            at_error err;
+            int fd;
+            size_t size;
+            snprintf(path, sizeof path, "%s/%s/%s", dirs[i], lang, names[k]);
+            if (at_file_open(path, "a lesson file", &fd, &size, &err) == AT_OK)
+                close(fd);
+            else if (err.code == AT_ENOTREG) {
+                at_diag_add(diags, AT_DIAG_ERROR, path, 0, 0, "%s", err.msg);
+                rc = rc == AT_ENOMEM ? rc : AT_ENOTREG;
+            }
+            free(names[k]);
+        }
+        free(names);
     }
     return rc;
 }

@@ -1,6 +1,7 @@
 /* The progress store on libcyaml: schema, load (damaged files moved aside),
  * atomic save. See quiz/progress.h. */
 #include "quiz/progress.h"
+#include "engine/file.h"
 
 #include <cyaml/cyaml.h>
 #include <dirent.h>
@@ -206,16 +207,30 @@ static void damaged(qz_store *s, const char *why)
 static void load(qz_store *s)
 {
     struct stat st;
-    if (stat(s->path, &st) != 0)
+    if (stat(s->path, &st) != 0 && errno == ENOENT)
         return;   /* no file yet: empty progress */
-    if (!S_ISREG(st.st_mode) || st.st_size > PROGRESS_MAX_BYTES || st.st_size == 0) {
-        damaged(s, !S_ISREG(st.st_mode) ? "not a regular file" : st.st_size ? "too large" : "empty");
+    char *data = NULL;
+    size_t len = 0;
+    at_error why;
+    int rc = at_file_read(s->path, "a progress file", PROGRESS_MAX_BYTES, &data, &len, &why);
+    if (rc == AT_ENOTREG) {   /* not ours to move: a FIFO, a socket, a folder someone made */
+        s->no_save = true;
+        snprintf(s->warning, sizeof s->warning,
+                 "progress file %s %s: it is left as it is and progress is not saved (remove it, "
+                 "or set XDG_STATE_HOME to another folder)", s->path, why.msg);
+        return;
+    }
+    if (rc != AT_OK || len == 0) {
+        damaged(s, rc == AT_ERANGE ? "too large" : rc ? why.msg : "empty");
+        free(data);
         return;
     }
     log_buf log = {{0}};
     cyaml_config_t cfg = config(&log);
     qz_progress *p = NULL;
-    cyaml_err_t e = cyaml_load_file(s->path, &cfg, &progress_value, (cyaml_data_t **)&p, NULL);
+    cyaml_err_t e = cyaml_load_data((const uint8_t *)data, len, &cfg, &progress_value,
+                                    (cyaml_data_t **)&p, NULL);
+    free(data);
     if (e != CYAML_OK) {
         char why[320];
         snprintf(why, sizeof why, "%s%s%s", cyaml_strerror(e), log.text[0] ? ": " : "", log.text);

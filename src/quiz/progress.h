@@ -6,7 +6,9 @@
  * goes to a temporary file in the same folder, which is fsync'ed, renamed over the
  * old file, and the folder fsync'ed (so after a crash or a kill the file is the old
  * or the new complete state). A file that cannot be read back is moved aside as
- * progress.yaml.damaged-YYYYMMDD-HHMMSS and reported, never overwritten. A
+ * progress.yaml.damaged-YYYYMMDD-HHMMSS and reported, never overwritten; one that is
+ * not a regular file at all (a FIFO, a socket, a folder: see engine/file.h) is not
+ * read, not moved and not replaced (s->warning says what it is; nothing is saved). A
  * read-only folder or a full disk gives an error the caller shows; the store stays
  * usable in memory.
  *

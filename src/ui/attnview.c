@@ -2,10 +2,13 @@
 #include "ui/attnview.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ui/i18n.h"
 
@@ -112,9 +115,20 @@ int ui_attn_export_csv(const ui_attn *a, const char *path)
         errno = EINVAL;
         return -1;
     }
-    FILE *f = fopen(path, "w");
-    if (!f)
+    /* Only into a regular file: a FIFO or a device of that name would block or swallow it. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0644);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        errno = EINVAL;
         return -1;
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
     int all = a->head == UI_HEAD_ALL;
     fputs(all ? "layer,head,query" : "query", f);
     for (size_t j = 0; j < n; j++) {
