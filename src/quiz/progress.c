@@ -207,8 +207,8 @@ static void damaged(qz_store *s, const char *why)
 static void load(qz_store *s)
 {
     struct stat st;
-    if (stat(s->path, &st) != 0 && errno == ENOENT)
-        return;   /* no file yet: empty progress */
+    if (stat(s->path, &st) != 0)
+        return;   /* no file yet (or no folder): empty progress; a save says what is wrong */
     char *data = NULL;
     size_t len = 0;
     at_error why;
