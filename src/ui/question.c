@@ -111,10 +111,10 @@ static int retry_choice(const ui_question *uq)
 
 static const char *const retry_hint = N_("Press a to try again, or r to see the right answer.");
 
-/* The grader's feedback for a first wrong try: the diagnosis and worked steps, up
- * to what gives the answer away (qz_result.reveal_at: the expected answer and the
- * explanation come with r or after a second wrong try). malloc'd; NULL when out of
- * memory. */
+/* The grader's feedback for a first wrong try: the values marked and the slip named, up
+ * to what gives the answer away (qz_result.reveal_at: the right answer, the engine's
+ * worked steps and the explanation come with r or after a second wrong try). malloc'd;
+ * NULL when out of memory. */
 static char *feedback_before_retry(const ui_question *uq)
 {
     const char *fb = feedback_body(uq);
