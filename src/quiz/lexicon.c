@@ -63,7 +63,8 @@ const char *const qz_lex_pronoun[] = {"it", "this", "that", "they", "these", "wh
  * before a claim, a destination, not an origin: "sends a query into the source" */
 const char *const qz_lex_object[] = {"把", "将", NULL};
 const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
-                                          "去", "向", "回头看", NULL};
+                                          "based on", "using", "去", "向", "回头看", "根据", "依据",
+                                          "通过", NULL};
 
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */
@@ -90,4 +91,5 @@ const char *const qz_lex_give_up[] = {
     "skip", "i have no idea", "not know",
     "不知道", "不会", "不清楚", "不懂", "忘了", "不确定", "没学过", "不太懂", "不明白",
     "我不知道", "我不会", "不记得", "我忘了", "跳过", "记不清", "想不起来", "不太清楚", "不太确定",
-    NULL};
+    "我不记得了", "不记得了", "忘记了", "记不得了", "不知道了", "sorry", "i'm sorry", "我也不知道",
+    "真不知道", "不知道啊", "不会啊", NULL};

@@ -46,6 +46,20 @@ static int en_cue(const char *w)
     return n > 3 && !strcmp(w + n - 3, "n't");
 }
 
+int qz_neg_prevents(const qz_text *t, size_t i)
+{
+    static const char *const en[] = {"prevent", "prevents", "prevented", "preventing", "avoid",
+                                     "avoids", "avoided", "avoiding", "stop", "stops", "stopping"};
+    for (size_t w = 0; i < t->n && w < sizeof en / sizeof en[0]; w++)
+        if (!strcmp(t->t[i].raw, en[w]))
+            return 1;
+    static const char *const zh[] = {"防止", "避免", "以免", "以防", "免得"};
+    for (size_t w = 0; w < sizeof zh / sizeof zh[0]; w++)
+        if (qz_han_at(t, i, zh[w]))
+            return 1;
+    return 0;
+}
+
 size_t qz_neg_cue_at(const qz_text *t, size_t i)
 {
     if (i >= t->n)
@@ -75,6 +89,7 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
         "无数", "未来", "不但", "不只", "不像", "不停", "并非", "无非", "莫非", "是非", "未必",
         "差不多", "不得不", "无限", "区别", "分别", "类别", "特别", "别的", "别人", "差别", "识别",
         "告别", "个别", "级别", "性别", "鉴别", "辨别", "判别", "无所谓", "非得", "并非如此",
+        "不然", "要不", "不止", "不如", "无论如何",
     };
     int cue = 0;
     for (size_t c = 0; c < sizeof cues / sizeof cues[0] && !cue; c++)

@@ -22,6 +22,7 @@ typedef struct mention {
     unsigned char set;        /* 0 key idea, 1 misconception (not M_DIR) */
     unsigned char dir;        /* M_DIR: its qz_direction */
     unsigned char neg, dead, virt, self;
+    unsigned char prevented;  /* denied by prevent, avoid, 防止 (a danger named) */
     unsigned char foil;       /* M_SUBJ after "unlike", 不像: only compared with */
     unsigned char object;     /* M_SUBJ after 把, 将: an object, never a subject */
     size_t pat, claim, group;
@@ -159,14 +160,17 @@ static int shadows(const mention *m)
  * starts inside a phrase before it and ends after it ("没有必要用": 要用 is not read). */
 static void shadow(sentence *s)
 {
-    /* first what starts inside a phrase before it and ends after it ("不用 decoder":
+    /* first what overlaps a longer phrase, or one as long before it ("不用 decoder":
      * "用 decoder" is not read), then what lies inside a longer phrase still read */
     for (size_t i = 0; i < s->m.n; i++) {
         mention *m = &s->m.v[i];
         for (size_t j = 0; shadows(m) && j < s->m.n && !m->dead; j++) {
             const mention *o = &s->m.v[j];
-            m->dead = shadows(o) && o->a < m->a && m->a < o->b && o->b < m->b &&
-                      (o->b - o->a >= m->b - m->a || !o->dead);
+            size_t lo = o->b - o->a, lm = m->b - m->a;
+            int overlap = (o->a < m->a && m->a < o->b && o->b < m->b) ||
+                          (m->a < o->a && o->a < m->b && m->b < o->b);
+            /* the longer one is read; of two as long, the first ("不用" before "用 decoder") */
+            m->dead = shadows(o) && overlap && (lo > lm || (lo == lm && o->a < m->a));
         }
     }
     for (size_t i = 0; i < s->m.n; i++) {
@@ -250,9 +254,12 @@ static void negate(sentence *s)
                 qz_alts_at(t, k, &s->r->pronoun, NULL))
                 target = SIZE_MAX;
         }
+        int prevents = qz_neg_prevents(t, i);
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
-            if (live(&s->m.v[k]) && s->m.v[k].a == target)
+            if (live(&s->m.v[k]) && s->m.v[k].a == target) {
                 s->m.v[k].neg ^= 1;
+                s->m.v[k].prevented |= prevents;
+            }
         i = from;
     }
 }
@@ -317,6 +324,10 @@ static int group_subjects(sentence *s)
             if (m->kind != M_SUBJ || !live(m) || m->object || m->a != pos)
                 continue;
             long cur = (long)s->n_runs - 1;
+            /* "unlike K and V": what is listed with a foil is one too */
+            if (cur >= 0 && cur != carried && s->run_foil[cur] && !m->foil &&
+                is_glue(s, (size_t)s->run_end[cur], m->a))
+                m->foil = 1;
             /* a foil makes a group of its own */
             int joins = cur >= 0 && cur != carried && s->run_foil[cur] == m->foil &&
                         ((long)m->a <= s->run_end[cur] ||
@@ -360,7 +371,8 @@ static int claimish(const mention *m)
     return (m->kind == M_CLAIM || m->kind == M_DIR) && live(m);
 }
 
-/* Forward when the sentence starts with a claim, said of no pronoun and nothing carried. */
+/* Forward when the sentence starts with a claim, said of no pronoun, no object (把) and
+ * nothing carried. */
 static void choose_order(sentence *s)
 {
     const mention *first = NULL;
@@ -377,9 +389,18 @@ static void choose_order(sentence *s)
     if (!first || first->kind != M_CLAIM || carried)
         return;
     for (size_t j = s->s0; j < first->a; j++)
-        if (qz_alts_at(s->t, j, &s->r->pronoun, NULL))
-            return;
+        if (qz_alts_at(s->t, j, &s->r->pronoun, NULL) || qz_alts_at(s->t, j, &s->r->object, NULL))
+            return;   /* "it …", "把分数除小": the subject is unsaid, not after */
     s->forward = 1;
+}
+
+/* Is group r only nouns of none of the statements ("layer")? */
+static int neutral_run(const sentence *s, long r)
+{
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run == r && s->m.v[k].set != NEUTRAL)
+            return 0;
+    return 1;
 }
 
 static int claim_between(const sentence *s, size_t from, size_t to)
@@ -403,6 +424,15 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         if (s->run_end[r] <= (long)a && !(skip_consumed && s->consumed[r]) &&
             (best < 0 || s->run_end[r] >= s->run_end[best]))
             best = (long)r;
+    if (best >= 0 && neutral_run(s, best) &&
+        !((long)a == s->run_end[best] ||
+          ((long)a == s->run_end[best] + 1 && qz_tok_raw_is(s->t, (size_t)s->run_end[best], "of")))) {
+        long prev = -1;   /* "within a single layer so the distance is 1": not the layer's */
+        for (long r = best - 1; r >= 0 && prev < 0; r--)
+            if (!neutral_run(s, r) && !(skip_consumed && s->consumed[r]))
+                prev = r;
+        return prev;
+    }
     if (best > 0 && s->run_foil[best]) {
         long prev = -1;
         for (long r = best - 1; r >= 0 && prev < 0; r--)
@@ -468,8 +498,10 @@ static int noun_claim_between(const sentence *s, size_t from, size_t to, const m
     for (size_t k = 0; k < s->m.n; k++) {
         const mention *x = &s->m.v[k];
         if (x->kind != M_CLAIM || !live(x) || x->a < from || x->b > to ||
-            !context_holds(s, x->set, x->pat, x->claim))
-            continue;   /* a claim whose `with` or `unless` fails says nothing here */
+            !context_holds(s, x->set, x->pat, x->claim) ||
+            ends_before(s, &s->r->destination, x->a, 0))
+            continue;   /* a claim whose `with` or `unless` fails, or an object ("根据 CLS
+                         * 生成"), says nothing here */
         /* claims of one statement go together: "任何两个词都是直接打交道" */
         if (!same_statement(s, x, of))
             return 1;
@@ -630,6 +662,16 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
     return !pt->subject.n || (pt->subject_implied && (owner < 0 || virt));
 }
 
+/* Was the subject at token subj of group owner denied by a preventing word? */
+static int subject_prevented(const sentence *s, long owner, size_t subj)
+{
+    for (size_t k = 0; owner >= 0 && subj != SIZE_MAX && k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run == owner && s->m.v[k].a == subj &&
+            s->m.v[k].prevented)
+            return 1;
+    return 0;
+}
+
 static void try_claim(sentence *s, const mention *m, long owner, int set, size_t p, size_t c,
                       matches *out)
 {
@@ -642,6 +684,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
         return;
     int carried = owner >= 0 && s->run_first[owner] == s->run_end[owner];
     int denied = m->neg ^ sneg;
+    /* a misconception's danger prevented is still named: "√dₖ prevents exploding
+     * gradients", 防止梯度爆炸 */
+    if (denied && set == 1 && cl->dir == QZ_DIR_NONE && cl->pol == QZ_POL_AFFIRMED &&
+        (m->prevented || subject_prevented(s, owner, subj)))
+        denied = 0;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
         if (!direction_holds(cl->dir, got, denied))
@@ -782,6 +829,15 @@ static int salad(const sentence *s)
     return (items >= 3 && one_each) || max_item >= 5;
 }
 
+/* Is a subject found where m is (the word is a subject, not said of one)? */
+static int subject_at(const sentence *s, const mention *m)
+{
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].a == m->a && s->m.v[k].b == m->b)
+            return 1;
+    return 0;
+}
+
 /* A list of short items between commas (、 ,), four or more, two of them terms, none
  * saying something of a subject, no colon or equals sign: "Long-range dependency,
  * O(1), O(n), path length, RNN, self-attention". */
@@ -812,7 +868,9 @@ static int term_list(const sentence *s)
             if (!live(x) || x->a != i)
                 continue;
             subj |= x->kind == M_SUBJ && !x->foil && !x->object;
-            claim |= x->kind == M_CLAIM || (x->kind == M_DIR && x->dir != QZ_DIR_NONE);
+            claim |= (x->kind == M_CLAIM && context_holds(s, x->set, x->pat, x->claim) &&
+                      !subject_at(s, x)) ||
+                     (x->kind == M_DIR && x->dir != QZ_DIR_NONE);
             term |= shadows(x);
         }
     }
@@ -900,6 +958,10 @@ static size_t contrast_at(const qz_text *t, size_t i)
 /* The dots of "i.e." and "e.g." end nothing. */
 static int abbreviation_dot(const qz_text *t, size_t i)
 {
+    /* "1. Encoder": a list number */
+    if (i >= 1 && t->t[i - 1].kind == QZ_TK_NUM && strlen(t->t[i - 1].s) <= 2 &&
+        (i == 1 || t->t[i - 2].kind == QZ_TK_MARK))
+        return 1;
     static const char *const pairs[][2] = {{"i", "e"}, {"e", "g"}};
     for (size_t p = 0; p < 2; p++) {
         if (i >= 1 && i + 2 < t->n && qz_tok_raw_is(t, i - 1, pairs[p][0]) &&
@@ -1020,6 +1082,15 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     int opens = rd->after_contrast || qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->consequence, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->glue, NULL);
+    /* a sentence stating something of any subject ("It lets the decoder attend to the
+     * source") speaks of that, not of the subjects before */
+    for (size_t k = 0; opens && k < s.m.n; k++) {
+        const mention *m = &s.m.v[k];
+        if (m->kind == M_CLAIM && live(m)) {
+            const qz_cpattern *p = pattern(rd->r, m->set, m->pat);
+            opens = p->subject.n || p->subject_implied || !context_holds(&s, m->set, m->pat, m->claim);
+        }
+    }
     if (!subjects && opens)
         for (size_t k = 0; k < rd->n_carry; k++) {
             mention m = rd->carry[k];

@@ -95,6 +95,10 @@ void qz_reading_free(qz_reading *r);
 
 /* Negation cue at token i of t: how many tokens it spans, 0 if none (negation.c). */
 size_t qz_neg_cue_at(const qz_text *t, size_t i);
+/* Is the negation cue at token i one that prevents (prevent, avoid, 防止, 避免)? A wrong
+ * danger prevented is still said: "√dₖ prevents exploding gradients" states the
+ * misconception. */
+int qz_neg_prevents(const qz_text *t, size_t i);
 /* How many tokens from i spell the Han word w, 0 if they do not. */
 size_t qz_han_at(const qz_text *t, size_t i, const char *w);
 

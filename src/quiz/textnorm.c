@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unicase.h>
 #include <unictype.h>
 #include <uninorm.h>
@@ -387,6 +388,28 @@ static int letters_only(const char *s)
     return 1;
 }
 
+/* Is w a line of the word list (an English word, spelt right)? The list is read only
+ * for a word one edit from the rubric's, which is rare. */
+static int in_word_list(const char *w)
+{
+    static const char *const lists[] = {"/usr/share/dict/words", "/usr/share/dict/american-english",
+                                        "/usr/share/dict/british-english"};
+    char line[128];
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        FILE *f = fopen(lists[i], "r");
+        if (!f)
+            continue;
+        int found = 0;
+        while (!found && fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = '\0';
+            found = !strcasecmp(line, w);
+        }
+        fclose(f);
+        return found;
+    }
+    return 0;
+}
+
 static void fix_typo(const qz_vocab *v, qz_tok *k)
 {
     if (!v || k->kind != QZ_TK_WORD || strlen(k->raw) < 5 || !letters_only(k->raw))
@@ -397,6 +420,8 @@ static void fix_typo(const qz_vocab *v, qz_tok *k)
     for (size_t i = 0; i < v->n; i++) {
         if (strlen(v->raw[i]) < 5 || !one_edit(k->raw, v->raw[i]))
             continue;
+        if (in_word_list(k->raw))
+            return;   /* "being" is a word, not a typo of "bring" */
         char *s = strdup(v->stem[i]);
         if (s) {
             free(k->s);

@@ -14,7 +14,9 @@
  *      saturating are all "satur";
  *   5. a word of 5 letters or more that is not in the rubric's vocabulary but one edit
  *      (insertion, deletion, substitution, swap of neighbours) from a word of 5 letters
- *      or more that is, is read as that word ("varaince", "dimention");
+ *      or more that is, is read as that word ("varaince", "dimention"), unless it is an
+ *      English word of the system's word list (/usr/share/dict/words, Debian's
+ *      wamerican: "being" is not a typo of "bring");
  *   6. the notations of the field become one token each: √dₖ, sqrt(d_k), 根号 dk and
  *      "square root of d_k" are "sqrtdk"; d_k and dₖ are "dk"; O(1), O(n), O(n²) are
  *      "o(1)", "o(n)", "o(n2)";

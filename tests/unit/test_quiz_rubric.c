@@ -314,6 +314,50 @@ static void test_clauses(void **state)
     scale("Unlike the variance, the scores grow.", "I0 M");
 }
 
+/* Who owns a claim: a foil that opens a statement of its own, an object, a destination,
+ * a carried subject. */
+static void test_owners(void **state)
+{
+    (void)state;
+    /* "unlike" in the middle is passed over; opening a clause, it owns it */
+    roles("Q, unlike K and V, comes from the decoder.", "I0 M");
+    roles("Q 来自解码器，不像 K 和 V 那样来自编码器。", "I01 M");
+    /* a destination is no origin */
+    roles("The decoder sends Q into the encoder.", "I0 M");
+    /* 把 marks an object: it owns nothing */
+    scale("它不会把分数变成概率。", "I M");
+    /* a carried subject does not take a sentence about something else */
+    roles("Q comes from the decoder. It lets the decoder look at the encoder.", "I0 M");
+}
+
+/* A phrase holding a negation denies the claim after it; a prevented danger that is a
+ * misconception is still stated. */
+static void test_negation_phrases(void **state)
+{
+    (void)state;
+    static const char *const need[] = {"need", "use", "需要", "用"};
+    static const char *const no_need[] = {"no need", "没有必要", "没必要"};
+    static const char *const use_dec[] = {"use a decoder", "用解码器"};
+    static const char *const explode[] = {"explode", "explodes", "爆炸"};
+    const qz_claim ok_claims[] = {{.phrases = need, .n_phrases = 4, .polarity = QZ_POL_DENIED},
+                                  {.phrases = no_need, .n_phrases = 3}};
+    const qz_claim bad_claims[] = {{.phrases = use_dec, .n_phrases = 2}};
+    const qz_claim boom[] = {{.phrases = explode, .n_phrases = 3}};
+    static const char *const decoder[] = {"decoder", "解码器"};
+    static const char *const grads[] = {"gradients", "梯度"};
+    const qz_concept ideas[] = {{.concept = "no decoder", .statement = {decoder, 2, 0, ok_claims, 2}}};
+    const qz_misconception miscs[] = {
+        {.name = "decoder", .feedback = "no", .statement = {decoder, 2, 0, bad_claims, 1}},
+        {.name = "explode", .feedback = "they vanish", .statement = {grads, 2, 0, boom, 1}},
+    };
+    states(ideas, 1, miscs, 2, "没有必要用解码器。", "I0 M");
+    states(ideas, 1, miscs, 2, "There is no need to use a decoder.", "I0 M");
+    states(ideas, 1, miscs, 2, "You should use a decoder.", "I M0");
+    states(ideas, 1, miscs, 2, "It prevents the gradients from exploding.", "I M1");
+    states(ideas, 1, miscs, 2, "防止梯度爆炸。", "I M1");
+    states(ideas, 1, miscs, 2, "The gradients do not explode.", "I M");
+}
+
 /* Misconceptions are their own statements, with `unless`. */
 static void test_misconceptions(void **state)
 {
@@ -429,6 +473,8 @@ int main(void)
         cmocka_unit_test(test_direction),
         cmocka_unit_test(test_polarity),
         cmocka_unit_test(test_clauses),
+        cmocka_unit_test(test_owners),
+        cmocka_unit_test(test_negation_phrases),
         cmocka_unit_test(test_misconceptions),
         cmocka_unit_test(test_salad_retract_give_up),
         cmocka_unit_test(test_normalised),
