@@ -1,6 +1,6 @@
-/* The progress store on libcyaml: schema, load (damaged files moved aside),
- * atomic save. See quiz/progress.h. */
-#include "quiz/progress.h"
+/* The progress store on libcyaml: schema, load (damaged files moved aside), the
+ * lock, and the save (read again, merge, atomic replace). See quiz/progress.h. */
+#include "quiz/progress_impl.h"
 #include "engine/file.h"
 
 #include <cyaml/cyaml.h>
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,6 +64,7 @@ static const cyaml_schema_field_t progress_fields[] = {
     CYAML_FIELD_STRING_PTR("lesson", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, qz_progress, lesson,
                            0, 256),                                               /* lesson: */
     CYAML_FIELD_UINT("step", CYAML_FLAG_OPTIONAL, qz_progress, step),             /* step: */
+    CYAML_FIELD_INT("position_at", CYAML_FLAG_OPTIONAL, qz_progress, position_at),  /* position_at: */
     CYAML_FIELD_SEQUENCE("lessons", CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL, qz_progress, lessons,
                          &lesson_value, 0, CYAML_UNLIMITED),                      /* lessons: */
     CYAML_FIELD_UINT("answers_total", CYAML_FLAG_DEFAULT, qz_progress, answers_total),
@@ -110,24 +112,9 @@ static void progress_free(qz_progress *p)
     cyaml_free(&cfg, &progress_value, p, 0);
 }
 
-/* Our own allocations must be freeable by cyaml_free: use cyaml_mem throughout. */
-static void *mem(void *old, size_t size)
-{
-    return cyaml_mem(NULL, old, size);
-}
-
-static char *mem_strdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = mem(NULL, n);
-    if (d)
-        memcpy(d, s, n);
-    return d;
-}
-
 static qz_progress *progress_new(void)
 {
-    qz_progress *p = mem(NULL, sizeof *p);
+    qz_progress *p = qz_progress_mem(NULL, sizeof *p);
     if (p) {
         memset(p, 0, sizeof *p);
         p->version = QZ_PROGRESS_VERSION;
@@ -204,11 +191,24 @@ static void damaged(qz_store *s, const char *why)
     }
 }
 
-static void load(qz_store *s)
+static int lock_store(qz_store *s, int *fd, at_error *err);
+
+/* What reading the file found. */
+typedef enum read_status {
+    READ_NONE,       /* no file (or no folder) yet */
+    READ_OK,         /* *out holds it (a newer format: also s->no_save and s->warning) */
+    READ_ASIDE,      /* damaged, moved aside (s->warning says where) */
+    READ_KEPT,       /* not to be touched: s->no_save and s->warning say why */
+} read_status;
+
+/* Read s->path: the file is read whole (at most PROGRESS_MAX_BYTES, only a regular
+ * file: see engine/file.h), then parsed and checked. */
+static read_status read_file(qz_store *s, qz_progress **out)
 {
     struct stat st;
+    *out = NULL;
     if (stat(s->path, &st) != 0)
-        return;   /* no file yet (or no folder): empty progress; a save says what is wrong */
+        return READ_NONE;   /* a save says what is wrong with the folder, if anything */
     char *data = NULL;
     size_t len = 0;
     at_error why;
@@ -218,12 +218,12 @@ static void load(qz_store *s)
         snprintf(s->warning, sizeof s->warning,
                  "progress file %s %s: it is left as it is and progress is not saved (remove it, "
                  "or set XDG_STATE_HOME to another folder)", s->path, why.msg);
-        return;
+        return READ_KEPT;
     }
     if (rc != AT_OK || len == 0) {
         damaged(s, rc == AT_ERANGE ? "too large" : rc ? why.msg : "empty");
         free(data);
-        return;
+        return s->no_save ? READ_KEPT : READ_ASIDE;
     }
     log_buf log = {{0}};
     cyaml_config_t cfg = config(&log);
@@ -231,21 +231,21 @@ static void load(qz_store *s)
     cyaml_err_t e = cyaml_load_data((const uint8_t *)data, len, &cfg, &progress_value,
                                     (cyaml_data_t **)&p, NULL);
     free(data);
+    const char *bad = NULL;
+    char why_yaml[320];
     if (e != CYAML_OK) {
-        char why[320];
-        snprintf(why, sizeof why, "%s%s%s", cyaml_strerror(e), log.text[0] ? ": " : "", log.text);
-        damaged(s, why);
-        return;
+        snprintf(why_yaml, sizeof why_yaml, "%s%s%s", cyaml_strerror(e), log.text[0] ? ": " : "",
+                 log.text);
+        bad = why_yaml;
+    } else if (!p) {   /* a document with no node at all: blank lines, comments, "---" */
+        bad = "no YAML document";
+    } else {
+        bad = check_loaded(p);
     }
-    if (!p) {   /* a document with no node at all: blank lines, comments, "---" */
-        damaged(s, "no YAML document");
-        return;
-    }
-    const char *bad = check_loaded(p);
     if (bad) {
         progress_free(p);
         damaged(s, bad);
-        return;
+        return s->no_save ? READ_KEPT : READ_ASIDE;
     }
     if (p->version > QZ_PROGRESS_VERSION) {
         s->no_save = true;
@@ -255,8 +255,8 @@ static void load(qz_store *s)
                  s->path, p->version, QZ_PROGRESS_VERSION);
     }
     p->version = p->version > QZ_PROGRESS_VERSION ? p->version : QZ_PROGRESS_VERSION;
-    progress_free(s->p);
-    s->p = p;
+    *out = p;
+    return READ_OK;
 }
 
 static int is_alnum(char c)
@@ -312,12 +312,25 @@ int qz_store_open(qz_store *s, const char *dir, at_error *err)
     }
     snprintf(s->path, n + sizeof "/" PROGRESS_FILE, "%s/" PROGRESS_FILE, dir);
     remove_stale_temporaries(s->dir);
-    load(s);
+    /* Read under the lock when there is a file: a damaged one is moved aside, and that
+     * must not move a good file another process has just put in its place. */
+    int lock = -1;
+    struct stat st;
+    if (stat(s->path, &st) == 0)
+        lock_store(s, &lock, NULL);   /* without it (a read-only folder), read all the same */
+    qz_progress *p;
+    if (read_file(s, &p) == READ_OK) {
+        progress_free(s->p);
+        s->p = p;
+    }
+    if (lock >= 0)
+        close(lock);
     return AT_OK;
 }
 
 void qz_store_close(qz_store *s)
 {
+    qz_store_events_clear(s);
     free(s->dir);
     free(s->path);
     progress_free(s->p);
@@ -380,31 +393,48 @@ static int io_error(qz_store *s, at_error *err, const char *what, int e)
                         what, s->dir, cause(e));
 }
 
-int qz_store_save(qz_store *s, at_error *err)
+/* The lock file beside progress.yaml, opened and locked exclusively (waiting while
+ * another process holds it) into *fd: closing it, or the end of the process however
+ * it ends, lets go. AT_OK, AT_EIO, AT_ENOMEM (err set; *fd = -1). */
+static int lock_store(qz_store *s, int *fd, at_error *err)
 {
-    if (s->no_save)
-        return at_error_set(err, AT_EIO, "progress not saved: %s", s->warning);
-    log_buf log = {{0}};
-    cyaml_config_t cfg = config(&log);
-    char *yaml = NULL;
-    size_t len = 0;
-    s->p->version = s->p->version > QZ_PROGRESS_VERSION ? s->p->version : QZ_PROGRESS_VERSION;
-    s->p->answers_total = s->p->answers_count;
-    cyaml_err_t ce = cyaml_save_data(&yaml, &len, &cfg, &progress_value, s->p, 0);
-    if (ce != CYAML_OK)
-        return at_error_set(err, ce == CYAML_ERR_OOM ? AT_ENOMEM : AT_EIO,
-                            "progress not saved: %s %s", cyaml_strerror(ce), log.text);
+    size_t n = strlen(s->dir) + sizeof "/" QZ_PROGRESS_LOCK;
+    char *path = malloc(n);
+    int rc = AT_OK;
+    *fd = -1;
+    if (!path)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    snprintf(path, n, "%s/" QZ_PROGRESS_LOCK, s->dir);
+    /* Never blocks on open (a FIFO put there), never follows a link. */
+    int f = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+    struct stat st;
+    if (f < 0) {
+        rc = io_error(s, err, "lock the progress file in", errno);
+    } else if (fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = at_error_set(err, AT_EIO, "progress not saved: the lock file %s is not a regular "
+                          "file (remove it)" QZ_SAVE_RETRY_NOTE, path);
+    } else {
+        while (rc == AT_OK && flock(f, LOCK_EX) != 0)
+            if (errno != EINTR)
+                rc = io_error(s, err, "lock the progress file in", errno);
+    }
+    if (rc == AT_OK)
+        *fd = f;
+    else if (f >= 0)
+        close(f);
+    free(path);
+    return rc;
+}
+
+/* yaml[0 .. len) into a temporary file beside progress.yaml, fsync'ed, renamed over
+ * it, the folder fsync'ed. */
+static int write_atomic(qz_store *s, const char *yaml, size_t len, at_error *err)
+{
     int rc = AT_OK, fd = -1, e;
     size_t n = strlen(s->dir);
     char *tmp = malloc(n + 32);
-    if (!tmp) {
-        rc = at_error_set(err, AT_ENOMEM, "out of memory");
-        goto out;
-    }
-    if (make_dirs(s->dir) != 0) {
-        rc = io_error(s, err, "create the folder", errno);
-        goto out;
-    }
+    if (!tmp)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
     snprintf(tmp, n + 32, "%s/" TEMP_TEMPLATE, s->dir);
     fd = mkstemp(tmp);
     if (fd < 0) {
@@ -432,7 +462,7 @@ int qz_store_save(qz_store *s, at_error *err)
         goto out;
     }
     /* The rename itself is durable once the folder is. */
-    int dfd = open(s->dir, O_RDONLY | O_DIRECTORY);
+    int dfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         fsync(dfd);
         close(dfd);
@@ -441,178 +471,54 @@ out:
     if (fd >= 0)
         close(fd);
     free(tmp);
+    return rc;
+}
+
+int qz_store_save(qz_store *s, at_error *err)
+{
+    if (s->no_save)
+        return at_error_set(err, AT_EIO, "progress not saved: %s", s->warning);
+    log_buf log = {{0}};
+    cyaml_config_t cfg = config(&log);
+    char *yaml = NULL;
+    size_t len = 0;
+    qz_progress *disk = NULL;
+    int rc = AT_OK, lock = -1;
+    if (make_dirs(s->dir) != 0)
+        return io_error(s, err, "create the folder", errno);
+    if ((rc = lock_store(s, &lock, err)) != AT_OK)
+        return rc;
+    /* What the file holds now: other processes may have saved since we read it. */
+    read_file(s, &disk);
+    if (s->no_save) {
+        rc = at_error_set(err, AT_EIO, "progress not saved: %s", s->warning);
+        goto out;
+    }
+    if (!disk && !(disk = progress_new())) {
+        rc = at_error_set(err, AT_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = qz_progress_merge(disk, s, err)) != AT_OK)
+        goto out;
+    disk->version = disk->version > QZ_PROGRESS_VERSION ? disk->version : QZ_PROGRESS_VERSION;
+    disk->answers_total = disk->answers_count;
+    cyaml_err_t ce = cyaml_save_data(&yaml, &len, &cfg, &progress_value, disk, 0);
+    if (ce != CYAML_OK) {
+        rc = at_error_set(err, ce == CYAML_ERR_OOM ? AT_ENOMEM : AT_EIO,
+                          "progress not saved: %s %s", cyaml_strerror(ce), log.text);
+        goto out;
+    }
+    if ((rc = write_atomic(s, yaml, len, err)) != AT_OK)
+        goto out;
+    progress_free(s->p);   /* the merged state is ours now; nothing is pending */
+    s->p = disk;
+    disk = NULL;
+    qz_store_events_clear(s);
+out:
+    if (lock >= 0)
+        close(lock);   /* lets the next process in */
+    progress_free(disk);
     cfg.mem_fn(cfg.mem_ctx, yaml, 0);
     return rc;
 }
 
-/* ---- records ---- */
-
-const qz_answer_rec *qz_store_answer(const qz_store *s, const char *id)
-{
-    for (unsigned i = 0; s->p && i < s->p->answers_count; i++)
-        if (!strcmp(s->p->answers[i].id, id))
-            return &s->p->answers[i];
-    return NULL;
-}
-
-static qz_answer_rec *answer_for(qz_store *s, const char *id, long long now, at_error *err)
-{
-    qz_answer_rec *r = (qz_answer_rec *)qz_store_answer(s, id);
-    if (r)
-        return r;
-    qz_progress *p = s->p;
-    qz_answer_rec *a = mem(p->answers, (p->answers_count + 1) * sizeof *a);
-    char *copy = mem_strdup(id);
-    if (!a || !copy) {
-        if (a)
-            p->answers = a;
-        mem(copy, 0);
-        at_error_set(err, AT_ENOMEM, "out of memory");
-        return NULL;
-    }
-    p->answers = a;
-    r = &a[p->answers_count++];
-    memset(r, 0, sizeof *r);
-    r->id = copy;
-    r->box = 1;
-    r->due = now;
-    p->answers_total = p->answers_count;
-    return r;
-}
-
-static qz_rec_verdict rec_verdict(qz_verdict v)
-{
-    return v == QZ_CORRECT ? QZ_REC_CORRECT : v == QZ_PARTIAL ? QZ_REC_PARTIAL
-         : v == QZ_REVIEW ? QZ_REC_REVIEW : QZ_REC_WRONG;
-}
-
-int qz_store_record(qz_store *s, const char *id, const qz_result *res, long long now,
-                    at_error *err)
-{
-    if (res->verdict == QZ_MALFORMED)
-        return AT_OK;   /* not an attempt */
-    qz_answer_rec *r = answer_for(s, id, now, err);
-    if (!r)
-        return AT_ENOMEM;
-    if (res->verdict == QZ_REVIEW) {   /* not judged: not an attempt, never a wrong one */
-        r->verdict = QZ_REC_REVIEW;
-        r->last = now;
-        if (res->self_assessed)
-            return qz_store_self_assess(s, id, res->self_verdict, now, err);
-        return AT_OK;
-    }
-    r->verdict = rec_verdict(res->verdict);
-    r->score = res->score;
-    if (res->score > r->best)
-        r->best = res->score;
-    r->attempts++;
-    r->correct += res->verdict == QZ_CORRECT;
-    r->last = now;
-    qz_leitner_update(r, res->verdict, now);
-    if (res->self_assessed)   /* the student's own grade, after the automatic one */
-        return qz_store_self_assess(s, id, res->self_verdict, now, err);
-    return AT_OK;
-}
-
-int qz_store_self_assess(qz_store *s, const char *id, qz_verdict v, long long now, at_error *err)
-{
-    if (v == QZ_MALFORMED || v == QZ_REVIEW)
-        return at_error_set(err, AT_EINVAL, "a self-assessment is correct, partial or wrong");
-    qz_answer_rec *r = answer_for(s, id, now, err);
-    if (!r)
-        return AT_ENOMEM;
-    r->self = rec_verdict(v);
-    r->last = now;
-    qz_leitner_update(r, v, now);
-    return AT_OK;
-}
-
-const qz_lesson_rec *qz_store_lesson(const qz_store *s, const char *lesson)
-{
-    for (unsigned i = 0; s->p && i < s->p->lessons_count; i++)
-        if (!strcmp(s->p->lessons[i].id, lesson))
-            return &s->p->lessons[i];
-    return NULL;
-}
-
-int qz_store_set_position(qz_store *s, const char *lesson, unsigned step, bool done,
-                          at_error *err)
-{
-    qz_progress *p = s->p;
-    char *pos = mem_strdup(lesson);
-    if (!pos)
-        return at_error_set(err, AT_ENOMEM, "out of memory");
-    mem(p->lesson, 0);
-    p->lesson = pos;
-    p->step = step;
-    qz_lesson_rec *l = (qz_lesson_rec *)qz_store_lesson(s, lesson);
-    if (!l) {
-        qz_lesson_rec *a = mem(p->lessons, (p->lessons_count + 1) * sizeof *a);
-        char *id = mem_strdup(lesson);
-        if (!a || !id) {
-            if (a)
-                p->lessons = a;
-            mem(id, 0);
-            return at_error_set(err, AT_ENOMEM, "out of memory");
-        }
-        p->lessons = a;
-        l = &a[p->lessons_count++];
-        memset(l, 0, sizeof *l);
-        l->id = id;
-    }
-    if (step > l->step)
-        l->step = step;
-    l->done = l->done || done;
-    return AT_OK;
-}
-
-/* ---- Leitner boxes ---- */
-
-long long qz_leitner_interval(unsigned box)
-{
-    static const long long seconds[QZ_LEITNER_BOXES + 1] = {
-        60, 60, 86400, 3 * 86400, 7 * 86400, 30 * 86400,
-    };
-    return seconds[box > QZ_LEITNER_BOXES ? QZ_LEITNER_BOXES : box];
-}
-
-void qz_leitner_update(qz_answer_rec *r, qz_verdict v, long long now)
-{
-    if (r->box < 1)
-        r->box = 1;
-    if (v == QZ_CORRECT && r->box < QZ_LEITNER_BOXES)
-        r->box++;
-    else if (v == QZ_WRONG)
-        r->box = 1;
-    r->due = now + qz_leitner_interval(r->box);
-}
-
-size_t qz_store_due(const qz_store *s, long long now, const char **ids, size_t max)
-{
-    size_t n = 0;
-    const qz_progress *p = s->p;
-    /* Insertion into a list kept sorted by (box, due): the lists are short. */
-    const qz_answer_rec **sel = malloc((max ? max : 1) * sizeof *sel);
-    if (!sel)
-        return 0;
-    for (unsigned i = 0; p && i < p->answers_count; i++) {
-        const qz_answer_rec *r = &p->answers[i];
-        if (r->due > now)
-            continue;
-        size_t at = n;
-        while (at > 0 && (sel[at - 1]->box > r->box ||
-                          (sel[at - 1]->box == r->box && sel[at - 1]->due > r->due)))
-            at--;
-        if (at >= max)
-            continue;
-        size_t last = n < max ? n : max - 1;
-        memmove(&sel[at + 1], &sel[at], (last - at) * sizeof *sel);
-        sel[at] = r;
-        if (n < max)
-            n++;
-    }
-    for (size_t i = 0; i < n; i++)
-        ids[i] = sel[i]->id;
-    free(sel);
-    return n;
-}

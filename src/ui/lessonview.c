@@ -143,7 +143,8 @@ static void save_position(ui_lesson *l)
     int done = l->step + 1 >= ls->doc->steps_count;
     at_error err;
     at_error_clear(&err);
-    if (qz_store_set_position(&t->store, ls->doc->id, l->step, done, &err) != AT_OK)
+    if (qz_store_set_position(&t->store, ls->doc->id, l->step, done, (long long)time(NULL),
+                              &err) != AT_OK)
         ui_app_message(l->base.app, CRT_WRONG, "%s", err.msg);
     else
         ui_tutor_save(l->base.app);

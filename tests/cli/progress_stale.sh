@@ -20,7 +20,7 @@ touch -d '2 minutes ago' "$dir/.progress.yaml.Fresh1"
 "$AT_BIN" --lang en check q3 "banana" >/dev/null 2>&1
 left=$(cd "$dir" && ls -A | sort | tr '\n' ' ')
 expect_eq "old temporaries removed; fresh one and look-alikes kept" \
-  ".progress.yaml.ABCDEFG .progress.yaml.Fresh1 .progress.yaml.ab-cde .progress.yaml.bak progress.yaml progress.yaml.zzzzzz " "$left"
+  ".progress.yaml.ABCDEFG .progress.yaml.Fresh1 .progress.yaml.ab-cde .progress.yaml.bak progress.yaml progress.yaml.lock progress.yaml.zzzzzz " "$left"
 if cmp -s "$dir/progress.yaml" "$state/before.yaml"; then ok "progress.yaml intact"; else not_ok "progress.yaml intact" "$(cat "$dir/progress.yaml")"; fi
 # A saving run leaves the fresh temporary alone and writes a progress file that loads.
 out=$("$AT_BIN" --lang en check q3 "0.14 0.17" 2>&1)

@@ -1,6 +1,7 @@
-/* The progress store: round trip, Leitner boxes, damaged files, failed saves, and
+/* The progress store: round trip, Leitner boxes, damaged files, failed saves,
  * case 12 — a writer killed with SIGKILL at random points while saving leaves the
- * old or the new complete state, never anything else. */
+ * old or the new complete state, never anything else — and several processes saving
+ * into one file: every attempt kept, none counted twice, a lock holder killed. */
 #include "check.h"
 #include "quiz/progress.h"
 
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -97,8 +99,8 @@ static void test_round_trip(void **state)
     qz_result review = {.verdict = QZ_REVIEW};
     assert_int_equal(qz_store_record(&s, "self-test:q5", &right, 1000, &err), AT_OK);
     assert_int_equal(qz_store_record(&s, "self-test:q5", &review, 1400, &err), AT_OK);
-    assert_int_equal(qz_store_set_position(&s, "self-test", 4, false, &err), AT_OK);
-    assert_int_equal(qz_store_set_position(&s, "self-test", 2, false, &err), AT_OK);
+    assert_int_equal(qz_store_set_position(&s, "self-test", 4, false, 1400, &err), AT_OK);
+    assert_int_equal(qz_store_set_position(&s, "self-test", 2, false, 1500, &err), AT_OK);
     assert_int_equal(qz_store_save(&s, &err), AT_OK);
     qz_store_close(&s);
 
@@ -230,7 +232,7 @@ static void test_damaged_files(void **state)
     assert_int_equal(qz_store_open(&s, dir, NULL), AT_OK);
     qz_store_record(&s, "self-test:q1", &right, 5, NULL);
     qz_store_record(&s, "self-test:q2", &right, 5, NULL);
-    qz_store_set_position(&s, "self-test", 3, false, NULL);
+    qz_store_set_position(&s, "self-test", 3, false, 5, NULL);
     assert_int_equal(qz_store_save(&s, NULL), AT_OK);
     qz_store_close(&s);
     FILE *f = fopen(path, "rb");
@@ -337,11 +339,10 @@ static void test_full_disk(void **state)
 
 /* ---- case 12 ---- */
 
-/* State number k: k answers (1 … 40), each with attempts = k, position step k. A mix
- * of two states, or a cut one, cannot pass check_state. */
+/* State number k: k answers (1 … 40), each last answered at time k, position step k
+ * set at time k. A mix of two states, or a cut one, cannot pass check_state. */
 static void fill_state(qz_store *s, unsigned k)
 {
-    qz_progress *p = s->p;
     qz_result r = {.verdict = QZ_PARTIAL, .score = 0.5};
     unsigned n = 1 + k % 40;
     for (unsigned i = 0; i < n; i++) {
@@ -349,11 +350,9 @@ static void fill_state(qz_store *s, unsigned k)
         snprintf(id, sizeof id, "lesson-%u:q%u", i % 7, i);
         qz_store_record(s, id, &r, k, NULL);
     }
-    for (unsigned i = 0; i < p->answers_count; i++)
-        p->answers[i].attempts = k;
     char lesson[32];
     snprintf(lesson, sizeof lesson, "state-%u", k);
-    qz_store_set_position(s, lesson, k, false, NULL);
+    qz_store_set_position(s, lesson, k, false, k, NULL);
 }
 
 /* Returns the state number the store holds, or 0 when it is not a complete state. */
@@ -366,8 +365,8 @@ static unsigned state_of(const qz_store *s)
     unsigned n = 1 + k % 40;
     if (p->answers_count < n)
         return 0;
-    for (unsigned i = 0; i < p->answers_count; i++)
-        if (p->answers[i].attempts != k && i < n)
+    for (unsigned i = 0; i < n; i++)
+        if (p->answers[i].last != k)
             return 0;
     return k;
 }
@@ -478,6 +477,246 @@ static void test_case12_killed_while_saving(void **state)
     remove_dir(dir);
 }
 
+/* ---- several processes, one file ---- */
+
+/* Two stores on one folder stand for two processes (the tutor and check): each adds
+ * its own attempts, a second save adds nothing twice, the best score and the newest
+ * verdict win, the box follows the merged history, self-assessments and the newest
+ * position are kept. */
+static void test_two_writers_merge(void **state)
+{
+    char *dir = make_dir();
+    qz_store a, b;
+    at_error err;
+    qz_result right = {.verdict = QZ_CORRECT, .score = 1}, wrong = {.verdict = QZ_WRONG, .score = 0};
+    qz_result part = {.verdict = QZ_PARTIAL, .score = 0.5};
+    assert_int_equal(qz_store_open(&a, dir, &err), AT_OK);   /* the tutor, open all along */
+    assert_int_equal(qz_store_open(&b, dir, &err), AT_OK);   /* check, while it is open */
+    qz_store_record(&a, "self-test:q3", &right, 100, NULL);
+    qz_store_record(&a, "self-test:q3", &right, 110, NULL);  /* box 3 here */
+    qz_store_set_position(&a, "self-test", 4, false, 120, NULL);
+    qz_store_record(&b, "self-test:q3", &wrong, 105, NULL);
+    qz_store_record(&b, "self-test:q1", &part, 106, NULL);
+    qz_store_self_assess(&b, "self-test:q5", QZ_PARTIAL, 107, NULL);
+    qz_store_set_position(&b, "attention", 1, false, 90, NULL);   /* older than a's */
+    assert_int_equal(qz_store_save(&b, &err), AT_OK);
+    assert_int_equal(qz_store_save(&a, &err), AT_OK);
+    assert_int_equal(qz_store_save(&a, &err), AT_OK);   /* nothing new: nothing added */
+    assert_int_equal(qz_store_save(&b, &err), AT_OK);
+    const qz_answer_rec *r = qz_store_answer(&a, "self-test:q3");
+    assert_int_equal(r->attempts, 3);
+    assert_int_equal(r->correct, 2);
+    assert_true(r->best == 1.0);
+    assert_int_equal(r->verdict, QZ_REC_CORRECT);   /* a's at 110 is the newest */
+    assert_int_equal(r->last, 110);
+    /* b's wrong (saved first) sent it to box 1, a's two right answers then to box 3. */
+    assert_int_equal(r->box, 3);
+    assert_int_equal(r->due, 110 + qz_leitner_interval(3));
+    assert_non_null(qz_store_answer(&a, "self-test:q1"));          /* a sees b's records */
+    assert_int_equal(qz_store_answer(&a, "self-test:q5")->self, QZ_REC_PARTIAL);
+    assert_string_equal(a.p->lesson, "self-test");                  /* the newest position */
+    assert_int_equal(a.p->step, 4);
+    assert_int_equal(qz_store_lesson(&a, "attention")->step, 1);    /* b's lesson is kept */
+    /* More from both, in turn, and a self-assessment made by a after b's attempt. */
+    qz_store_record(&b, "self-test:q3", &part, 200, NULL);
+    assert_int_equal(qz_store_save(&b, &err), AT_OK);
+    qz_store_self_assess(&a, "self-test:q1", QZ_CORRECT, 210, NULL);
+    qz_store_set_position(&b, "masking", 2, true, 220, NULL);
+    assert_int_equal(qz_store_save(&a, &err), AT_OK);
+    assert_int_equal(qz_store_save(&b, &err), AT_OK);
+    qz_store_close(&a);
+    qz_store_close(&b);
+
+    qz_store c;   /* what the file holds */
+    assert_int_equal(qz_store_open(&c, dir, &err), AT_OK);
+    assert_string_equal(c.warning, "");
+    r = qz_store_answer(&c, "self-test:q3");
+    assert_int_equal(r->attempts, 4);
+    assert_int_equal(r->correct, 2);
+    assert_int_equal(r->verdict, QZ_REC_PARTIAL);
+    assert_true(r->score == 0.5 && r->best == 1.0);
+    assert_int_equal(r->box, 3);                     /* partly right keeps the box */
+    r = qz_store_answer(&c, "self-test:q1");
+    assert_int_equal(r->attempts, 1);
+    assert_int_equal(r->self, QZ_REC_CORRECT);       /* a's self-assessment */
+    assert_int_equal(r->verdict, QZ_REC_PARTIAL);    /* b's attempt */
+    assert_int_equal(qz_store_answer(&c, "self-test:q5")->self, QZ_REC_PARTIAL);
+    assert_string_equal(c.p->lesson, "masking");
+    assert_int_equal(c.p->step, 2);
+    assert_int_equal(c.p->position_at, 220);
+    assert_true(qz_store_lesson(&c, "masking")->done);
+    assert_int_equal(qz_store_lesson(&c, "self-test")->step, 4);
+    /* A review (the grader could not judge) from a third: the newest verdict, no
+     * attempt, the box stays. */
+    qz_result review = {.verdict = QZ_REVIEW};
+    qz_store_record(&c, "self-test:q3", &review, 300, NULL);
+    assert_int_equal(qz_store_save(&c, &err), AT_OK);
+    r = qz_store_answer(&c, "self-test:q3");
+    assert_int_equal(r->verdict, QZ_REC_REVIEW);
+    assert_int_equal(r->attempts, 4);
+    assert_int_equal(r->box, 3);
+    assert_int_equal(r->last, 300);
+    qz_store_close(&c);
+    assert_int_equal(count_entries(dir, ".progress.yaml."), 0);
+    remove_dir(dir);
+}
+
+/* A failed save keeps what is pending: the next one adds it, once. A file set aside as
+ * damaged in between loses nothing this process holds. */
+static void test_pending_kept(void **state)
+{
+    char *dir = make_dir();
+    char path[600];
+    snprintf(path, sizeof path, "%s/progress.yaml", dir);
+    qz_store a;
+    at_error err;
+    qz_result right = {.verdict = QZ_CORRECT, .score = 1};
+    assert_int_equal(qz_store_open(&a, dir, &err), AT_OK);
+    qz_store_record(&a, "old", &right, 1, NULL);
+    assert_int_equal(qz_store_save(&a, &err), AT_OK);
+    qz_store_record(&a, "new", &right, 2, NULL);
+    struct rlimit was, small;   /* the file size limit stands in for a full disk */
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small = (struct rlimit){.rlim_cur = 16, .rlim_max = was.rlim_max};
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int rc = qz_store_save(&a, &err);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, old_handler);
+    assert_int_equal(rc, AT_EIO);
+    assert_non_null(strstr(err.msg, "the disk is full"));
+    assert_int_equal(qz_store_save(&a, &err), AT_OK);
+    assert_int_equal(qz_store_answer(&a, "new")->attempts, 1);
+    /* Someone breaks the file; the next save sets it aside and keeps both records. */
+    write_file(path, "version: [", 10);
+    qz_store_record(&a, "new", &right, 3, NULL);
+    assert_int_equal(qz_store_save(&a, &err), AT_OK);
+    assert_non_null(strstr(a.warning, ".damaged-"));
+    qz_store_close(&a);
+    assert_int_equal(qz_store_open(&a, dir, &err), AT_OK);
+    assert_string_equal(a.warning, "");
+    assert_int_equal(qz_store_answer(&a, "old")->attempts, 1);
+    assert_int_equal(qz_store_answer(&a, "new")->attempts, 2);
+    qz_store_close(&a);
+    assert_int_equal(count_entries(dir, "progress.yaml.damaged-"), 1);
+    remove_dir(dir);
+}
+
+/* One saving child: rounds × (open, one attempt, save, close), as `check` does. */
+static void save_rounds(const char *dir, unsigned child, unsigned rounds)
+{
+    for (unsigned i = 0; i < rounds; i++) {
+        qz_store s;
+        qz_result r = {.verdict = (child + i) % 2 ? QZ_WRONG : QZ_CORRECT, .score = (child + i) % 2 ? 0 : 1};
+        if (qz_store_open(&s, dir, NULL) != AT_OK || s.warning[0] ||
+            qz_store_record(&s, "self-test:q3", &r, (long long)time(NULL), NULL) ||
+            qz_store_save(&s, NULL) != AT_OK)
+            _exit(3);
+        qz_store_close(&s);
+    }
+    _exit(0);
+}
+
+/* N processes save at once, each many times: every attempt is in the file. */
+static void test_parallel_writers(void **state)
+{
+    enum { CHILDREN = 16, ROUNDS = 12 };
+    char *dir = mem_dir();
+    pid_t pids[CHILDREN];
+    for (unsigned c = 0; c < CHILDREN; c++) {
+        pids[c] = fork();
+        assert_true(pids[c] >= 0);
+        if (pids[c] == 0)
+            save_rounds(dir, c, ROUNDS);
+    }
+    for (unsigned c = 0; c < CHILDREN; c++) {
+        int status;
+        waitpid(pids[c], &status, 0);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    qz_store s;
+    assert_int_equal(qz_store_open(&s, dir, NULL), AT_OK);
+    assert_string_equal(s.warning, "");
+    const qz_answer_rec *r = qz_store_answer(&s, "self-test:q3");
+    assert_non_null(r);
+    assert_int_equal(r->attempts, CHILDREN * ROUNDS);
+    assert_int_equal(r->correct, CHILDREN * ROUNDS / 2);
+    printf("# %d processes × %d saves: %u attempts in the file, %u correct\n", CHILDREN, ROUNDS,
+           r->attempts, r->correct);
+    qz_store_close(&s);
+    assert_int_equal(count_entries(dir, ".progress.yaml."), 0);
+    remove_dir(dir);
+}
+
+/* A process killed with SIGKILL while it holds the lock: the kernel lets go of it and
+ * the next save goes on. (If it did not, the save would wait for ever: the alarm then
+ * ends this test as a failure.) */
+static void test_lock_holder_killed(void **state)
+{
+    char *dir = make_dir(), lock[600];
+    snprintf(lock, sizeof lock, "%s/" QZ_PROGRESS_LOCK, dir);
+    qz_store s;
+    qz_result right = {.verdict = QZ_CORRECT, .score = 1};
+    assert_int_equal(qz_store_open(&s, dir, NULL), AT_OK);
+    qz_store_record(&s, "first", &right, 1, NULL);
+    assert_int_equal(qz_store_save(&s, NULL), AT_OK);      /* makes the lock file */
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(lock, O_RDWR);
+        char c = 'L';
+        if (fd < 0 || flock(fd, LOCK_EX) != 0 || write(fds[1], &c, 1) != 1)
+            _exit(3);
+        for (;;)
+            pause();
+    }
+    close(fds[1]);
+    char c = 0;
+    assert_int_equal(read(fds[0], &c, 1), 1);   /* the child holds the lock now */
+    close(fds[0]);
+    int probe = open(lock, O_RDWR);
+    assert_true(probe >= 0);
+    assert_int_equal(flock(probe, LOCK_EX | LOCK_NB), -1);   /* held indeed */
+    assert_int_equal(errno, EWOULDBLOCK);
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    assert_int_equal(flock(probe, LOCK_EX | LOCK_NB), 0);    /* let go at its death */
+    close(probe);
+    qz_store_record(&s, "second", &right, 2, NULL);
+    alarm(120);
+    assert_int_equal(qz_store_save(&s, NULL), AT_OK);
+    alarm(0);
+    qz_store_close(&s);
+    assert_int_equal(qz_store_open(&s, dir, NULL), AT_OK);
+    assert_non_null(qz_store_answer(&s, "first"));
+    assert_non_null(qz_store_answer(&s, "second"));
+    qz_store_close(&s);
+    remove_dir(dir);
+}
+
+/* A lock file that is not a regular file (a FIFO put there) stops the save with a
+ * message, without blocking. */
+static void test_lock_not_regular(void **state)
+{
+    char *dir = make_dir(), lock[600];
+    snprintf(lock, sizeof lock, "%s/" QZ_PROGRESS_LOCK, dir);
+    assert_int_equal(mkfifo(lock, 0600), 0);
+    qz_store s;
+    at_error err;
+    qz_result right = {.verdict = QZ_CORRECT, .score = 1};
+    assert_int_equal(qz_store_open(&s, dir, NULL), AT_OK);
+    qz_store_record(&s, "q", &right, 1, NULL);
+    assert_int_equal(qz_store_save(&s, &err), AT_EIO);
+    assert_non_null(strstr(err.msg, "is not a regular file"));
+    assert_non_null(qz_store_answer(&s, "q"));
+    qz_store_close(&s);
+    remove_dir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -489,6 +728,11 @@ int main(void)
         cmocka_unit_test(test_unwritable_folder),
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_case12_killed_while_saving),
+        cmocka_unit_test(test_two_writers_merge),
+        cmocka_unit_test(test_pending_kept),
+        cmocka_unit_test(test_parallel_writers),
+        cmocka_unit_test(test_lock_holder_killed),
+        cmocka_unit_test(test_lock_not_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
