@@ -5,17 +5,24 @@
 #include "cli/args.h"
 #include "cli/blas_start.h"
 #include "cli/cli.h"
+#include "cli/output.h"
 
 int main(int argc, char **argv)
 {
     cli_blas_start(argv);   /* may run the program again once, on a better OpenBLAS core */
     cli_setup_locale();
+    /* Nothing a command prints reaches the terminal unfiltered (arguments, lessons,
+     * answers, file names may hold escape sequences): stderr from the start, stdout
+     * unless the tutor's screens draw on it. */
+    cli_guard_stderr();
     cli_args a;
     int rc = cli_parse_args(argc, argv, &a);
     if (rc) {
         cli_args_free(&a);
         return rc;
     }
+    if (a.action != CLI_RUN || (a.command && !a.command->screen))
+        cli_guard_stdout();
     cli_g = a.g;
     if (!cli_g.lang)
         cli_g.lang = cli_default_lang();

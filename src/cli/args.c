@@ -12,20 +12,20 @@ static const char *const practice_values[] = {"--answer", "--seed", "--kind", "-
 static const char *const softmax_values[] = {"--scale", "--format", NULL};
 
 const cli_command cli_commands[] = {
-    {"softmax", cli_softmax, "a softmax worked step by step (exp, sum, divide)", softmax_values},
+    {"softmax", cli_softmax, "a softmax worked step by step (exp, sum, divide)", softmax_values, 0},
     {"attend", cli_attend, "tokens of a sentence and the mini-model's attention weights",
-     attend_values},
-    {"lesson", cli_lesson, "open one lesson in the tutor", NULL},
-    {"lab", cli_lab, "open the attention lab (type a sentence, see its attention)", NULL},
-    {"quiz", cli_quiz, "open the self-test in the tutor", NULL},
+     attend_values, 0},
+    {"lesson", cli_lesson, "open one lesson in the tutor", NULL, 1},
+    {"lab", cli_lab, "open the attention lab (type a sentence, see its attention)", NULL, 1},
+    {"quiz", cli_quiz, "open the self-test in the tutor", NULL, 1},
     {"compute", cli_compute, "attention on explicit small Q, K, V from a YAML block",
-     compute_values},
-    {"show", cli_show, "a lesson as plain text with every computed number", NULL},
-    {"lint", cli_lint, "check lesson files (FILE:LINE:COL diagnostics)", NULL},
+     compute_values, 0},
+    {"show", cli_show, "a lesson as plain text with every computed number", NULL, 0},
+    {"lint", cli_lint, "check lesson files (FILE:LINE:COL diagnostics)", NULL, 0},
     {"check", cli_check, "grade one answer (q1 … q5, or LESSON:QID); exit 0/1/3, 2 malformed",
-     check_values},
+     check_values, 0},
     {"practice", cli_practice, "generated exercises with new numbers, graded by the engine",
-     practice_values},
+     practice_values, 0},
 };
 const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -18,6 +18,7 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv);
     const char *summary;
     const char *const *value_options;
+    int screen;   /* 1: opens the tutor's screens (ncurses draws on the real stdout) */
 } cli_command;
 
 /* Every subcommand, in the order --help lists them. */

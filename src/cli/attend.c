@@ -2,6 +2,8 @@
  *                   [--format table|csv|json] [--untrained] SENTENCE
  * Tokens of a sentence and the mini-model's attention weights (engine: model.h). */
 #include "cli/cli.h"
+#include "cli/output.h"
+#include "engine/visible.h"
 #include "engine/model.h"
 #include "engine/tokenizer.h"
 #include "quiz/lang.h"
@@ -142,20 +144,6 @@ static int open_model(const attend_args *a, at_model **m)
     return 0;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static void print_json(const at_model *m, const at_tokens *t, const at_model_run *r,
                        const attend_args *a)
 {
@@ -165,7 +153,7 @@ static void print_json(const at_model *m, const at_tokens *t, const at_model_run
     printf("{\"tokens\":[");
     for (size_t i = 0; i < n; i++) {
         if (i) putchar(',');
-        json_string(stdout, t->items[i].text);
+        cli_json_string(stdout, t->items[i].text);
     }
     printf("],\"model\":\"%s\",\"mask\":\"%s\",\"scaled\":%s,", at_model_kind(m),
            a->opts.causal ? "causal" : "none", a->opts.unscaled ? "false" : "true");
@@ -238,27 +226,28 @@ static void pad(int cols)
 static void print_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h)
 {
     const size_t n = r->n;
-    int label = 0;
-    for (size_t i = 0; i < n; i++)
-        if (t->items[i].width > label)
-            label = t->items[i].width;
+    int label = 0, *tw = malloc((n ? n : 1) * sizeof *tw);
+    if (!tw)
+        return;
+    for (size_t i = 0; i < n; i++) {   /* columns as printed: a control is its one "�" */
+        tw[i] = (int)at_visible_width(t->items[i].text, strlen(t->items[i].text));
+        label = tw[i] > label ? tw[i] : label;
+    }
     pad(label);
     for (size_t j = 0; j < n; j++) {
-        int w = t->items[j].width < 4 ? 4 : t->items[j].width;
         printf("  ");
-        pad(w - t->items[j].width);
+        pad((tw[j] < 4 ? 4 : tw[j]) - tw[j]);
         fputs(t->items[j].text, stdout);
     }
     putchar('\n');
     for (size_t i = 0; i < n; i++) {
         fputs(t->items[i].text, stdout);
-        pad(label - t->items[i].width);
-        for (size_t j = 0; j < n; j++) {
-            int w = t->items[j].width < 4 ? 4 : t->items[j].width;
-            printf("  %*.2f", w, r->weights[l][(h * n + i) * n + j]);
-        }
+        pad(label - tw[i]);
+        for (size_t j = 0; j < n; j++)
+            printf("  %*.2f", tw[j] < 4 ? 4 : tw[j], r->weights[l][(h * n + i) * n + j]);
         putchar('\n');
     }
+    free(tw);
 }
 
 /* One line on what the head does, measured by the trainer (trained models only). */

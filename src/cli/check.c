@@ -7,6 +7,7 @@
  * the worked steps and the explanation come with --reveal (text), or in the JSON
  * fields "expected" and "reveal" a script asks for. */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "engine/file.h"
 #include "lesson/lesson.h"
 #include "quiz/bind.h"
@@ -167,7 +168,7 @@ static int print_json(const char *qid, const char *lesson, const qz_result *r, i
     cJSON_Delete(o);
     if (!s)
         return -1;
-    puts(s);
+    cli_print_json(stdout, s);   /* controls escaped as JSON says (\u001b) */
     cJSON_free(s);
     return 0;
 }

@@ -3,6 +3,7 @@
  * holds, loaded with libcyaml, computed by the engine (at_attention_forward). */
 #include "cli/cli.h"
 #include "engine/text.h"
+#include "engine/visible.h"
 #include "lesson/lesson.h"
 
 #include <math.h>
@@ -21,10 +22,11 @@ static int usage(FILE *f)
 
 /* ---- text */
 
-/* Display columns, per grapheme cluster (engine/text.h): 👩🏿‍🔧 is 2, not 6. */
+/* Display columns as printed, per grapheme cluster (engine/text.h): 👩🏿‍🔧 is 2, not 6;
+ * a control or an escape sequence's ESC is the one column of its "�" (engine/visible.h). */
 static int width_of(const char *s)
 {
-    return (int)at_text_width(s, strlen(s));
+    return (int)at_visible_width(s, strlen(s));
 }
 
 /* Print s padded with spaces to w columns (display width). */

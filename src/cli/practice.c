@@ -5,6 +5,7 @@
  * --print shows it, --answer grades it (same seed, same exercise). A session starts
  * with the lesson questions that are due again (Leitner boxes in the progress file). */
 #include "cli/cli.h"
+#include "cli/output.h"
 #include "lesson/lesson.h"
 #include "quiz/bind.h"
 #include "quiz/practice.h"
@@ -136,7 +137,7 @@ static int single(const practice_args *a, qz_lang lang, qz_store *st)
         }
         char *s = cJSON_PrintUnformatted(o);
         if (s)
-            puts(s);
+            cli_print_json(stdout, s);
         cJSON_free(s);
         cJSON_Delete(o);
     } else {

@@ -3,6 +3,7 @@
  * filled in: compute steps, lab steps (on the mini-model), expected answers. */
 #include "cli/cli.h"
 #include "engine/text.h"
+#include "engine/visible.h"
 #include "lesson/lesson.h"
 #include "quiz/lang.h"
 
@@ -19,10 +20,11 @@ static int usage(FILE *f)
     return f == stdout ? 0 : 2;
 }
 
-/* Display columns, per grapheme cluster (engine/text.h): 👩🏿‍🔧 is 2, not 6. */
+/* Display columns as printed, per grapheme cluster (engine/text.h): 👩🏿‍🔧 is 2, not 6;
+ * a control or an escape sequence's ESC is the one column of its "�" (engine/visible.h). */
 static int cols(const char *s)
 {
-    return (int)at_text_width(s, strlen(s));
+    return (int)at_visible_width(s, strlen(s));
 }
 
 static void indent(FILE *f, const char *text, const char *prefix)

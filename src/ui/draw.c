@@ -4,6 +4,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "engine/visible.h"
 #include "ui/crt.h"
 #include "ui/termprobe.h"
 #include "ui/uitext.h"
@@ -23,7 +24,8 @@ static void put_placeholder(WINDOW *w, int gw)
 }
 
 /* Decode s[0..n) into at most cap code points; the count, or -1 for invalid UTF-8, a
- * control character or more than cap code points. *sum gets the wcwidth sum. */
+ * code point the one filter refuses (engine/visible.h: controls, bidi overrides) or
+ * more than cap code points. *sum gets the wcwidth sum. */
 static int decode_cluster(const char *s, size_t n, wchar_t *wc, int cap, int *sum)
 {
     mbstate_t st = {0};
@@ -36,7 +38,7 @@ static int decode_cluster(const char *s, size_t n, wchar_t *wc, int cap, int *su
         if (r == (size_t)-1 || r == (size_t)-2 || r == 0)
             return -1;
         int cw = wcwidth(wc[k]);
-        if (cw < 0)
+        if (cw < 0 || at_visible_unsafe((uint32_t)wc[k]))   /* the one filter */
             return -1;
         *sum += cw;
         i += r;

@@ -6,6 +6,7 @@
 #include <unistr.h>
 #include <wctype.h>
 
+#include "engine/visible.h"
 #include "ui/uitext.h"
 
 void ui_lineedit_set(ui_lineedit *e, const char *s)
@@ -35,9 +36,8 @@ void ui_lineedit_set(ui_lineedit *e, const char *s)
 
 int ui_lineedit_insert(ui_lineedit *e, wchar_t c)
 {
-    if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xA0) || (c >= 0xD800 && c <= 0xDFFF) ||
-        c > 0x10FFFF)
-        return 0;
+    if (c < 0 || at_visible_unsafe((uint32_t)c) || (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
+        return 0;   /* what the one filter would not print (engine/visible.h) is not typed */
     uint8_t tmp[6];
     int m = u8_uctomb(tmp, (ucs4_t)c, sizeof tmp);
     if (m <= 0 || e->len + (size_t)m >= UI_LINE_MAX)

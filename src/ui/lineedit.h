@@ -23,7 +23,8 @@ typedef struct ui_lineedit {
 void ui_lineedit_set(ui_lineedit *e, const char *s);
 
 /* Insert one character at the cursor. Returns 1 if the text changed, 0 if it was
- * refused (a control character, or the line is full). */
+ * refused (a control character or a bidi override, which engine/visible.h would not
+ * print, or the line is full). */
 int ui_lineedit_insert(ui_lineedit *e, wchar_t c);
 
 /* Delete the cluster before / at the cursor. Return 1 if the text changed. */
