@@ -32,8 +32,7 @@ static int usage(FILE *f)
         "  --format json         every layer and head (layers and heads in order)\n"
         "  --untrained           the untrained (random, seeded) weights instead of the trained\n"
         "  --model FILE          a model file (default: models/mini.safetensors)\n"
-        "  --lang zh|en          the language of the table's text and of the JSON scope_note\n"
-        "                        (the rest of CSV and JSON stays as it is)\n"
+        "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n"
         "  Every format says what the model was trained on, which words it never saw and,\n"
         "  when the sentence is outside its training, that the weights are not learned meaning.\n");
     return f == stdout ? 0 : 2;
@@ -159,7 +158,7 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* The output's language: --lang, else the locale. */
+/* The table's language: --lang, else the locale. */
 static qz_lang out_lang(void)
 {
     return qz_lang_from(cli_g.lang ? cli_g.lang : cli_default_lang());
@@ -224,7 +223,7 @@ static void json_scope(const at_model *m, const at_tokens *t, const at_scope *sc
         }
     printf("],\"scope_note\":");
     char note[1024];
-    if (cli_scope_note(m, sc, out_lang(), note, sizeof note))
+    if (cli_scope_note(m, sc, QZ_EN, note, sizeof note))   /* JSON: one language */
         json_string(stdout, note);
     else
         printf("null");

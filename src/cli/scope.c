@@ -99,8 +99,9 @@ int cli_scope_note(const at_model *m, const at_scope *s, qz_lang lang, char *buf
             add(buf, cap, "%s%d%% 的词元是模型没见过的%s（它们的向量只是由字符 n-gram 推测的）",
                 parts ? sep : "", pct, s->unseen_han ? "字" : "词");
         else
-            add(buf, cap, "%s%d%% of the tokens are words it never saw (their vectors are "
-                "guesses from character n-grams)", parts ? sep : "", pct);
+            add(buf, cap, "%s%d%% of the tokens are %s it never saw (their vectors are "
+                "guesses from character n-grams)", parts ? sep : "", pct,
+                s->unseen_han ? "characters" : "words");
     }
     add(buf, cap, "%s", QZ_TR(lang, ".", "。"));
     return 1;

@@ -15,6 +15,8 @@ typedef struct ui_heatmap {
     const float *weights;              /* [n_q × n_k], row-major */
     const float *scores;               /* optional [n_q × n_k]: -INFINITY marks a masked cell */
     const unsigned char *fully_masked; /* optional [n_q]: 1 = no visible key in that row */
+    const unsigned char *dim_rows;     /* optional [n_q]: 1 = a row drawn dimmed (its label
+                                          and its cells: numbers and shades, no heat colour) */
     const char *const *q_labels;       /* [n_q] UTF-8 */
     const char *const *k_labels;       /* [n_k] UTF-8 */
     int cur_row, cur_col;              /* cursor cell, -1 = none */
