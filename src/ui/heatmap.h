@@ -15,13 +15,13 @@ typedef struct ui_heatmap {
     const float *weights;              /* [n_q × n_k], row-major */
     const float *scores;               /* optional [n_q × n_k]: -INFINITY marks a masked cell */
     const unsigned char *fully_masked; /* optional [n_q]: 1 = no visible key in that row */
-    const unsigned char *dim_rows;     /* optional [n_q]: 1 = a row drawn dimmed (its label
-                                          and its cells: numbers and shades, no heat colour) */
     const char *const *q_labels;       /* [n_q] UTF-8 */
     const char *const *k_labels;       /* [n_k] UTF-8 */
     int cur_row, cur_col;              /* cursor cell, -1 = none */
     int top, left;                     /* first visible row and column (kept in range) */
     int max_cell;                      /* widest cell in columns (0 = 6; 1 = colour only) */
+    const unsigned char *dim_rows;     /* optional [n_q]: 1 = a row drawn dimmed (its label
+                                          and its cells: numbers and shades, no heat colour) */
 } ui_heatmap;
 
 /* Draw in r (at least 3 rows × 8 columns, else nothing is drawn). */
