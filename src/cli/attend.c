@@ -296,11 +296,10 @@ static void csv_field(const char *s)
     putchar('"');
 }
 
-static void print_csv(const at_model *m, const at_tokens *t, const at_model_run *r,
-                      const at_scope *sc, size_t l, size_t h0, size_t h1)
+static void print_csv(const at_tokens *t, const at_model_run *r, size_t l, size_t h0, size_t h1)
 {
     const size_t n = r->n;
-    printf("layer,head,query,query_token,key,key_token,weight,trained_row\n");
+    printf("layer,head,query,query_token,key,key_token,weight\n");
     for (size_t h = h0; h < h1; h++)
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < n; j++) {
@@ -310,7 +309,7 @@ static void print_csv(const at_model *m, const at_tokens *t, const at_model_run 
                 csv_field(t->items[j].text);
                 putchar(',');
                 cli_print_number(stdout, r->weights[l][(h * n + i) * n + j], 0);
-                printf(",%d\n", at_scope_row_trained(m, sc, l, i));
+                putchar('\n');
             }
 }
 
@@ -488,7 +487,7 @@ static int show(const at_model *m, const at_tokens *t, const at_model_run *r,
     if (a->format == FMT_JSON)
         print_json(m, t, r, sc, a);
     else if (a->format == FMT_CSV)
-        print_csv(m, t, r, sc, l, h0, h1);
+        print_csv(t, r, l, h0, h1);
     else
         print_tables(m, t, r, sc, a, l, h0, h1);
     return 0;
