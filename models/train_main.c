@@ -157,9 +157,18 @@ int main(int argc, char **argv)
     if (survey(m, &c, heads_json, sizeof heads_json) ||
         evaluate_all(m, &c, eval_json, sizeof eval_json))
         goto out;
-    const char *extra[] = {"evaluation", eval_json, "heads", heads_json};
-    if (at_model_save_meta(m, argv[2], extra, 2, &err))
+    char *corpus_json = at_corpus_describe(&c);
+    if (!corpus_json) {
+        fprintf(stderr, "train-model: out of memory\n");
+        goto out;
+    }
+    const char *extra[] = {"evaluation", eval_json, "heads", heads_json, "corpus", corpus_json};
+    rc = at_model_save_meta(m, argv[2], extra, 3, &err);
+    free(corpus_json);
+    if (rc) {
+        rc = 1;
         goto fail;
+    }
     printf("\nwrote %s; training took %.1f s, everything %.1f s\n", argv[2], t_train, now() - t0);
     rc = 0;
     goto out;

@@ -34,7 +34,9 @@ static int usage(FILE *f)
         "  --format json         every layer and head (layers and heads in order)\n"
         "  --untrained           the untrained (random, seeded) weights instead of the trained\n"
         "  --model FILE          a model file (default: models/mini.safetensors)\n"
-        "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n");
+        "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n"
+        "  Every format says what the model was trained on, which words it never saw and,\n"
+        "  when the sentence is outside its training, that the weights are not learned meaning.\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -144,8 +146,80 @@ static int open_model(const attend_args *a, at_model **m)
     return 0;
 }
 
+/* The table's language: --lang, else the locale. */
+static qz_lang out_lang(void)
+{
+    return qz_lang_from(cli_g.lang ? cli_g.lang : cli_default_lang());
+}
+
+/* What the model was trained on, for JSON: {"frames", "sentences", "words", "pronouns",
+ * "examples"}, or null when the file does not record it (and for demo weights). */
+static void json_trained_on(const at_model *m, const at_model_info *info)
+{
+    const at_model_frame *f;
+    size_t n = at_model_frames(m, &f), frames = 0;
+    const char *p[16];
+    size_t np = at_model_pronouns(m, p, 16);
+    for (size_t i = 0; i < n; i++)
+        frames += !f[i].held_out;
+    if (!info->trained || !frames) {
+        printf("null");
+        return;
+    }
+    printf("{\"frames\":%zu,\"sentences\":%zu,\"words\":%zu,\"pronouns\":[", frames,
+           at_model_train_sentences(m), info->vocab_size);
+    for (size_t i = 0; i < np && i < 16; i++) {
+        if (i) putchar(',');
+        cli_json_string(stdout, p[i]);
+    }
+    printf("],\"examples\":[");
+    for (size_t i = 0, k = 0; i < n; i++) {
+        if (f[i].held_out)
+            continue;
+        printf("%s{\"frame\":", k++ ? "," : "");
+        cli_json_string(stdout, f[i].id);
+        printf(",\"lang\":");
+        cli_json_string(stdout, f[i].lang);
+        printf(",\"pattern\":");
+        cli_json_string(stdout, f[i].pattern);
+        printf(",\"example\":");
+        cli_json_string(stdout, f[i].example);
+        putchar('}');
+    }
+    printf("]}");
+}
+
+static void json_scope(const at_model *m, const at_tokens *t, const at_scope *sc)
+{
+    static const struct { unsigned bit; const char *name; } reasons[] = {
+        {AT_SCOPE_UNTRAINED, "untrained"},
+        {AT_SCOPE_NO_PRONOUN, "no_trained_pronoun"},
+        {AT_SCOPE_UNSEEN, "unseen_over_quarter"},
+    };
+    printf("\"unseen\":[");
+    for (size_t k = 0; k < sc->n_unseen; k++) {
+        if (k) putchar(',');
+        cli_json_string(stdout, t->items[sc->unseen[k]].text);
+    }
+    printf("],\"unseen_tokens\":%zu,\"unseen_share\":", sc->unseen_tokens);
+    cli_print_number(stdout, sc->n ? (double)sc->unseen_tokens / (double)sc->n : 0.0, 1);
+    printf(",\"scope_reasons\":[");
+    for (size_t k = 0, first = 1; k < sizeof reasons / sizeof reasons[0]; k++)
+        if (sc->reasons & reasons[k].bit) {
+            printf("%s\"%s\"", first ? "" : ",", reasons[k].name);
+            first = 0;
+        }
+    printf("],\"scope_note\":");
+    char note[1024];
+    if (cli_scope_note(m, sc, QZ_EN, note, sizeof note))   /* JSON: one language */
+        cli_json_string(stdout, note);
+    else
+        printf("null");
+    putchar(',');
+}
+
 static void print_json(const at_model *m, const at_tokens *t, const at_model_run *r,
-                       const attend_args *a)
+                       const at_scope *sc, const attend_args *a)
 {
     at_model_info info;
     at_model_get_info(m, &info);
@@ -157,8 +231,18 @@ static void print_json(const at_model *m, const at_tokens *t, const at_model_run
     }
     printf("],\"model\":\"%s\",\"mask\":\"%s\",\"scaled\":%s,", at_model_kind(m),
            a->opts.causal ? "causal" : "none", a->opts.unscaled ? "false" : "true");
-    printf("\"coref\":{\"layer\":%zu,\"head\":%zu},\"unknown\":[", info.coref_layer + 1,
+    printf("\"default_layer\":%zu,\"default_head\":%zu,", info.coref_layer + 1,
            info.coref_head + 1);
+    printf("\"coref\":{\"layer\":%zu,\"head\":%zu,\"trained_rows\":[", info.coref_layer + 1,
+           info.coref_head + 1);
+    for (size_t i = 0; i < n; i++)
+        printf("%s%s", i ? "," : "", at_scope_row_trained(m, sc, info.coref_layer, i) ? "true"
+                                                                                     : "false");
+    printf("]},\"trained_on\":");
+    json_trained_on(m, &info);
+    putchar(',');
+    json_scope(m, t, sc);
+    printf("\"unknown\":[");
     for (size_t i = 0; i < n; i++)
         printf("%s%s", i ? "," : "", r->unknown[i] ? "true" : "false");
     printf("],\"fully_masked\":[");
@@ -223,7 +307,8 @@ static void pad(int cols)
         putchar(' ');
 }
 
-static void print_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h)
+static void print_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,
+                        const unsigned char *mark, qz_lang lang)
 {
     const size_t n = r->n;
     int label = 0, *tw = malloc((n ? n : 1) * sizeof *tw);
@@ -245,6 +330,8 @@ static void print_table(const at_tokens *t, const at_model_run *r, size_t l, siz
         pad(label - tw[i]);
         for (size_t j = 0; j < n; j++)
             printf("  %*.2f", tw[j] < 4 ? 4 : tw[j], r->weights[l][(h * n + i) * n + j]);
+        if (mark && mark[i])
+            printf("%s", QZ_TR(lang, "  ← trained row", "  ← 训练过的行"));
         putchar('\n');
     }
     free(tw);
@@ -268,7 +355,10 @@ static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
 static void print_heading(const at_model *m, const at_model_run *r, const attend_args *a,
                           qz_lang lang)
 {
+    char line[1024];
     printf(QZ_TR(lang, "model: %s\n", "模型：%s\n"), cli_model_kind(m, lang));
+    cli_scope_trained_on(m, lang, line, sizeof line);
+    printf("%s\n", line);
     if (lang == QZ_ZH) {
         printf("%zu 个词元；行：query 词元，列：key 词元；每行之和为 1\n", r->n);
         printf("掩码：%s；分数%s\n", a->opts.causal ? "因果（causal）" : "无",
@@ -281,20 +371,56 @@ static void print_heading(const at_model *m, const at_model_run *r, const attend
            a->opts.unscaled ? "not scaled" : "scaled by 1/√d_k");
 }
 
-static void print_notes(const at_model_info *info, const at_tokens *t, const at_model_run *r,
-                        qz_lang lang)
+/* Below a head of the last layer: which of its rows training reached. */
+static void print_rows_note(const at_model *m, const at_tokens *t, const at_scope *sc,
+                            qz_lang lang)
 {
-    size_t unknown = 0;
-    for (size_t i = 0; i < r->n; i++)
-        unknown += r->unknown[i];
-    if (info->trained && unknown) {
-        printf(QZ_TR(lang, "\nnever seen in training (vectors guessed from character n-grams):",
-                     "\n训练中没见过的词（向量由字符 n-gram 推测）："));
-        for (size_t i = 0; i < r->n; i++)
-            if (r->unknown[i])
-                printf(" %s", t->items[i].text);
+    if (!sc->n_trained_rows) {
+        char pron[128];
+        cli_scope_pronouns(m, pron, sizeof pron);
+        if (pron[0])
+            printf(QZ_TR(lang, "no trained row: the model was trained only at %s, and this "
+                               "sentence has none; no row of this head was trained\n",
+                         "没有训练过的行：模型只在 %s 处训练过，这句话里没有；这个头的每一行"
+                         "都没训练过\n"), pron);
+        return;
+    }
+    printf("%s", QZ_TR(lang, "trained row:", "训练过的行："));
+    for (size_t i = 0, k = 0; i < sc->n; i++)
+        if (sc->trained_row[i])
+            printf("%s%s", lang == QZ_ZH && !k++ ? "" : " ", t->items[i].text);
+    size_t other = sc->n - sc->n_trained_rows;
+    if (other && lang == QZ_ZH)
+        printf("；模型只在代词处训练过，这个头的其余 %zu 行从没训练过，没有意义\n", other);
+    else if (other)
+        printf("; the model was trained only at the pronoun, so the other %zu row%s of this "
+               "head %s never trained and mean%s nothing\n", other, other == 1 ? "" : "s",
+               other == 1 ? "was" : "were", other == 1 ? "s" : "");
+    else
+        putchar('\n');
+}
+
+static void print_notes(const at_model *m, const at_tokens *t, const at_model_run *r,
+                        const at_scope *sc, qz_lang lang)
+{
+    at_model_info info;
+    at_model_get_info(m, &info);
+    if (info.trained && sc->n_unseen) {
+        int pct = (int)(100.0 * (double)sc->unseen_tokens / (double)sc->n + 0.5);
+        if (lang == QZ_ZH)
+            printf("\n训练中没见过的%s（占 %zu 个词元中的 %zu 个，%d%%；向量由字符 n-gram 推测）：",
+                   sc->unseen_han ? "字" : "词", sc->n, sc->unseen_tokens, pct);
+        else
+            printf("\nnever seen in training (%zu of %zu tokens, %d%%; vectors guessed from "
+                   "character n-grams):", sc->unseen_tokens, sc->n, pct);
+        for (size_t k = 0; k < sc->n_unseen; k++)
+            printf("%s%s", lang == QZ_ZH && !k ? "" : " ", t->items[sc->unseen[k]].text);
         putchar('\n');
     }
+    char note[1024];
+    if (cli_scope_note(m, sc, lang, note, sizeof note))
+        printf(QZ_TR(lang, "%snote: %s\n", "%s注意：%s\n"),
+               info.trained && sc->n_unseen ? "" : "\n", note);
     for (size_t i = 0; i < r->n; i++)
         if (r->fully_masked[i])
             printf(QZ_TR(lang, "row %zu (%s) is fully masked: every key is hidden, weights all 0\n",
@@ -303,12 +429,14 @@ static void print_notes(const at_model_info *info, const at_tokens *t, const at_
 }
 
 static void print_tables(const at_model *m, const at_tokens *t, const at_model_run *r,
-                         const attend_args *a, size_t l, size_t h0, size_t h1)
+                         const at_scope *sc, const attend_args *a, size_t l, size_t h0,
+                         size_t h1)
 {
     at_model_info info;
-    qz_lang lang = qz_lang_from(cli_g.lang ? cli_g.lang : cli_default_lang());
+    qz_lang lang = out_lang();
     at_model_get_info(m, &info);
     print_heading(m, r, a, lang);
+    int last = info.trained && l + 1 == info.n_layers;
     for (size_t h = h0; h < h1; h++) {
         int coref = l == info.coref_layer && h == info.coref_head;
         if (lang == QZ_ZH)
@@ -318,13 +446,15 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
             printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
                    r->n_heads[l], coref ? " (the coreference head)" : "");
         print_profile(m, l, h, lang);
-        print_table(t, r, l, h);
+        print_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
+        if (last)
+            print_rows_note(m, t, sc, lang);
     }
-    print_notes(&info, t, r, lang);
+    print_notes(m, t, r, sc, lang);
 }
 
 static int show(const at_model *m, const at_tokens *t, const at_model_run *r,
-                const attend_args *a)
+                const at_scope *sc, const attend_args *a)
 {
     at_model_info info;
     at_model_get_info(m, &info);
@@ -344,11 +474,11 @@ static int show(const at_model *m, const at_tokens *t, const at_model_run *r,
         return 2;
     }
     if (a->format == FMT_JSON)
-        print_json(m, t, r, a);
+        print_json(m, t, r, sc, a);
     else if (a->format == FMT_CSV)
         print_csv(t, r, l, h0, h1);
     else
-        print_tables(m, t, r, a, l, h0, h1);
+        print_tables(m, t, r, sc, a, l, h0, h1);
     return 0;
 }
 
@@ -358,6 +488,7 @@ int cli_attend(int argc, char **argv)
     at_model *m = NULL;
     at_tokens toks = {0};
     at_model_run run = {0};
+    at_scope scope = {0};
     at_error err;
     int rc = parse_args(argc, argv, &a);
     if (rc) {
@@ -383,8 +514,14 @@ int cli_attend(int argc, char **argv)
         rc = err.code == AT_ENOMEM ? 1 : 2;
         goto out;
     }
-    rc = show(m, &toks, &run, &a);
+    if (at_model_scope(m, &toks, &scope, &err) != AT_OK) {
+        fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
+        rc = 1;
+        goto out;
+    }
+    rc = show(m, &toks, &run, &scope, &a);
 out:
+    at_scope_free(&scope);
     at_model_run_free(&run);
     at_model_free(m);
     at_tokens_free(&toks);

@@ -87,6 +87,18 @@ int cli_refuse_special_files(const char *cmd, const char *lang, int which);
  * language of the output; a static string. */
 const char *cli_model_kind(const at_model *m, qz_lang lang);
 
+/* The mini-model's scope in words (scope.c), in the language of the output.
+ * cli_scope_pronouns: the pronouns it was trained at, "it/它/他" ("" when not recorded).
+ * cli_scope_trained_on: one line on what it was trained on, from the model file's
+ * metadata; returns 0 when the file does not record it (buf then says so).
+ * cli_scope_note: when s->reasons is set, the note that the weights are not learned
+ * meaning and why; returns 1, else 0 with buf "". */
+struct at_scope;
+void cli_scope_pronouns(const at_model *m, char *buf, size_t cap);
+int cli_scope_trained_on(const at_model *m, qz_lang lang, char *buf, size_t cap);
+int cli_scope_note(const at_model *m, const struct at_scope *s, qz_lang lang, char *buf,
+                   size_t cap);
+
 void cli_print_version(void);
 
 /* Parse a float or a double in C notation (the whole string, finite). 0 on success, else

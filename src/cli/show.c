@@ -2,6 +2,7 @@
  * A lesson as plain text, step by step, with every number the engine computes
  * filled in: compute steps, lab steps (on the mini-model), expected answers. */
 #include "cli/cli.h"
+#include "engine/model.h"
 #include "engine/text.h"
 #include "engine/visible.h"
 #include "lesson/lesson.h"
@@ -100,6 +101,34 @@ static void show_lab_settings(FILE *f, const at_lab *lab, qz_lang lang)
                 lab->focus ? lab->focus : "");
 }
 
+/* The model's scope on the lab's sentence: unseen words, the note, an untrained row. */
+static void show_lab_scope(FILE *f, const at_model *m, const at_lab_result *r, qz_lang lang)
+{
+    at_scope sc;
+    at_error err;
+    char note[1024];
+    if (at_model_scope(m, &r->tokens, &sc, &err))
+        return;
+    if (sc.n_unseen && !(sc.reasons & AT_SCOPE_UNTRAINED)) {
+        if (lang == QZ_ZH)
+            fprintf(f, "  训练中没见过的%s：", sc.unseen_han ? "字" : "词");
+        else
+            fprintf(f, "  never seen in training: ");
+        for (size_t k = 0; k < sc.n_unseen; k++)
+            fprintf(f, "%s%s", k ? " " : "", r->tokens.items[sc.unseen[k]].text);
+        fputc('\n', f);
+    }
+    if (cli_scope_note(m, &sc, lang, note, sizeof note))
+        fprintf(f, QZ_TR(lang, "  note: %s\n", "  注意：%s\n"), note);
+    at_model_info info;
+    at_model_get_info(m, &info);
+    for (size_t i = 0; i < sc.n && info.trained && r->head != AT_LAB_ALL_HEADS; i++)
+        if (r->focus == (long)i && !at_scope_row_trained(m, &sc, r->layer, i))
+            fprintf(f, QZ_TR(lang, "  the row of %s in this layer was never trained\n",
+                             "  这一层里 %s 那一行从没训练过\n"), r->tokens.items[i].text);
+    at_scope_free(&sc);
+}
+
 static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang)
 {
     fprintf(f, QZ_TR(lang, "[lab] %s\n", "[实验] %s\n"), lab->sentence);
@@ -127,6 +156,7 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang
             fprintf(f, " %s %.3f", r.view.key_tokens[j], r.view.weights[i * r.view.n_k + j]);
         fputc('\n', f);
     }
+    show_lab_scope(f, m, &r, lang);
     for (unsigned i = 0; i < lab->expect_count; i++) {
         char msg[400];
         int rc = at_expect_check(&lab->expect[i], &r.view, lab->focus, msg, sizeof msg);

@@ -131,6 +131,14 @@ void at_model_free(at_model *m)
     free(m->vocab);
     free(m->flat);
     free(m->profiles);
+    for (size_t i = 0; m->frames && i < m->n_frames; i++) {
+        free(m->frames[i].id);
+        free(m->frames[i].lang);
+        free(m->frames[i].pattern);
+        free(m->frames[i].pronoun);
+        free(m->frames[i].example);
+    }
+    free(m->frames);
     free(m);
 }
 

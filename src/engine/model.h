@@ -107,4 +107,67 @@ int at_model_head_profile(const at_model *m, size_t layer, size_t head, at_head_
 /* 1 if the (lower-cased) word is in the model's vocabulary, else 0. */
 int at_model_knows(const at_model *m, const char *word);
 
+/* One sentence frame of the training corpus, as the model file records it (metadata
+ * "corpus", written by `make model` from models/corpus.yaml). Strings belong to the
+ * model. */
+typedef struct at_model_frame {
+    char *id, *lang;            /* "en-cross", "en" */
+    char *pattern;              /* the frame, its slots named after their word lists:
+                                   "The {animal} didn't cross the {place} because it was
+                                   too {adj}." (Chinese with spaces between words) */
+    char *pronoun;              /* the token at which the model was trained: "it" */
+    char *example;              /* one training sentence made from it ("" if none) */
+    size_t sentences;           /* training sentences made from it */
+    int held_out;               /* 1: kept out of training (only evaluated on) */
+} at_model_frame;
+
+/* The frames of the model's corpus in corpus order, held-out ones included (flagged);
+ * *frames is borrowed from m (may be NULL when the count is 0). Returns the count:
+ * 0 for the demo weights and for a file that does not record its corpus. */
+size_t at_model_frames(const at_model *m, const at_model_frame **frames);
+
+/* How many sentences the model was trained on (0 when not recorded). */
+size_t at_model_train_sentences(const at_model *m);
+
+/* The distinct pronouns of the trained (not held-out) frames, in corpus order, into
+ * out[0 .. max) (borrowed from m). Returns how many there are. */
+size_t at_model_pronouns(const at_model *m, const char **out, size_t max);
+
+/* The model's scope on one sentence: which words it never saw, at which tokens its
+ * coreference head was trained, and whether its weights here can mean anything. */
+enum {
+    AT_SCOPE_UNTRAINED = 1u,    /* untrained demo weights: nothing is learned */
+    AT_SCOPE_NO_PRONOUN = 2u,   /* no token is a pronoun the model was trained at */
+    AT_SCOPE_UNSEEN = 4u,       /* more than a quarter of the tokens are unseen words */
+};
+
+typedef struct at_scope {
+    size_t n;                   /* tokens */
+    size_t unseen_tokens;       /* tokens whose word the model never saw (occurrences) */
+    size_t n_unseen;            /* distinct unseen words (compared lower-cased) */
+    size_t *unseen;             /* [n_unseen] token index of each one's first occurrence,
+                                   in order of appearance */
+    int unseen_han;             /* 1: every distinct unseen word is written in Han
+                                   characters only (Chinese characters, not words) */
+    unsigned char *trained_row; /* [n] 1: the coreference head was trained at this
+                                   token's row (a pronoun of a training frame); the
+                                   training loss looks at no other row of that head */
+    size_t n_trained_rows;
+    unsigned reasons;           /* AT_SCOPE_* bits; 0: the sentence is within what the
+                                   model was trained on */
+} at_scope;
+
+/* Fill *out for the tokens t (as run through at_model_attend). out is caller storage;
+ * release its arrays with at_scope_free. Errors: AT_ENOMEM (out left empty). */
+int at_model_scope(const at_model *m, const at_tokens *t, at_scope *out, at_error *err);
+
+/* 1 if training reached row i of (layer, any head): the loss is taken only at the
+ * pronoun, so in the last layer — the coreference head's — only the pronoun's rows
+ * (s->trained_row) were trained, while every row of an earlier layer feeds the last
+ * one and was. 0 for untrained weights and out-of-range arguments. */
+int at_scope_row_trained(const at_model *m, const at_scope *s, size_t layer, size_t i);
+
+/* NULL-safe; leaves s zeroed. */
+void at_scope_free(at_scope *s);
+
 #endif

@@ -63,6 +63,9 @@ struct at_model {
     int trained;
     size_t coref_layer, coref_head;
     at_head_profile *profiles;          /* [Σ heads] in layer order, or NULL */
+    at_model_frame *frames;             /* [n_frames] metadata "corpus", or NULL */
+    size_t n_frames;
+    size_t train_sentences;             /* 0 when not recorded */
 };
 
 /* Allocate a model for cfg with zeroed parameters and an empty vocabulary. */

@@ -104,6 +104,45 @@ static void parse_profiles(const char *text, at_model *m)
     cJSON_Delete(j);
 }
 
+static char *json_strdup(const cJSON *obj, const char *key)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return strdup(cJSON_IsString(x) ? x->valuestring : "");
+}
+
+/* The trainer's description of the corpus ("corpus", see at_corpus_describe). Missing
+ * or malformed: no frames (the model still works; the lab says nothing of its scope).
+ * Returns -1 only when out of memory. */
+static int parse_corpus(const char *text, at_model *m)
+{
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    const cJSON *frames = cJSON_GetObjectItemCaseSensitive(j, "frames"), *e;
+    int rc = 0, n = cJSON_IsArray(frames) ? cJSON_GetArraySize(frames) : 0;
+    if (n > 0 && !(m->frames = calloc((size_t)n, sizeof *m->frames)))
+        rc = -1;
+    if (rc)
+        frames = NULL;
+    cJSON_ArrayForEach(e, frames) {
+        at_model_frame *f = &m->frames[m->n_frames++];
+        double k = json_number(e, "sentences");
+        f->id = json_strdup(e, "id");
+        f->lang = json_strdup(e, "lang");
+        f->pattern = json_strdup(e, "pattern");
+        f->pronoun = json_strdup(e, "pronoun");
+        f->example = json_strdup(e, "example");
+        f->sentences = k > 0 && k < 1e9 ? (size_t)k : 0;
+        f->held_out = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "held_out_frame"));
+        if (!f->id || !f->lang || !f->pattern || !f->pronoun || !f->example) {
+            rc = -1;
+            break;
+        }
+    }
+    double total = json_number(j, "sentences");
+    m->train_sentences = total > 0 && total < 1e12 ? (size_t)total : 0;
+    cJSON_Delete(j);
+    return rc;
+}
+
 static int load_tensors(const at_safetensors *st, at_model *m, at_error *err)
 {
     at_param_desc table[AT_MODEL_MAX_PARAMS];
@@ -153,6 +192,10 @@ int at_model_load(const char *path, at_model **out, at_error *err)
         goto out;
     }
     parse_profiles(at_st_meta(&st, "heads"), m);
+    if (parse_corpus(at_st_meta(&st, "corpus"), m)) {
+        rc = at_error_set(err, AT_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
     const char *tr = at_st_meta(&st, "trained");
     m->trained = tr && !strcmp(tr, "1");
     if ((rc = load_tensors(&st, m, err))) {

@@ -13,6 +13,7 @@ enum { AT_SPLIT_TRAIN, AT_SPLIT_HELD_OUT, AT_SPLIT_HELD_OUT_FRAME };
 
 /* One generated sentence: its tokens, where the pronoun and the two nouns are. */
 typedef struct at_example {
+    char *text;                 /* the sentence as generated */
     at_tokens toks;
     at_token_feat *feats;       /* [toks.n], filled by at_corpus_featurize */
     size_t pronoun;             /* token index of the pronoun */
@@ -24,7 +25,14 @@ typedef struct at_example {
 
 typedef struct at_frame_info {
     char *id, *lang;
+    char *pattern;              /* the text with its slots named after their lists:
+                                   "The {animal} didn't cross the {place} because it …" */
+    char *pronoun;              /* the token whose antecedent is predicted */
     int held_out_frame;
+    size_t n_train;             /* its sentences in the training split */
+    size_t example;             /* index in at_corpus.ex of its first training sentence
+                                   (Chinese: the first one typed without spaces);
+                                   (size_t)-1 when it has none */
 } at_frame_info;
 
 typedef struct at_corpus {
@@ -42,6 +50,12 @@ typedef struct at_corpus {
  * Release with at_corpus_free (also after an error). */
 int at_corpus_load(const char *path, at_corpus *c, at_error *err);
 void at_corpus_free(at_corpus *c);
+
+/* What the model is trained on, as JSON for the model file's metadata "corpus"
+ * (read back by at_model_frames, model.h): {"sentences": training sentences,
+ * "frames": [{"id", "lang", "pattern", "pronoun", "example", "sentences",
+ * "held_out_frame"}]}. Returns a malloc'd string, NULL when out of memory. */
+char *at_corpus_describe(const at_corpus *c);
 
 /* The vocabulary: every distinct lower-cased token of the training split, strcmp
  * order. *words [*n] is caller-owned (free each, then the array). */

@@ -178,6 +178,8 @@ static int add_example(at_corpus *c, size_t frame, const struct yaml_frame *f,
     e->answer = answer;
     e->frame = frame;
     e->split = split;
+    e->text = text;
+    text = NULL;
     if (e->toks.n > c->max_tokens)
         c->max_tokens = e->toks.n;
     c->n++;
@@ -288,6 +290,22 @@ static int check_frames(const struct yaml_corpus *y, size_t *total, at_error *er
     return AT_OK;
 }
 
+/* "{a}" → "{animal}": the frame's text with the slots named after their lists. */
+static char *pattern_of(const struct yaml_frame *f)
+{
+    size_t la = strlen(f->a) + 3, lb = strlen(f->b) + 3;
+    char *a = malloc(la), *b = malloc(lb), *out = NULL;
+    size_t bspan[3][2];
+    if (a && b) {
+        snprintf(a, la, "{%s}", f->a);
+        snprintf(b, lb, "{%s}", f->b);
+        out = fill(f->text, (const char *const[3]){a, b, "{adj}"}, bspan);
+    }
+    free(a);
+    free(b);
+    return out;
+}
+
 static int copy_frames(const struct yaml_corpus *y, at_corpus *c, at_error *err)
 {
     c->frames = calloc(y->frames_count, sizeof *c->frames);
@@ -295,13 +313,32 @@ static int copy_frames(const struct yaml_corpus *y, at_corpus *c, at_error *err)
         return at_error_set(err, AT_ENOMEM, "corpus: out of memory");
     c->n_frames = y->frames_count;
     for (unsigned i = 0; i < y->frames_count; i++) {
-        c->frames[i].id = strdup(y->frames[i].id);
-        c->frames[i].lang = strdup(y->frames[i].lang);
-        c->frames[i].held_out_frame = y->frames[i].held_out_frame;
-        if (!c->frames[i].id || !c->frames[i].lang)
+        at_frame_info *fi = &c->frames[i];
+        fi->id = strdup(y->frames[i].id);
+        fi->lang = strdup(y->frames[i].lang);
+        fi->pattern = pattern_of(&y->frames[i]);
+        fi->pronoun = strdup(y->frames[i].pronoun);
+        fi->held_out_frame = y->frames[i].held_out_frame;
+        fi->example = (size_t)-1;
+        if (!fi->id || !fi->lang || !fi->pattern || !fi->pronoun)
             return at_error_set(err, AT_ENOMEM, "corpus: out of memory");
     }
     return AT_OK;
+}
+
+/* Each frame's count of training sentences and its example (for Chinese, one typed
+ * without spaces: the way students usually write it). */
+static void count_frames(at_corpus *c)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const at_example *e = &c->ex[i];
+        at_frame_info *f = &c->frames[e->frame];
+        if (e->split != AT_SPLIT_TRAIN)
+            continue;
+        f->n_train++;
+        if (f->example == (size_t)-1 && (strcmp(f->lang, "zh") || !strchr(e->text, ' ')))
+            f->example = i;
+    }
 }
 
 int at_corpus_load(const char *path, at_corpus *c, at_error *err)
@@ -335,6 +372,7 @@ int at_corpus_load(const char *path, at_corpus *c, at_error *err)
     }
     if ((rc = copy_frames(y, c, err)) || (rc = generate(y, c, err)))
         goto out;
+    count_frames(c);
 out:
     cyaml_free(&cfg, &corpus_schema, y, 0);
     return rc;
@@ -345,11 +383,14 @@ void at_corpus_free(at_corpus *c)
     for (size_t i = 0; c->ex && i < c->n; i++) {
         at_tokens_free(&c->ex[i].toks);
         free(c->ex[i].feats);
+        free(c->ex[i].text);
     }
     free(c->ex);
     for (size_t i = 0; c->frames && i < c->n_frames; i++) {
         free(c->frames[i].id);
         free(c->frames[i].lang);
+        free(c->frames[i].pattern);
+        free(c->frames[i].pronoun);
     }
     free(c->frames);
     memset(c, 0, sizeof *c);

@@ -15,9 +15,12 @@
 void ui_attn_free(ui_attn *a)
 {
     at_model_run_free(&a->run);
+    at_scope_free(&a->scope);
     at_tokens_free(&a->toks);
     free(a->labels);
+    free(a->untrained);
     a->labels = NULL;
+    a->untrained = NULL;
 }
 
 int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
@@ -51,10 +54,18 @@ int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
         a->labels[i] = a->toks.items[i].text;
     at_run_opts opts = {a->causal, a->unscaled};
     rc = at_model_attend(m, &a->toks, &opts, &a->run, &err);
+    if (rc == AT_OK)
+        rc = at_model_scope(m, &a->toks, &a->scope, &err);
+    if (rc == AT_OK && !(a->untrained = calloc(a->toks.n, 1)))
+        rc = at_error_set(&err, AT_ENOMEM, "%s", _("out of memory"));
     if (rc != AT_OK) {
         snprintf(a->error, sizeof a->error, "%s", err.msg);
+        at_model_run_free(&a->run);
         return rc;
     }
+    a->last_layer = info.n_layers - 1;
+    for (size_t i = 0; info.trained && i < a->toks.n; i++)
+        a->untrained[i] = !at_scope_row_trained(m, &a->scope, a->last_layer, i);
     if (a->layer < 0 || (size_t)a->layer >= a->run.n_layers)
         a->layer = (int)a->run.n_layers - 1;
     if (a->head != UI_HEAD_ALL && (a->head < 0 || (size_t)a->head >= ui_attn_heads(a)))
@@ -85,6 +96,7 @@ void ui_attn_heatmap(const ui_attn *a, int head, ui_heatmap *h)
     h->weights = a->run.weights[a->layer] + off;
     h->scores = a->run.scores[a->layer] + off;
     h->fully_masked = a->run.fully_masked;
+    h->dim_rows = (size_t)a->layer == a->last_layer ? a->untrained : NULL;
     h->q_labels = a->labels;
     h->k_labels = a->labels;
     if (h->cur_row >= (int)n)

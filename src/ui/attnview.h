@@ -22,9 +22,14 @@ typedef struct ui_attn {
     char error[512];         /* why there is nothing to show ("" when fine) */
     size_t n_total;           /* tokens of the whole sentence; > toks.n when only the
                                  first max_tokens (the model's limit) are shown */
+    at_scope scope;           /* owned: the model's scope on these tokens (model.h) */
+    unsigned char *untrained; /* owned [toks.n]: 1 = a row of the last layer that training
+                                 never reached (trained model only; see at_scope) */
+    size_t last_layer;        /* the model's last layer (the coreference head's) */
 } ui_attn;
 
-/* Tokenise `sentence` and run the model with the current toggles. Keeps the chosen
+/* Tokenise `sentence`, run the model with the current toggles and take its scope
+ * (a->scope: unseen words, trained rows). Keeps the chosen
  * layer and head when they still exist. A sentence longer than the model reads
  * (at_model_info.max_tokens) is cut to its first max_tokens tokens; a->n_total keeps
  * the whole count, for a note. On an error (bad UTF-8, too long in bytes) the previous
@@ -33,7 +38,8 @@ typedef struct ui_attn {
 int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence);
 
 /* Point h at the current layer and head (head ≥ 0): weights, scores (for masked
- * cells), fully masked rows and labels. Keeps h's cursor and scroll. */
+ * cells), fully masked rows, labels, and on the last layer the rows training never
+ * reached (dimmed). Keeps h's cursor and scroll. */
 void ui_attn_heatmap(const ui_attn *a, int head, ui_heatmap *h);
 
 /* Heads of the current layer (0 when nothing is computed). */

@@ -101,6 +101,18 @@ static void draw_cell(WINDOW *w, int y, int x, int cw, const ui_heatmap *h, size
         ui_puts(w, y, x + cw / 2, "·", 1, a);
         return;
     }
+    int dim = h->dim_rows && h->dim_rows[i] && !selected;
+    if (dim && (colour || cw >= 4)) {   /* grey, no heat: the number, else a shade */
+        attr_t a = crt_attr(CRT_DIM);
+        ui_fill(w, y, x, cw, a);
+        if (cw >= 4) {
+            ui_heatmap_format(v, cw - 1, num);
+            ui_puts(w, y, x + 1, num, cw - 1, a);
+        } else {
+            ui_puts(w, y, x + cw - 1, crt_shade(v), 1, a);
+        }
+        return;
+    }
     if (colour) {
         attr_t a = selected ? crt_attr(CRT_SELECTED) : crt_attr(crt_heat_role(v));
         ui_fill(w, y, x, cw, a);
@@ -110,7 +122,7 @@ static void draw_cell(WINDOW *w, int y, int x, int cw, const ui_heatmap *h, size
         }
         return;
     }
-    attr_t a = selected ? A_REVERSE : crt_attr(crt_heat_role(v));
+    attr_t a = selected ? A_REVERSE : dim ? crt_attr(CRT_DIM) : crt_attr(crt_heat_role(v));
     const char *shade = crt_shade(v);
     int numw = cw >= 4 ? cw - 1 : 0;
     for (int c = 0; c < cw - numw; c++)
@@ -153,7 +165,8 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h)
     for (int rr = 0; rr < vis_rows && h->top + rr < (int)h->n_q; rr++) {
         size_t i = (size_t)(h->top + rr);
         int y = r.y + 1 + rr;
-        attr_t la = (int)i == h->cur_row ? crt_attr(CRT_SELECTED) : crt_attr(CRT_TITLE);
+        attr_t la = (int)i == h->cur_row ? crt_attr(CRT_SELECTED)
+                    : h->dim_rows && h->dim_rows[i] ? crt_attr(CRT_DIM) : crt_attr(CRT_TITLE);
         ui_put_pad(w, y, r.x, h->q_labels[i], lw - 1, la);
         if (h->fully_masked && h->fully_masked[i]) {
             ui_puts(w, y, r.x + lw, _("fully masked: no key visible, all weights 0"),

@@ -20,6 +20,8 @@ typedef struct ui_heatmap {
     int cur_row, cur_col;              /* cursor cell, -1 = none */
     int top, left;                     /* first visible row and column (kept in range) */
     int max_cell;                      /* widest cell in columns (0 = 6; 1 = colour only) */
+    const unsigned char *dim_rows;     /* optional [n_q]: 1 = a row drawn dimmed (its label
+                                          and its cells: numbers and shades, no heat colour) */
 } ui_heatmap;
 
 /* Draw in r (at least 3 rows × 8 columns, else nothing is drawn). */

@@ -15,6 +15,7 @@
 #include "ui/heatmap.h"
 #include "ui/i18n.h"
 #include "ui/lineedit.h"
+#include "ui/scopetext.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
 
@@ -26,6 +27,7 @@ typedef struct ui_lab {
     ui_heatmap map;
     int detail_top;      /* first key row shown in the detail pane */
     int stale;           /* the sentence changed since the model last ran on it */
+    size_t frame;        /* the training frame t shows next */
 } ui_lab;
 
 static const ui_help_item lab_help[] = {
@@ -40,6 +42,19 @@ static const ui_help_item lab_help[] = {
     {N_("m"), N_("causal mask on/off (a token sees only itself and earlier ones)")},
     {N_("s"), N_("scaling by √dₖ on/off (without it the weights sharpen)")},
     {N_("e"), N_("export the shown weights as CSV (the file name is shown)")},
+    {N_("t"), N_("put in a sentence the model was trained on (each press: the next sentence "
+                 "frame)")},
+    {N_("the model"), N_("The built-in model was trained only to tell which noun a pronoun "
+                         "refers to, in a few sentence frames (the line under the layer "
+                         "says which; t shows them). There its coreference head, the head "
+                         "shown first, looks from the pronoun to that noun.")},
+    {N_("its limits"), N_("Only the pronoun's row of the coreference head was trained: the "
+                          "other rows are dimmed and mean nothing. Words it never saw are "
+                          "listed; their vectors are guesses from character n-grams. When "
+                          "the sentence has no pronoun it was trained at, when more than a "
+                          "quarter of its tokens are unseen, or when the query is, a note says "
+                          "the weights are not learned meaning. On sentences unlike its "
+                          "frames its choice of noun is no better than a guess.")},
     {NULL, NULL},
 };
 
@@ -73,7 +88,7 @@ static const char *lab_status(ui_screen *s)
     ui_lab *l = (ui_lab *)s;
     if (l->typing)
         return _("typing · Enter/Tab: to the heatmap · Ctrl-U: clear");
-    return _("i: type · arrows: move · [ ]: layer · , .: head · m: mask · s: scale · e: CSV");
+    return _("i: type · arrows: move · [ ]: layer · , .: head · m: mask · s: scale · t: training sentence · e: CSV");
 }
 
 static int lab_typing(ui_screen *s)
@@ -112,31 +127,45 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
     ui_put_items(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
-/* The notes line: the sentence cut to what the line or the model takes, then
- * "2 unseen words …" when the trained model never saw some of the words. */
-static void draw_unseen(ui_lab *l, WINDOW *w, int y, int x, int cols)
+/* The lines between the settings and the heatmap: what the model was trained on (on
+ * tall screens), the cut sentence and the unseen words, then the note that the weights
+ * are not learned meaning or, on the coreference layer, which row was trained.
+ * Returns the rows used from y. */
+static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
 {
+    ui_tutor *t = ui_tutor_of(l->base.app);
     const ui_attn *a = &l->attn;
-    size_t unseen = 0;
-    for (size_t i = 0; ui_tutor_of(l->base.app)->trained && a->run.unknown && i < a->run.n; i++)
-        unseen += a->run.unknown[i];   /* untrained demo weights: every word is "unseen" */
-    char b[768] = "", part[256];
-    if (l->input.cut) {
-        snprintf(part, sizeof part, _("sentence cut at %d bytes"), UI_LINE_MAX - 1);
-        strcat(b, part);
+    char b[1024];
+    int used = 0, tall = rows >= 18;
+    if (t->model_note[0] && rows > 9) {
+        ui_puts(w, y + used++, x, t->model_note, cols, crt_attr(CRT_WARN));
+    } else if (tall) {
+        ui_scope_trained_on(t->model, 0, b, sizeof b);
+        if (t->trained)
+            strcat(b, _(" · t: one of its sentences"));
+        ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
     }
-    if (a->n_total > a->toks.n && a->toks.n) {
-        snprintf(part, sizeof part, _("first %zu of %zu tokens (model limit)"), a->toks.n, a->n_total);
-        strcat(strcat(b, b[0] ? " · " : ""), part);
-    }
-    if (unseen) {
-        snprintf(part, sizeof part, ngettext("%zu unseen word: its vector comes from its letters",
-                                             "%zu unseen words: their vectors come from their letters",
-                                             unseen), unseen);
-        strcat(strcat(b, b[0] ? " · " : ""), part);
-    }
+    ui_scope_unseen(a, l->input.cut ? UI_LINE_MAX - 1 : 0, cols < 60, b, sizeof b);
     if (b[0])
-        ui_put_items(w, y, x, b, cols, crt_attr(CRT_WARN));
+        ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_WARN));
+    else if (tall && a->run.n && t->trained)
+        ui_puts(w, y + used, x, _("every word was in the training sentences"), cols,
+                crt_attr(CRT_DIM));
+    used += b[0] || tall;
+    /* tall: the trained rows, then the note (its line kept, so the heatmap stays put);
+     * otherwise the note, or the trained rows when there is none */
+    char note[1024];
+    int has_note = ui_scope_note(t->model, a, l->map.cur_row, note, sizeof note);
+    if (tall || !has_note) {
+        ui_scope_rows(t->model, a, b, sizeof b);
+        if (b[0])
+            ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_DIM));
+        used += b[0] || tall;
+    }
+    if (has_note)
+        ui_put_items(w, y + used, x, note, cols, crt_attr(CRT_WRONG) | A_BOLD);
+    used += has_note || tall;
+    return used > 0 ? used : 1;
 }
 
 static void draw_input(ui_lab *l, WINDOW *w, int y, int x, int cols)
@@ -197,6 +226,12 @@ static void top3(const ui_attn *a, int head, size_t i, size_t top[3])
     }
 }
 
+/* 1 when row i of the shown layer is one that training never reached. */
+static int untrained_row(const ui_attn *a, size_t i)
+{
+    return a->untrained && (size_t)a->layer == a->last_layer && i < a->run.n && a->untrained[i];
+}
+
 /* One line for small terminals: "it → animal 0.997 · too 0.003 · it 0.000". */
 static void draw_summary(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
@@ -212,7 +247,8 @@ static void draw_summary(ui_lab *l, WINDOW *w, int y, int x, int cols)
         return;
     }
     top3(a, head, i, top);
-    int pos = snprintf(b, sizeof b, "%s →", a->labels[i]);
+    int pos = snprintf(b, sizeof b, "%s%s →", a->labels[i],
+                       untrained_row(a, i) ? _(" (untrained row)") : "");
     for (int t = 0; t < 3 && top[t] < a->run.n && pos < (int)sizeof b; t++)
         pos += snprintf(b + pos, sizeof b - (size_t)pos, "%s %s %.3f", t ? " ·" : "",
                         a->labels[top[t]],
@@ -232,7 +268,9 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     snprintf(b, sizeof b, _("Query %zu: %s"), i + 1, a->labels[i]);
     int tw = ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
     if (ui_tutor_of(l->base.app)->trained && a->run.unknown && a->run.unknown[i])
-        ui_puts(w, r.y, r.x + tw, _(" (unseen word)"), r.w - tw, crt_attr(CRT_WARN));
+        tw += ui_puts(w, r.y, r.x + tw, _(" (unseen word)"), r.w - tw, crt_attr(CRT_WARN));
+    if (untrained_row(a, i))
+        ui_puts(w, r.y, r.x + tw, _(" (untrained row)"), r.w - tw, crt_attr(CRT_DIM));
     if (a->run.fully_masked[i]) {
         ui_puts(w, r.y + 1, r.x, _("fully masked: no key visible, all weights 0"), r.w,
                 crt_attr(CRT_WARN));
@@ -320,12 +358,8 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
     run_if_stale(l);
     draw_input(l, w, r.y, r.x + 1, r.w - 2);
     draw_info(l, w, r.y + 1, r.x + 1, r.w - 2);
-    ui_rect body = {r.y + 3, r.x + 1, r.h - 3, r.w - 2};
-    ui_tutor *t = ui_tutor_of(s->app);
-    if (t->model_note[0] && body.h > 6)
-        ui_puts(w, r.y + 2, r.x + 1, t->model_note, r.w - 2, crt_attr(CRT_WARN));
-    else
-        draw_unseen(l, w, r.y + 2, r.x + 1, r.w - 2);
+    int notes = draw_scope(l, w, r.y + 2, r.x + 1, r.w - 2, r.h);
+    ui_rect body = {r.y + 2 + notes, r.x + 1, r.h - 2 - notes, r.w - 2};
     if (l->attn.error[0]) {
         ui_lines lines = {0};
         ui_wrap(l->attn.error, strlen(l->attn.error), body.w, &lines);
@@ -431,6 +465,30 @@ static void export_csv(ui_lab *l)
         ui_app_message(l->base.app, CRT_WRONG, _("Could not write\n%s: %s"), path, strerror(errno));
 }
 
+/* t: the next training frame's example sentence, the query on its pronoun. */
+static void load_frame(ui_lab *l)
+{
+    ui_tutor *t = ui_tutor_of(l->base.app);
+    size_t n, k = l->frame;
+    const at_model_frame *f = ui_scope_frame(t->model, k, &n);
+    if (!f) {
+        ui_app_message(l->base.app, CRT_WARN, "%s",
+                       _("The model file records no sentences it was trained on."));
+        return;
+    }
+    l->frame = (k + 1) % n;
+    ui_lineedit_set(&l->input, f->example);
+    l->stale = 0;
+    recompute(l);
+    for (size_t i = 0; i < l->attn.scope.n; i++)
+        if (l->attn.scope.trained_row[i]) {
+            l->map.cur_row = (int)i;
+            break;
+        }
+    ui_app_message(l->base.app, CRT_OK, _("Training frame %zu of %zu: %s"), k % n + 1, n,
+                   f->pattern);
+}
+
 static int key_typing(ui_lab *l, ui_key k)
 {
     ui_lineedit *e = &l->input;
@@ -533,6 +591,7 @@ static int lab_key(ui_screen *s, ui_key k)
         recompute(l);
         break;
     case 'e': export_csv(l); break;
+    case 't': load_frame(l); break;
     case 'q': case 27: return UI_BACK;
     default:
         if (k.ch >= '1' && k.ch <= '9') {

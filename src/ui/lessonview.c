@@ -13,6 +13,7 @@
 #include "ui/draw.h"
 #include "ui/i18n.h"
 #include "ui/lab.h"
+#include "ui/scopetext.h"
 #include "ui/question.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
@@ -254,6 +255,20 @@ static void layout_lab(ui_lesson *l, ui_doc *d, int height)
              l->attn.causal ? _("causal mask") : _("no mask"),
              l->attn.unscaled ? _("not scaled") : _("scaled by √dₖ"));
     ui_doc_text(d, b, CRT_DIM, 0);
+    /* the model's scope: what it was trained on, unseen words, the note or trained rows */
+    const at_model *m = ui_tutor_of(l->base.app)->model;
+    ui_scope_trained_on(m, 1, b, sizeof b);
+    ui_doc_text(d, b, CRT_DIM, 0);
+    ui_scope_unseen(&l->attn, 0, 0, b, sizeof b);
+    if (b[0])
+        ui_doc_text(d, b, CRT_WARN, 0);
+    if (ui_scope_note(m, &l->attn, l->map.cur_row, b, sizeof b)) {
+        ui_doc_text(d, b, CRT_WRONG, 0);
+    } else {
+        ui_scope_rows(m, &l->attn, b, sizeof b);
+        if (b[0])
+            ui_doc_text(d, b, CRT_DIM, 0);
+    }
     int h = (int)l->attn.run.n + 1;
     if (h > height - 3)
         h = height - 3;

@@ -41,7 +41,7 @@ out=$("$AT_BIN" attend "$S" 2>&1)
 expect_contains "attend: the table names the coreference head" "(the coreference head)" "$out"
 expect_contains "attend: the table says what the head does, measured" "measured on the training sentences" "$out"
 out=$("$AT_BIN" attend "The elephant didn't cross the canal." 2>&1)
-expect_contains "attend: unknown words are listed" "never seen in training (vectors guessed from character n-grams): elephant canal" "$out"
+expect_contains "attend: unknown words are listed" "never seen in training (2 of 7 tokens, 29%; vectors guessed from character n-grams): elephant canal" "$out"
 err=$("$AT_BIN" attend --model models/corpus.yaml "$S" 2>&1 >/dev/null)
 expect_contains "attend: a file that is not a model is named" "models/corpus.yaml: not a safetensors file" "$err"
 expect_status "attend: a file that is not a model exits 2" 2 "$AT_BIN" attend --model models/corpus.yaml "$S"

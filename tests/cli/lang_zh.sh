@@ -35,7 +35,8 @@ expect_contains "attend zh: layer and head" "第 2 层（共 2 层），第 1 �
 case "$cn" in *"model:"*|*"mask:"*|*"layer "*|*"tokens;"*) not_ok "attend zh: no English framing" "$cn" ;;
   *) ok "attend zh: no English framing" ;; esac
 expect_eq "attend: the same weight rows in both languages" \
-  "$(printf '%s\n' "$en" | grep -E '^(it|animal) ')" "$(printf '%s\n' "$cn" | grep -E '^(it|animal) ')"
+  "$(printf '%s\n' "$en" | grep -E '^(it|animal) ' | sed 's/ *←.*//')" \
+  "$(printf '%s\n' "$cn" | grep -E '^(it|animal) ' | sed 's/ *←.*//')"
 out=$(zh "$AT_BIN" attend --untrained --mask causal "it was")
 expect_contains "attend: LANG=zh_CN.UTF-8, demo weights, causal" "模型：未训练的演示权重" "$out"
 expect_contains "attend zh: causal mask" "掩码：因果（causal）" "$out"
@@ -59,7 +60,7 @@ case "$cn" in *"hint "*|*"key concepts"*|*"reference answer"*|*"explanation:"*|*
   not_ok "show zh: no English framing" ;; *) ok "show zh: no English framing" ;; esac
 out=$(zh "$AT_BIN" show it-animal)
 expect_contains "show: LANG=zh_CN.UTF-8, a lab step" "[实验] " "$out"
-expect_contains "show zh: lab settings" "  层：最后一层，头：模型默认的头，掩码：无，缩放：开，焦点：it" "$out"
+expect_contains "show zh: lab settings" "  层：最后一层，头：模型默认的头，掩码：无，缩放：开，焦点：它" "$out"
 expect_contains "show zh: lab expectation" "  期望 1：成立：" "$out"
 out=$(zh "$AT_BIN" show)
 expect_contains "show zh: the lesson list" " 课（attn-tutor show ID 打印一课，attn-tutor lesson ID 打开它）：" "$out"

@@ -130,6 +130,87 @@ static void test_unknown_words_marked(void **state)
     at_model_free(m);
 }
 
+/* The file records its corpus as `make model` generated it from models/corpus.yaml. */
+static void test_corpus_recorded(void **state)
+{
+    at_model *m = load();
+    at_corpus c;
+    assert_int_equal(at_corpus_load(CORPUS, &c, NULL), AT_OK);
+    const at_model_frame *f;
+    size_t n = at_model_frames(m, &f), train = 0;
+    assert_int_equal(n, c.n_frames);
+    for (size_t i = 0; i < c.n; i++)
+        train += c.ex[i].split == AT_SPLIT_TRAIN;
+    assert_int_equal(at_model_train_sentences(m), train);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(f[i].id, c.frames[i].id);
+        assert_string_equal(f[i].pronoun, c.frames[i].pronoun);
+        assert_int_equal(f[i].held_out, c.frames[i].held_out_frame);
+        assert_int_equal(f[i].sentences, c.frames[i].n_train);
+        if (!f[i].held_out)   /* the example is one of its training sentences */
+            assert_string_equal(f[i].example, c.ex[c.frames[i].example].text);
+    }
+    const char *p[8];
+    assert_int_equal(at_model_pronouns(m, p, 8), 3);
+    assert_string_equal(p[0], "it");
+    at_corpus_free(&c);
+    at_model_free(m);
+}
+
+static void scope_of(const at_model *m, const char *s, at_scope *sc, at_tokens *t)
+{
+    assert_int_equal(at_tokenize(s, strlen(s), t, NULL), AT_OK);
+    assert_int_equal(at_model_scope(m, t, sc, NULL), AT_OK);
+}
+
+static void test_scope(void **state)
+{
+    at_model *m = load(), *demo;
+    at_scope sc;
+    at_tokens t;
+    scope_of(m, "The animal didn't cross the road because it was too tired.", &sc, &t);
+    assert_int_equal(sc.reasons, 0);
+    assert_int_equal(sc.n_unseen, 0);
+    assert_int_equal(sc.n_trained_rows, 1);
+    assert_true(sc.trained_row[7]);   /* it */
+    assert_int_equal(at_scope_row_trained(m, &sc, 1, 0), 0);   /* last layer, The */
+    assert_int_equal(at_scope_row_trained(m, &sc, 1, 7), 1);
+    assert_int_equal(at_scope_row_trained(m, &sc, 0, 0), 1);   /* layer 1: every row */
+    at_scope_free(&sc);
+    at_tokens_free(&t);
+    scope_of(m, "a A a b", &sc, &t);   /* distinct, case-insensitive, first occurrences */
+    assert_int_equal(sc.unseen_tokens, 4);
+    assert_int_equal(sc.n_unseen, 2);
+    assert_int_equal(sc.unseen[0], 0);
+    assert_int_equal(sc.unseen[1], 3);
+    assert_int_equal(sc.unseen_han, 0);
+    assert_int_equal(sc.reasons, AT_SCOPE_NO_PRONOUN | AT_SCOPE_UNSEEN);
+    at_scope_free(&sc);
+    at_tokens_free(&t);
+    /* 3 of 12 tokens unseen is a quarter, not more: no note for that */
+    scope_of(m, "The elk didn't cross the bog because it was too numb.", &sc, &t);
+    assert_int_equal(sc.unseen_tokens, 3);
+    assert_int_equal(sc.reasons, 0);
+    at_scope_free(&sc);
+    at_tokens_free(&t);
+    scope_of(m, "猫坐在垫子上，因为它很累。", &sc, &t);
+    assert_int_equal(sc.n_unseen, 5);
+    assert_int_equal(sc.unseen_han, 1);
+    assert_int_equal(sc.reasons, AT_SCOPE_UNSEEN);
+    at_scope_free(&sc);
+    at_tokens_free(&t);
+    assert_int_equal(at_model_demo(1, &demo, NULL), AT_OK);
+    scope_of(demo, "The animal didn't cross the road because it was too tired.", &sc, &t);
+    assert_int_equal(sc.reasons, AT_SCOPE_UNTRAINED);
+    assert_int_equal(sc.n_trained_rows, 0);
+    assert_int_equal(at_scope_row_trained(demo, &sc, 0, 0), 0);
+    assert_int_equal(at_model_frames(demo, &(const at_model_frame *){NULL}), 0);
+    at_scope_free(&sc);
+    at_tokens_free(&t);
+    at_model_free(demo);
+    at_model_free(m);
+}
+
 static void held_out_case(const at_model *m, const at_corpus *c, const char *lang)
 {
     at_eval ev;
@@ -232,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_head_profiles),
         cmocka_unit_test(test_file_size),
         cmocka_unit_test(test_unknown_words_marked),
+        cmocka_unit_test(test_corpus_recorded),
+        cmocka_unit_test(test_scope),
         cmocka_unit_test(test_held_out_accuracy),
         cmocka_unit_test(test_training_is_deterministic),
         cmocka_unit_test(test_corpus_errors),

@@ -211,7 +211,7 @@ static void test_heatmap_masked(void **state)
     float weights[9] = {0, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f};
     float scores[9] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, 0, 0};
     unsigned char fully[3] = {1, 0, 0};
-    ui_heatmap h = {3, 3, weights, scores, fully, labels, labels, -1, -1, 0, 0, 0};
+    ui_heatmap h = {3, 3, weights, scores, fully, labels, labels, -1, -1, 0, 0, 0, NULL};
     ui_heatmap_draw(w, (ui_rect){0, 0, 6, 40}, &h);
     char got[256];
     row_text(w, 1, got, sizeof got);
@@ -225,6 +225,27 @@ static void test_heatmap_masked(void **state)
     delwin(w);
 }
 
+/* A dimmed row (a row training never reached) is drawn grey: its label and its cells
+ * carry the dim role, the other rows their heat roles. */
+static void test_heatmap_dim_rows(void **state)
+{
+    WINDOW *w = newwin(4, 40, 0, 0);
+    const char *labels[] = {"it", "was"};
+    float weights[4] = {0.0f, 1.0f, 0.0f, 1.0f};
+    unsigned char dim[2] = {0, 1};
+    ui_heatmap h = {2, 2, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0, dim};
+    ui_heatmap_draw(w, (ui_rect){0, 0, 4, 40}, &h);
+    char got[256];
+    row_text(w, 2, got, sizeof got);
+    assert_non_null(strstr(got, "1.00"));   /* the numbers stay */
+    int x = (int)(strstr(got, "1.00") - got);
+    attr_t dim_attr = crt_attr(CRT_DIM) & A_ATTRIBUTES;
+    assert_int_equal(mvwinch(w, 2, 0) & A_ATTRIBUTES & dim_attr, dim_attr);   /* label */
+    assert_int_equal(mvwinch(w, 2, x) & A_ATTRIBUTES & dim_attr, dim_attr);   /* cell */
+    assert_int_equal(mvwinch(w, 1, x) & A_ATTRIBUTES, crt_attr(crt_heat_role(1.0f)) & A_ATTRIBUTES);
+    delwin(w);
+}
+
 /* Column labels never run together: each is cut to its cell with a gap before it, and
  * sits right-aligned over its column's numbers. */
 static void test_heatmap_column_labels(void **state)
@@ -235,7 +256,7 @@ static void test_heatmap_column_labels(void **state)
     for (int i = 0; i < 12 * 12; i++)
         weights[i] = 1.0f / 12;
     WINDOW *w = newwin(14, 42, 0, 0);
-    ui_heatmap h = {12, 12, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0};
+    ui_heatmap h = {12, 12, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0, NULL};
     assert_false(ui_heatmap_shows_numbers(&h, 42));
     ui_heatmap_draw(w, (ui_rect){0, 0, 14, 42}, &h);
     char got[512];
@@ -247,7 +268,7 @@ static void test_heatmap_column_labels(void **state)
     const char *three[] = {"I", "am", "here"};
     float wt[9] = {0.25f, 0.5f, 0.25f, 0.2f, 0.6f, 0.2f, 0.1f, 0.1f, 0.8f};
     w = newwin(5, 40, 0, 0);
-    ui_heatmap g = {3, 3, wt, NULL, NULL, three, three, -1, -1, 0, 0, 0};
+    ui_heatmap g = {3, 3, wt, NULL, NULL, three, three, -1, -1, 0, 0, 0, NULL};
     assert_true(ui_heatmap_shows_numbers(&g, 40));
     ui_heatmap_draw(w, (ui_rect){0, 0, 5, 40}, &g);
     char head[256], row[256];
@@ -370,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_wrap_mixed),
         cmocka_unit_test(test_table_cjk_borders),
         cmocka_unit_test(test_heatmap_masked),
+        cmocka_unit_test(test_heatmap_dim_rows),
         cmocka_unit_test(test_heatmap_column_labels),
         cmocka_unit_test(test_feedback_flows),
         cmocka_unit_test(test_feedback_lines),
