@@ -17,7 +17,11 @@ static struct {
     attr_t attrs[CRT_ROLES];
     int joins;                /* UI_JOINS_* flags from the probe's answers */
     ui_probe probe;           /* the probe started by crt_init, until it is over */
-} crt;
+    int out_fd;               /* the terminal's output */
+    int frame_marks;          /* ATTN_TUTOR_FRAME_MARKS: see crt_frame_begin */
+    unsigned long frames;     /* frames drawn, for the marks */
+    unsigned long keys;       /* keys read, for the marks */
+} crt = {.out_fd = -1};
 
 typedef struct role_colors {
     short fg, bg;
@@ -161,12 +165,65 @@ static void setup(void)
     pick_palette();
 }
 
+/* One title sequence on the terminal (the frame marks). */
+static void put_title(const char *title)
+{
+    char b[96];
+    int n = snprintf(b, sizeof b, "\033]2;%s\033\\", title);
+    if (crt.out_fd < 0 || n <= 0 || (size_t)n >= sizeof b)
+        return;
+    fflush(stdout);   /* after anything ncurses or stdio still holds */
+    for (const char *p = b; n > 0;) {
+        ssize_t r = write(crt.out_fd, p, (size_t)n);
+        if (r <= 0)
+            return;
+        p += r;
+        n -= (int)r;
+    }
+}
+
+void crt_frame_begin(void)
+{
+    if (crt.frame_marks)
+        put_title("attn-tutor:drawing");
+}
+
+/* The mark after a frame (next: a new one) or again for the one on screen. */
+static void put_frame_mark(int next)
+{
+    if (!crt.frame_marks)
+        return;
+    char t[96];
+    if (crt.active)
+        snprintf(t, sizeof t, "attn-tutor:frame %lu keys %lu size %dx%d%s",
+                 next ? ++crt.frames : crt.frames, crt.keys, COLS, LINES,
+                 crt.probe.waiting ? " probing" : "");
+    else
+        snprintf(t, sizeof t, "attn-tutor:ended keys %lu", crt.keys);
+    put_title(t);
+}
+
+void crt_frame_end(void)
+{
+    put_frame_mark(1);
+}
+
+void crt_key_read(void)
+{
+    crt.keys++;
+}
+
 int crt_init(void)
 {
     if (crt.active)
         return 0;
-    if (crt_init_on(NULL, stdout, stdin) < 0)   /* initscr() without its exit on failure */
+    crt.out_fd = STDOUT_FILENO;
+    crt.frame_marks = getenv("ATTN_TUTOR_FRAME_MARKS") != NULL;
+    crt_frame_begin();   /* the probe's test text is no frame */
+    if (crt_init_on(NULL, stdout, stdin) < 0) {   /* initscr() without its exit on failure */
+        crt_frame_end();   /* no frame will come */
         return -1;
+    }
     /* Whole frames: doupdate would stop drawing at pending input, and the probe's
      * answers are pending input until crt_probe_finish reads them. */
     typeahead(-1);
@@ -191,7 +248,10 @@ int crt_probe_finish(void)
     crt.joins = ui_probe_flags(&crt.probe);
     while (n_typed > 0)   /* keys typed meanwhile, back in order */
         ungetch((unsigned char)typed[--n_typed]);
-    return crt.joins != before;
+    if (crt.joins != before)
+        return 1;
+    put_frame_mark(0);   /* the frame on screen stays: the probe is over */
+    return 0;
 }
 
 int crt_init_on(const char *term, FILE *out, FILE *in)
@@ -223,6 +283,9 @@ void crt_done(void)
     delscreen(crt.screen);
     crt.screen = NULL;
     crt.active = 0;
+    crt_frame_end();   /* the last frame is over: what follows is the shell's */
+    crt.frame_marks = 0;
+    crt.out_fd = -1;
 }
 
 int crt_joins(void)

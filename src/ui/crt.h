@@ -62,6 +62,24 @@ crt_palette crt_palette_in_use(void);
  * with crt_init_on. */
 int crt_joins(void);
 
+/* A test hook for driving the tutor in a terminal multiplexer (tests/e2e): when the
+ * environment holds ATTN_TUTOR_FRAME_MARKS (any value) at crt_init, each frame is
+ * bracketed by two window-title sequences (OSC 2) on the terminal:
+ *   "attn-tutor:drawing" before its first byte (crt_frame_begin),
+ *   "attn-tutor:frame N keys K size COLSxROWS" after its last (crt_frame_end),
+ * N counting frames from 1, K the keys read so far (crt_key_read; resizes are not
+ * keys), " probing" after it while the start-up probe's answers are awaited (the mark
+ * comes again without it when they change nothing), and "attn-tutor:ended keys K"
+ * once the screen is closed (crt_done). A test that
+ * reads the title and the screen in one step sees whole frames only, and knows when the
+ * keys it sent have all been applied (the first frame with K at least their number).
+ * Without the variable, and with crt_init_on, these do nothing. */
+void crt_frame_begin(void);
+void crt_frame_end(void);
+
+/* Count one key read from the terminal (for the frame marks). */
+void crt_key_read(void);
+
 /* The attribute (colour pair and A_* flags) of a role in the current palette. */
 attr_t crt_attr(crt_role role);
 
