@@ -2,6 +2,7 @@
 #include "ui/crt.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,48 @@ static struct {
     int frame_marks;          /* ATTN_TUTOR_FRAME_MARKS: see crt_frame_begin */
     unsigned long frames;     /* frames drawn, for the marks */
     unsigned long keys;       /* keys read, for the marks */
+    struct sigaction nc_winch;   /* ncurses' SIGWINCH handler, called from ours */
+    int winch_chained;
 } crt = {.out_fd = -1};
+
+/* Set by every SIGWINCH, taken by crt_take_resized. */
+static volatile sig_atomic_t winched;
+
+/* SIGWINCH: note it, then let ncurses do its part (it reads the new size at the next
+ * get_wch and sends KEY_RESIZE when the size differs). */
+static void on_winch(int sig, siginfo_t *info, void *uctx)
+{
+    winched = 1;
+    const struct sigaction *nc = &crt.nc_winch;
+    if (nc->sa_flags & SA_SIGINFO) {
+        if (nc->sa_sigaction)
+            nc->sa_sigaction(sig, info, uctx);
+    } else if (nc->sa_handler != SIG_DFL && nc->sa_handler != SIG_IGN) {
+        nc->sa_handler(sig);
+    }
+}
+
+/* Put on_winch in front of the handler ncurses installed (newterm installs its own when
+ * there was none); interrupted reads are not restarted, as with ncurses' own, so a
+ * get_wch waiting for a key returns and the loop draws again. */
+static void chain_winch(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_winch;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGWINCH, &sa, &crt.nc_winch) == 0)
+        crt.winch_chained = 1;
+}
+
+int crt_take_resized(void)
+{
+    if (!winched)
+        return 0;
+    winched = 0;
+    return 1;
+}
 
 typedef struct role_colors {
     short fg, bg;
@@ -269,6 +311,8 @@ int crt_init_on(const char *term, FILE *out, FILE *in)
     if (!(crt.screen = newterm(term, out, in)))
         return -1;
     setup();
+    winched = 0;
+    chain_winch();
     return 0;
 }
 
@@ -278,6 +322,10 @@ void crt_done(void)
 {
     if (!crt.active)
         return;
+    if (crt.winch_chained) {
+        sigaction(SIGWINCH, &crt.nc_winch, NULL);
+        crt.winch_chained = 0;
+    }
     curs_set(1);
     endwin();
     delscreen(crt.screen);

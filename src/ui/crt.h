@@ -62,6 +62,15 @@ crt_palette crt_palette_in_use(void);
  * with crt_init_on. */
 int crt_joins(void);
 
+/* 1 once after each change of the terminal's size since the last call, 0 otherwise;
+ * a change undone before the program looked (shrunk and grown back to the same size)
+ * counts too. Then what the terminal shows is no longer what ncurses believes it shows
+ * (tmux, shrinking a window, keeps the rows around the cursor and drops the others, and
+ * fills the grown part with blanks; the same size at the next look tells ncurses
+ * nothing), so the next frame must repaint every cell (ui_app_draw: clearok(curscr)).
+ * Counted by a SIGWINCH handler put in front of ncurses' own at crt_init_on. */
+int crt_take_resized(void);
+
 /* A test hook for driving the tutor in a terminal multiplexer (tests/e2e): when the
  * environment holds ATTN_TUTOR_FRAME_MARKS (any value) at crt_init, each frame is
  * bracketed by two window-title sequences (OSC 2) on the terminal:

@@ -113,6 +113,11 @@ void ui_app_draw(ui_app *app)
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
     crt_frame_begin();
+    /* after a resize, even one undone before we looked, the terminal holds what it kept
+     * of the old screen, not what ncurses believes: every cell is sent again, wide
+     * characters included, instead of the cells that changed */
+    if (crt_take_resized())
+        clearok(curscr, TRUE);
     werase(stdscr);
     app->cursor_y = app->cursor_x = -1;
     if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {

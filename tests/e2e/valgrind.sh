@@ -1,10 +1,11 @@
 # A scripted tutor session under valgrind (memcheck) on the plain build: the home
-# screen, a lesson stepped through,
-# the lab (typing English and Chinese, layers, heads, the causal mask, every head, a
-# resize to 40×12), the self-test (Q3 wrong, then right), quit. No invalid access, no
-# uninitialised value, no leak (definite, indirect or possible; the screen is released
-# with delscreen, so ncurses keeps nothing either). OPENBLAS_NUM_THREADS=1 as in
-# tests/cli/valgrind.sh, and --trace-children=yes as there.
+# screen, a lesson stepped through, the lab (typing English and Chinese, layers, heads,
+# the causal mask, every head, a resize to 40×12 and back, one more undone while the
+# tutor was stopped, then home with no character of the Chinese sentence left), the
+# self-test (Q3 wrong, then right), quit. No invalid access, no uninitialised value, no
+# leak (definite, indirect or possible; the screen is released with delscreen, so
+# ncurses keeps nothing either). OPENBLAS_NUM_THREADS=1 as in tests/cli/valgrind.sh,
+# and --trace-children=yes as there.
 . tests/lib.sh
 . tests/e2e/lib/tmux.sh
 if ! command -v valgrind >/dev/null 2>&1; then not_ok "valgrind installed (scripts/deps.sh)"; exit 0; fi
@@ -51,8 +52,17 @@ resize 40 12
 expect_screen "valgrind tutor: the lab at 40×12" "16 tokens"
 resize 100 30
 expect_screen "valgrind tutor: the lab at 100×30 again" "16 tokens · layer"
+lab=$SCREEN
+# shrunk and grown back while the tutor was stopped (tests/e2e/stale_cells.sh)
+n=$(frame_number)
+resize_unseen 40 12
+wait_frame_after "$n" >/dev/null
+expect_eq "valgrind tutor: the lab after a resize undone unseen, cell for cell" "$lab" "$SCREEN"
 keys q
 expect_screen "valgrind tutor: home again" "Self-attention, step by step"
+left=$(printf '%s\n' "$SCREEN" | grep -o '[小明今天没来学校，因为他生病了。]' | sort -u | tr -d '\n')
+expect_eq "valgrind tutor: home again: no character of the sentence left" "" "$left"
+expect_line "valgrind tutor: home again: its status bar ends in '? help'" '\? help$'
 keys t
 expect_screen "valgrind tutor: the self-test" "question 1 of"
 i=0

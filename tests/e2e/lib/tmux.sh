@@ -144,6 +144,51 @@ resize() {
   done
 }
 
+# tty_size: "ROWS COLS" of the pane's terminal, as the program would read it.
+tty_size() { stty -F "$($TM display-message -p '#{pane_tty}')" size 2>/dev/null; }
+
+# resize_unseen COLS ROWS: resize the window to COLS×ROWS and back to its size while the
+# program is stopped, each step applied to tmux's screen and to the terminal before the
+# next; the program then wakes up to the size it had, with one SIGWINCH pending. tmux has
+# meanwhile cut its screen to the smaller size (keeping the rows around the cursor) and
+# grown it back with blanks: only that signal tells the program its screen changed.
+resize_unseen() {
+  frame
+  _was=${TITLE##* size }
+  _pid=$(pgrep -P "$($TM display-message -p '#{pane_pid}')" | head -1)
+  [ -n "$_pid" ] || return 1
+  kill -STOP "$_pid"
+  for _sz in "$1x$2" "$_was"; do
+    $TM resize-window -x "${_sz%x*}" -y "${_sz#*x}"
+    _rdeadline=$(( $(date +%s) + E2E_WAIT ))
+    until [ "$(tty_size)" = "${_sz#*x} ${_sz%x*}" ] &&
+          [ "$($TM capture-pane -p | wc -l | tr -d ' ')" = "${_sz#*x}" ]; do
+      [ "$(date +%s)" -ge "$_rdeadline" ] && break
+      sleep 0.05
+    done
+  done
+  kill -CONT "$_pid"
+}
+
+# wait_frame_after N [SECONDS]: until a whole frame numbered above N is on screen.
+wait_frame_after() {
+  _deadline=$(( $(date +%s) + ${2:-$E2E_WAIT} ))
+  while :; do
+    frame
+    case "$TITLE" in
+      "attn-tutor:frame "*) _fn=${TITLE#attn-tutor:frame }; [ "${_fn%% *}" -gt "$1" ] && return 0 ;;
+    esac
+    [ "$(date +%s)" -ge "$_deadline" ] && return 1
+    sleep 0.05
+  done
+}
+
+# frame_number: the number of the last whole frame (0 before the first).
+frame_number() {
+  frame
+  case "$TITLE" in "attn-tutor:frame "*) _fn=${TITLE#attn-tutor:frame }; echo "${_fn%% *}" ;; *) echo 0 ;; esac
+}
+
 # wait_for TEXT [SECONDS]: until the screen shows TEXT; 0 if it did, 1 on timeout.
 # The last screen is in $SCREEN either way.
 wait_for() {
