@@ -16,7 +16,7 @@ static struct {
     crt_palette palette;
     SCREEN *screen;           /* from newterm, released by delscreen in crt_done */
     attr_t attrs[CRT_ROLES];
-    int joins;                /* UI_JOINS_* flags from the probe's answers */
+    ui_term_widths widths;    /* how it draws emoji sequences: the probe's answers */
     ui_probe probe;           /* the probe started by crt_init, until it is over */
     int out_fd;               /* the terminal's output */
     int frame_marks;          /* ATTN_TUTOR_FRAME_MARKS: see crt_frame_begin */
@@ -281,16 +281,17 @@ int crt_probe_finish(void)
     size_t n_typed = 0, n;
     if (!crt.probe.waiting)
         return 0;
-    int before = crt.joins, over;
+    ui_term_widths before = crt.widths;
+    int over;
     do {
         over = ui_probe_poll(&crt.probe, UI_PROBE_WAIT_MS, typed + n_typed,
                              sizeof typed - n_typed, &n);
         n_typed += n;
     } while (!over);
-    crt.joins = ui_probe_flags(&crt.probe);
+    ui_probe_widths(&crt.probe, &crt.widths);
     while (n_typed > 0)   /* keys typed meanwhile, back in order */
         ungetch((unsigned char)typed[--n_typed]);
-    if (crt.joins != before)
+    if (memcmp(&crt.widths, &before, sizeof before) != 0)
         return 1;
     put_frame_mark(0);   /* the frame on screen stays: the probe is over */
     return 0;
@@ -336,9 +337,9 @@ void crt_done(void)
     crt.out_fd = -1;
 }
 
-int crt_joins(void)
+const ui_term_widths *crt_term_widths(void)
 {
-    return crt.joins;
+    return &crt.widths;
 }
 
 crt_palette crt_palette_in_use(void)

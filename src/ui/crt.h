@@ -7,6 +7,8 @@
 
 #include <curses.h>
 
+#include "ui/termprobe.h"
+
 typedef enum crt_role {
     CRT_NORMAL,
     CRT_TITLE,       /* screen titles */
@@ -45,9 +47,9 @@ const char *crt_unusable(void);
 int crt_init(void);
 
 /* After the first frame: reads the probe's answers (waiting for them up to
- * UI_PROBE_WAIT_MS after crt_init), sets crt_joins, and gives keys typed meanwhile
- * back to curses in order. Returns 1 when crt_joins changed (draw again), 0 otherwise
- * and at once when no probe is waiting. */
+ * UI_PROBE_WAIT_MS after crt_init), sets crt_term_widths, and gives keys typed
+ * meanwhile back to curses in order. Returns 1 when the widths changed (draw again), 0
+ * otherwise and at once when no probe is waiting. */
 int crt_probe_finish(void);
 
 /* The same on given streams (newterm), for tests and benchmarks. */
@@ -58,9 +60,9 @@ void crt_done(void);
 
 crt_palette crt_palette_in_use(void);
 
-/* The UI_JOINS_* flags (ui/termprobe.h) the probe measured; 0 before its answers and
- * with crt_init_on. */
-int crt_joins(void);
+/* How the terminal draws emoji sequences (ui/termprobe.h), from the probe's answers;
+ * all 0 before they came, when the terminal gave none, and with crt_init_on. */
+const ui_term_widths *crt_term_widths(void);
 
 /* 1 once after each change of the terminal's size since the last call, 0 otherwise;
  * a change undone before the program looked (shrunk and grown back to the same size)
