@@ -83,6 +83,20 @@ int ui_put(WINDOW *w, int y, int x, const char *s, size_t len, int max_cols, att
     short old_p;
     wattr_get(w, &old_a, &old_p, NULL);
     wattrset(w, a);
+    /* blank the span first: a character drawn over half of a wide one drawn earlier in
+     * the frame (an overlay, a message over the screen) leaves the other half in ncurses'
+     * buffer and a stray or shifted glyph on the terminal; whline clears such halves */
+    int span = 0;
+    for (size_t i = 0; i < len && s[i] != '\n' && s[i] != '\0';) {
+        size_t j = ui_text_next(s, len, i);
+        int gw = ui_text_gwidth(s + i, j - i);
+        if (span + gw > max_cols)
+            break;
+        span += gw;
+        i = j;
+    }
+    if (span > 0)
+        mvwhline(w, y, x, ' ', span);
     wmove(w, y, x);
     int col = 0;
     for (size_t i = 0; i < len && s[i] != '\n' && s[i] != '\0';) {

@@ -173,6 +173,25 @@ static void test_glyph_plans(void **state)
     assert_true(g.wc[g.start[0]] == 0x1F44D && g.wc[g.start[1]] == 0x1F3FD);
 }
 
+/* Text drawn over half of a wide character drawn before it in the same frame (an
+ * overlay) takes the whole wide character away: no half left in the window, so nothing
+ * stray or shifted reaches the terminal. */
+static void test_over_wide_halves(void **state)
+{
+    WINDOW *w = newwin(1, 12, 0, 0);
+    char got[256];
+    ui_puts(w, 0, 0, "ab生病cd", 12, 0);
+    ui_puts(w, 0, 2, "y", 1, 0);   /* over the left half of 生 */
+    ui_puts(w, 0, 5, "z", 1, 0);   /* over the right half of 病 */
+    row_text(w, 0, got, sizeof got);
+    assert_string_equal(got, "aby  zcd    ");
+    ui_puts(w, 0, 0, "生病", 12, 0);
+    ui_puts(w, 0, 1, "中", 2, 0);   /* over the right half of 生 and the left of 病 */
+    row_text(w, 0, got, sizeof got);
+    assert_string_equal(got, " 中  zcd    ");
+    delwin(w);
+}
+
 static void test_widths(void **state)
 {
     assert_int_equal(ui_text_width("ab", 2), 2);
@@ -415,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_clusters_whole),
         cmocka_unit_test(test_glyph_plans),
+        cmocka_unit_test(test_over_wide_halves),
         cmocka_unit_test(test_lineedit_case9),
         cmocka_unit_test(test_lineedit_clusters),
         cmocka_unit_test(test_wrap_mixed),
