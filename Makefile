@@ -125,6 +125,8 @@ build/train-model: build/rel/models/train_main.o $(LIB)
 # `make test` replays both corpora through the ASan build (tests/cli/fuzz_regress.sh).
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
+# seconds one input may take before libFuzzer calls it a hang (raise it on a loaded machine)
+FUZZ_TIMEOUT ?= 10
 FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetensors
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 build/fuzz/%.o: %.c
@@ -150,7 +152,7 @@ fuzz: deps
 	    safetensors) max=1048576; cp models/*.safetensors $$c/ ;; \
 	  esac; \
 	  echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \
-	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -timeout=10 \
+	  build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$max -timeout=$(FUZZ_TIMEOUT) \
 	    -rss_limit_mb=2048 -artifact_prefix=build/fuzz/$$t- -print_final_stats=1 $$dict $$c || exit 1; \
 	done
 

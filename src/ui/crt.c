@@ -2,6 +2,7 @@
 #include "ui/crt.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,54 @@ static struct {
     crt_palette palette;
     SCREEN *screen;           /* from newterm, released by delscreen in crt_done */
     attr_t attrs[CRT_ROLES];
-    int joins;                /* UI_JOINS_* flags from the probe's answers */
+    ui_term_widths widths;    /* how it draws emoji sequences: the probe's answers */
     ui_probe probe;           /* the probe started by crt_init, until it is over */
-} crt;
+    int out_fd;               /* the terminal's output */
+    int frame_marks;          /* ATTN_TUTOR_FRAME_MARKS: see crt_frame_begin */
+    unsigned long frames;     /* frames drawn, for the marks */
+    unsigned long keys;       /* keys read, for the marks */
+    struct sigaction nc_winch;   /* ncurses' SIGWINCH handler, called from ours */
+    int winch_chained;
+} crt = {.out_fd = -1};
+
+/* Set by every SIGWINCH, taken by crt_take_resized. */
+static volatile sig_atomic_t winched;
+
+/* SIGWINCH: note it, then let ncurses do its part (it reads the new size at the next
+ * get_wch and sends KEY_RESIZE when the size differs). */
+static void on_winch(int sig, siginfo_t *info, void *uctx)
+{
+    winched = 1;
+    const struct sigaction *nc = &crt.nc_winch;
+    if (nc->sa_flags & SA_SIGINFO) {
+        if (nc->sa_sigaction)
+            nc->sa_sigaction(sig, info, uctx);
+    } else if (nc->sa_handler != SIG_DFL && nc->sa_handler != SIG_IGN) {
+        nc->sa_handler(sig);
+    }
+}
+
+/* Put on_winch in front of the handler ncurses installed (newterm installs its own when
+ * there was none); interrupted reads are not restarted, as with ncurses' own, so a
+ * get_wch waiting for a key returns and the loop draws again. */
+static void chain_winch(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_winch;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGWINCH, &sa, &crt.nc_winch) == 0)
+        crt.winch_chained = 1;
+}
+
+int crt_take_resized(void)
+{
+    if (!winched)
+        return 0;
+    winched = 0;
+    return 1;
+}
 
 typedef struct role_colors {
     short fg, bg;
@@ -161,12 +207,65 @@ static void setup(void)
     pick_palette();
 }
 
+/* One title sequence on the terminal (the frame marks). */
+static void put_title(const char *title)
+{
+    char b[96];
+    int n = snprintf(b, sizeof b, "\033]2;%s\033\\", title);
+    if (crt.out_fd < 0 || n <= 0 || (size_t)n >= sizeof b)
+        return;
+    fflush(stdout);   /* after anything ncurses or stdio still holds */
+    for (const char *p = b; n > 0;) {
+        ssize_t r = write(crt.out_fd, p, (size_t)n);
+        if (r <= 0)
+            return;
+        p += r;
+        n -= (int)r;
+    }
+}
+
+void crt_frame_begin(void)
+{
+    if (crt.frame_marks)
+        put_title("attn-tutor:drawing");
+}
+
+/* The mark after a frame (next: a new one) or again for the one on screen. */
+static void put_frame_mark(int next)
+{
+    if (!crt.frame_marks)
+        return;
+    char t[96];
+    if (crt.active)
+        snprintf(t, sizeof t, "attn-tutor:frame %lu keys %lu size %dx%d%s",
+                 next ? ++crt.frames : crt.frames, crt.keys, COLS, LINES,
+                 crt.probe.waiting ? " probing" : "");
+    else
+        snprintf(t, sizeof t, "attn-tutor:ended keys %lu", crt.keys);
+    put_title(t);
+}
+
+void crt_frame_end(void)
+{
+    put_frame_mark(1);
+}
+
+void crt_key_read(void)
+{
+    crt.keys++;
+}
+
 int crt_init(void)
 {
     if (crt.active)
         return 0;
-    if (crt_init_on(NULL, stdout, stdin) < 0)   /* initscr() without its exit on failure */
+    crt.out_fd = STDOUT_FILENO;
+    crt.frame_marks = getenv("ATTN_TUTOR_FRAME_MARKS") != NULL;
+    crt_frame_begin();   /* the probe's test text is no frame */
+    if (crt_init_on(NULL, stdout, stdin) < 0) {   /* initscr() without its exit on failure */
+        crt_frame_end();   /* no frame will come */
         return -1;
+    }
     /* Whole frames: doupdate would stop drawing at pending input, and the probe's
      * answers are pending input until crt_probe_finish reads them. */
     typeahead(-1);
@@ -182,16 +281,20 @@ int crt_probe_finish(void)
     size_t n_typed = 0, n;
     if (!crt.probe.waiting)
         return 0;
-    int before = crt.joins, over;
+    ui_term_widths before = crt.widths;
+    int over;
     do {
         over = ui_probe_poll(&crt.probe, UI_PROBE_WAIT_MS, typed + n_typed,
                              sizeof typed - n_typed, &n);
         n_typed += n;
     } while (!over);
-    crt.joins = ui_probe_flags(&crt.probe);
+    ui_probe_widths(&crt.probe, &crt.widths);
     while (n_typed > 0)   /* keys typed meanwhile, back in order */
         ungetch((unsigned char)typed[--n_typed]);
-    return crt.joins != before;
+    if (memcmp(&crt.widths, &before, sizeof before) != 0)
+        return 1;
+    put_frame_mark(0);   /* the frame on screen stays: the probe is over */
+    return 0;
 }
 
 int crt_init_on(const char *term, FILE *out, FILE *in)
@@ -209,6 +312,8 @@ int crt_init_on(const char *term, FILE *out, FILE *in)
     if (!(crt.screen = newterm(term, out, in)))
         return -1;
     setup();
+    winched = 0;
+    chain_winch();
     return 0;
 }
 
@@ -218,16 +323,23 @@ void crt_done(void)
 {
     if (!crt.active)
         return;
+    if (crt.winch_chained) {
+        sigaction(SIGWINCH, &crt.nc_winch, NULL);
+        crt.winch_chained = 0;
+    }
     curs_set(1);
     endwin();
     delscreen(crt.screen);
     crt.screen = NULL;
     crt.active = 0;
+    crt_frame_end();   /* the last frame is over: what follows is the shell's */
+    crt.frame_marks = 0;
+    crt.out_fd = -1;
 }
 
-int crt_joins(void)
+const ui_term_widths *crt_term_widths(void)
 {
-    return crt.joins;
+    return &crt.widths;
 }
 
 crt_palette crt_palette_in_use(void)

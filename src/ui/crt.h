@@ -7,6 +7,8 @@
 
 #include <curses.h>
 
+#include "ui/termprobe.h"
+
 typedef enum crt_role {
     CRT_NORMAL,
     CRT_TITLE,       /* screen titles */
@@ -45,9 +47,9 @@ const char *crt_unusable(void);
 int crt_init(void);
 
 /* After the first frame: reads the probe's answers (waiting for them up to
- * UI_PROBE_WAIT_MS after crt_init), sets crt_joins, and gives keys typed meanwhile
- * back to curses in order. Returns 1 when crt_joins changed (draw again), 0 otherwise
- * and at once when no probe is waiting. */
+ * UI_PROBE_WAIT_MS after crt_init), sets crt_term_widths, and gives keys typed
+ * meanwhile back to curses in order. Returns 1 when the widths changed (draw again), 0
+ * otherwise and at once when no probe is waiting. */
 int crt_probe_finish(void);
 
 /* The same on given streams (newterm), for tests and benchmarks. */
@@ -58,9 +60,36 @@ void crt_done(void);
 
 crt_palette crt_palette_in_use(void);
 
-/* The UI_JOINS_* flags (ui/termprobe.h) the probe measured; 0 before its answers and
- * with crt_init_on. */
-int crt_joins(void);
+/* How the terminal draws emoji sequences (ui/termprobe.h), from the probe's answers;
+ * all 0 before they came, when the terminal gave none, and with crt_init_on. */
+const ui_term_widths *crt_term_widths(void);
+
+/* 1 once after each change of the terminal's size since the last call, 0 otherwise;
+ * a change undone before the program looked (shrunk and grown back to the same size)
+ * counts too. Then what the terminal shows is no longer what ncurses believes it shows
+ * (tmux, shrinking a window, keeps the rows around the cursor and drops the others, and
+ * fills the grown part with blanks; the same size at the next look tells ncurses
+ * nothing), so the next frame must repaint every cell (ui_app_draw: clearok(curscr)).
+ * Counted by a SIGWINCH handler put in front of ncurses' own at crt_init_on. */
+int crt_take_resized(void);
+
+/* A test hook for driving the tutor in a terminal multiplexer (tests/e2e): when the
+ * environment holds ATTN_TUTOR_FRAME_MARKS (any value) at crt_init, each frame is
+ * bracketed by two window-title sequences (OSC 2) on the terminal:
+ *   "attn-tutor:drawing" before its first byte (crt_frame_begin),
+ *   "attn-tutor:frame N keys K size COLSxROWS" after its last (crt_frame_end),
+ * N counting frames from 1, K the keys read so far (crt_key_read; resizes are not
+ * keys), " probing" after it while the start-up probe's answers are awaited (the mark
+ * comes again without it when they change nothing), and "attn-tutor:ended keys K"
+ * once the screen is closed (crt_done). A test that
+ * reads the title and the screen in one step sees whole frames only, and knows when the
+ * keys it sent have all been applied (the first frame with K at least their number).
+ * Without the variable, and with crt_init_on, these do nothing. */
+void crt_frame_begin(void);
+void crt_frame_end(void);
+
+/* Count one key read from the terminal (for the frame marks). */
+void crt_key_read(void);
 
 /* The attribute (colour pair and A_* flags) of a role in the current palette. */
 attr_t crt_attr(crt_role role);

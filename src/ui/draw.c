@@ -4,9 +4,8 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "engine/visible.h"
 #include "ui/crt.h"
-#include "ui/termprobe.h"
+#include "ui/glyphs.h"
 #include "ui/uitext.h"
 
 /* Blank cells after a glyph narrower than its cluster. */
@@ -23,92 +22,46 @@ static void put_placeholder(WINDOW *w, int gw)
     put_blanks(w, gw - 1);
 }
 
-/* Decode s[0..n) into at most cap code points; the count, or -1 for invalid UTF-8, a
- * code point the one filter refuses (engine/visible.h: controls, bidi overrides) or
- * more than cap code points. *sum gets the wcwidth sum. */
-static int decode_cluster(const char *s, size_t n, wchar_t *wc, int cap, int *sum)
-{
-    mbstate_t st = {0};
-    int k = 0;
-    *sum = 0;
-    for (size_t i = 0; i < n; k++) {
-        if (k == cap)
-            return -1;
-        size_t r = mbrtowc(&wc[k], s + i, n - i, &st);
-        if (r == (size_t)-1 || r == (size_t)-2 || r == 0)
-            return -1;
-        int cw = wcwidth(wc[k]);
-        if (cw < 0 || at_visible_unsafe((uint32_t)wc[k]))   /* the one filter */
-            return -1;
-        *sum += cw;
-        i += r;
-    }
-    return k;
-}
-
-/* May a cluster whose code points' wcwidths add up to more than its width be sent
- * whole? Only when every spacing code point after the first is an emoji modifier or
- * follows a ZWJ, and the terminal was seen to join those (crt_joins). */
-static int terminal_joins(const wchar_t *wc, int k)
-{
-    int need = 0;
-    for (int i = 1; i < k; i++) {
-        if (wcwidth(wc[i]) == 0)
-            continue;
-        if (wc[i] >= 0x1F3FB && wc[i] <= 0x1F3FF)
-            need |= UI_JOINS_MODIFIER;
-        else if (wc[i - 1] == 0x200D)
-            need |= UI_JOINS_ZWJ;
-        else
-            return 0;
-    }
-    return (crt_joins() & need) == need;
-}
-
-/* Draw one grapheme cluster of display width gw (libunistring's) so that ncurses
- * advances exactly gw cells and the terminal receives the whole cluster or none of it.
- * One cell holds up to CCHARW_MAX code points, filled here: setcchar keeps only
- * non-spacing characters after the first, which would cut an emoji ZWJ or modifier
- * sequence to its first code point. ncurses counts the cell as wide as its first code
- * point. A flag (two regional indicators of 1 column) goes one code point per cell.
- * A cluster longer than a cell, or one the terminal would draw wider than gw, is
- * drawn as "�" padded to gw; a base character with only variation selectors after
- * it is drawn without them, padded. */
+/* Draw one grapheme cluster of display width gw (ui_text_gwidth's: the terminal's when
+ * it can be drawn whole) so that ncurses advances exactly gw cells and the terminal
+ * receives the whole cluster or none of it. Whole: glyph by glyph (ui/glyphs.h), each
+ * glyph's code points filled into one cell directly (setcchar keeps only non-spacing
+ * characters after the first, which would cut an emoji ZWJ or modifier sequence to its
+ * first code point; ncurses counts the cell as wide as its first code point). Else a
+ * base character with only variation selectors after it is drawn without them, padded,
+ * and anything else as "�" padded to gw. */
 static void put_cluster(WINDOW *w, const char *s, size_t n, int gw)
 {
-    wchar_t wc[CCHARW_MAX];
-    int sum;
-    int k = decode_cluster(s, n, wc, CCHARW_MAX, &sum);
-    /* a ZWJ at the end (a sequence being typed) is invisible, and a terminal that
-     * joins would glue the next character drawn, anywhere, to this cell */
-    while (k > 1 && wc[k - 1] == 0x200D)
-        k--;
-    int first = k > 0 ? wcwidth(wc[0]) : 0;
-    if (first <= 0 || first > gw) {
-        put_placeholder(w, gw);
-        return;
-    }
-    if (first == gw && (sum == gw || terminal_joins(wc, k))) {
-        cchar_t cc;
-        wchar_t one[2] = {wc[0], L'\0'};
-        if (setcchar(&cc, one, 0, 0, NULL) == ERR) {
-            put_placeholder(w, gw);
-            return;
+    ui_glyphs g;
+    if (ui_glyphs_plan(s, n, gw, crt_term_widths(), &g) && g.cols == gw) {
+        for (int i = 0; i < g.n; i++) {
+            cchar_t cc;
+            wchar_t one[2] = {g.wc[g.start[i]], L'\0'};
+            if (setcchar(&cc, one, 0, 0, NULL) == ERR) {
+                put_placeholder(w, gw);   /* nothing of it drawn yet: i == 0 */
+                return;
+            }
+            for (int k = 1; k < CCHARW_MAX; k++)
+                cc.chars[k] = g.start[i] + k < g.start[i + 1] ? g.wc[g.start[i] + k] : L'\0';
+            wadd_wch(w, &cc);
         }
-        for (int i = 1; i < CCHARW_MAX; i++)
-            cc.chars[i] = i < k ? wc[i] : L'\0';
-        wadd_wch(w, &cc);
         return;
     }
-    if (sum == gw) {
-        waddnwstr(w, wc, k);
-        return;
+    wchar_t wc[CCHARW_MAX];
+    mbstate_t st = {0};
+    int k = 0;
+    for (size_t i = 0; i < n && k < CCHARW_MAX; k++) {
+        size_t r = mbrtowc(&wc[k], s + i, n - i, &st);
+        if (r == (size_t)-1 || r == (size_t)-2 || r == 0)
+            break;
+        i += r;
+        if (k > 0 && wc[k] != 0xFE0E && wc[k] != 0xFE0F) {
+            k = 0;   /* more than selectors after the base */
+            break;
+        }
     }
-    int only_selectors = 1;
-    for (int i = 1; i < k; i++)
-        if (wc[i] != 0xFE0E && wc[i] != 0xFE0F)
-            only_selectors = 0;
-    if (only_selectors) {
+    int first = k > 0 ? wcwidth(wc[0]) : 0;
+    if (first > 0 && first <= gw) {
         waddnwstr(w, wc, 1);
         put_blanks(w, gw - first);
         return;
@@ -130,6 +83,20 @@ int ui_put(WINDOW *w, int y, int x, const char *s, size_t len, int max_cols, att
     short old_p;
     wattr_get(w, &old_a, &old_p, NULL);
     wattrset(w, a);
+    /* blank the span first: a character drawn over half of a wide one drawn earlier in
+     * the frame (an overlay, a message over the screen) leaves the other half in ncurses'
+     * buffer and a stray or shifted glyph on the terminal; whline clears such halves */
+    int span = 0;
+    for (size_t i = 0; i < len && s[i] != '\n' && s[i] != '\0';) {
+        size_t j = ui_text_next(s, len, i);
+        int gw = ui_text_gwidth(s + i, j - i);
+        if (span + gw > max_cols)
+            break;
+        span += gw;
+        i = j;
+    }
+    if (span > 0)
+        mvwhline(w, y, x, ' ', span);
     wmove(w, y, x);
     int col = 0;
     for (size_t i = 0; i < len && s[i] != '\n' && s[i] != '\0';) {

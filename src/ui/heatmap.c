@@ -149,12 +149,17 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h)
         /* over the cell's value (its first column is the gap to the left neighbour),
          * right-aligned like the numbers, cut to the cell: labels never run together;
          * a label whose first character is wider than that (one CJK character over a
-         * 2-column cell) takes the whole cell rather than vanish */
+         * 2-column cell) takes the whole cell rather than vanish, and one wider than
+         * the whole cell (👍🏽 where a terminal draws it in 4 columns) shows as "…" */
         const char *kl = h->k_labels[j];
         int room = cw - 1, fit = 0;
         ui_text_clip(kl, strlen(kl), room, &fit);
-        if (fit == 0)
+        if (fit == 0) {
             room = cw;
+            ui_text_clip(kl, strlen(kl), room, &fit);
+            if (fit == 0 && *kl)
+                kl = "…";
+        }
         if (cw >= 2)
             ui_put_right(w, r.y, r.x + lw + c * cw + cw - room, kl, room, a);
     }

@@ -112,6 +112,12 @@ void ui_app_draw(ui_app *app)
 {
     int rows, cols;
     getmaxyx(stdscr, rows, cols);
+    crt_frame_begin();
+    /* after a resize, even one undone before we looked, the terminal holds what it kept
+     * of the old screen, not what ncurses believes: every cell is sent again, wide
+     * characters included, instead of the cells that changed */
+    if (crt_take_resized())
+        clearok(curscr, TRUE);
     werase(stdscr);
     app->cursor_y = app->cursor_x = -1;
     if (rows < UI_MIN_ROWS || cols < UI_MIN_COLS) {
@@ -136,6 +142,7 @@ void ui_app_draw(ui_app *app)
     }
     wnoutrefresh(stdscr);
     doupdate();
+    crt_frame_end();
 }
 
 static void pop(ui_app *app)
@@ -208,6 +215,8 @@ void ui_app_run(ui_app *app)
         if (r == ERR)
             continue;
         ui_key k = {r == KEY_CODE_YES, ch};
+        if (!UI_IS_FN(k, KEY_RESIZE))
+            crt_key_read();
         int depth = app->depth;
         running = ui_app_feed(app, k);
         /* keys already waiting (a paste, fast typing) are applied before the next
@@ -217,6 +226,8 @@ void ui_app_run(ui_app *app)
         while (running && !UI_IS_FN(k, KEY_RESIZE) && app->depth == depth &&
                (r = get_wch(&ch)) != ERR) {
             k = (ui_key){r == KEY_CODE_YES, ch};
+            if (!UI_IS_FN(k, KEY_RESIZE))
+                crt_key_read();
             running = ui_app_feed(app, k);
         }
         nodelay(stdscr, FALSE);

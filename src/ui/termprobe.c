@@ -68,9 +68,15 @@ int ui_probe_start(ui_probe *p, int in, int out)
     p->in = in;
     if (!isatty(in) || !isatty(out))
         return -1;
-    /* column 1, then 👩‍🔧 and a report, then 👍🏽 and a report, then the line erased */
-    if (write_all(out, "\r\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x94\xA7\033[6n"
-                       "\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\033[6n\r\033[K") != 0)
+    /* each sequence from column 1 and a report after it, then the line erased */
+    static const char probe[] =
+        "\r\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x94\xA7\033[6n"   /* 👩‍🔧 */
+        "\r\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD\033[6n"                /* 👍🏽 */
+        "\r\xE2\x9D\xA4\xEF\xB8\x8F\033[6n"                          /* ❤️ */
+        "\r1\xEF\xB8\x8F\xE2\x83\xA3\033[6n"                         /* 1️⃣ */
+        "\r\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3\033[6n"                /* 🇨🇳 */
+        "\r\033[K";
+    if (write_all(out, probe) != 0)
         return -1;
     p->waiting = 1;
     p->deadline = now_s() + UI_PROBE_WAIT_MS / 1000.0;
@@ -110,12 +116,12 @@ int ui_probe_poll(ui_probe *p, int wait_ms, char *typed, size_t cap, size_t *n_t
             s++;
             continue;
         }
-        if (p->got < 2)
+        if (p->got < UI_PROBE_N)
             p->cols[p->got++] = col;
         memmove(p->buf + s, p->buf + s + len, p->n - s - len);
         p->n -= len;
     }
-    if (p->got == 2 || r < 0 || now_s() >= p->deadline || p->n == sizeof p->buf)
+    if (p->got == UI_PROBE_N || r < 0 || now_s() >= p->deadline || p->n == sizeof p->buf)
         p->waiting = 0;
     /* every byte before a possible start of an answer is a key typed meanwhile */
     size_t keep = p->n;
@@ -128,14 +134,11 @@ int ui_probe_poll(ui_probe *p, int wait_ms, char *typed, size_t cap, size_t *n_t
     return !p->waiting;
 }
 
-int ui_probe_flags(const ui_probe *p)
+void ui_probe_widths(const ui_probe *p, ui_term_widths *w)
 {
-    int flags = 0;
-    if (p->got < 2)
-        return 0;
-    if (p->cols[0] == 3)
-        flags |= UI_JOINS_ZWJ;
-    if (p->cols[1] - p->cols[0] == 2)
-        flags |= UI_JOINS_MODIFIER;
-    return flags;
+    *w = (ui_term_widths){0};
+    if (p->got < UI_PROBE_N)
+        return;
+    *w = (ui_term_widths){p->cols[0] - 1, p->cols[1] - 1, p->cols[2] - 1, p->cols[3] - 1,
+                          p->cols[4] - 1};
 }

@@ -6,8 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unilbrk.h>
+#include <unistr.h>
 
 #include "engine/text.h"
+#include "ui/crt.h"
+#include "ui/glyphs.h"
 
 size_t ui_text_next(const char *s, size_t len, size_t i)
 {
@@ -26,7 +29,13 @@ int ui_text_gwidth(const char *s, size_t n)
     int w = at_grapheme_width(s, n);
     /* control characters and a cluster that starts with a combining mark are drawn as
      * U+FFFD in a cell of their own */
-    return w > 0 ? w : 1;
+    if (w <= 0)
+        w = 1;
+    ucs4_t c;
+    if (n == 1 || (size_t)u8_mbtouc(&c, (const uint8_t *)s, n) == n)
+        return w;   /* one code point */
+    ui_glyphs g;   /* an emoji sequence: the columns this terminal draws it in */
+    return ui_glyphs_plan(s, n, w, crt_term_widths(), &g) ? g.cols : w;
 }
 
 int ui_text_width(const char *s, size_t len)

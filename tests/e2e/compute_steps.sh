@@ -24,7 +24,7 @@ for step in 7 8 10 11 13 14 15 16; do
   expect_screen "compute steps: step $step has show's header ($want)" "$want"
   want=$(show_line $step "variance of the raw scores q·k: " | sed 's/^variance/Variance/')
   k=0
-  while [ $k -lt 40 ] && ! wait_for "Variance of the raw" 0; do keys j j j j j; k=$((k + 1)); done
+  while [ $k -lt 40 ] && ! shows "Variance of the raw"; do keys j j j j j; k=$((k + 1)); done
   expect_screen "compute steps: step $step has show's variance ($want)" "$want"
 done
 

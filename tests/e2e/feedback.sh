@@ -34,19 +34,19 @@ for size in "100 30" "60 40"; do
   tutor_start "$1" "$2" XDG_STATE_HOME="$E2E_TMP/state-q3-$1" -- --lang en quiz
   expect_screen "$tag: the quiz again" "Question q1"
   i=0
-  while [ $i -lt 8 ] && ! wait_for "Question q3" 1; do keys Right; i=$((i + 1)); done
+  while [ $i -lt 8 ] && ! shows "Question q3"; do keys Right; i=$((i + 1)); done
   expect_screen "$tag: q3" "Question q3"
   keys a
   type_text "0.125 0.208"
   keys Enter
   expect_screen "$tag: q3 graded" "✗ Not right yet"
   k=0
-  while [ $k -lt 10 ] && ! wait_for "Press a to try again" 0; do keys j j j; k=$((k + 1)); done
+  while [ $k -lt 10 ] && ! shows "Press a to try again"; do keys j j j; k=$((k + 1)); done
   expect_line "$tag: q3: the diagnosis starts its own line" '^ +It looks like the exp was skipped'
   keys r
   expect_screen "$tag: q3: r shows the worked steps" "The steps, with the engine"
   k=0
-  while [ $k -lt 10 ] && ! wait_for "3. each exp divided" 0; do keys j j j; k=$((k + 1)); done
+  while [ $k -lt 10 ] && ! shows "3. each exp divided"; do keys j j j; k=$((k + 1)); done
   cli=$("$AT_BIN" --lang en check q3 "0.125 0.208" --reveal 2>&1)
   expect_eq "$tag: q3: each worked step on its own line" "" "$(item_starts q3 "$cli")"
   # step 1 is longer than the line: its continuation starts under "exp", not under "1."

@@ -45,14 +45,16 @@ def read_until(pred, secs=20):
         out += chunk
     return True
 
-# the probe's two questions, then the whole first frame (its status bar is drawn last)
-ok = read_until(lambda o: o.count(ASK) == 2 and b"3 tokens" in o.split(ASK)[-1] and b"help" in o.split(ASK)[-1])
+# the probe's five questions, then the whole first frame (its status bar is drawn last)
+ok = read_until(lambda o: o.count(ASK) == 5 and b"3 tokens" in o.split(ASK)[-1] and b"help" in o.split(ASK)[-1])
 log("frame", int(ok))
 after_probe = out[out.rfind(ASK) + len(ASK):]
 log("placeholder", int("\ufffd".encode() in after_probe and MECH not in after_probe))
 if mode == "answer":
     mark = len(out)
-    os.write(fd, b"\x1b[5;3R\x1b[5;7R")        # 👩‍🔧 in 2 columns, 👍🏽 in 4 (as tmux 3.3)
+    # each sequence drawn from column 1 (as tmux 3.3): 👩‍🔧 in 2 columns, 👍🏽 in 4,
+    # ❤️ in 1, 1️⃣ in 1, 🇨🇳 in 2
+    os.write(fd, b"\x1b[5;3R\x1b[5;5R\x1b[5;2R\x1b[5;2R\x1b[5;3R")
     ok = read_until(lambda o: MECH in o[mark:])
     log("applied", int(ok))
     os.write(fd, b"q")

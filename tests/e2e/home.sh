@@ -8,14 +8,13 @@
 tutor_start 100 30 -- --lang zh lesson scaled-dot-product
 expect_screen "home: lesson 3 opens" "1/18"
 keys l l l l l l l
-expect_screen "home: at step 8" "8/"
+expect_screen "home: at step 8" "8/18"
 keys q
-wait_exit 30 >/dev/null
+wait_exit >/dev/null
 tutor_start 100 30 -- --lang zh
 wait_line '\? 帮助' >/dev/null
 full=$(printf '%s\n' "$SCREEN" | tail -1 | sed 's/? 帮助.*//; s/^ *//; s/ *$//')
 resize 40 12
-wait_line '▸ [0-9]+/[0-9]+' 5
 expect_line "home 40×12: the number, the progress mark, a gap, then the lesson" '[0-9]+\. ▸ [0-9]+/[0-9]+( 题[0-9]+/[0-9]+)? +[^ ]'
 case "$SCREEN" in *"题0"[0-9]"."*|*"题0"[0-9]"缩"*) not_ok "home 40×12: no question count glued to the lesson" "$SCREEN" ;; *) ok "home 40×12: no question count glued to the lesson" ;; esac
 expect_line "home 40×12: a new lesson keeps its mark" '[0-9]+\. · [^ ]+( 题[0-9]+/[0-9]+)? +[^ ]'
@@ -50,7 +49,7 @@ for size in "100 30" "40 12"; do
   mkdir -p "$XDG_STATE_HOME/attn-tutor"
   printf 'lessons: [unclosed\n  : : :\n' > "$XDG_STATE_HOME/attn-tutor/progress.yaml"
   tutor_start ${size% *} ${size#* } -- --lang en
-  wait_for "damaged" 10 >/dev/null
+  wait_for "damaged" >/dev/null
   name=$(ls "$XDG_STATE_HOME/attn-tutor" | grep damaged | head -1)
   if [ -n "$name" ]; then
     joined=$(printf '%s\n' "$SCREEN" | sed 's/^ *//; s/ *$//' | tr -d '\n')

@@ -59,10 +59,9 @@ type_text "ä"
 type_text "注"
 expect_screen "lab: typed ä and 注" "Sentence: ä注"
 keys BSpace
-wait_for "1 token" >/dev/null
+expect_screen "lab: the heatmap follows the edit (1 token)" "1 token"
 input=$(line_of "Sentence:" | sed 's/ *$//')
 expect_eq "lab: Backspace removes 注, ä remains" " Sentence: ä" "$input"
-expect_screen "lab: the heatmap follows the edit (1 token)" "1 token"
 
 # Layers, heads and the CSV export (written in the current folder, named on screen).
 tutor_start 100 30 -- --lang en lab "小明今天没来学校"
@@ -85,27 +84,34 @@ else
   not_ok "lab: CSV file written" "$(ls "$E2E_TMP")"
 fi
 
-# At 40×12 the export message shows the whole file name.
+# At 40×12 the export message shows the whole file name (head 3's file: a message of
+# this export, not the one before).
 resize 40 12
-keys e
-wait_line 'attention-L1-H2-[0-9-]*\.csv' 5
-expect_line "lab 40×12: the saved file's name shows whole" 'attention-L1-H2-[0-9-]+\.csv'
+keys . e
+expect_line "lab 40×12: the saved file's name shows whole" 'attention-L1-H3-[0-9-]+\.csv'
 
 # a: all heads on and off; 4 heads of 12 tokens fit at 100×30 (small cells).
 tutor_start 100 30 -- --lang en lab "$EN"
 expect_screen "all heads: lab opens" "12 tokens"
 heads=$(line_of "12 tokens" | sed 's|.*head [0-9]*/\([0-9]*\).*|\1|')
-# the layer with the most heads: try both ends
+layers=$(line_of "12 tokens" | sed 's|.*layer [0-9]*/\([0-9]*\).*|\1|')
+# the layer with the most heads: the last (where the lab opens) or the first
 keys '['
-wait_for "layer" >/dev/null
+expect_screen "all heads: [ goes to layer 1" "layer 1/$layers"
 h1=$(line_of "12 tokens" | sed 's|.*head [0-9]*/\([0-9]*\).*|\1|')
-if [ "$h1" -lt "$heads" ]; then keys ']'; else heads=$h1; fi
-wait_for "/$heads " >/dev/null
+if [ "$h1" -lt "$heads" ]; then
+  keys ']'
+  expect_screen "all heads: ] goes back to the last layer" "layer $layers/$layers"
+else
+  heads=$h1
+fi
 keys a
-expect_screen "all heads at 100×30, 12 tokens: every head drawn" "head $heads"
+expect_screen "all heads at 100×30, 12 tokens: every head drawn" "all $heads heads"
+expect_screen "all heads at 100×30: the last head's heatmap is there" "head $heads"
 case "$SCREEN" in *"do not fit"*) not_ok "all heads at 100×30: they fit" "$SCREEN" ;; *) ok "all heads at 100×30: they fit" ;; esac
 keys a
 expect_screen "a again: back to one head" "head 1/$heads"
+expect_not_screen "a again: no longer every head" "all $heads heads"
 
 # 80×24, the example sentence: the heatmap keeps its numbers (the detail pane moves
 # below), and the column labels are never glued together.
@@ -123,10 +129,8 @@ tutor_start 100 30 -- --lang en lab "$EN"
 expect_screen "one head: lab opens" "12 tokens"
 # go to a layer with one head (the model's layers are tried in turn)
 for _ in 1 2 3 4; do
-  info=$(line_of '12 tokens')
-  case "$info" in *"head 1/1 "*) break ;; esac
+  shows "head 1/1 " && break
   keys ']'
-  wait_gone "$info" 5 >/dev/null
 done
 keys a
 expect_screen "one head: a says the layer has one head" "one head"

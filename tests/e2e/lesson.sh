@@ -31,7 +31,7 @@ expect_screen "lesson: Home goes to step 1" "lesson 3 · step 1/$N"
 keys l l l l l
 expect_screen "lesson: at step 6" "lesson 3 · step 6/$N"
 keys q
-wait_exit 30 && ok "lesson: q leaves the tutor opened on a lesson" || not_ok "lesson: q leaves the tutor opened on a lesson"
+wait_exit && ok "lesson: q leaves the tutor opened on a lesson" || not_ok "lesson: q leaves the tutor opened on a lesson"
 expect_eq "lesson: exit status 0" 0 "$DEAD_STATUS"
 if grep -q "step: 5" "$XDG_STATE_HOME/attn-tutor/progress.yaml" 2>/dev/null; then
   ok "lesson: the position is saved (step 6 is index 5)"

@@ -6,7 +6,7 @@
 tutor_start 100 30 -- --lang en quiz
 expect_screen "quiz: opens at the first question" "question 1 of"
 i=0
-while [ $i -lt 8 ] && ! wait_for "Question q3" 1; do keys Right; i=$((i + 1)); done
+while [ $i -lt 8 ] && ! shows "Question q3"; do keys Right; i=$((i + 1)); done
 expect_screen "quiz: → reaches Q3" "Question q3"
 expect_screen "quiz: Q3's prompt" "今天 0.1, 下雨 0.3"
 keys H
@@ -33,7 +33,7 @@ keys Enter
 expect_screen "quiz: a malformed answer says it cannot be read" "cannot be read"
 keys Escape
 i=0
-while [ $i -lt 10 ] && ! wait_for "Your score" 1; do keys Right; i=$((i + 1)); done
+while [ $i -lt 10 ] && ! shows "Your score"; do keys Right; i=$((i + 1)); done
 expect_screen "quiz: after the last question, the score" "Your score"
 expect_line "quiz: summary lists q3 as right" '^ +q3 +right'
 expect_screen "quiz: summary counts it" "1 of"
@@ -49,14 +49,14 @@ expect_screen "quiz opened directly: the summary says q quits" "q quits."
 expect_screen "quiz opened directly: the status bar says q: quit" "q: quit"
 expect_not_screen "quiz opened directly: no promise of a home screen" "q to the home screen"
 keys q
-if wait_exit 10; then ok "quiz opened directly: q quits"; else not_ok "quiz opened directly: q quits" "$SCREEN"; fi
+if wait_exit; then ok "quiz opened directly: q quits"; else not_ok "quiz opened directly: q quits" "$SCREEN"; fi
 # From the home screen, q goes back there and the summary says so.
 tutor_start 100 30 -- --lang en
 expect_screen "quiz from home: home opens" "Attention lab"
 keys t
 expect_screen "quiz from home: the self-test opens" "question 1 of"
 i=0
-while [ $i -lt 10 ] && ! wait_for "Your score" 1; do keys Right; i=$((i + 1)); done
+while [ $i -lt 10 ] && ! shows "Your score"; do keys Right; i=$((i + 1)); done
 expect_screen "quiz from home: the summary says q goes home" "q to the home screen."
 keys q
 expect_screen "quiz from home: q goes back home" "Self-attention, step by step"

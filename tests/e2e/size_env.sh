@@ -7,9 +7,9 @@
 
 # wait_row N REGEX [SECONDS]: until screen line N matches the extended regex.
 wait_row() {
-  _deadline=$(( $(date +%s) + ${3:-10} ))
+  _deadline=$(( $(date +%s) + ${3:-$E2E_WAIT} ))
   while :; do
-    SCREEN=$(screen)
+    frame
     ROW=$(printf '%s\n' "$SCREEN" | sed -n "${1}p")
     printf '%s\n' "$ROW" | grep -Eq -- "$2" && return 0
     [ "$(date +%s)" -ge "$_deadline" ] && return 1
@@ -34,6 +34,6 @@ for env in "LINES=5 COLUMNS=20" "LINES=1000 COLUMNS=1000" "LINES=30 COLUMNS=1000
   expect_row "$env, resized to 60×20: the status bar on line 20" 20 'choose .* +\? help$'
   expect_eq "$env, resized to 60×20: 20 lines on screen" 20 "$(printf '%s\n' "$SCREEN" | wc -l | tr -d ' ')"
   keys q
-  wait_exit 10 >/dev/null
+  wait_exit >/dev/null
   expect_eq "$env: q quits (exit status 0)" 0 "$DEAD_STATUS"
 done

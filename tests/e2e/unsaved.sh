@@ -11,7 +11,7 @@ keys l
 expect_screen "unsaved: the status bar says progress was not saved" "Progress not saved: cannot create the folder"
 expect_not_screen "unsaved: said once, not twice" "Progress not saved: progress not saved"
 keys q
-if wait_exit 10; then ok "unsaved: q quits"; else not_ok "unsaved: q quits" "$SCREEN"; fi
+if wait_exit; then ok "unsaved: q quits"; else not_ok "unsaved: q quits" "$SCREEN"; fi
 all=$($TM capture-pane -p -S -200 2>/dev/null | tr -d '\n')
 expect_contains "unsaved: after the screen closes, stderr says progress was not saved" \
   "attn-tutor: your progress was not saved: cannot create the folder" "$all"
@@ -23,6 +23,6 @@ expect_not_screen "unsaved: stderr leaves out the in-session retry note" "tries 
 tutor_start 100 30 -- --lang en lesson why-attention
 expect_screen "saved: the lesson opens" "step 1/"
 keys l q
-wait_exit 10 >/dev/null
+wait_exit >/dev/null
 all=$($TM capture-pane -p -S -200 2>/dev/null)
 case "$all" in *"not saved"*) not_ok "saved: no note on stderr" "$all" ;; *) ok "saved: no note on stderr" ;; esac

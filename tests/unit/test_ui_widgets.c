@@ -17,6 +17,7 @@
 #include "ui/draw.h"
 #include "ui/heatmap.h"
 #include "ui/lineedit.h"
+#include "ui/glyphs.h"
 #include "ui/uitext.h"
 
 static SCREEN *scr;
@@ -121,6 +122,73 @@ static void test_clusters_whole(void **state)
             assert_true(c[0] == L' ');
         }
     }
+    delwin(w);
+}
+
+/* Emoji sequences cut into the glyphs a terminal draws, for three terminals: tmux 3.3
+ * as measured (joins after a ZWJ, not a skin-tone modifier; ❤️ and 1️⃣ in 1 column), one
+ * that joins both and widens VS16 (❤️ and 1️⃣ in 2, which ncurses cannot count), and an
+ * unmeasured one (only what adds up to libunistring's width). */
+static void test_glyph_plans(void **state)
+{
+    const ui_term_widths tmux33 = {.zwj = 2, .modifier = 4, .vs16 = 1, .keycap = 1, .flag = 2};
+    const ui_term_widths joining = {.zwj = 2, .modifier = 2, .vs16 = 2, .keycap = 2, .flag = 2};
+    const ui_term_widths unmeasured = {0};
+    struct {
+        const char *s;
+        int gw;         /* libunistring's width (ui_text_gwidth unmeasured) */
+        int tmux, join, none;   /* columns drawn whole, or 0: placeholder */
+        int tmux_glyphs;
+    } cases[] = {
+        {"\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", 2, 4, 2, 0, 2},               /* 👍🏽 */
+        {"\xF0\x9F\x91\xA9\xF0\x9F\x8F\xBF\xE2\x80\x8D\xF0\x9F\x94\xA7", 2, 4, 2, 0, 2}, /* 👩🏿‍🔧 */
+        {"\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x94\xA7", 2, 2, 2, 0, 1},   /* 👩‍🔧 */
+        {"\xF0\x9F\x91\xA8\xE2\x80\x8D\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7"
+         "\xE2\x80\x8D\xF0\x9F\x91\xA6", 2, 0, 0, 0, 0},   /* the family: 7 code points */
+        {"1\xEF\xB8\x8F\xE2\x83\xA3", 2, 1, 0, 0, 1},                        /* 1️⃣ */
+        {"\xE2\x9D\xA4\xEF\xB8\x8F", 2, 1, 0, 0, 1},                         /* ❤️ */
+        {"\xF0\x9F\x87\xA8\xF0\x9F\x87\xB3", 2, 2, 2, 2, 2},               /* 🇨🇳 */
+        {"e\xCC\x81", 1, 1, 1, 1, 1},                                           /* é */
+        {"a\xF0\x9F\x8F\xBD", 1, 0, 0, 0, 0},          /* a modifier after no emoji */
+        {"\xF0\x9F\x91\xA9\xE2\x80\x8D", 2, 2, 2, 2, 1},   /* 👩 + ZWJ still to come */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *s = cases[i].s;
+        size_t n = strlen(s);
+        ui_glyphs g;
+        int got = ui_glyphs_plan(s, n, cases[i].gw, &tmux33, &g) ? g.cols : 0;
+        assert_int_equal(got, cases[i].tmux);
+        if (got) {
+            assert_int_equal(g.n, cases[i].tmux_glyphs);
+            assert_int_equal(g.start[g.n], g.n_wc);
+        }
+        got = ui_glyphs_plan(s, n, cases[i].gw, &joining, &g) ? g.cols : 0;
+        assert_int_equal(got, cases[i].join);
+        got = ui_glyphs_plan(s, n, cases[i].gw, &unmeasured, &g) ? g.cols : 0;
+        assert_int_equal(got, cases[i].none);
+    }
+    /* 👍🏽 in tmux: 👍 then 🏽, each a 2-column cell */
+    ui_glyphs g;
+    assert_true(ui_glyphs_plan("\xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD", 8, 2, &tmux33, &g));
+    assert_true(g.wc[g.start[0]] == 0x1F44D && g.wc[g.start[1]] == 0x1F3FD);
+}
+
+/* Text drawn over half of a wide character drawn before it in the same frame (an
+ * overlay) takes the whole wide character away: no half left in the window, so nothing
+ * stray or shifted reaches the terminal. */
+static void test_over_wide_halves(void **state)
+{
+    WINDOW *w = newwin(1, 12, 0, 0);
+    char got[256];
+    ui_puts(w, 0, 0, "ab生病cd", 12, 0);
+    ui_puts(w, 0, 2, "y", 1, 0);   /* over the left half of 生 */
+    ui_puts(w, 0, 5, "z", 1, 0);   /* over the right half of 病 */
+    row_text(w, 0, got, sizeof got);
+    assert_string_equal(got, "aby  zcd    ");
+    ui_puts(w, 0, 0, "生病", 12, 0);
+    ui_puts(w, 0, 1, "中", 2, 0);   /* over the right half of 生 and the left of 病 */
+    row_text(w, 0, got, sizeof got);
+    assert_string_equal(got, " 中  zcd    ");
     delwin(w);
 }
 
@@ -386,6 +454,8 @@ int main(void)
         cmocka_unit_test(test_clip_case7),
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_clusters_whole),
+        cmocka_unit_test(test_glyph_plans),
+        cmocka_unit_test(test_over_wide_halves),
         cmocka_unit_test(test_lineedit_case9),
         cmocka_unit_test(test_lineedit_clusters),
         cmocka_unit_test(test_wrap_mixed),
