@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistr.h>
 
 static const char *const verdict_names[] = {"correct", "partial", "wrong", "malformed", "review"};
 
@@ -69,6 +70,14 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
 {
     memset(out, 0, sizeof *out);
     at_error_clear(err);
+    if (!answer)
+        answer = "";
+    /* A formula is read as UTF-8 text as a written answer is: broken UTF-8 is refused
+     * as it is there (numbers and choices report it as a malformed answer of their own). */
+    const uint8_t *bad = q->kind == QZ_FORMULA ? u8_check((const uint8_t *)answer, strlen(answer)) : NULL;
+    if (bad)
+        return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8 (byte %zu)",
+                            (size_t)(bad - (const uint8_t *)answer));
     char *buf = NULL;
     size_t len = 0;
     FILE *fb = open_memstream(&buf, &len);
