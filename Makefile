@@ -46,7 +46,7 @@ FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors
 FUZZ_REPLAY := $(patsubst %,build/asan/fuzz/replay_%,$(FUZZ_ALL))
 
 .SECONDARY:
-.PHONY: all deps grade-report run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz
+.PHONY: all deps grade-report run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz po
 all: $(BIN) $(MO)
 
 deps:
@@ -72,6 +72,15 @@ build/asan/attn-tutor: build/asan/src/main.o $(LIB_ASAN)
 build/locale/%/LC_MESSAGES/attn-tutor.mo: po/%.po
 	@mkdir -p $(dir $@)
 	@echo "  MSGFMT $<"; msgfmt --check -o $@ $<
+
+# The messages of the program (UI, grader, commands) into po/attn-tutor.pot, merged into
+# every po/<lang>.po (scripts/messages.sh). A new language: msginit -l LL_CC -i
+# po/attn-tutor.pot -o po/LL_CC.po, translate, make.
+po:
+	scripts/messages.sh po/attn-tutor.pot src
+	@for p in po/*.po; do echo "  MSGMERGE $$p"; \
+	  msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$p po/attn-tutor.pot || exit 1; \
+	  msgfmt --check --statistics -o /dev/null $$p; done
 
 build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
