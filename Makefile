@@ -80,6 +80,7 @@ po:
 	scripts/messages.sh po/attn-tutor.pot src
 	@for p in po/*.po; do echo "  MSGMERGE $$p"; \
 	  msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$p po/attn-tutor.pot || exit 1; \
+	  msgattrib --no-obsolete --output-file=$$p $$p || exit 1; \
 	  msgfmt --check --statistics -o /dev/null $$p; done
 
 build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(LIB)

@@ -331,7 +331,7 @@ static void print_table(const at_tokens *t, const at_model_run *r, size_t l, siz
         for (size_t j = 0; j < n; j++)
             printf("  %*.2f", tw[j] < 4 ? 4 : tw[j], r->weights[l][(h * n + i) * n + j]);
         if (mark && mark[i])
-            printf("%s", QZ_TR(lang, "  ← trained row", "  ← 训练过的行"));
+            printf("%s", qz_tr(lang, "  ← trained row"));
         putchar('\n');
     }
     free(tw);
@@ -343,11 +343,9 @@ static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
     at_head_profile p;
     if (at_model_head_profile(m, l, h, &p) || !p.measured)
         return;
-    printf(QZ_TR(lang, "measured on the training sentences, the pronoun's row puts on average "
+    printf(qz_tr(lang, "measured on the training sentences, the pronoun's row puts on average "
                        "%.2f on the antecedent,\n%.2f on the other noun, %.2f on the adjective, "
-                       "%.2f on itself\n",
-                 "在训练句子上测得：代词那一行平均把 %.2f 给先行词，\n%.2f 给另一个名词，"
-                 "%.2f 给形容词，%.2f 给自己\n"),
+                       "%.2f on itself\n"),
            p.pronoun_to_antecedent, p.pronoun_to_other_noun, p.pronoun_to_adjective,
            p.pronoun_to_itself);
 }
@@ -356,19 +354,14 @@ static void print_heading(const at_model *m, const at_model_run *r, const attend
                           qz_lang lang)
 {
     char line[1024];
-    printf(QZ_TR(lang, "model: %s\n", "模型：%s\n"), cli_model_kind(m, lang));
+    printf(qz_tr(lang, "model: %s\n"), cli_model_kind(m, lang));
     cli_scope_trained_on(m, lang, line, sizeof line);
     printf("%s\n", line);
-    if (lang == QZ_ZH) {
-        printf("%zu 个词元；行：query 词元，列：key 词元；每行之和为 1\n", r->n);
-        printf("掩码：%s；分数%s\n", a->opts.causal ? "因果（causal）" : "无",
-               a->opts.unscaled ? "未缩放" : "已乘以 1/√d_k");
-        return;
-    }
-    printf("%zu token%s; rows: query token, columns: key token; each row sums to 1\n", r->n,
-           r->n == 1 ? "" : "s");
-    printf("mask: %s; scores %s\n", a->opts.causal ? "causal" : "none",
-           a->opts.unscaled ? "not scaled" : "scaled by 1/√d_k");
+    printf(qz_ntr(lang, "%zu token; rows: query token, columns: key token; each row sums to 1\n",
+                  "%zu tokens; rows: query token, columns: key token; each row sums to 1\n", r->n), r->n);
+    printf(qz_tr(lang, "mask: %s; scores %s\n"),
+           a->opts.causal ? qz_trc(lang, "mask", "causal") : qz_trc(lang, "mask", "none"),
+           a->opts.unscaled ? qz_tr(lang, "not scaled") : qz_tr(lang, "scaled by 1/√d_k"));
 }
 
 /* Below a head of the last layer: which of its rows training reached. */
@@ -379,23 +372,20 @@ static void print_rows_note(const at_model *m, const at_tokens *t, const at_scop
         char pron[128];
         cli_scope_pronouns(m, pron, sizeof pron);
         if (pron[0])
-            printf(QZ_TR(lang, "no trained row: the model was trained only at %s, and this "
-                               "sentence has none; no row of this head was trained\n",
-                         "没有训练过的行：模型只在 %s 处训练过，这句话里没有；这个头的每一行"
-                         "都没训练过\n"), pron);
+            printf(qz_tr(lang, "no trained row: the model was trained only at %s, and this "
+                               "sentence has none; no row of this head was trained\n"), pron);
         return;
     }
-    printf("%s", QZ_TR(lang, "trained row:", "训练过的行："));
+    printf("%s", qz_tr(lang, "trained row:"));
     for (size_t i = 0, k = 0; i < sc->n; i++)
         if (sc->trained_row[i])
             printf("%s%s", lang == QZ_ZH && !k++ ? "" : " ", t->items[i].text);
     size_t other = sc->n - sc->n_trained_rows;
-    if (other && lang == QZ_ZH)
-        printf("；模型只在代词处训练过，这个头的其余 %zu 行从没训练过，没有意义\n", other);
-    else if (other)
-        printf("; the model was trained only at the pronoun, so the other %zu row%s of this "
-               "head %s never trained and mean%s nothing\n", other, other == 1 ? "" : "s",
-               other == 1 ? "was" : "were", other == 1 ? "s" : "");
+    if (other)
+        printf(qz_ntr(lang, "; the model was trained only at the pronoun, so the other %zu row of this "
+                            "head was never trained and means nothing\n",
+                      "; the model was trained only at the pronoun, so the other %zu rows of this "
+                      "head were never trained and mean nothing\n", other), other);
     else
         putchar('\n');
 }
@@ -407,24 +397,23 @@ static void print_notes(const at_model *m, const at_tokens *t, const at_model_ru
     at_model_get_info(m, &info);
     if (info.trained && sc->n_unseen) {
         int pct = (int)(100.0 * (double)sc->unseen_tokens / (double)sc->n + 0.5);
-        if (lang == QZ_ZH)
-            printf("\n训练中没见过的%s（占 %zu 个词元中的 %zu 个，%d%%；向量由字符 n-gram 推测）：",
-                   sc->unseen_han ? "字" : "词", sc->n, sc->unseen_tokens, pct);
-        else
-            printf("\nnever seen in training (%zu of %zu tokens, %d%%; vectors guessed from "
-                   "character n-grams):", sc->unseen_tokens, sc->n, pct);
+        printf(sc->unseen_han ? qz_trc(lang, "Chinese characters",
+                                       "\nnever seen in training (%zu of %zu tokens, %d%%; vectors "
+                                       "guessed from character n-grams):")
+                              : qz_tr(lang, "\nnever seen in training (%zu of %zu tokens, %d%%; vectors "
+                                            "guessed from character n-grams):"),
+               sc->unseen_tokens, sc->n, pct);
         for (size_t k = 0; k < sc->n_unseen; k++)
             printf("%s%s", lang == QZ_ZH && !k ? "" : " ", t->items[sc->unseen[k]].text);
         putchar('\n');
     }
     char note[1024];
     if (cli_scope_note(m, sc, lang, note, sizeof note))
-        printf(QZ_TR(lang, "%snote: %s\n", "%s注意：%s\n"),
+        printf(qz_tr(lang, "%snote: %s\n"),
                info.trained && sc->n_unseen ? "" : "\n", note);
     for (size_t i = 0; i < r->n; i++)
         if (r->fully_masked[i])
-            printf(QZ_TR(lang, "row %zu (%s) is fully masked: every key is hidden, weights all 0\n",
-                         "第 %zu 行（%s）被完全遮住：每个 key 都被遮住，权重全为 0\n"), i + 1,
+            printf(qz_tr(lang, "row %zu (%s) is fully masked: every key is hidden, weights all 0\n"), i + 1,
                    t->items[i].text);
 }
 
@@ -439,12 +428,8 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
     int last = info.trained && l + 1 == info.n_layers;
     for (size_t h = h0; h < h1; h++) {
         int coref = l == info.coref_layer && h == info.coref_head;
-        if (lang == QZ_ZH)
-            printf("\n第 %zu 层（共 %zu 层），第 %zu 个头（共 %zu 个%s）\n", l + 1, r->n_layers,
-                   h + 1, r->n_heads[l], coref ? "，指代消解头" : "");
-        else
-            printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
-                   r->n_heads[l], coref ? " (the coreference head)" : "");
+        printf(qz_tr(lang, "\nlayer %zu of %zu, head %zu of %zu%s\n"), l + 1, r->n_layers, h + 1,
+               r->n_heads[l], coref ? qz_tr(lang, " (the coreference head)") : "");
         print_profile(m, l, h, lang);
         print_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
         if (last)

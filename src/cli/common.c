@@ -231,10 +231,9 @@ void cli_print_lesson_dirs(FILE *f, const char *lang)
 const char *cli_model_kind(const at_model *m, qz_lang lang)
 {
     const char *k = at_model_kind(m);
-    if (lang != QZ_ZH)
-        return k;
-    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
-                                                  ? "未训练的演示权重" : k;
+    return !strcmp(k, "trained")                  ? qz_trc(lang, "model", "trained")
+           : !strcmp(k, "untrained demo weights") ? qz_tr(lang, "untrained demo weights")
+                                                  : k;
 }
 
 int cli_refuse_special_files(const char *cmd, const char *lang, int which)

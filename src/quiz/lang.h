@@ -7,7 +7,7 @@
  * the C.UTF-8 locale installed. A new language is one more .po file (and its qz_lang).
  *
  * The messages are extracted with xgettext (`make po`, keywords qz_tr:2, qz_trc:2c,3,
- * qz_ntr:2,3, QZ_N_ and the parser's fail_at:3 / qz_lex_fail:3); tests/cli/messages.sh
+ * qz_ntr:2,3, QZ_N_, QZ_NC_:1c,2 and the parser's fail_at:3 / qz_lex_fail:3); tests/cli/messages.sh
  * fails when one has no Chinese translation. */
 #ifndef AT_QUIZ_LANG_H
 #define AT_QUIZ_LANG_H
@@ -40,13 +40,11 @@ const char *qz_trc(qz_lang lang, const char *context, const char *msgid)
 const char *qz_ntr(qz_lang lang, const char *singular, const char *plural, unsigned long n)
     __attribute__((format_arg(2), format_arg(3)));
 
-/* The inline pairs being moved into the catalogue (scripts/msg-pairs.py): English or
- * Chinese, both literals. */
-#define QZ_TR(lang, en, zh) ((lang) == QZ_ZH ? (zh) : (en))
-
 /* Marks a message in a table for extraction; it is translated where it is used
  * (qz_tr(lang, table[i])). */
 #define QZ_N_(msgid) (msgid)
+/* The same for a message of a context (translated with qz_trc(lang, context, table[i])). */
+#define QZ_NC_(context, msgid) (msgid)
 
 /* Where lang's catalogue was read from (the .mo path), or NULL when there is none
  * (English) or it could not be read; then *err (may be NULL) says why, e.g. "no

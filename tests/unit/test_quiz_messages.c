@@ -242,6 +242,72 @@ static void test_shipped_catalogue(void **state)
     assert_string_equal(qz_tr((qz_lang)7, "score"), "score");
 }
 
+/* Self-test Q3: 伞's scaled scores to 今天 下雨 我 没 带 伞; asked: 下雨 and 没. */
+static const char *const q3_tokens[] = {"今天", "下雨", "我", "没", "带", "伞"};
+static const double q3_scores[] = {0.1, 0.3, 0.2, 0.5, 0.1, 1.2};
+static const size_t q3_ask[] = {1, 3};
+
+static char *feedback(const char *answer, qz_lang lang)
+{
+    qz_question q = qz_question_init(QZ_SOFTMAX);
+    q.id = "q3";
+    q.tokens = q3_tokens;
+    q.n_tokens = 6;
+    q.scores = q3_scores;
+    q.ask = q3_ask;
+    q.n_ask = 2;
+    q.decimals = 2;
+    qz_result r;
+    at_error err;
+    if (qz_grade(&q, answer, lang, &r, &err)) {
+        print_error("grading '%s': %s\n", answer, err.msg);
+        fail();
+    }
+    char *fb = strdup(r.feedback);
+    qz_result_free(&r);
+    assert_non_null(fb);
+    return fb;
+}
+
+static void expect_feedback(const char *answer, qz_lang lang, const char *want, const char *not_want)
+{
+    char *fb = feedback(answer, lang);
+    if (!strstr(fb, want) || strstr(fb, not_want)) {
+        print_error("'%s' (%s): the feedback must hold '%s' and not '%s':\n%s\n", answer,
+                    lang == QZ_ZH ? "zh" : "en", want, not_want, fb);
+        free(fb);
+        fail();
+    }
+    free(fb);
+}
+
+/* One process, answers in both languages one after the other: each gets its feedback in
+ * its own language, whatever LANGUAGE / LC_ALL say, and whether or not the locale they
+ * name exists (here only C.UTF-8 may). The grader's verdict, its diagnosis and the
+ * answer parser's error all come from the catalogue. */
+static void test_grader_answers_in_the_answers_language(void **state)
+{
+    (void)state;
+    static const char *const env[][2] = {{"zh_CN:zh", "zh_CN.UTF-8"}, {"en", "C"}, {"fr", "C.UTF-8"}};
+    for (size_t e = 0; e < sizeof env / sizeof env[0]; e++) {
+        setenv("LANGUAGE", env[e][0], 1);
+        setenv("LC_ALL", env[e][1], 1);
+        setlocale(LC_ALL, "");
+        for (int round = 0; round < 2; round++) {
+            expect_feedback("0.5 0.6", QZ_EN, "Not right.\n", "不");
+            expect_feedback("0.5 0.6", QZ_ZH, "不对。\n", "Not right");
+            expect_feedback("0.1 0.2", QZ_ZH, "下雨：请保留 2 位小数，而不是 1 位。", "decimals");
+            expect_feedback("0.1 0.2", QZ_EN, "下雨: give 2 decimals, not 1.", "位");
+            expect_feedback("0.14abc 0.2", QZ_ZH, "数字后面紧跟着字母或数字", "glued");
+            expect_feedback("0.14abc 0.2", QZ_EN, "letters or digits glued to a number", "数字");
+        }
+    }
+    unsetenv("LANGUAGE");
+    setenv("LC_ALL", "C.UTF-8", 1);
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_catalogue_refuses_broken),
         cmocka_unit_test(test_plural_rules),
         cmocka_unit_test(test_shipped_catalogue),
+        cmocka_unit_test(test_grader_answers_in_the_answers_language),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
