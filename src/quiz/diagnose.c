@@ -314,7 +314,7 @@ static void walk_softmax(const qz_numctx *c, FILE *fb, int step, int all_row)
             shifted ? qz_tr(L, " (minus the largest, so nothing overflows)") : "");
     for (size_t k = 0; k < c->row_n; k++) {
         const char *t = row_token(c, k);
-        fprintf(fb, "%s%s%s", k ? ", " : " ", t ? t : "", t ? " " : "");
+        fprintf(fb, "%s%s%s", k ? qz_trc(L, "list of values", ", ") : " ", t ? t : "", t ? " " : "");
         if (!isfinite(c->row_s[k])) {
             fprintf(fb, qz_tr(L, "masked → 0"));
             continue;
@@ -333,11 +333,12 @@ static void walk_softmax(const qz_numctx *c, FILE *fb, int step, int all_row)
     for (size_t j = 0; j < m; j++) {
         long k = all_row ? (long)j : row_index(c, j);
         if (!isfinite(c->row_s[k])) {
-            fprintf(fb, "%s%s 0", j ? "; " : " ", row_token(c, (size_t)k) ? row_token(c, (size_t)k) : "");
+            fprintf(fb, "%s%s 0", j ? qz_trc(L, "list of values", "; ") : " ",
+                    row_token(c, (size_t)k) ? row_token(c, (size_t)k) : "");
             continue;
         }
         const char *t = row_token(c, (size_t)k);
-        fprintf(fb, "%s%s%s", j ? "; " : " ", t ? t : "", t ? " " : "");
+        fprintf(fb, "%s%s%s", j ? qz_trc(L, "list of values", "; ") : " ", t ? t : "", t ? " " : "");
         qz_put_num(fb, exp(c->row_s[k] - shift), 4);
         fprintf(fb, " / ");
         qz_put_num(fb, sum, 4);
@@ -362,10 +363,10 @@ static void walk_attention_scores(const qz_numctx *c, FILE *fb)
         qz_put_num(fb, scale, 4);
     else
         fprintf(fb, "1/√d_k = 1/√%zu = %.4f", q->d_k, scale);
-    fprintf(fb, ":");
+    fprintf(fb, "%s", qz_tr(L, ":"));
     for (size_t k = 0; k < q->n_k; k++) {
         float raw = c->att_raw[q->row * q->n_k + k];
-        fprintf(fb, "%s k%zu ", k ? "," : "", k + 1);
+        fprintf(fb, "%s k%zu ", k ? qz_trc(L, "list of values", ",") : "", k + 1);
         if (!isfinite(c->row_s[k])) {
             fprintf(fb, qz_tr(L, "masked (causal: a later position)"));
             continue;

@@ -217,7 +217,7 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
                           : hits ? qz_tr(lang, "also correct, not chosen")
                                  : qz_tr(lang, "the right answer"));
         if (q->options[i].feedback && chosen[i])
-            fprintf(fb, ": %s", q->options[i].feedback);
+            fprintf(fb, qz_tr(lang, ": %s"), q->options[i].feedback);
         fprintf(fb, "\n");
     }
     out->reveal_at = qz_fb_pos(fb);

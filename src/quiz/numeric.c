@@ -275,9 +275,9 @@ static void report_values(const qz_numctx *c, const double *given, const int *de
     qz_lang L = c->lang;
     for (size_t j = 0; j < c->n; j++) {
         if (c->names[j])
-            fprintf(fb, "  %s: ", c->names[j]);
+            fprintf(fb, qz_tr(L, "  %s: "), c->names[j]);
         else
-            fprintf(fb, "  #%zu: ", j + 1);
+            fprintf(fb, qz_tr(L, "  #%zu: "), j + 1);
         if (ok[j] == MISSING)
             fprintf(fb, qz_tr(L, "no value"));
         else

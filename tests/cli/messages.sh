@@ -74,7 +74,7 @@ expect_eq "no Chinese string in src/cli" "" "$cli"
 
 # The programs answer from the catalogue (the words below are in po/zh_CN.po only).
 out=$("$AT_BIN" --lang zh check --no-save q3 "0.5 0.6" 2>&1)
-expect_contains "check --lang zh: the verdict from the catalogue" "不对。" "$out"
+expect_contains "check --lang zh: the verdict from the catalogue" "不正确。" "$out"
 out=$("$AT_BIN" --lang zh check --no-save nolesson:q1 "x" 2>&1)
 expect_contains "check --lang zh: a command's error from the catalogue" "attn-tutor check：没有课程 'nolesson'" "$out"
 out=$("$AT_BIN" --lang en check --no-save q3 "0.5 0.6" 2>&1)

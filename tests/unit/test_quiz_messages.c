@@ -295,7 +295,7 @@ static void test_grader_answers_in_the_answers_language(void **state)
         setlocale(LC_ALL, "");
         for (int round = 0; round < 2; round++) {
             expect_feedback("0.5 0.6", QZ_EN, "Not right.\n", "不");
-            expect_feedback("0.5 0.6", QZ_ZH, "不对。\n", "Not right");
+            expect_feedback("0.5 0.6", QZ_ZH, "不正确。\n", "Not right");
             expect_feedback("0.1 0.2", QZ_ZH, "下雨：请保留 2 位小数，而不是 1 位。", "decimals");
             expect_feedback("0.1 0.2", QZ_EN, "下雨: give 2 decimals, not 1.", "位");
             expect_feedback("0.14abc 0.2", QZ_ZH, "数字后面紧跟着字母或数字", "glued");
