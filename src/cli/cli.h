@@ -43,6 +43,11 @@ extern cli_globals cli_g;
  * ("zh" if it starts with "zh", else "en"), used when --lang is not given. */
 const char *cli_default_lang(void);
 
+/* When lang ("zh", "en") has a message catalogue and it cannot be read (not installed,
+ * not built, broken), say so on stderr once: "attn-tutor: messages stay in English: …"
+ * with where it was looked for or what is wrong with it. */
+void cli_warn_missing_catalogue(const char *lang);
+
 /* Path of a data file or folder shipped with attn-tutor (e.g. "lessons",
  * "models/mini.safetensors"). Looks, in order, in $ATTN_TUTOR_DATA, in
  * <bin>/../share/attn-tutor beside the executable (an install, also under DESTDIR or

@@ -30,6 +30,14 @@ const char *cli_default_lang(void)
     return "en";
 }
 
+void cli_warn_missing_catalogue(const char *lang)
+{
+    qz_lang l = qz_lang_from(lang);
+    char why[600];
+    if (qz_lang_catalogue(l) && !qz_lang_catalogue_path(l, why, sizeof why))
+        fprintf(stderr, "attn-tutor: messages stay in English: %s\n", why);
+}
+
 static int exists_at(char *buf, size_t cap, const char *dir, const char *rel)
 {
     struct stat st;

@@ -79,3 +79,26 @@ out=$("$AT_BIN" --lang zh check --no-save nolesson:q1 "x" 2>&1)
 expect_contains "check --lang zh: a command's error from the catalogue" "attn-tutor check：没有课程 'nolesson'" "$out"
 out=$("$AT_BIN" --lang en check --no-save q3 "0.5 0.6" 2>&1)
 expect_contains "check --lang en: English" "Not right." "$out"
+
+# A program without its catalogue (copied away from the build tree) says so once, and
+# speaks English; a broken catalogue beside it is refused with what is wrong.
+mkdir -p "$tmp/bin"
+cp "$AT_BIN" "$tmp/bin/attn-tutor"
+out=$(ATTN_TUTOR_DATA=$PWD "$tmp/bin/attn-tutor" --lang zh check --no-save q3 "0.5 0.6" 2>&1)
+if [ -f /usr/local/share/locale/zh_CN/LC_MESSAGES/attn-tutor.mo ]; then   # (the default LOCALEDIR)
+  ok "no catalogue: said on stderr # SKIP attn-tutor is installed in /usr/local"
+else
+  expect_contains "no catalogue: said on stderr" "attn-tutor: messages stay in English: no attn-tutor.mo for zh_CN" "$out"
+  expect_contains "no catalogue: the feedback in English" "Not right." "$out"
+  expect_eq "no catalogue: said once" 1 "$(printf '%s\n' "$out" | grep -c 'messages stay in English')"
+fi
+out=$(ATTN_TUTOR_DATA=$PWD "$tmp/bin/attn-tutor" --lang en check --no-save q3 "0.5 0.6" 2>&1)
+case "$out" in *"stay in English"*) not_ok "English needs no catalogue" "$out" ;; *) ok "English needs no catalogue" ;; esac
+mkdir -p "$tmp/bin/locale/zh_CN/LC_MESSAGES"
+head -c 100 po/zh_CN.po > "$tmp/bin/locale/zh_CN/LC_MESSAGES/attn-tutor.mo"
+out=$(ATTN_TUTOR_DATA=$PWD "$tmp/bin/attn-tutor" --lang zh softmax 1 2 2>&1)
+expect_contains "a broken catalogue is named and refused" \
+  "attn-tutor: messages stay in English: $tmp/bin/locale/zh_CN/LC_MESSAGES/attn-tutor.mo: not a .mo file (bad magic number)" "$out"
+cp "build/locale/zh_CN/LC_MESSAGES/attn-tutor.mo" "$tmp/bin/locale/zh_CN/LC_MESSAGES/attn-tutor.mo"
+out=$(ATTN_TUTOR_DATA=$PWD "$tmp/bin/attn-tutor" --lang zh softmax 1 2 2>&1)
+expect_contains "the catalogue beside the program is used" "2 个分数的 softmax" "$out"
