@@ -143,9 +143,9 @@ static void header_line(ui_doc *d, const at_compute_result *cr)
                       : cr->scale == 1.0f                                  ? _(" (no scaling)")
                                                                            : "";
     char nq[64], nk[64], nh[64];
-    snprintf(nq, sizeof nq, ngettext("%zu query", "%zu queries", cr->n_q), cr->n_q);
-    snprintf(nk, sizeof nk, ngettext("%zu key", "%zu keys", cr->n_k), cr->n_k);
-    snprintf(nh, sizeof nh, ngettext("%zu head", "%zu heads", cr->heads), cr->heads);
+    snprintf(nq, sizeof nq, _n("%zu query", "%zu queries", cr->n_q), cr->n_q);
+    snprintf(nk, sizeof nk, _n("%zu key", "%zu keys", cr->n_k), cr->n_k);
+    snprintf(nh, sizeof nh, _n("%zu head", "%zu heads", cr->heads), cr->heads);
     snprintf(b, sizeof b, _("n_q = %s, n_k = %s, d_k = %zu, d_v = %zu, %s, scale = %.6g%s"), nq, nk,
              cr->d_k, cr->d_v, nh, (double)cr->scale, why);
     ui_doc_text(d, b, CRT_DIM, 0);

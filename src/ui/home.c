@@ -116,7 +116,7 @@ static void build(ui_home *h)
         snprintf(it->num, sizeof it->num, "%zu.", i + 1);
         if (quiz)
             snprintf(it->label, sizeof it->label,
-                     ngettext("Self-test: %u question", "Self-test: %u questions", nq), nq);
+                     _n("Self-test: %u question", "Self-test: %u questions", nq), nq);
         else
             snprintf(it->label, sizeof it->label, "%s", l->doc->title);
         lesson_mark(t, l, quiz, it->mark, sizeof it->mark, it->mark_short, sizeof it->mark_short);

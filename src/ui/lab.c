@@ -118,7 +118,7 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
     if (a->toks.n == 0 || a->run.n == 0)
         snprintf(toks, sizeof toks, "%s", _("type a sentence"));
     else
-        snprintf(toks, sizeof toks, ngettext("%zu token", "%zu tokens", a->toks.n), a->toks.n);
+        snprintf(toks, sizeof toks, _n("%zu token", "%zu tokens", a->toks.n), a->toks.n);
     snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
              layer + 1, info.n_layers, head,
              a->causal ? _("causal mask") : _("no mask"),
@@ -599,7 +599,7 @@ static int lab_key(ui_screen *s, ui_key k)
             if (h < (int)ui_attn_heads(&l->attn))
                 change_head(l, h);
             else
-                ui_app_message(s->app, CRT_WARN, ngettext("This layer has %zu head.", "This layer has %zu heads.", ui_attn_heads(&l->attn)),
+                ui_app_message(s->app, CRT_WARN, _n("This layer has %zu head.", "This layer has %zu heads.", ui_attn_heads(&l->attn)),
                                ui_attn_heads(&l->attn));
             break;
         }

@@ -66,7 +66,7 @@ int ui_scope_trained_on(const at_model *m, int with_example, char *buf, size_t c
         add(buf, cap, "%s", _("The model file does not record what it was trained on"));
         return 0;
     }
-    add(buf, cap, ngettext("Trained only to tell which noun %s refers to, in %zu sentence frame",
+    add(buf, cap, _n("Trained only to tell which noun %s refers to, in %zu sentence frame",
                            "Trained only to tell which noun %s refers to, in %zu sentence frames",
                            frames), pron, frames);
     if (with_example)
