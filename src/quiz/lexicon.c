@@ -69,7 +69,15 @@ const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "to
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */
 const char *const qz_lex_neutral[] = {"layer", "layers", "sublayer", "block", "module", "part",
-                                      "bridge", "层", "子层", "模块", "部分", "这一层", NULL};
+                                      "bridge", "层", "子层", "模块", "部分", "这一层",
+                                      /* the elements of a side, not the side: "lets each
+                                       * target word gather what it needs" */
+                                      "target word", "target words", "target token",
+                                      "target tokens", "target position", "target positions",
+                                      "source word", "source words", "source token",
+                                      "source tokens", "source position", "source positions",
+                                      "output word", "output words", "output position",
+                                      "output positions", "目标词", "源词", NULL};
 
 /* a comma followed by one of these ends a sentence */
 const char *const qz_lex_consequence[] = {

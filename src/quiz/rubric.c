@@ -184,7 +184,7 @@ static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
             if (!p)
                 break;
             list_add(b, &p->subject, c->subject, c->n_subject);
-            p->subject_implied = st->subject_implied;
+            p->subject_implied = 0;   /* a claim with a subject of its own needs it said */
         }
         rc |= claim_add(b, p, c);
     }

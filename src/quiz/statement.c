@@ -347,6 +347,7 @@ static int group_subjects(sentence *s)
 }
 
 static int claimish(const mention *m);
+static int subject_at(const sentence *s, const mention *m);
 
 static void mark_foils(sentence *s)
 {
@@ -565,6 +566,20 @@ static void owners(sentence *s, long *owner)
                 owner[k] = taken;
                 continue;
             }
+            /* a claim right after another of the same statement is one phrase with it
+             * ("the encoded source provides K and V"): it has the same owner */
+            long joined = -2;
+            for (size_t j = 0; j < s->m.n && joined == -2; j++) {
+                const mention *x = &s->m.v[j];
+                if (j != k && x->kind == M_CLAIM && live(x) && x->b == m->a && m->kind == M_CLAIM &&
+                    same_statement(s, x, m) && context_holds(s, x->set, x->pat, x->claim) &&
+                    !subject_at(s, x))
+                    joined = owner[j];
+            }
+            if (joined != -2) {
+                owner[k] = taken = joined;
+                continue;
+            }
             if (s->first_content == m->a && !s->forward) {
                 o = run_before(s, m->a, 0);
                 if (o >= 0 && s->run_first[o] == s->run_end[o])
@@ -672,9 +687,38 @@ static int subject_prevented(const sentence *s, long owner, size_t subj)
     return 0;
 }
 
+/* A word of direction right before an English noun that is none of the rubric's
+ * subjects ("huge inputs would make …", "for large dₖ"): it describes that noun and
+ * states nothing of the subjects. */
+static int modifies_other(const sentence *s, const mention *m)
+{
+    static const char *const function_words[] = {
+        "when", "so", "and", "or", "because", "for", "if", "than", "as", "with", "which",
+        "that", "to", "in", "at", "by", "then", "otherwise", "since", "but", "while", "of",
+        "on", "enough", "too", "again", "anymore", "now", "quickly", "fast", "very", "there",
+        "is", "are", "was", "were", "be", "and/or", "unless", "until", "after", "before",
+        "compared", "relative", "overall", "too", "which", "whereas", "during", "it", "they",
+        "this", "those", "these", "its", "their", "the", "a", "an", "without", "not", "no", NULL};
+    if (m->kind != M_DIR || m->b >= s->s1 || s->t->t[m->b].kind != QZ_TK_WORD ||
+        s->t->t[m->a].kind != QZ_TK_WORD)
+        return 0;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && !s->m.v[k].dead && s->m.v[k].a == m->b)
+            return 0;
+    for (const char *const *w = function_words; *w; w++)
+        if (qz_tok_raw_is(s->t, m->b, *w))
+            return 0;
+    for (size_t k = 0; k < s->m.n; k++)   /* a claim or another word of direction after it */
+        if (s->m.v[k].a == m->b && !s->m.v[k].dead && s->m.v[k].kind != M_SUBJ)
+            return 0;
+    return 1;
+}
+
 static void try_claim(sentence *s, const mention *m, long owner, int set, size_t p, size_t c,
                       matches *out)
 {
+    if (modifies_other(s, m))
+        return;
     const qz_cclaim *cl = &pattern(s->r, set, p)->claims[c];
     if (cl->bare)
         return;
@@ -1141,6 +1185,35 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         said += live(&s.m.v[k]) && shadows(&s.m.v[k]);
         subjects += live(&s.m.v[k]) && s.m.v[k].kind == M_SUBJ && !s.m.v[k].foil &&
                     !s.m.v[k].object;
+    }
+    /* A colon that does not label a subject ("RNN: O(n)") ends a sentence: "It's like a
+     * library: the decoder brings the question (Q), …", "The target side queries the
+     * source side: the decoder's states are the queries …" */
+    for (size_t c = s0 + 1; c + 1 < s1; c++) {
+        if (!qz_tok_is(rd->t, c, ":"))
+            continue;
+        /* a label: one subject or one claim since the last mark ("RNN:", "From the
+         * decoder: Q") */
+        size_t from = s0, in_label = 0;
+        for (size_t i = c; i > s0; i--)
+            if (rd->t->t[i - 1].kind == QZ_TK_MARK) {
+                from = i;
+                break;
+            }
+        int labels = 0, before = 0;
+        for (size_t k = 0; k < s.m.n; k++) {
+            const mention *m = &s.m.v[k];
+            labels |= live(m) && m->kind == M_SUBJ && m->b == c;
+            before |= live(m) && shadows(m) && m->set != NEUTRAL && m->a < c;
+            in_label += live(m) && shadows(m) && m->set != NEUTRAL && m->a >= from && m->b <= c &&
+                        (k == 0 || s.m.v[k - 1].a != m->a);
+        }
+        labels |= in_label == 1;
+        if (labels || has_words_of(rd->t, s0, c, &rd->r->retract))
+            continue;
+        free(s.m.v);
+        int rc2 = before ? read_sentence(rd, s0, c) : 0;
+        return rc2 ? rc2 : read_sentence(rd, c + 1, s1);
     }
     rd->out->mentions += said;
     /* "It's the other way round", 反过来: a turn on what came before. A sentence
