@@ -69,7 +69,15 @@ const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "to
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */
 const char *const qz_lex_neutral[] = {"layer", "layers", "sublayer", "block", "module", "part",
-                                      "bridge", "层", "子层", "模块", "部分", "这一层", NULL};
+                                      "bridge", "层", "子层", "模块", "部分", "这一层",
+                                      /* the elements of a side, not the side: "lets each
+                                       * target word gather what it needs" */
+                                      "target word", "target words", "target token",
+                                      "target tokens", "target position", "target positions",
+                                      "source word", "source words", "source token",
+                                      "source tokens", "source position", "source positions",
+                                      "output word", "output words", "output position",
+                                      "output positions", "目标词", "源词", NULL};
 
 /* a comma followed by one of these ends a sentence */
 const char *const qz_lex_consequence[] = {
@@ -82,6 +90,28 @@ const char *const qz_lex_retract[] = {
     "other way around", "the reverse", "reverse", "reversed", "it's the reverse",
     "反过来", "说反", "反了", "相反", "颠倒", "搞反", "弄反", NULL};
 
+/* a correction: what follows replaces what came before ("no wait, …", "不对，…"). Strong
+ * ones anywhere, weak ones only where a clause starts (after a mark or a filler) */
+const char *const qz_lex_correct_strong[] = {
+    "no wait", "wait no", "wait ,", "no sorry", "sorry no", "sorry , no", "sorry , i mean", "sorry i mean",
+    "oops", "scratch that", "i take that back", "take that back", "correction :", "let me correct",
+    "i got it backwards", "got it backwards", "i had it backwards", "i mixed them up",
+    "mixed them up", "i mixed it up", "my bad", "no no", "actually no", "no actually",
+    "actually , no", "hmm no", "hm no", "on second thought", "说错了", "写错了", "搞错了", "弄错了",
+    "算错了", "改一下", "更正一下", "纠正一下", "更正", "纠正", "不对不对", "等等", "哦不", "啊不",
+    "呃不", "不不", NULL};
+const char *const qz_lex_correct_weak[] = {
+    "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了", NULL};
+/* what may stand before a correction at the start of a clause: "hmm, no wait" */
+const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", "erm", "well",
+                                     "ok", "okay", "嗯", "呃", "啊", "哦", "额", "唔", NULL};
+
+/* a sentence ending in "?" that opens with one of these (or holds a Chinese one) asks;
+ * any other is a hedged answer ("maybe it keeps the scores small?") */
+const char *const qz_lex_question[] = {"what", "why", "how", "where", "which", "who", "when",
+                                       "什么", "为什么", "怎么", "如何", "哪", "哪里", "哪儿",
+                                       "为何", NULL};
+
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {
     "i don't know", "i do not know", "don't know", "dont know", "do not know", "no idea",
@@ -92,4 +122,6 @@ const char *const qz_lex_give_up[] = {
     "不知道", "不会", "不清楚", "不懂", "忘了", "不确定", "没学过", "不太懂", "不明白",
     "我不知道", "我不会", "不记得", "我忘了", "跳过", "记不清", "想不起来", "不太清楚", "不太确定",
     "我不记得了", "不记得了", "忘记了", "记不得了", "不知道了", "sorry", "i'm sorry", "我也不知道",
-    "真不知道", "不知道啊", "不会啊", NULL};
+    "真不知道", "不知道啊", "不会啊", "honestly", "tbh", "really", "lol", "sorry", "no idea at all",
+    "haven't learned", "not learned", "we didn't learn", "didn't learn this", "我真的", "真的",
+    "说实话", "老实说", "啊", "呀", "了", "吧", "嗯", "hmm", "um", "no clue honestly", NULL};

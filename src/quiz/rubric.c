@@ -184,7 +184,7 @@ static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
             if (!p)
                 break;
             list_add(b, &p->subject, c->subject, c->n_subject);
-            p->subject_implied = st->subject_implied;
+            p->subject_implied = 0;   /* a claim with a subject of its own needs it said */
         }
         rc |= claim_add(b, p, c);
     }
@@ -279,7 +279,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
     for (size_t d = 0; d < 4; d++)
         alts_free(&r->dir[d]);
     qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
-                      &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up};
+                      &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up,
+                      &r->correct_strong, &r->correct_weak, &r->filler, &r->question};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_vocab_free(&r->vocab);
@@ -304,6 +305,10 @@ static void lexicon(builder *b)
     lex_add(b, &r->consequence, qz_lex_consequence);
     lex_add(b, &r->retract, qz_lex_retract);
     lex_add(b, &r->give_up, qz_lex_give_up);
+    lex_add(b, &r->correct_strong, qz_lex_correct_strong);
+    lex_add(b, &r->correct_weak, qz_lex_correct_weak);
+    lex_add(b, &r->filler, qz_lex_filler);
+    lex_add(b, &r->question, qz_lex_question);
 }
 
 int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)

@@ -347,6 +347,7 @@ static int group_subjects(sentence *s)
 }
 
 static int claimish(const mention *m);
+static int subject_at(const sentence *s, const mention *m);
 
 static void mark_foils(sentence *s)
 {
@@ -565,6 +566,20 @@ static void owners(sentence *s, long *owner)
                 owner[k] = taken;
                 continue;
             }
+            /* a claim right after another of the same statement is one phrase with it
+             * ("the encoded source provides K and V"): it has the same owner */
+            long joined = -2;
+            for (size_t j = 0; j < s->m.n && joined == -2; j++) {
+                const mention *x = &s->m.v[j];
+                if (j != k && x->kind == M_CLAIM && live(x) && x->b == m->a && m->kind == M_CLAIM &&
+                    same_statement(s, x, m) && context_holds(s, x->set, x->pat, x->claim) &&
+                    !subject_at(s, x))
+                    joined = owner[j];
+            }
+            if (joined != -2) {
+                owner[k] = taken = joined;
+                continue;
+            }
             if (s->first_content == m->a && !s->forward) {
                 o = run_before(s, m->a, 0);
                 if (o >= 0 && s->run_first[o] == s->run_end[o])
@@ -672,9 +687,38 @@ static int subject_prevented(const sentence *s, long owner, size_t subj)
     return 0;
 }
 
+/* A word of direction right before an English noun that is none of the rubric's
+ * subjects ("huge inputs would make …", "for large dₖ"): it describes that noun and
+ * states nothing of the subjects. */
+static int modifies_other(const sentence *s, const mention *m)
+{
+    static const char *const function_words[] = {
+        "when", "so", "and", "or", "because", "for", "if", "than", "as", "with", "which",
+        "that", "to", "in", "at", "by", "then", "otherwise", "since", "but", "while", "of",
+        "on", "enough", "too", "again", "anymore", "now", "quickly", "fast", "very", "there",
+        "is", "are", "was", "were", "be", "and/or", "unless", "until", "after", "before",
+        "compared", "relative", "overall", "too", "which", "whereas", "during", "it", "they",
+        "this", "those", "these", "its", "their", "the", "a", "an", "without", "not", "no", NULL};
+    if (m->kind != M_DIR || m->b >= s->s1 || s->t->t[m->b].kind != QZ_TK_WORD ||
+        s->t->t[m->a].kind != QZ_TK_WORD)
+        return 0;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && !s->m.v[k].dead && s->m.v[k].a == m->b)
+            return 0;
+    for (const char *const *w = function_words; *w; w++)
+        if (qz_tok_raw_is(s->t, m->b, *w))
+            return 0;
+    for (size_t k = 0; k < s->m.n; k++)   /* a claim or another word of direction after it */
+        if (s->m.v[k].a == m->b && !s->m.v[k].dead && s->m.v[k].kind != M_SUBJ)
+            return 0;
+    return 1;
+}
+
 static void try_claim(sentence *s, const mention *m, long owner, int set, size_t p, size_t c,
                       matches *out)
 {
+    if (modifies_other(s, m))
+        return;
     const qz_cclaim *cl = &pattern(s->r, set, p)->claims[c];
     if (cl->bare)
         return;
@@ -975,7 +1019,36 @@ static int abbreviation_dot(const qz_text *t, size_t i)
 }
 
 /* How a sentence ends. */
-enum { END_TEXT, END_FULL, END_CONTRAST, END_CONSEQUENCE };
+enum { END_TEXT, END_FULL, END_CONTRAST, END_CONSEQUENCE, END_CORRECTION };
+
+/* Does a clause start at token i: the text's start or a mark before it, fillers
+ * ("hmm, no wait") passed over? */
+static int clause_start(const qz_rubric_c *r, const qz_text *t, size_t i)
+{
+    while (i > 0) {
+        const qz_tok *k = &t->t[i - 1];
+        if (k->kind == QZ_TK_MARK)
+            return 1;
+        size_t f = 0;   /* a filler ending right before i */
+        for (size_t j = i - 1; j + 1 > 0 && j + 3 >= i && !f; j--)
+            if (qz_alts_at(t, j, &r->filler, NULL) == i - j)
+                f = i - j;
+        if (!f)
+            return 0;
+        i -= f;
+    }
+    return 1;
+}
+
+/* A correction at token i ("no wait", "sorry, I mean", 不对, 说错了): its length in
+ * tokens, 0 if none. What follows it is the student's answer now. */
+static size_t correction_at(const qz_rubric_c *r, const qz_text *t, size_t i)
+{
+    size_t l = qz_alts_at(t, i, &r->correct_strong, NULL);
+    if (!l && clause_start(r, t, i))
+        l = qz_alts_at(t, i, &r->correct_weak, NULL);
+    return l;
+}
 
 /* The end of the sentence starting at s0, where the next one starts, and how it ended
  * (*how: END_*). */
@@ -984,6 +1057,11 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
 {
     for (size_t i = s0; i < t->n; i++) {
         size_t l;
+        if (i > s0 && correction_at(r, t, i)) {
+            *next = i;
+            *how = END_CORRECTION;
+            return i;
+        }
         if (ends_sentence(t, i) && !abbreviation_dot(t, i)) {
             *next = i + 1;
             *how = END_FULL;
@@ -1006,13 +1084,27 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
     return t->n;
 }
 
-/* The end of the period (up to . ! ? ; 。) holding token s0. */
-static size_t period_end(const qz_text *t, size_t s0)
+/* The end of the period (up to . ! ? ; 。 or a correction) holding token s0. */
+static size_t period_end(const qz_rubric_c *r, const qz_text *t, size_t s0)
 {
     for (size_t i = s0; i < t->n; i++)
-        if (ends_sentence(t, i) && !abbreviation_dot(t, i))
+        if ((ends_sentence(t, i) && !abbreviation_dot(t, i)) || (i > s0 && correction_at(r, t, i)))
             return i;
     return t->n;
+}
+
+/* Does the sentence [s0, s1) ending in "?" ask (the question repeated, "What does it
+ * do?"), rather than answer with a doubt ("maybe it keeps them small?", 好像是…？)? */
+static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
+{
+    while (s0 < s1 && (t->t[s0].kind == QZ_TK_MARK || qz_alts_at(t, s0, &r->filler, NULL)))
+        s0++;
+    if (s0 < s1 && qz_alts_at(t, s0, &r->question, NULL))
+        return 1;
+    for (size_t i = s0; i < s1; i++)
+        if (t->t[i].kind == QZ_TK_HAN && qz_alts_at(t, i, &r->question, NULL))
+            return 1;
+    return s1 > s0 && (qz_tok_is(t, s1 - 1, "吗") || qz_tok_is(t, s1 - 1, "呢"));
 }
 
 typedef struct reader {
@@ -1024,8 +1116,33 @@ typedef struct reader {
     mention *carry;           /* the last group of subjects of the sentence before */
     size_t n_carry;
     matches all;
+    /* segments: the answer as first stated, then after each correction ("no wait, …")
+     * or turn ("the other way round"); seg_first[k]: its first match in `all` */
+    size_t *seg_first;
+    unsigned char *seg_turn;  /* [n_seg] it says "the other way round" */
+    size_t n_seg, cap_seg;
     qz_reading *out;
 } reader;
+
+/* A new segment starts with the next match. 0, or -1 when out of memory. */
+static int segment_open(reader *rd)
+{
+    if (rd->n_seg == rd->cap_seg) {
+        size_t cap = rd->cap_seg ? 2 * rd->cap_seg : 8;
+        size_t *f = realloc(rd->seg_first, cap * sizeof *f);
+        if (!f)
+            return -1;
+        rd->seg_first = f;
+        unsigned char *u = realloc(rd->seg_turn, cap);
+        if (!u)
+            return -1;
+        rd->seg_turn = u;
+        rd->cap_seg = cap;
+    }
+    rd->seg_first[rd->n_seg] = rd->all.n;
+    rd->seg_turn[rd->n_seg++] = 0;
+    return 0;
+}
 
 /* Keep the last group of subjects for the next sentence. */
 static int keep_carry(reader *rd, const sentence *s)
@@ -1069,14 +1186,56 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         subjects += live(&s.m.v[k]) && s.m.v[k].kind == M_SUBJ && !s.m.v[k].foil &&
                     !s.m.v[k].object;
     }
-    rd->out->mentions += said;
-    if (!said) {
-        if (has_words_of(rd->t, s0, s1, &rd->r->retract) && rd->all.n) {
-            rd->all.n = 0;
-            rd->out->retracted = 1;
+    /* A colon that does not label a subject ("RNN: O(n)") ends a sentence: "It's like a
+     * library: the decoder brings the question (Q), …", "The target side queries the
+     * source side: the decoder's states are the queries …" */
+    for (size_t c = s0 + 1; c + 1 < s1; c++) {
+        if (!qz_tok_is(rd->t, c, ":"))
+            continue;
+        /* a label: one subject or one claim since the last mark ("RNN:", "From the
+         * decoder: Q") */
+        size_t from = s0, in_label = 0;
+        for (size_t i = c; i > s0; i--)
+            if (rd->t->t[i - 1].kind == QZ_TK_MARK) {
+                from = i;
+                break;
+            }
+        int labels = 0, before = 0;
+        for (size_t k = 0; k < s.m.n; k++) {
+            const mention *m = &s.m.v[k];
+            labels |= live(m) && m->kind == M_SUBJ && m->b == c;
+            before |= live(m) && shadows(m) && m->set != NEUTRAL && m->a < c;
+            in_label += live(m) && shadows(m) && m->set != NEUTRAL && m->a >= from && m->b <= c &&
+                        (k == 0 || s.m.v[k - 1].a != m->a);
         }
-        goto out;
+        labels |= in_label == 1;
+        if (labels || has_words_of(rd->t, s0, c, &rd->r->retract))
+            continue;
+        free(s.m.v);
+        int rc2 = before ? read_sentence(rd, s0, c) : 0;
+        return rc2 ? rc2 : read_sentence(rd, c + 1, s1);
     }
+    rd->out->mentions += said;
+    /* "It's the other way round", 反过来: a turn on what came before. A sentence
+     * that says only that, or opens with it, starts a segment of its own. */
+    size_t lead = s0;
+    while (lead < s1 && (rd->t->t[lead].kind == QZ_TK_MARK || qz_alts_at(rd->t, lead, &rd->r->filler, NULL) ||
+                         qz_alts_at(rd->t, lead, &rd->r->pronoun, NULL) || qz_tok_raw_is(rd->t, lead, "it's") ||
+                         qz_tok_raw_is(rd->t, lead, "is") || qz_tok_raw_is(rd->t, lead, "应该") ||
+                         qz_tok_is(rd->t, lead, "是")))
+        lead++;
+    int turn = has_words_of(rd->t, s0, s1, &rd->r->retract);
+    if (turn && (!said || (lead < s1 && qz_alts_at(rd->t, lead, &rd->r->retract, NULL)))) {
+        if (rd->seg_first[rd->n_seg - 1] != rd->all.n && segment_open(rd)) {
+            rc = -1;
+            goto out;
+        }
+        rd->seg_turn[rd->n_seg - 1] = 1;
+    } else if (turn && rd->n_seg > 1 && rd->seg_first[rd->n_seg - 1] == rd->all.n) {
+        rd->seg_turn[rd->n_seg - 1] = 1;   /* "no wait, it's the opposite: …" */
+    }
+    if (!said)
+        goto out;
     /* carried only into a sentence that opens with a pronoun or a connective ("It …",
      * "So …", 所以): another one may speak of something the rubric does not name */
     int opens = rd->after_contrast || qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
@@ -1147,6 +1306,40 @@ out:
     return rc;
 }
 
+/* The answer the student ends on, segment by segment (statement.h): a correction that
+ * states something keeps what was right before it and drops what was wrong ("Q from
+ * the encoder, no wait, from the decoder"), and after a turn ("…, no, the other way
+ * round: …") only what follows counts; a turn with nothing after it reverses what was
+ * right, which is then wrong, and what was wrong into something the grader cannot tell;
+ * a correction whose words the grader does not read leaves it unsure. */
+static void settle(reader *rd)
+{
+    for (size_t k = 1; k < rd->n_seg; k++) {
+        size_t a = rd->seg_first[k], b = k + 1 < rd->n_seg ? rd->seg_first[k + 1] : rd->all.n;
+        int said = 0, before = 0, before_wrong = 0;
+        for (size_t i = a; i < b; i++)
+            said |= rd->all.v[i].pat != SIZE_MAX;
+        for (size_t i = 0; i < a; i++)
+            if (rd->all.v[i].pat != SIZE_MAX) {
+                before = 1;
+                before_wrong |= rd->all.v[i].set != 0;
+            }
+        if (!before && !said)
+            continue;
+        if (said) {
+            rd->out->retracted = 0;
+            rd->out->unsure = 0;
+        } else if (rd->seg_turn[k] && !before_wrong) {
+            rd->out->retracted = 1;   /* what was right, the other way round */
+        } else if (before) {
+            rd->out->unsure = 1;
+        }
+        for (size_t i = 0; i < a; i++)
+            if (!said || rd->seg_turn[k] || rd->all.v[i].set != 0)
+                rd->all.v[i].pat = SIZE_MAX;
+    }
+}
+
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1163,20 +1356,30 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
     reader rd = {.r = r, .t = &t, .out = out};
-    int rc = 0, how = END_FULL;
+    int rc = segment_open(&rd), how = END_FULL;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
     for (size_t s0 = 0; !rc && !out->gave_up && s0 < t.n;) {
-        if (how == END_FULL) {
-            rd.p0 = s0;
-            rd.p1 = period_end(&t, s0);
+        size_t l = correction_at(r, &t, s0);
+        if (l) {   /* what follows is the answer now; it may speak of the subject before */
+            if (rd.seg_first[rd.n_seg - 1] != rd.all.n || rd.seg_turn[rd.n_seg - 1])
+                rc = segment_open(&rd);
+            s0 += l;
+            how = END_CORRECTION;
+            continue;
         }
-        rd.after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE;
+        if (how == END_FULL || how == END_CORRECTION) {
+            rd.p0 = s0;
+            rd.p1 = period_end(r, &t, s0);
+        }
+        rd.after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE || how == END_CORRECTION;
         size_t next, s1 = sentence_end(r, &t, s0, &next, &how);
-        int asked = s1 < t.n && !strcmp(t.t[s1].s, "?");
+        int asked = s1 < t.n && !strcmp(t.t[s1].s, "?") && asks(r, &t, s0, s1);
         if (s1 > s0 && !asked)
             rc = read_sentence(&rd, s0, s1);
         s0 = next;
     }
+    if (!rc)
+        settle(&rd);
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];
         if (m->pat == SIZE_MAX)
@@ -1191,6 +1394,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     free(rd.all.v);
     free(rd.carry);
+    free(rd.seg_first);
+    free(rd.seg_turn);
     qz_text_free(&t);
     if (rc) {
         qz_reading_free(out);

@@ -84,7 +84,10 @@ typedef struct qz_reading {
     size_t n_idea, n_misc;
     size_t mentions;          /* rubric phrases recognised, stated or not */
     int salad;                /* a sentence listed terms and stated nothing */
-    int retracted;            /* the answer took back what it had stated */
+    int retracted;            /* the answer took back what it had stated ("no wait, the
+                               * other way round") and ends on nothing else */
+    int unsure;               /* the answer corrected itself with words the grader
+                               * cannot read, or turned a wrong statement round */
     int gave_up;              /* the answer says only that the student does not know */
 } qz_reading;
 

@@ -82,7 +82,10 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     double share = t->need ? (double)(t->found < t->need ? t->found : t->need) / (double)t->need : 0;
     if (share >= 1 && t->required_missing)
         share = t->need > 1 ? (double)(t->need - 1) / (double)t->need : 0.5;
-    if (rd->gave_up || rd->retracted) {
+    if (rd->unsure && !rd->retracted) {
+        out->verdict = QZ_REVIEW;
+        out->score = 0;
+    } else if (rd->gave_up || rd->retracted) {
         out->verdict = QZ_WRONG;
         out->score = 0;
     } else if (t->wrong) {
