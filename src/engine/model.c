@@ -139,6 +139,10 @@ void at_model_free(at_model *m)
         free(m->frames[i].example);
     }
     free(m->frames);
+    for (size_t i = 0; m->pronouns && i < m->n_pronouns; i++)
+        free(m->pronouns[i]);
+    free(m->pronouns);
+    free(m->evaluation);
     free(m);
 }
 

@@ -98,6 +98,8 @@ typedef struct at_head_profile {
     double pronoun_to_itself;
     double to_previous, to_itself;  /* every row: weight on the previous token, on itself */
     double antecedent_above_other;  /* share of sentences where antecedent > other noun */
+    char role[24];                  /* what training made it: "previous token",
+                                       "coreference", or "" (nothing named) */
 } at_head_profile;
 
 /* The profile of (layer, head), 0-based. Returns AT_EINVAL when there is no such
@@ -126,10 +128,19 @@ typedef struct at_model_frame {
  * 0 for the demo weights and for a file that does not record its corpus. */
 size_t at_model_frames(const at_model *m, const at_model_frame **frames);
 
+/* The model's held-out evaluation as `make model` measured it (metadata "evaluation",
+ * JSON, see at_evaluation_json in train.h), borrowed from m; NULL when not recorded. */
+const char *at_model_evaluation(const at_model *m);
+
+/* The head training named after what it does on any sentence (the previous-token
+ * head): its layer and head, 0-based. 0 when the model has none (demo weights, older
+ * files), else 1. */
+int at_model_named_head(const at_model *m, size_t *layer, size_t *head);
+
 /* How many sentences the model was trained on (0 when not recorded). */
 size_t at_model_train_sentences(const at_model *m);
 
-/* The distinct pronouns of the trained (not held-out) frames, in corpus order, into
+/* The distinct pronouns of the training sentences, in corpus order, into
  * out[0 .. max) (borrowed from m). Returns how many there are. */
 size_t at_model_pronouns(const at_model *m, const char **out, size_t max);
 

@@ -66,6 +66,9 @@ struct at_model {
     at_model_frame *frames;             /* [n_frames] metadata "corpus", or NULL */
     size_t n_frames;
     size_t train_sentences;             /* 0 when not recorded */
+    char **pronouns;                    /* [n_pronouns] metadata "corpus" "pronouns" */
+    size_t n_pronouns;
+    char *evaluation;                   /* metadata "evaluation" (JSON), or NULL */
 };
 
 /* Allocate a model for cfg with zeroed parameters and an empty vocabulary. */
