@@ -118,7 +118,17 @@ static void show_lab_scope(FILE *f, const at_model *m, const at_lab_result *r, q
             fprintf(f, "%s%s", k ? " " : "", r->tokens.items[sc.unseen[k]].text);
         fputc('\n', f);
     }
-    if (cli_scope_note(m, &sc, lang, note, sizeof note))
+    size_t nl, nh, at;
+    double mean, min;
+    if (at_model_named_head(m, &nl, &nh) && r->layer == nl && r->head == nh &&
+        at_run_previous_token(&r->run, nl, nh, &mean, &min, &at))
+        fprintf(f, QZ_TR(lang, "  the previous-token head (trained so that every token looks at "
+                               "the one before it, on any sentence): here %.2f of each row's "
+                               "weight on average, lowest %.2f (%s)\n",
+                         "  前一个词元头（训练成让每个词元都看前一个词元，任何句子都适用）："
+                         "这里每一行平均 %.2f，最低 %.2f（%s）\n"),
+                mean, min, r->tokens.items[at].text);
+    else if (cli_scope_note(m, &sc, lang, note, sizeof note))
         fprintf(f, QZ_TR(lang, "  note: %s\n", "  注意：%s\n"), note);
     at_model_info info;
     at_model_get_info(m, &info);

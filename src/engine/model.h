@@ -87,6 +87,12 @@ int at_model_attend(const at_model *m, const at_tokens *toks, const at_run_opts 
 /* NULL-safe; leaves run zeroed. */
 void at_model_run_free(at_model_run *run);
 
+/* How much a head of a run looks at the token before: over the rows i ≥ 1, the mean
+ * and the lowest of weight[i][i − 1], and *argmin the row of the lowest. Returns 0
+ * (outputs untouched) when the run has fewer than 2 tokens or no such head, else 1. */
+int at_run_previous_token(const at_model_run *r, size_t layer, size_t head, double *mean,
+                          double *min, size_t *argmin);
+
 /* What one head does, as measured by the trainer on the training sentences (stored
  * in the model file's metadata "heads"; see train.h, at_head_survey). Weights are
  * means in [0, 1]; "pronoun" rows are the pronoun's row of the head. */
@@ -141,7 +147,9 @@ int at_model_named_head(const at_model *m, size_t *layer, size_t *head);
 size_t at_model_train_sentences(const at_model *m);
 
 /* The distinct pronouns of the training sentences, in corpus order, into
- * out[0 .. max) (borrowed from m). Returns how many there are. */
+ * out[0 .. max) (borrowed from m). Returns how many there are (AT_MODEL_MAX_PRONOUNS
+ * holds all of the shipped model's). */
+#define AT_MODEL_MAX_PRONOUNS 32
 size_t at_model_pronouns(const at_model *m, const char **out, size_t max);
 
 /* The model's scope on one sentence: which words it never saw, at which tokens its

@@ -82,7 +82,7 @@ void at_model_init_params(at_model *m, uint64_t seed, float emb_sd);
 int at_model_save_meta(const at_model *m, const char *path, const char *const *extra,
                        size_t n_extra, at_error *err);
 
-/* The shipped architecture (d_model 32, layer 1: 4 heads + feed-forward 128,
+/* The shipped architecture (d_model 48, layer 1: 4 heads + feed-forward 192,
  * layer 2: 1 head) with the given vocabulary size. */
 at_model_config at_model_default_config(size_t vocab_size);
 

@@ -208,7 +208,7 @@ int at_example_loss_grad(const at_model *m, const at_token_feat *feats, size_t n
 
 at_train_opts at_train_defaults(void)
 {
-    return (at_train_opts){.steps = 1200, .batch = 32, .lr = 3e-3f, .warmup = 50,
+    return (at_train_opts){.steps = 3000, .batch = 32, .lr = 3e-3f, .warmup = 50,
                            .weight_decay = 0.01f, .beta1 = 0.9f, .beta2 = 0.98f, .eps = 1e-8f,
                            .word_dropout = 0.1f, .attn_lambda = 0.3f, .prev_lambda = 0.3f,
                            .noise_share = 0.25f, .log_every = 100};

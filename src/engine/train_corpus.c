@@ -194,10 +194,11 @@ static int check_frames(const struct yaml_corpus *y, at_error *err)
     return AT_OK;
 }
 
-/* "{a}" → "{boy/girl}", "{p}" → "{he/she}": the frame's text with its slots named. */
-static char *pattern_of(const struct yaml_frame *f, const char *pronouns)
+/* "{a}" → "{boy-names/girl-names}", "{p}" → "{he/she}", "{be}" → "was" or
+ * "{was/were}": the frame's text with its slots named. */
+static char *pattern_of(const struct yaml_frame *f, const char *pronouns, const char *be)
 {
-    const char *slot[4] = {"{a}", "{b}", "{adj}", "{p}"};
+    const char *slot[5] = {"{a}", "{b}", "{adj}", "{p}", "{be}"};
     char *names[2] = {NULL, NULL}, *p = NULL, *out = NULL;
     for (int s = 0; s < 2; s++) {
         char **lists = s ? f->b : f->a;
@@ -215,16 +216,16 @@ static char *pattern_of(const struct yaml_frame *f, const char *pronouns)
     if (!(p = malloc(strlen(pronouns) + 3)))
         goto out;
     sprintf(p, "{%s}", pronouns);
-    const char *fill[4] = {names[0], names[1], "{adj}", p};
+    const char *fill[5] = {names[0], names[1], "{adj}", p, be};
     size_t len = strlen(f->text) + 1;
-    for (int s = 0; s < 4; s++)
-        len += strlen(fill[s]);
+    for (int s = 0; s < 5; s++)
+        len += 2 * strlen(fill[s]);
     if (!(out = malloc(len)))
         goto out;
     char *o = out;
     for (const char *t = f->text; *t;) {
         int k = -1;
-        for (int s = 0; s < 4 && k < 0; s++)
+        for (int s = 0; s < 5 && k < 0; s++)
             if (!strncmp(t, slot[s], strlen(slot[s])))
                 k = s;
         if (k < 0) {
@@ -297,8 +298,15 @@ static int describe_frames(const struct yaml_corpus *y, at_corpus *c,
     }
     for (size_t fi = 0; fi < c->n_frames; fi++) {
         at_frame_info *f = &c->frames[fi];
+        const char *be = NULL;   /* "was", "were", or both */
+        for (size_t p = 0; p < np; p++) {
+            const char *b = y->pronouns[p].be ? y->pronouns[p].be : "was";
+            if (used[fi * np + p])
+                be = !be || !strcmp(be, b) ? b : "{was/were}";
+        }
         f->pronoun = frame_pronouns(y, used + fi * np);
-        f->pattern = f->pronoun ? pattern_of(&y->frames[fi], f->pronoun) : NULL;
+        f->pattern = f->pronoun ? pattern_of(&y->frames[fi], f->pronoun, be ? be : "")
+                                : NULL;
         if (!f->pattern)
             return at_error_set(err, AT_ENOMEM, "corpus: out of memory");
     }
