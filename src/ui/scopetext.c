@@ -107,10 +107,9 @@ int ui_scope_named(const at_model *m, const ui_attn *a, char *buf, size_t cap)
     buf[0] = '\0';
     if (!shows_named(m, a, &mean, &min, &at))
         return 0;
-    add(buf, cap, _("Previous-token head: trained so that each token looks at the one before "
-                    "it, on any sentence"));
+    add(buf, cap, _("Previous-token head (trained, any sentence)"));
     add(buf, cap, " · ");
-    add(buf, cap, _("here %.2f of each row on average, lowest %.2f (%s)"), mean, min,
+    add(buf, cap, _("here %.2f on the token before, lowest %.2f (%s)"), mean, min,
         a->labels[at]);
     return 1;
 }

@@ -16,8 +16,8 @@
 int ui_scope_trained_on(const at_model *m, int with_example, char *buf, size_t cap);
 
 /* When a shows the head training named (the previous-token head, at_model_named_head):
- * "Previous-token head: trained so that each token looks at the one before it, on any
- * sentence · here 0.97 of each row on average, lowest 0.81 (cat)", computed from a->run.
+ * "Previous-token head (trained, any sentence) · here 0.97 on the token before, lowest
+ * 0.81 (cat)" (the mean and the lowest over the rows), computed from a->run.
  * Returns 1 with the line in buf, else 0 with buf "". */
 int ui_scope_named(const at_model *m, const ui_attn *a, char *buf, size_t cap);
 
