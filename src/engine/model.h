@@ -6,7 +6,9 @@
  * residual connections and, where configured, a position-wise feed-forward block
  * (§3.3). The shipped model has 2 layers: several heads plus feed-forward in
  * layer 1, ONE head in layer 2 (the coreference head: it looks up a pronoun's
- * antecedent). Training: src/engine/train.h and `make model`.
+ * antecedent). Layer 1 head 1 is trained to look at the token before each token, on
+ * any sentence (the previous-token head, at_model_named_head). Training:
+ * src/engine/train.h and `make model`.
  *
  * Every attention weight comes from the engine's at_mha_forward (attention.h),
  * the same code the lab and lessons run. The engine does no hidden I/O: a model is

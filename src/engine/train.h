@@ -1,7 +1,9 @@
-/* The mini-model's trainer: a Winograd-style corpus generated from a YAML
- * description (models/corpus.yaml), the backward pass of every operation of the
- * model (model_ops.h), AdamW (Loshchilov & Hutter 2019), evaluation on held-out
- * sentences. Single thread, fixed seed: the same corpus file gives the same weights
+/* The mini-model's trainer: a corpus of pronoun sentences generated from a YAML
+ * description (models/corpus.yaml: frames decided by agreement or, Winograd-style, by
+ * an adjective; random sequences; probes), the backward pass of every operation of
+ * the model (model_ops.h), AdamW (Loshchilov & Hutter 2019), two losses on attention
+ * (the coreference head onto the antecedent, layer 1 head 1 onto the previous token),
+ * evaluation on held-out sentences. Single thread, fixed seed: the same corpus file gives the same weights
  * bit for bit. The caller (models/train_main.c, `make model`) does the printing. */
 #ifndef AT_TRAIN_H
 #define AT_TRAIN_H
