@@ -194,9 +194,9 @@ static int survey(at_model *m, const at_corpus *c, char *json, size_t cap)
                    l + 1, h + 1, s->pron_ante, s->pron_other, s->pron_adj, s->pron_self,
                    s->prev, s->self, 100.0 * s->ante_wins, role);
             size_t len = strlen(json);
-            snprintf(json + len, cap - len, "%s{\"layer\":%zu,\"head\":%zu,\"pronoun_to_antecedent\""
-                     ":%.4f,\"pronoun_to_other_noun\":%.4f,\"pronoun_to_adjective\":%.4f,"
-                     "\"pronoun_to_itself\":%.4f,\"to_previous\":%.4f,\"to_itself\":%.4f,"
+            snprintf(json + len, cap - len, "%s{\"layer\":%zu,\"head\":%zu,"
+                     "\"pronoun_to_antecedent\":%.4f,\"pronoun_to_other_noun\":%.4f,"
+                     "\"pronoun_to_adjective\":%.4f,\"pronoun_to_itself\":%.4f,\"to_previous\":%.4f,\"to_itself\":%.4f,"
                      "\"antecedent_above_other\":%.4f,\"role\":\"%s\"}", k ? "," : "", l + 1,
                      h + 1, s->pron_ante, s->pron_other, s->pron_adj, s->pron_self, s->prev,
                      s->self, s->ante_wins, role);

@@ -102,9 +102,11 @@ static char *fill(const char *tpl, const char *const slot[N_SLOTS], size_t bspan
             continue;
         }
         const char *v = slot[k], *last = strrchr(v, ' ');
+        size_t at = (size_t)(o - out);
+        size_t skip = (k == S_A || k == S_B) && last ? (size_t)(last + 1 - v) : 0;
         if (bspan[k][1] == 0) {
-            bspan[k][0] = (size_t)(o - out) + ((k == S_A || k == S_B) && last ? (size_t)(last + 1 - v) : 0);
-            bspan[k][1] = (size_t)(o - out) + strlen(v);
+            bspan[k][0] = at + skip;
+            bspan[k][1] = at + strlen(v);
         }
         o = stpcpy(o, v);
         t += strlen(SLOT[k]);
