@@ -158,8 +158,8 @@ static void json_trained_on(const at_model *m, const at_model_info *info)
 {
     const at_model_frame *f;
     size_t n = at_model_frames(m, &f), frames = 0;
-    const char *p[16];
-    size_t np = at_model_pronouns(m, p, 16);
+    const char *p[AT_MODEL_MAX_PRONOUNS];
+    size_t np = at_model_pronouns(m, p, AT_MODEL_MAX_PRONOUNS);
     for (size_t i = 0; i < n; i++)
         frames += !f[i].held_out;
     if (!info->trained || !frames) {
@@ -168,7 +168,7 @@ static void json_trained_on(const at_model *m, const at_model_info *info)
     }
     printf("{\"frames\":%zu,\"sentences\":%zu,\"words\":%zu,\"pronouns\":[", frames,
            at_model_train_sentences(m), info->vocab_size);
-    for (size_t i = 0; i < np && i < 16; i++) {
+    for (size_t i = 0; i < np && i < AT_MODEL_MAX_PRONOUNS; i++) {
         if (i) putchar(',');
         cli_json_string(stdout, p[i]);
     }
@@ -218,6 +218,26 @@ static void json_scope(const at_model *m, const at_tokens *t, const at_scope *sc
     putchar(',');
 }
 
+/* The head training named (the previous-token head) and what it does on this
+ * sentence, or null. */
+static void json_named_head(const at_model *m, const at_model_run *r)
+{
+    size_t l, h, at;
+    double mean, min;
+    if (!at_model_named_head(m, &l, &h)) {
+        printf("null");
+        return;
+    }
+    printf("{\"layer\":%zu,\"head\":%zu,\"role\":\"previous token\"", l + 1, h + 1);
+    if (at_run_previous_token(r, l, h, &mean, &min, &at)) {
+        printf(",\"previous_token_mean\":");
+        cli_print_number(stdout, mean, 1);
+        printf(",\"previous_token_min\":");
+        cli_print_number(stdout, min, 1);
+    }
+    putchar('}');
+}
+
 static void print_json(const at_model *m, const at_tokens *t, const at_model_run *r,
                        const at_scope *sc, const attend_args *a)
 {
@@ -238,7 +258,9 @@ static void print_json(const at_model *m, const at_tokens *t, const at_model_run
     for (size_t i = 0; i < n; i++)
         printf("%s%s", i ? "," : "", at_scope_row_trained(m, sc, info.coref_layer, i) ? "true"
                                                                                      : "false");
-    printf("]},\"trained_on\":");
+    printf("]},\"named_head\":");
+    json_named_head(m, r);
+    printf(",\"trained_on\":");
     json_trained_on(m, &info);
     putchar(',');
     json_scope(m, t, sc);
@@ -343,11 +365,31 @@ static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
     at_head_profile p;
     if (at_model_head_profile(m, l, h, &p) || !p.measured)
         return;
+    if (!strcmp(p.role, "previous token")) {
+        printf(qz_tr(lang, "the previous-token head: trained so that every token looks at the "
+                           "token before it;\nmeasured on the training sentences, %.2f of each "
+                           "row's weight is on that token\n"), p.to_previous);
+        return;
+    }
     printf(qz_tr(lang, "measured on the training sentences, the pronoun's row puts on average "
                        "%.2f on the antecedent,\n%.2f on the other noun, %.2f on the adjective, "
                        "%.2f on itself\n"),
            p.pronoun_to_antecedent, p.pronoun_to_other_noun, p.pronoun_to_adjective,
            p.pronoun_to_itself);
+}
+
+/* Below the named head's table: what it does on this very sentence. */
+static void print_named_here(const at_model *m, const at_tokens *t, const at_model_run *r,
+                             size_t l, size_t h, qz_lang lang)
+{
+    size_t nl, nh, at;
+    double mean, min;
+    if (!at_model_named_head(m, &nl, &nh) || nl != l || nh != h ||
+        !at_run_previous_token(r, l, h, &mean, &min, &at))
+        return;
+    printf(qz_tr(lang, "on this sentence: %.2f of each row's weight on the token before it on "
+                       "average, lowest %.2f (row %zu, %s)\n"),
+           mean, min, at + 1, t->items[at].text);
 }
 
 static void print_heading(const at_model *m, const at_model_run *r, const attend_args *a,
@@ -369,7 +411,7 @@ static void print_rows_note(const at_model *m, const at_tokens *t, const at_scop
                             qz_lang lang)
 {
     if (!sc->n_trained_rows) {
-        char pron[128];
+        char pron[384];
         cli_scope_pronouns(m, pron, sizeof pron);
         if (pron[0])
             printf(qz_tr(lang, "no trained row: the model was trained only at %s, and this "
@@ -426,14 +468,19 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
     at_model_get_info(m, &info);
     print_heading(m, r, a, lang);
     int last = info.trained && l + 1 == info.n_layers;
+    size_t nl = 0, nh = 0;
+    int named = at_model_named_head(m, &nl, &nh);
     for (size_t h = h0; h < h1; h++) {
         int coref = l == info.coref_layer && h == info.coref_head;
+        int prev = named && l == nl && h == nh;
         printf(qz_tr(lang, "\nlayer %zu of %zu, head %zu of %zu%s\n"), l + 1, r->n_layers, h + 1,
-               r->n_heads[l], coref ? qz_tr(lang, " (the coreference head)") : "");
+               r->n_heads[l], coref  ? qz_tr(lang, " (the coreference head)")
+                              : prev ? qz_tr(lang, " (the previous-token head)") : "");
         print_profile(m, l, h, lang);
         print_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
         if (last)
             print_rows_note(m, t, sc, lang);
+        print_named_here(m, t, r, l, h, lang);
     }
     print_notes(m, t, r, sc, lang);
 }

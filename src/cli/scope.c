@@ -21,10 +21,10 @@ static void add(char *buf, size_t cap, const char *fmt, ...)
 
 void cli_scope_pronouns(const at_model *m, char *buf, size_t cap)
 {
-    const char *p[16];
-    size_t n = at_model_pronouns(m, p, 16);
+    const char *p[AT_MODEL_MAX_PRONOUNS];
+    size_t n = at_model_pronouns(m, p, AT_MODEL_MAX_PRONOUNS);
     buf[0] = '\0';
-    for (size_t i = 0; i < n && i < 16; i++)
+    for (size_t i = 0; i < n && i < AT_MODEL_MAX_PRONOUNS; i++)
         add(buf, cap, "%s%s", i ? "/" : "", p[i]);
 }
 
@@ -56,7 +56,7 @@ int cli_scope_trained_on(const at_model *m, qz_lang lang, char *buf, size_t cap)
     }
     size_t frames;
     const at_model_frame *ex = example_frame(m, lang, &frames);
-    char pron[128];
+    char pron[384];
     cli_scope_pronouns(m, pron, sizeof pron);
     if (!frames || !pron[0]) {
         add(buf, cap, "%s", qz_tr(lang, "the model file does not record what it was trained on"));
@@ -67,6 +67,10 @@ int cli_scope_trained_on(const at_model *m, qz_lang lang, char *buf, size_t cap)
         pron, frames, at_model_train_sentences(m), info.vocab_size);
     if (ex)
         add(buf, cap, qz_tr(lang, " such as “%s”"), ex->example);
+    size_t l, h;
+    if (at_model_named_head(m, &l, &h))
+        add(buf, cap, qz_tr(lang, "; layer %zu head %zu was trained to look at the token before "
+                                  "it, on any sentence"), l + 1, h + 1);
     return 1;
 }
 
@@ -83,7 +87,7 @@ int cli_scope_note(const at_model *m, const at_scope *s, qz_lang lang, char *buf
         parts++;
     }
     if (s->reasons & AT_SCOPE_NO_PRONOUN) {
-        char pron[128];
+        char pron[384];
         cli_scope_pronouns(m, pron, sizeof pron);
         add(buf, cap, qz_tr(lang, "%sthe model was trained only at %s, and this sentence has none"), parts ? sep : "", pron);
         parts++;

@@ -112,7 +112,15 @@ static void show_lab_scope(FILE *f, const at_model *m, const at_lab_result *r, q
             fprintf(f, "%s%s", k ? " " : "", r->tokens.items[sc.unseen[k]].text);
         fputc('\n', f);
     }
-    if (cli_scope_note(m, &sc, lang, note, sizeof note))
+    size_t nl, nh, at;
+    double mean, min;
+    if (at_model_named_head(m, &nl, &nh) && r->layer == nl && r->head == nh &&
+        at_run_previous_token(&r->run, nl, nh, &mean, &min, &at))
+        fprintf(f, qz_tr(lang, "  the previous-token head (trained so that every token looks at "
+                               "the one before it, on any sentence): here %.2f of each row's "
+                               "weight on average, lowest %.2f (%s)\n"),
+                mean, min, r->tokens.items[at].text);
+    else if (cli_scope_note(m, &sc, lang, note, sizeof note))
         fprintf(f, qz_tr(lang, "  note: %s\n"), note);
     at_model_info info;
     at_model_get_info(m, &info);

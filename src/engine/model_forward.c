@@ -241,3 +241,26 @@ out:
     free(feats);
     return rc;
 }
+
+int at_run_previous_token(const at_model_run *r, size_t layer, size_t head, double *mean,
+                          double *min, size_t *argmin)
+{
+    if (!r || r->n < 2 || layer >= r->n_layers || head >= r->n_heads[layer])
+        return 0;
+    const size_t n = r->n;
+    const float *w = r->weights[layer] + head * n * n;
+    double sum = 0.0, lo = 2.0;
+    size_t at = 1;
+    for (size_t i = 1; i < n; i++) {
+        double x = w[i * n + i - 1];
+        sum += x;
+        if (x < lo) {
+            lo = x;
+            at = i;
+        }
+    }
+    *mean = sum / (double)(n - 1);
+    *min = lo;
+    *argmin = at;
+    return 1;
+}

@@ -48,13 +48,18 @@ static const ui_help_item lab_help[] = {
                          "refers to, in a few sentence frames (the line under the layer "
                          "says which; t shows them). There its coreference head, the head "
                          "shown first, looks from the pronoun to that noun.")},
+    {N_("layer 1 head 1"), N_("The previous-token head: trained so that every token looks at "
+                              "the token before it. Unlike the coreference head it does so on "
+                              "any sentence, words it never saw included; the line above the "
+                              "heatmap gives its weights on your sentence.")},
     {N_("its limits"), N_("Only the pronoun's row of the coreference head was trained: the "
                           "other rows are dimmed and mean nothing. Words it never saw are "
                           "listed; their vectors are guesses from character n-grams. When "
                           "the sentence has no pronoun it was trained at, when more than a "
                           "quarter of its tokens are unseen, or when the query is, a note says "
-                          "the weights are not learned meaning. On sentences unlike its "
-                          "frames its choice of noun is no better than a guess.")},
+                          "the weights are not learned meaning. It learned agreement (he, "
+                          "she, they, it; 他, 她, 他们) and a few hundred words; on sentences "
+                          "unlike its frames its choice of noun is often wrong.")},
     {NULL, NULL},
 };
 
@@ -129,7 +134,8 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
 
 /* The lines between the settings and the heatmap: what the model was trained on (on
  * tall screens), the cut sentence and the unseen words, then the note that the weights
- * are not learned meaning or, on the coreference layer, which row was trained.
+ * are not learned meaning or, on the coreference layer, which row was trained; on the
+ * previous-token head, what it does on this sentence instead of the note.
  * Returns the rows used from y. */
 static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
 {
@@ -156,6 +162,10 @@ static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
      * otherwise the note, or the trained rows when there is none */
     char note[1024];
     int has_note = ui_scope_note(t->model, a, l->map.cur_row, note, sizeof note);
+    if (ui_scope_named(t->model, a, b, sizeof b)) {   /* the named head: what it does here */
+        ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_OK));
+        return used + 1;
+    }
     if (tall || !has_note) {
         ui_scope_rows(t->model, a, b, sizeof b);
         if (b[0])

@@ -262,7 +262,9 @@ static void layout_lab(ui_lesson *l, ui_doc *d, int height)
     ui_scope_unseen(&l->attn, 0, 0, b, sizeof b);
     if (b[0])
         ui_doc_text(d, b, CRT_WARN, 0);
-    if (ui_scope_note(m, &l->attn, l->map.cur_row, b, sizeof b)) {
+    if (ui_scope_named(m, &l->attn, b, sizeof b)) {
+        ui_doc_text(d, b, CRT_OK, 0);
+    } else if (ui_scope_note(m, &l->attn, l->map.cur_row, b, sizeof b)) {
         ui_doc_text(d, b, CRT_WRONG, 0);
     } else {
         ui_scope_rows(m, &l->attn, b, sizeof b);

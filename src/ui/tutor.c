@@ -189,7 +189,7 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
                   const char *shipped_model)
 {
     /* One BLAS thread in the tutor: its matrices are small (a sentence of up to 256
-     * tokens, d_model 32: a fraction of a millisecond on one core), and OpenBLAS's
+     * tokens, d_model 48: a fraction of a millisecond on one core), and OpenBLAS's
      * worker threads, once woken, spin for some 0.1 s of CPU after each product while
      * the tutor waits for a key (tests/e2e/idle_cpu.sh). */
     at_blas_set_max_threads(1);
