@@ -544,6 +544,14 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         for (size_t j = 0; j < c.n; j++)
             take(vals[j], j, given, dec, ok);
     }
+    if (nums->turned && c.n == 2 && ok[0] != MISSING && ok[1] != MISSING) {
+        double g = given[0];   /* what the answer ends on: the two the other way round */
+        int d = dec[0];
+        given[0] = given[1];
+        dec[0] = dec[1];
+        given[1] = g;
+        dec[1] = d;
+    }
     if (q->unordered)
         match_unordered(&c, given, ok);
     else

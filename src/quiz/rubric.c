@@ -283,6 +283,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->correct_strong, &r->correct_weak, &r->filler, &r->question};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
+    qz_text_free(&r->prompt);
     qz_vocab_free(&r->vocab);
     qz_norm_close(&r->norm);
     free(r);
@@ -365,6 +366,9 @@ int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
     }
     if (!b.failed)
         lexicon(&b);
+    at_error e2;
+    if (!b.failed && q->prompt && qz_norm_text(&r->norm, q->prompt, 0, &r->prompt, &e2))
+        b.failed = 1;
     if (b.failed) {
         qz_rubric_c_free(r);
         return at_error_set(err, AT_ENOMEM, "out of memory");

@@ -91,6 +91,7 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (t->wrong) {
         out->verdict = QZ_WRONG;
         out->score = 0;
+        out->mistake = QZ_M_MISCONCEPTION;
     } else if (t->complete) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
@@ -119,6 +120,9 @@ static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, 
     if (rd->gave_up)
         return QZ_TR(lang, "No answer yet: read the reference answer, then try again.\n",
                      "还没有作答：先读一读参考答案，再试一次。\n");
+    if (rd->restated && !t->found && !t->wrong && !t->off_point && !rd->salad)
+        return QZ_TR(lang, "Not right: the answer says the question again; it does not answer it.\n",
+                     "不正确：答案只是把题目又说了一遍，没有回答。\n");
     if (rd->retracted)
         return QZ_TR(lang, "Not right: the answer takes back what it first stated.\n",
                      "不正确：答案最后把前面的说法推翻了。\n");
@@ -216,6 +220,19 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     }
     tally t = count(q, rc, &rd);
     verdict(&t, &rd, out);
+    if (rd.garbled && out->verdict != QZ_CORRECT) {
+        out->verdict = QZ_MALFORMED;
+        out->score = 0;
+        out->mistake = QZ_M_NONE;
+        fprintf(fb, QZ_TR(lang, "Part of the answer cannot be read (struck out, a letter lost, or cut off): "
+                                "write it again in full.\n",
+                          "答案有一部分看不清（被划掉、缺了字或没写完）：请完整地重新写一遍。\n"));
+        qz_reading_free(&rd);
+        qz_rubric_c_free(rc);
+        return AT_OK;
+    }
+    if (out->verdict == QZ_REVIEW && rd.restated && !rd.unsure)
+        out->verdict = QZ_WRONG;   /* the question said again is no answer */
     fprintf(fb, "%s", headline(&t, &rd, out->verdict, lang));
     if (out->verdict == QZ_PARTIAL)   /* the other headlines say more than the verdict */
         out->body_at = qz_fb_pos(fb);
