@@ -107,8 +107,23 @@ static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
 
 /* ---- finding the phrases */
 
+/* Is Han token i the second character of a word that holds no phrase starting there
+ * ("主要用来" holds no 要用)? */
+static int inside_han_word(const qz_text *t, size_t i)
+{
+    static const char *const words[] = {"主要", "重要", "只要", "摘要", "概要", "纲要", "必要"};
+    if (!i || t->t[i].kind != QZ_TK_HAN)
+        return 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        if (qz_han_at(t, i - 1, words[w]) == 2)
+            return 1;
+    return 0;
+}
+
 static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
 {
+    if (inside_han_word(s->t, i))
+        return;
     size_t which = 0, len = qz_alts_at(s->t, i, a, &which);
     if (len && i + len <= s->s1) {
         proto.a = i;
@@ -389,7 +404,11 @@ static void choose_order(sentence *s)
     s->forward = 0;
     if (!first || first->kind != M_CLAIM || carried)
         return;
+    size_t clause = s->s0;   /* "我理解是这样的，decoder 那边…": a clause before says nothing */
     for (size_t j = s->s0; j < first->a; j++)
+        if (s->t->t[j].kind == QZ_TK_MARK && (qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "、")))
+            clause = j + 1;
+    for (size_t j = clause; j < first->a; j++)
         if (qz_alts_at(s->t, j, &s->r->pronoun, NULL) || qz_alts_at(s->t, j, &s->r->object, NULL))
             return;   /* "it …", "把分数除小": the subject is unsaid, not after */
     s->forward = 1;
@@ -451,8 +470,8 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
 static long run_after(const sentence *s, size_t b)
 {
     for (size_t r = 0; r < s->n_runs; r++)
-        if (s->run_first[r] >= (long)b && !s->consumed[r])
-            return (long)r;
+        if (s->run_first[r] >= (long)b && !s->consumed[r] && !neutral_run(s, (long)r))
+            return (long)r;   /* not a noun of none of the statements ("层") */
     return -1;
 }
 
@@ -475,8 +494,7 @@ static int same_statement(const sentence *s, const mention *x, const mention *of
     return 0;
 }
 
-/* Does group r hold a subject of a statement claimed at m's place (or is one of them
- * of any subject)? */
+/* Does group r hold a subject of a statement claimed at m's place? */
 static int run_fits(const sentence *s, long r, const mention *m)
 {
     for (size_t i = 0; i < s->m.n; i++) {
@@ -484,7 +502,7 @@ static int run_fits(const sentence *s, long r, const mention *m)
         if (y->kind != M_CLAIM || y->a != m->a || y->b != m->b)
             continue;
         if (!pattern(s->r, y->set, y->pat)->subject.n)
-            return 1;
+            continue;   /* a claim of any subject takes no group as its own */
         for (size_t j = 0; j < s->m.n; j++) {
             const mention *x = &s->m.v[j];
             if (x->kind == M_SUBJ && x->run == r && x->set == y->set && x->pat == y->pat)
@@ -666,10 +684,11 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
         if (x->kind != M_SUBJ || x->run != owner || x->dead || x->object)
             continue;
         virt |= x->virt;
-        /* any subject: the statement is denied with its subject ("does not turn the
-         * scores into probabilities") */
+        /* the statement is denied with its own subject ("the scaling does not turn the
+         * scores into probabilities"); a claim of any subject is not denied by one of
+         * another statement ("nothing to decode, and the vector is [CLS]'s") */
         if (!pt->subject.n || (x->set == set && x->pat == p)) {
-            *sneg = x->neg;
+            *sneg = pt->subject.n ? x->neg : 0;
             *subj = x->a;
             return 1;
         }
