@@ -20,6 +20,29 @@ static void list_asked(FILE *fb, const qz_numctx *c)
                 c->names[j] ? c->names[j] : "?");
 }
 
+/* Digits that did not come through: a box or a replacement character (▯ □ U+FFFD), or
+ * an ellipsis inside a number ("0.…7", "1…7") or after its first decimal ("0.1…"). */
+static int lost_digits(const char *s)
+{
+    if (strstr(s, "▯") || strstr(s, "□") || strstr(s, "\xef\xbf\xbd"))
+        return 1;
+    static const char *const dots[] = {"…", "..."};
+    for (size_t d = 0; d < 2; d++)
+        for (const char *p = strstr(s, dots[d]); p; p = strstr(p + 1, dots[d])) {
+            size_t l = strlen(dots[d]), run = 0;
+            while (p - run > s && p[-1 - (long)run] >= '0' && p[-1 - (long)run] <= '9')
+                run++;
+            /* "0.…7", "0.1…": a decimal point right before, or one decimal written */
+            if (p > s && p[-1] == '.' && d == 0)
+                return 1;
+            if (run == 1 && p - 1 > s && p[-2] == '.')
+                return 1;
+            if (run && p[l] >= '0' && p[l] <= '9')
+                return 1;   /* "1…7" */
+        }
+    return 0;
+}
+
 static void malformed(qz_result *out, FILE *fb, const char *msg)
 {
     out->verdict = QZ_MALFORMED;
@@ -491,6 +514,16 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         if (notes_f)
             fclose(notes_f);
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (lost_digits(answer)) {
+        fclose(notes_f);
+        malformed(out, fb, QZ_TR(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
+                                       "number).",
+                                 "有的数字看不清（数字里有方框 ▯ 或省略号 …）。"));
+        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        print_example(fb, &c, 0);
+        fprintf(fb, "\n");
         goto out;
     }
     qz_read_opts opts = read_opts(&c);

@@ -185,7 +185,7 @@ static void shadow(sentence *s)
             int overlap = (o->a < m->a && m->a < o->b && o->b < m->b) ||
                           (m->a < o->a && o->a < m->b && m->b < o->b);
             /* the longer one is read; of two as long, the first ("不用" before "用 decoder") */
-            m->dead = shadows(o) && overlap && (lo > lm || (lo == lm && o->a < m->a));
+            m->dead = shadows(o) && !o->dead && overlap && (lo > lm || (lo == lm && o->a < m->a));
         }
     }
     for (size_t i = 0; i < s->m.n; i++) {
