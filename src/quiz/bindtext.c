@@ -102,6 +102,7 @@ int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err)
     q->n_misconceptions = src->misconceptions_count;
     q->min_concepts = src->min_concepts ? *src->min_concepts : 0;
     q->reference = src->reference;
+    q->prompt = src->prompt;
     return AT_OK;
 }
 

@@ -48,6 +48,7 @@ struct qz_rubric_c {
                                * hold one and say none, 大小, 多远) */
     qz_alts glue, foil_before, foil_after, pronoun, object, destination, neutral, consequence,
         retract, give_up, correct_strong, correct_weak, filler, question;
+    qz_text prompt;           /* the question's prompt, normalised (n = 0: none) */
 };
 
 /* The grader's own words (lexicon.c), NULL-terminated. */

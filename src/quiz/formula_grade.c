@@ -53,30 +53,53 @@ static char *words_beside(const char *answer, const qz_formula_diag *d)
 }
 
 /* The follow-up question's grader on the words beside the formula: the one place the
- * text grader is called for a formula answer. Its headline goes into the feedback when
- * it judged them (right, partly, wrong); words it cannot judge (a note on notation,
- * "where d_k is the key dimension") are not the follow-up's business. Returns AT_OK or
- * AT_ENOMEM. */
+ * text grader is called for a formula answer. *r is its result (verdict QZ_REVIEW when
+ * it was not called); free with qz_result_free. Returns AT_OK or AT_ENOMEM. */
 static int judge_words(const qz_question *q, const char *answer, const qz_formula_diag *d,
-                       qz_lang lang, FILE *fb, at_error *err)
+                       qz_lang lang, qz_result *r, at_error *err)
 {
+    memset(r, 0, sizeof *r);
+    r->verdict = QZ_REVIEW;
     char *words = words_beside(answer, d);
     if (!words)
         return at_error_set(err, AT_ENOMEM, "out of memory");
-    qz_result r;
     at_error e2;
-    int rc = qz_grade(q->follow_up, words, lang, &r, &e2);
+    int rc = qz_grade(q->follow_up, words, lang, r, &e2);
     free(words);
-    if (rc)
-        return rc == AT_ENOMEM ? at_error_set(err, rc, "out of memory") : AT_OK;
-    if ((r.verdict == QZ_CORRECT || r.verdict == QZ_PARTIAL || r.verdict == QZ_WRONG) && r.feedback &&
-        *r.feedback) {
-        size_t n = strcspn(r.feedback, "\n");
-        fprintf(fb, qz_tr(lang, "Your words beside the formula, as question %s grades them: %.*s\n"),
-                q->follow_up->id ? q->follow_up->id : "?", (int)n, r.feedback);
+    if (rc) {
+        memset(r, 0, sizeof *r);
+        r->verdict = QZ_REVIEW;
     }
-    qz_result_free(&r);
-    return AT_OK;
+    return rc == AT_ENOMEM ? at_error_set(err, rc, "out of memory") : AT_OK;
+}
+
+/* Its headline goes into the feedback when it judged them (right, partly, wrong); words
+ * it cannot judge (a note on notation, "where d_k is the key dimension") are not the
+ * follow-up's business. */
+static void print_words(const qz_question *q, const qz_result *r, qz_lang lang, FILE *fb)
+{
+    if ((r->verdict == QZ_CORRECT || r->verdict == QZ_PARTIAL || r->verdict == QZ_WRONG) && r->feedback &&
+        *r->feedback) {
+        size_t n = strcspn(r->feedback, "\n");
+        fprintf(fb, qz_tr(lang, "Your words beside the formula, as question %s grades them: %.*s\n"),
+                q->follow_up->id ? q->follow_up->id : "?", (int)n, r->feedback);
+    }
+    if (r->verdict != QZ_WRONG || r->mistake != QZ_M_MISCONCEPTION || !r->feedback)
+        return;
+    /* what is wrong in them: the ✗ lines of the first part of its feedback that has any
+     * (the part after the ideas found, before the ideas missing) */
+    int printed = 0;
+    for (const char *line = strchr(r->feedback, '\n'); line && *++line;) {
+        size_t n = strcspn(line, "\n");
+        if (strncmp(line, "  ", 2)) {
+            if (printed)
+                break;
+        } else if (!strncmp(line, "  ✗", strlen("  ✗"))) {
+            fprintf(fb, "%.*s\n", (int)n, line);
+            printed = 1;
+        }
+        line = line[n] ? line + n : NULL;
+    }
 }
 
 int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
@@ -97,12 +120,27 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         fprintf(fb, qz_tr(lang, "Unicode, ASCII, LaTeX or code (NumPy, PyTorch) are all fine.\n"));
         return AT_OK;
     }
-    if (!d.mistakes) {
+    /* the words beside the formula, graded by the follow-up: a misconception stated
+     * there ("√d_k makes the weights sum to 1") makes the answer wrong, as it would a
+     * written answer (the seed's Q2 asks for the formula and what √d_k is for) */
+    qz_result words = {.verdict = QZ_REVIEW};
+    if (d.explained && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
+        (rc = judge_words(q, answer, &d, lang, &words, err)))
+        return rc;
+    int misconceived = words.verdict == QZ_WRONG && words.mistake == QZ_M_MISCONCEPTION;
+    if (!d.mistakes && misconceived) {
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+        out->mistake = QZ_M_MISCONCEPTION;
+        fprintf(fb, qz_tr(lang, "Not right: the formula is right, but the words beside it state something "
+                                "wrong.\n"));
+        out->body_at = qz_fb_pos(fb);
+    } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
         fprintf(fb, qz_tr(lang, "Correct: %s\n"), q->canonical);
     } else {
-        int partial = !d.fatal && d.slips == 1;
+        int partial = !d.fatal && d.slips == 1 && !misconceived;
         out->verdict = partial ? QZ_PARTIAL : QZ_WRONG;
         out->score = partial ? 0.5 : 0;
         out->mistake = QZ_M_FORMULA;
@@ -111,9 +149,8 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         out->body_at = qz_fb_pos(fb);
         name_mistakes(&d, lang, fb);
     }
-    if (d.explained && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
-        (rc = judge_words(q, answer, &d, lang, fb, err)))
-        return rc;
+    print_words(q, &words, lang, fb);
+    qz_result_free(&words);
     if (out->verdict == QZ_CORRECT)
         return AT_OK;
     out->reveal_at = qz_fb_pos(fb);

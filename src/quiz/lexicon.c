@@ -64,7 +64,8 @@ const char *const qz_lex_pronoun[] = {"it", "this", "that", "they", "these", "wh
 const char *const qz_lex_object[] = {"把", "将", NULL};
 const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
                                           "based on", "using", "去", "向", "回头看", "根据", "依据",
-                                          "通过", NULL};
+                                          "通过", /* a causee: "让 decoder 去源句里找" */ "让",
+                                          "使得", "lets", "let", "allows", "enables", NULL};
 
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */

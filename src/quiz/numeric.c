@@ -20,6 +20,29 @@ static void list_asked(FILE *fb, const qz_numctx *c)
                 c->names[j] ? c->names[j] : "?");
 }
 
+/* Digits that did not come through: a box or a replacement character (▯ □ U+FFFD), or
+ * an ellipsis inside a number ("0.…7", "1…7") or after its first decimal ("0.1…"). */
+static int lost_digits(const char *s)
+{
+    if (strstr(s, "▯") || strstr(s, "□") || strstr(s, "\xef\xbf\xbd"))
+        return 1;
+    static const char *const dots[] = {"…", "..."};
+    for (size_t d = 0; d < 2; d++)
+        for (const char *p = strstr(s, dots[d]); p; p = strstr(p + 1, dots[d])) {
+            size_t l = strlen(dots[d]), run = 0;
+            while (p - run > s && p[-1 - (long)run] >= '0' && p[-1 - (long)run] <= '9')
+                run++;
+            /* "0.…7", "0.1…": a decimal point right before, or one decimal written */
+            if (p > s && p[-1] == '.' && d == 0)
+                return 1;
+            if (run == 1 && p - 1 > s && p[-2] == '.')
+                return 1;
+            if (run && p[l] >= '0' && p[l] <= '9')
+                return 1;   /* "1…7" */
+        }
+    return 0;
+}
+
 static void malformed(qz_result *out, FILE *fb, const char *msg)
 {
     out->verdict = QZ_MALFORMED;
@@ -487,6 +510,15 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
         goto out;
     }
+    if (lost_digits(answer)) {
+        fclose(notes_f);
+        malformed(out, fb, qz_tr(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
+                                       "number)."));
+        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
+        print_example(fb, &c, 0);
+        fprintf(fb, "\n");
+        goto out;
+    }
     qz_read_opts opts = read_opts(&c);
     at_error perr;
     if (qz_read_numbers(answer, &opts, lang, nums, &perr)) {
@@ -534,6 +566,14 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         }
         for (size_t j = 0; j < c.n; j++)
             take(vals[j], j, given, dec, ok);
+    }
+    if (nums->turned && c.n == 2 && ok[0] != MISSING && ok[1] != MISSING) {
+        double g = given[0];   /* what the answer ends on: the two the other way round */
+        int d = dec[0];
+        given[0] = given[1];
+        dec[0] = dec[1];
+        given[1] = g;
+        dec[1] = d;
     }
     if (q->unordered)
         match_unordered(&c, given, ok);

@@ -165,6 +165,8 @@ typedef struct qz_question {
     size_t n_misconceptions;
     size_t min_concepts;       /* 0 = all */
     const char *reference;
+    const char *prompt;        /* the question as asked, or NULL: an answer that only
+                                * restates it states nothing */
 } qz_question;
 
 /* A question with every field "not given" (decimals -1, tolerances -1). */
@@ -191,6 +193,8 @@ typedef enum qz_mistake {
     QZ_M_WRONG_ROW,         /* attention: another query's row */
     QZ_M_WEIGHTS_NOT_OUTPUT,/* attention: gave the weights where the output is asked */
     QZ_M_FORMULA,           /* formula: see feedback (qz_formula_mistake names it) */
+    QZ_M_MISCONCEPTION,     /* text: a misconception stated, or a key idea denied (the
+                             * feedback names it) */
 } qz_mistake;
 
 typedef struct qz_result {

@@ -22,6 +22,7 @@ enum wkind {
     W_EACH,     /* one value said of all asked: "each", "both", 都是 */
     W_OR,       /* alternatives: "0.14 or 0.17" */
     W_OTHER,    /* the value after it is another quantity: "sum", 和是, 分母 */
+    W_TURN,     /* after the last value: the two values trade places ("the other way round") */
     W_LABEL,    /* a token (by name or gloss) */
 };
 
@@ -56,7 +57,15 @@ static const struct {
     {"答案", W_ANSWER}, {"结果", W_ANSWER}, {"最终", W_ANSWER}, {"最后", W_ANSWER}, {"答", W_ANSWER},
     {"得到", W_FLEX}, {"得出", W_FLEX}, {"算得", W_FLEX}, {"算出", W_FLEX}, {"更正", W_CONCL}, {"改为", W_CONCL},
     {"应该是", W_CONCL}, {"应为", W_CONCL}, {"其实", W_CONCL}, {"不对", W_CONCL}, {"纠正", W_CONCL},
-    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL},
+    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_CONCL}, {"wait", W_CONCL},
+    {"oops", W_CONCL}, {"scratch that", W_CONCL}, {"说错了", W_CONCL}, {"算错了", W_CONCL},
+    {"写错了", W_CONCL}, {"改一下", W_CONCL}, {"等等", W_CONCL}, {"改成", W_CONCL},
+    /* a turn: the values written trade places */
+    {"the other way round", W_TURN}, {"other way round", W_TURN}, {"the other way around", W_TURN},
+    {"other way around", W_TURN}, {"the opposite", W_TURN}, {"reversed", W_TURN},
+    {"reverse", W_TURN}, {"swap them", W_TURN}, {"swapped", W_TURN}, {"反过来", W_TURN},
+    {"反了", W_TURN}, {"说反了", W_TURN}, {"颠倒", W_TURN}, {"搞反了", W_TURN}, {"弄反了", W_TURN},
+    {"对调", W_TURN}, {"倒过来", W_TURN},
     /* other quantities of the working */
     {"sum", W_OTHER}, {"total", W_OTHER}, {"denominator", W_OTHER}, {"normaliser", W_OTHER},
     {"normalizer", W_OTHER}, {"exps", W_OTHER}, {"exponentials", W_OTHER}, {"总和", W_OTHER},
@@ -72,6 +81,7 @@ static const struct {
     {"带入", W_FILLER}, {"代入", W_FILLER}, {"带进", W_FILLER}, {"今天的", W_FILLER},
     {"分别", W_FILLER}, {"respectively", W_FILLER},
     /* a step left out, not a quantity: "忘了 exp：0.3/2.4≈0.13" */
+    {"use exp", W_FILLER}, {"using exp", W_FILLER}, {"need exp", W_FILLER}, {"用 exp", W_FILLER},
     {"forgot exp", W_FILLER}, {"forgot the exp", W_FILLER}, {"without exp", W_FILLER},
     {"no exp", W_FILLER}, {"忘了 exp", W_FILLER}, {"忘了exp", W_FILLER}, {"忘记 exp", W_FILLER},
     {"忘记exp", W_FILLER}, {"没取 exp", W_FILLER}, {"没取exp", W_FILLER}, {"不取 exp", W_FILLER},
@@ -85,7 +95,7 @@ static const struct {
 };
 
 enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
-                 IT_EACH, IT_OR };
+                 IT_EACH, IT_OR, IT_TURN };
 
 typedef struct item {
     enum item_kind kind;
@@ -268,6 +278,7 @@ static const char *read_word(reader *r, size_t i)
         case W_EACH: add(r, IT_EACH, -1, NULL, 0); break;
         case W_OR: add(r, IT_OR, -1, NULL, 0); break;
         case W_OTHER: add(r, IT_OTHER, -1, NULL, 0); break;
+        case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
         case W_FILLER: break;
         }
         p += l;
@@ -581,6 +592,9 @@ static void mark_values(reader *r, int before)
         switch (it->kind) {
         case IT_OTHER: other = fresh = 1; cur = -1; break;
         case IT_LABEL: other = 0; cur = -1; break;
+        case IT_TURN:
+            out->turned = values > 0 && next_value(r, k) >= r->n;
+            break;
         case IT_CONCL:
             other = 0;
             cur = -1;
@@ -652,8 +666,23 @@ static int fits(const qz_numbers *out, size_t want)
     return after == want || labels >= want;
 }
 
+/* "不对，下雨应该是 0.12", "no wait, rains should be 0.12": a concluding word right
+ * after a label concludes before it, and the label reaches its value. */
+static void conclude_before_labels(reader *r)
+{
+    for (size_t k = 1; k < r->n; k++)
+        if (r->it[k].kind == IT_CONCL && !r->it[k].flex && !r->it[k].answer &&
+            r->it[k - 1].kind == IT_LABEL && k + 1 < r->n &&
+            (r->it[k + 1].kind == IT_VALUE || r->it[k + 1].kind == IT_PREFIX)) {
+            item lab = r->it[k - 1];
+            r->it[k - 1] = r->it[k];
+            r->it[k] = lab;
+        }
+}
+
 static void interpret(reader *r, int flex_links)
 {
+    conclude_before_labels(r);
     collapse_chains(r, flex_links);
     pair_respectively(r);
     int before = labels_before(r);

@@ -81,12 +81,26 @@ static void alts_free(qz_alts *a)
     memset(a, 0, sizeof *a);
 }
 
+/* The verb is not the agent noun its stem shares: "nothing to decode" does not name a
+ * decoder, "encode" no encoder (p's word ends in -er/-ers, t's is that stem + e/es). */
+static int verb_of_agent(const qz_tok *t, const qz_tok *p)
+{
+    if (t->kind != QZ_TK_WORD || p->kind != QZ_TK_WORD || !t->raw || !p->raw)
+        return 0;
+    size_t n = strlen(p->raw), m = strlen(t->raw);
+    size_t stem = n > 3 && !strcmp(p->raw + n - 2, "er") ? n - 2
+                  : n > 4 && !strcmp(p->raw + n - 3, "ers") ? n - 3 : 0;
+    if (!stem || strncmp(t->raw, p->raw, stem))
+        return 0;
+    return (m == stem + 1 && t->raw[stem] == 'e') || (m == stem + 2 && !strcmp(t->raw + stem, "es"));
+}
+
 int qz_alt_at(const qz_text *t, size_t i, const qz_text *p)
 {
     if (!p->n || i + p->n > t->n)
         return 0;
     for (size_t k = 0; k < p->n; k++)
-        if (strcmp(t->t[i + k].s, p->t[k].s))
+        if (strcmp(t->t[i + k].s, p->t[k].s) || verb_of_agent(&t->t[i + k], &p->t[k]))
             return 0;
     return 1;
 }
@@ -283,6 +297,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->correct_strong, &r->correct_weak, &r->filler, &r->question};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
+    qz_text_free(&r->prompt);
     qz_vocab_free(&r->vocab);
     qz_norm_close(&r->norm);
     free(r);
@@ -365,6 +380,9 @@ int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
     }
     if (!b.failed)
         lexicon(&b);
+    at_error e2;
+    if (!b.failed && q->prompt && qz_norm_text(&r->norm, q->prompt, 0, &r->prompt, &e2))
+        b.failed = 1;
     if (b.failed) {
         qz_rubric_c_free(r);
         return at_error_set(err, AT_ENOMEM, "out of memory");

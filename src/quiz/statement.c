@@ -107,8 +107,23 @@ static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
 
 /* ---- finding the phrases */
 
+/* Is Han token i the second character of a word that holds no phrase starting there
+ * ("主要用来" holds no 要用)? */
+static int inside_han_word(const qz_text *t, size_t i)
+{
+    static const char *const words[] = {"主要", "重要", "只要", "摘要", "概要", "纲要", "必要"};
+    if (!i || t->t[i].kind != QZ_TK_HAN)
+        return 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        if (qz_han_at(t, i - 1, words[w]) == 2)
+            return 1;
+    return 0;
+}
+
 static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
 {
+    if (inside_han_word(s->t, i))
+        return;
     size_t which = 0, len = qz_alts_at(s->t, i, a, &which);
     if (len && i + len <= s->s1) {
         proto.a = i;
@@ -170,7 +185,7 @@ static void shadow(sentence *s)
             int overlap = (o->a < m->a && m->a < o->b && o->b < m->b) ||
                           (m->a < o->a && o->a < m->b && m->b < o->b);
             /* the longer one is read; of two as long, the first ("不用" before "用 decoder") */
-            m->dead = shadows(o) && overlap && (lo > lm || (lo == lm && o->a < m->a));
+            m->dead = shadows(o) && !o->dead && overlap && (lo > lm || (lo == lm && o->a < m->a));
         }
     }
     for (size_t i = 0; i < s->m.n; i++) {
@@ -389,7 +404,11 @@ static void choose_order(sentence *s)
     s->forward = 0;
     if (!first || first->kind != M_CLAIM || carried)
         return;
+    size_t clause = s->s0;   /* "我理解是这样的，decoder 那边…": a clause before says nothing */
     for (size_t j = s->s0; j < first->a; j++)
+        if (s->t->t[j].kind == QZ_TK_MARK && (qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "、")))
+            clause = j + 1;
+    for (size_t j = clause; j < first->a; j++)
         if (qz_alts_at(s->t, j, &s->r->pronoun, NULL) || qz_alts_at(s->t, j, &s->r->object, NULL))
             return;   /* "it …", "把分数除小": the subject is unsaid, not after */
     s->forward = 1;
@@ -451,8 +470,8 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
 static long run_after(const sentence *s, size_t b)
 {
     for (size_t r = 0; r < s->n_runs; r++)
-        if (s->run_first[r] >= (long)b && !s->consumed[r])
-            return (long)r;
+        if (s->run_first[r] >= (long)b && !s->consumed[r] && !neutral_run(s, (long)r))
+            return (long)r;   /* not a noun of none of the statements ("层") */
     return -1;
 }
 
@@ -475,8 +494,7 @@ static int same_statement(const sentence *s, const mention *x, const mention *of
     return 0;
 }
 
-/* Does group r hold a subject of a statement claimed at m's place (or is one of them
- * of any subject)? */
+/* Does group r hold a subject of a statement claimed at m's place? */
 static int run_fits(const sentence *s, long r, const mention *m)
 {
     for (size_t i = 0; i < s->m.n; i++) {
@@ -484,7 +502,7 @@ static int run_fits(const sentence *s, long r, const mention *m)
         if (y->kind != M_CLAIM || y->a != m->a || y->b != m->b)
             continue;
         if (!pattern(s->r, y->set, y->pat)->subject.n)
-            return 1;
+            continue;   /* a claim of any subject takes no group as its own */
         for (size_t j = 0; j < s->m.n; j++) {
             const mention *x = &s->m.v[j];
             if (x->kind == M_SUBJ && x->run == r && x->set == y->set && x->pat == y->pat)
@@ -666,10 +684,11 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
         if (x->kind != M_SUBJ || x->run != owner || x->dead || x->object)
             continue;
         virt |= x->virt;
-        /* any subject: the statement is denied with its subject ("does not turn the
-         * scores into probabilities") */
+        /* the statement is denied with its own subject ("the scaling does not turn the
+         * scores into probabilities"); a claim of any subject is not denied by one of
+         * another statement ("nothing to decode, and the vector is [CLS]'s") */
         if (!pt->subject.n || (x->set == set && x->pat == p)) {
-            *sneg = x->neg;
+            *sneg = pt->subject.n ? x->neg : 0;
             *subj = x->a;
             return 1;
         }
@@ -1340,6 +1359,103 @@ static void settle(reader *rd)
     }
 }
 
+/* Are the answer's words (two or more of them) nearly all the prompt's own? */
+static int restates(const qz_rubric_c *r, const qz_text *t)
+{
+    size_t words = 0, shared = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->filler, NULL))
+            continue;
+        words++;
+        for (size_t j = 0; j < r->prompt.n; j++)
+            if (!strcmp(r->prompt.t[j].s, t->t[i].s)) {
+                shared++;
+                break;
+            }
+    }
+    return words >= 4 && shared * 100 >= words * 65;
+}
+
+/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度"): four
+ * or more short items, no verb among them, no number, no notation. */
+static int spaced_terms(const char *s)
+{
+    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
+                                        "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
+                                        "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
+                                        "做", "看", "传", "变", "可", "得", "需", "只", "都"};
+    size_t items = 0, width = 0;
+    int han = 0;
+    for (const unsigned char *p = (const unsigned char *)s;; p++) {
+        if (!*p || *p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == '/') {
+            if (width) {
+                items++;
+                if (width > 12)
+                    return 0;
+            }
+            width = 0;
+            if (!*p)
+                break;
+            continue;
+        }
+        if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
+            return 0;   /* digits, brackets, =, :, punctuation: more than a term */
+        if (*p >= 0xe0) {
+            han = 1;
+            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
+                if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
+                    return 0;
+            if (!strncmp((const char *)p, "，", 3) || !strncmp((const char *)p, "。", 3) ||
+                !strncmp((const char *)p, "：", 3) || !strncmp((const char *)p, "；", 3))
+                return 0;
+        }
+        if ((*p & 0xc0) != 0x80)
+            width += *p >= 0xe0 ? 2 : 1;
+    }
+    return han && items >= 4;
+}
+
+/* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD, a
+ * "?" inside a word: "?coder", "enc?dec"), keys hit at random (@#), doubled question
+ * marks or semicolons of a broken input, or the answer cut off after a word that needs
+ * more ("from the ...", "从 ……"). */
+static int garbled(const char *s)
+{
+    static const char *const marks[] = {"~~", "▯", "□", "\xef\xbf\xbd", "@#", "#@", "？？", "??",
+                                        "；；", ";;"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(s, marks[i]))
+            return 1;
+    for (const char *p = s; *p; p++) {
+        int before = p > s && (((unsigned char)p[-1] | 32) >= 'a' && ((unsigned char)p[-1] | 32) <= 'z');
+        int after = ((unsigned char)p[1] | 32) >= 'a' && ((unsigned char)p[1] | 32) <= 'z';
+        if ((*p == '?' || !strncmp(p, "？", 3)) && after && (before || p == s || p[-1] == ' '))
+            return 1;
+    }
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+        n--;
+    static const char *const cut[] = {"...", "…"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t l = strlen(cut[i]);
+        if (n < l || strncmp(s + n - l, cut[i], l))
+            continue;
+        size_t e = n;
+        while (e >= l && !strncmp(s + e - l, cut[i], l))
+            e -= l;
+        while (e && s[e - 1] == ' ')
+            e--;
+        static const char *const open[] = {" the", " a", " to", " from", " of", " is", " frm",
+                                           "从", "会", "是", "的", "在", "用", "把", "让"};
+        for (size_t k = 0; k < sizeof open / sizeof open[0]; k++) {
+            size_t ol = strlen(open[k]);
+            if (e >= ol && !strncmp(s + e - ol, open[k], ol))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1358,7 +1474,10 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     reader rd = {.r = r, .t = &t, .out = out};
     int rc = segment_open(&rd), how = END_FULL;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
-    for (size_t s0 = 0; !rc && !out->gave_up && s0 < t.n;) {
+    out->garbled = garbled(answer);
+    if (!out->gave_up && spaced_terms(answer))
+        out->salad = 1;   /* terms listed: nothing is stated */
+    for (size_t s0 = 0; !rc && !out->gave_up && !out->salad && s0 < t.n;) {
         size_t l = correction_at(r, &t, s0);
         if (l) {   /* what follows is the answer now; it may speak of the subject before */
             if (rd.seg_first[rd.n_seg - 1] != rd.all.n || rd.seg_turn[rd.n_seg - 1])
@@ -1380,6 +1499,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     if (!rc)
         settle(&rd);
+    out->restated = !rc && r->prompt.n && restates(r, &t);
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];
         if (m->pat == SIZE_MAX)

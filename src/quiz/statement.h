@@ -89,6 +89,10 @@ typedef struct qz_reading {
     int unsure;               /* the answer corrected itself with words the grader
                                * cannot read, or turned a wrong statement round */
     int gave_up;              /* the answer says only that the student does not know */
+    int restated;             /* its words are nearly all the question's own ("the
+                               * difference is the dependency distance") */
+    int garbled;              /* part of it cannot be read: struck out (~~n~~), a letter
+                               * lost ("?coder", ▯), cut off mid-phrase ("from the …") */
 } qz_reading;
 
 /* Read answer (UTF-8, checked here: AT_EUTF8) against r. Returns AT_OK or AT_ENOMEM.

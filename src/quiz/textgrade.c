@@ -91,6 +91,7 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (t->wrong) {
         out->verdict = QZ_WRONG;
         out->score = 0;
+        out->mistake = QZ_M_MISCONCEPTION;
     } else if (t->complete) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
@@ -117,6 +118,8 @@ static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, 
                            "mistake in this answer.\n");
     if (rd->gave_up)
         return qz_tr(lang, "No answer yet: read the reference answer, then try again.\n");
+    if (rd->restated && !t->found && !t->wrong && !t->off_point && !rd->salad)
+        return qz_tr(lang, "Not right: the answer says the question again; it does not answer it.\n");
     if (rd->retracted)
         return qz_tr(lang, "Not right: the answer takes back what it first stated.\n");
     if (t->wrong || t->off_point)
@@ -207,6 +210,18 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     }
     tally t = count(q, rc, &rd);
     verdict(&t, &rd, out);
+    if (rd.garbled && out->verdict != QZ_CORRECT) {
+        out->verdict = QZ_MALFORMED;
+        out->score = 0;
+        out->mistake = QZ_M_NONE;
+        fprintf(fb, qz_tr(lang, "Part of the answer cannot be read (struck out, a letter lost, or cut off): "
+                                "write it again in full.\n"));
+        qz_reading_free(&rd);
+        qz_rubric_c_free(rc);
+        return AT_OK;
+    }
+    if (out->verdict == QZ_REVIEW && rd.restated && !rd.unsure)
+        out->verdict = QZ_WRONG;   /* the question said again is no answer */
     fprintf(fb, "%s", headline(&t, &rd, out->verdict, lang));
     if (out->verdict == QZ_PARTIAL)   /* the other headlines say more than the verdict */
         out->body_at = qz_fb_pos(fb);
