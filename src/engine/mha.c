@@ -3,6 +3,7 @@
 
 #include "engine/kernels.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -51,6 +52,11 @@ static int use_online(const float *weights, const at_mha_trace *trace, size_t n_
  * use (at_blas_scaled_work). */
 #define AT_HEAD_WORKERS_MIN_WORK ((size_t)8 * 112 * 112 * 64)
 #define AT_MAX_WORKERS 16
+
+/* Up to this many keys (with one worker), at_mha_attend takes the fused kernel
+ * (attention_fused_avx2.c). Measured: bench_attention --crossover, the two paths
+ * interleaved in one process. */
+#define AT_FUSED_AUTO_MAX_KEYS 64
 
 /* How many threads share the heads: 1, or up to the BLAS thread maximum. */
 static size_t attend_workers(size_t h_n, size_t n_q, size_t n_k, size_t d_head)
@@ -162,17 +168,38 @@ static int check_heads(size_t n_heads, size_t d_model, size_t n_q, size_t n_k, a
     return AT_OK;
 }
 
-int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
-                  const float *k, const float *v, float scale, const at_mask *mask, float *out,
-                  float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
-                  at_workspace *ws, at_error *err)
+int at_fused_possible(size_t n_heads, size_t d_model, size_t n_k, const at_mha_trace *trace)
+{
+    return n_heads > 0 && d_model % n_heads == 0 && n_k <= AT_FUSED_MAX_KEYS &&
+           d_model / n_heads <= AT_FUSED_MAX_DHEAD && !(trace && (trace->scores || trace->scaled)) &&
+           at_vhave_avx2();
+}
+
+/* 1 when the heads go through the fused kernel: asked for (fused > 0) or chosen
+ * (fused < 0: few keys, one worker), and possible. */
+static int use_fused(int fused, size_t n_heads, size_t d_model, size_t n_k,
+                     const at_mha_trace *trace, size_t workers)
+{
+    return fused && (fused > 0 || (n_k <= AT_FUSED_AUTO_MAX_KEYS && workers == 1)) &&
+           at_fused_possible(n_heads, d_model, n_k, trace);
+}
+
+int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
+                     const float *k, const float *v, float scale, const at_mask *mask,
+                     float *out, float *weights, unsigned char *fully_masked,
+                     const at_mha_trace *trace, at_workspace *ws, int fused, at_error *err)
 {
     if (!q || !k || !v || !out || !ws)
         return at_error_set(err, AT_EINVAL, "multi-head attention: a required argument is missing");
     int rc = check_heads(n_heads, d_model, n_q, n_k, err);
     if (rc)
         return rc;
+    if (!isfinite(scale))
+        return at_error_set(err, AT_EINVAL, "attention: the scale must be a finite number");
     size_t workers = attend_workers(n_heads, n_q, n_k, d_model / n_heads), need;
+    if (use_fused(fused, n_heads, d_model, n_k, trace, workers))
+        return at_attention_fused_avx2(n_heads, d_model, n_q, q, n_k, k, v, scale, mask, out,
+                                       weights, fully_masked, err);
     if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
                         &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
@@ -184,6 +211,15 @@ int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, si
                       .v = v, .scale = scale, .mask = mask, .heads = out, .weights = weights,
                       .fully_masked = fully_masked, .trace = trace};
     return attend_heads(&jobs, workers, scratch, err);
+}
+
+int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
+                  const float *k, const float *v, float scale, const at_mask *mask, float *out,
+                  float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                  at_workspace *ws, at_error *err)
+{
+    return at_mha_attend_ex(n_heads, d_model, n_q, q, n_k, k, v, scale, mask, out, weights,
+                            fully_masked, trace, ws, -1, err);
 }
 
 int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
@@ -221,7 +257,11 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     head_jobs jobs = {.h_n = w->n_heads, .d = d, .n_q = n_q, .n_k = n_k, .q = q, .k = k,
                       .v = v, .scale = scale, .mask = mask, .heads = heads, .weights = weights,
                       .fully_masked = fully_masked, .trace = trace};
-    rc = attend_heads(&jobs, workers, scratch, err);
+    if (use_fused(-1, w->n_heads, d, n_k, trace, workers))
+        rc = at_attention_fused_avx2(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads,
+                                     weights, fully_masked, err);
+    else
+        rc = attend_heads(&jobs, workers, scratch, err);
     if (rc)
         return rc;
     linear(n_q, d, heads, w->W_o, w->b_o, out);
