@@ -22,10 +22,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DNCURSES_WIDECHAR=1 \
              -DAT_VERSION='"$(VERSION)"' -DAT_SRCDIR='"$(CURDIR)"' -DAT_DATADIR='"$(DATADIR)"' \
              -DAT_LOCALEDIR='"$(LOCALEDIR)"' -DAT_OPENCC_DIR='"$(OPENCC_DIR)"' -Isrc -MMD -MP
+ISA_FLAGS = $(if $(findstring _avx2,$<),-mavx2 -mfma)$(if $(findstring _avx512,$<),-mavx512f -mavx512dq -mavx512bw -mavx512vl -mavx2 -mfma)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Every .c under src/ except main.c goes into the core library; files named *_avx2.c
-# are built with -mavx2 -mfma (chosen at run time, see src/engine/vexp.c).
+# are built with -mavx2 -mfma, *_avx512.c with AVX-512 as well (chosen at run time,
+# see src/engine/vexp.c and src/engine/mha.c).
 LIB_SRC  := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
@@ -54,10 +56,10 @@ deps:
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC  $<"; $(CC) $(ALL_CFLAGS) $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+	@echo "  CC  $<"; $(CC) $(ALL_CFLAGS) $(ISA_FLAGS) -c $< -o $@
 build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC  $< (asan)"; $(CC) $(ALL_CFLAGS) -O1 $(SAN) $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+	@echo "  CC  $< (asan)"; $(CC) $(ALL_CFLAGS) -O1 $(SAN) $(ISA_FLAGS) -c $< -o $@
 
 $(LIB): $(call objs,rel,$(LIB_SRC))
 	@rm -f $@; ar rcs $@ $^
@@ -132,7 +134,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC  $< (fuzz)"; $(FUZZ_CC) $(filter-out -Werror,$(ALL_CFLAGS)) -O1 -g \
-	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(ISA_FLAGS) -c $< -o $@
 build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(call objs,fuzz,$(LIB_SRC))
 	@echo "  LD  $@"; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 build/asan/fuzz/replay_%: build/asan/tests/fuzz/fuzz_%.o build/asan/tests/fuzz/replay_main.o $(LIB_ASAN)

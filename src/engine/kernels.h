@@ -55,19 +55,30 @@ int at_attention_online(const at_attn_config *c, const float *Q, const float *K,
  *   mask           may be NULL (every key visible)
  *   weights        [n_heads × n_q × n_k] optional
  *   fully_masked   [n_q] optional, the rows of head 0 (as at_mha_attend)
+ *   pack           [AT_FUSED_PACK(n_k, d_head)] floats of scratch, required: one head's
+ *                  keys and values copied dense, and a block's scores [n_k × 16]
  * Same results as at_attention_run head by head to rounding (within 1e-5), and the
  * same edge cases and errors (a NaN score names the first query and key, heads in
- * order). Allocates nothing: 16 KiB of stack. */
-#define AT_FUSED_MAX_KEYS 256
+ * order). Allocates nothing; 8 KiB of stack (16 KiB for the AVX-512 one). */
+#define AT_FUSED_MAX_KEYS 4096
 #define AT_FUSED_MAX_DHEAD 256
+#define AT_FUSED_PACK(n_k, d_head) ((n_k) * (2 * (d_head) + 16))
 int at_attention_fused_avx2(size_t n_heads, size_t d_model, size_t n_q, const float *q,
                             size_t n_k, const float *k, const float *v, float scale,
                             const at_mask *mask, float *out, float *weights,
-                            unsigned char *fully_masked, at_error *err);
+                            unsigned char *fully_masked, float *pack, at_error *err);
+
+/* The same with 16 queries per vector (attention_fused_avx512.c): call it where
+ * at_cpu_isa() is AT_ISA_AVX512. */
+int at_attention_fused_avx512(size_t n_heads, size_t d_model, size_t n_q, const float *q,
+                              size_t n_k, const float *k, const float *v, float scale,
+                              const at_mask *mask, float *out, float *weights,
+                              unsigned char *fully_masked, float *pack, at_error *err);
 
 /* at_mha_attend with the path chosen by the caller: fused = 1 takes the fused kernel
- * whenever it can (AVX2, the sizes above, no traced scores), 0 never, -1 where it is
- * the faster (at_mha_attend). For tests and benchmarks that compare the two paths. */
+ * whenever it can (AVX2, the sizes above, no traced scores), 8 or 16 its kernel of that
+ * many lanes (16: only where at_cpu_isa() is AT_ISA_AVX512), 0 never, -1 where it is
+ * the faster (at_mha_attend). For tests and benchmarks that compare the paths. */
 int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
                      const float *k, const float *v, float scale, const at_mask *mask,
                      float *out, float *weights, unsigned char *fully_masked,
