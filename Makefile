@@ -80,7 +80,8 @@ build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(L
 build/asan/tests/%: build/asan/tests/unit/%.o $(call objs,asan,$(TEST_HELPERS)) $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
-# The benchmarks are built (not run) with the tests, so they cannot rot.
+# The benchmarks are built (not run) with the tests, so they cannot rot (bench_peers links
+# oneDNN, libdnnl-dev, which scripts/deps.sh installs; attn-tutor does not link it).
 BENCH_BINS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/*.c))
 unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN) $(FUZZ_REPLAY) $(BENCH_BINS)
 
@@ -100,7 +101,8 @@ run: deps
 
 bench: deps $(BIN)
 	@scripts/deps.sh bench
-	@$(MAKE) --no-print-directory build/bench/bench_attention build/bench/bench_memory
+	@$(MAKE) --no-print-directory build/bench/bench_attention build/bench/bench_memory \
+	    build/bench/bench_peers
 	bench/run.sh
 
 # The mini-model: trained from models/corpus.yaml by the project's own trainer, one
@@ -166,6 +168,20 @@ bench-ui: deps
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS)
+
+# The engine's peers (bench/peers/): oneDNN (-ldnnl, linked here only), a plain OpenBLAS
+# user, and llm.c's loop built with llm.c's own flags.
+PEER_OBJS := build/bench/peers/dnnl_peer.o build/bench/peers/openblas_plain.o \
+             build/bench/peers/llmc_loop.o
+build/bench/peers/llmc_loop.o: bench/peers/llmc_loop.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (llm.c's flags)"; $(CC) -std=c17 $(WARN) -Ofast -march=native -g -MMD -MP -c $< -o $@
+build/bench/peers/%.o: bench/peers/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -c $< -o $@
+build/bench/bench_peers: bench/bench_peers.c $(PEER_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -Ibench -o $@ $(filter %.c %.o %.a,$^) $(PKG_LIBS) -ldnnl
 
 # `make install PREFIX=/usr DESTDIR=/tmp/stage`: the program finds its data through
 # <bin>/../share/attn-tutor, so a staged or moved install works as it is.
