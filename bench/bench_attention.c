@@ -10,6 +10,7 @@
 #include "cli/blas_start.h"
 #include "engine/attention.h"
 #include "engine/kernels.h"
+#include "timing.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -20,42 +21,23 @@
 
 enum { HEADS = 8, D_HEAD = 64, D_MODEL = HEADS * D_HEAD };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A timed operation: run(ctx) once per call. */
-typedef struct timed {
-    void (*run)(void *ctx);
-    void *ctx;
-} timed;
-
 /* Median seconds per call over `samples` samples, each of enough calls to last
  * at least 50 ms (one call is run first to warm caches and the workspace). */
 static double time_per_call(timed t, int samples)
 {
-    double t0 = now();
+    double t0 = bench_now();
     t.run(t.ctx);   /* warms caches and the workspace; its time sizes the samples */
-    double one = now() - t0;
+    double one = bench_now() - t0;
     long reps = one >= 0.05 ? 1 : (long)(0.05 / (one > 1e-9 ? one : 1e-9)) + 1;
     double s[16];
     samples = samples > 16 ? 16 : samples;
     for (int i = 0; i < samples; i++) {
-        t0 = now();
+        t0 = bench_now();
         for (long r = 0; r < reps; r++)
             t.run(t.ctx);
-        s[i] = (now() - t0) / (double)reps;
+        s[i] = (bench_now() - t0) / (double)reps;
     }
-    qsort(s, (size_t)samples, sizeof *s, cmp_double);
+    qsort(s, (size_t)samples, sizeof *s, bench_cmp_double);
     return s[samples / 2];
 }
 
@@ -65,14 +47,14 @@ static double time_best(timed t, int samples)
     double best = INFINITY;
     long reps = 0;
     for (int i = 0; i < samples; i++) {
-        double t0 = now();
+        double t0 = bench_now();
         long r = 0;
         do {
             t.run(t.ctx);
             r++;
-        } while (reps ? r < reps : now() - t0 < 0.002);
+        } while (reps ? r < reps : bench_now() - t0 < 0.002);
         reps = r;
-        double per = (now() - t0) / (double)r;
+        double per = (bench_now() - t0) / (double)r;
         best = per < best ? per : best;
     }
     return best;
@@ -182,7 +164,7 @@ static void bench_sgemm(int n, int threads)
 /* Case 3: QKᵀ with 8 tokens, d_k = 64, `reps` times; seconds for the whole loop. */
 static double case3_loop(const float *Q, const float *K, float *S, long reps, int engine)
 {
-    double t0 = now();
+    double t0 = bench_now();
     for (long r = 0; r < reps; r++) {
         if (engine)
             at_matmul(8, 8, D_HEAD, Q, K, 1, S, 0);
@@ -190,7 +172,7 @@ static double case3_loop(const float *Q, const float *K, float *S, long reps, in
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 8, 8, D_HEAD, 1.0f, Q, D_HEAD,
                         K, D_HEAD, 0.0f, S, 8);
     }
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 /* Default configuration (the engine's at_matmul with OpenBLAS at its default
@@ -207,9 +189,9 @@ static void bench_case3(long reps)
         openblas_set_num_threads(1);
         one[round] = case3_loop(Q, K, S, reps, 0);
     }
-    qsort(d, 5, sizeof *d, cmp_double);
-    qsort(d_raw, 5, sizeof *d_raw, cmp_double);
-    qsort(one, 5, sizeof *one, cmp_double);
+    qsort(d, 5, sizeof *d, bench_cmp_double);
+    qsort(d_raw, 5, sizeof *d_raw, bench_cmp_double);
+    qsort(one, 5, sizeof *one, bench_cmp_double);
     printf("{\"impl\":\"case3\",\"reps\":%ld,\"default_threads\":%d,\"engine_default_s\":%.6g,"
            "\"openblas_default_s\":%.6g,\"single_thread_s\":%.6g}\n", reps, default_threads,
            d[2], d_raw[2], one[2]);
@@ -256,33 +238,6 @@ static void bench_thread_thresholds(void)
     }
 }
 
-/* Seconds per call of each of k operations, measured interleaved: `samples` times in
- * turn (the order rotating), each time enough calls to last about 2 ms; the fastest
- * sample of each. A burst of other load then hits all of them alike. */
-static void time_interleaved(const timed *ops, int k, int samples, double *best)
-{
-    long reps[8];
-    for (int o = 0; o < k; o++) {
-        double t0 = now();
-        long r = 0;
-        do {   /* also warms caches and the workspace */
-            ops[o].run(ops[o].ctx);
-            r++;
-        } while (now() - t0 < 0.002);
-        reps[o] = r;
-        best[o] = INFINITY;
-    }
-    for (int s = 0; s < samples; s++)
-        for (int i = 0; i < k; i++) {
-            const int o = (i + s) % k;
-            double t0 = now();
-            for (long r = 0; r < reps[o]; r++)
-                ops[o].run(ops[o].ctx);
-            double per = (now() - t0) / (double)reps[o];
-            best[o] = per < best[o] ? per : best[o];
-        }
-}
-
 /* The fused kernel and the two-pass one (at_mha_attend_ex, 8 heads of 64, no mask, no
  * weights), interleaved in this process; per round the ratio two-pass / fused, over
  * `rounds` rounds median [min–max] (above 1: the fused kernel is faster). */
@@ -320,7 +275,7 @@ static void bench_crossover(const size_t *sizes, int n_sizes, int rounds)
             path_ctx two = {&c, 0}, fused = {&c, 1};
             timed ops[2] = {{run_path, &two}, {run_path, &fused}};
             double best[2];
-            time_interleaved(ops, 2, 3, best);
+            time_interleaved(ops, 2, 3, 0.002, best);
             ratio[i][r] = best[0] / best[1];
             t_two[i] = best[0] < t_two[i] ? best[0] : t_two[i];
             t_fused[i] = best[1] < t_fused[i] ? best[1] : t_fused[i];
@@ -328,7 +283,7 @@ static void bench_crossover(const size_t *sizes, int n_sizes, int rounds)
             free(c.q), free(c.k), free(c.v), free(c.out);
         }
     for (int i = 0; i < n_sizes; i++) {
-        qsort(ratio[i], (size_t)rounds, sizeof(double), cmp_double);
+        qsort(ratio[i], (size_t)rounds, sizeof(double), bench_cmp_double);
         printf("{\"impl\":\"crossover\",\"op\":\"fused_vs_two_pass\",\"n\":%zu,\"rounds\":%d,"
                "\"ratio_median\":%.4g,\"ratio_min\":%.4g,\"ratio_max\":%.4g,"
                "\"two_pass_best_s\":%.6g,\"fused_best_s\":%.6g}\n", sizes[i], rounds,
