@@ -239,8 +239,9 @@ static void bench_thread_thresholds(void)
 }
 
 /* The fused kernel and the two-pass one (at_mha_attend_ex, 8 heads of 64, no mask, no
- * weights), interleaved in this process; per round the ratio two-pass / fused, over
- * `rounds` rounds median [min–max] (above 1: the fused kernel is faster). */
+ * weights), interleaved in this process; per round the ratio two-pass / fused of their
+ * fastest samples by CPU time, over `rounds` rounds median [min–max] (above 1: the fused
+ * kernel is faster). */
 typedef struct path_ctx {
     mha_ctx *c;
     int fused;
@@ -274,8 +275,8 @@ static void bench_crossover(const size_t *sizes, int n_sizes, int rounds)
             c.v = random_matrix(n * D_MODEL), c.out = random_matrix(n * D_MODEL);
             path_ctx two = {&c, 0}, fused = {&c, 1};
             timed ops[2] = {{run_path, &two}, {run_path, &fused}};
-            double best[2];
-            time_interleaved(ops, 2, 3, 0.002, best);
+            double wall[2], best[2];   /* by CPU time: see bench/timing.h */
+            time_interleaved(ops, 2, 3, 0.002, wall, best);
             ratio[i][r] = best[0] / best[1];
             t_two[i] = best[0] < t_two[i] ? best[0] : t_two[i];
             t_fused[i] = best[1] < t_fused[i] ? best[1] : t_fused[i];

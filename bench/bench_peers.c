@@ -6,7 +6,8 @@
  *   openblas  a plain OpenBLAS user: per head sgemm, a scalar softmax, sgemm
  *   llmc      llm.c's attention_forward loop (-Ofast -march=native)
  * (bench/peers/). Every peer's output is compared with the engine's (max |diff|). The
- * fastest sample of each goes out, one JSON object per line, for bench/report.py;
+ * fastest sample of each, by wall-clock time and by the process's CPU time, goes out,
+ * one JSON object per line, for bench/report.py;
  * bench/run.sh runs a round of this and one of bench_python.py, alternately first.
  *
  * Usage: bench_peers [--sizes N,N,…] [--samples S] [--round R]
@@ -133,8 +134,8 @@ static void bench_size(size_t n, int samples, int round)
         exit(1);
     }
     timed ops[4] = {{run_engine, &p}, {run_dnnl, &p}, {run_blas, &p}, {run_llmc, &p}};
-    double best[4];
-    time_interleaved(ops, 4, samples, 0.002, best);
+    double best[4], cpu[4];
+    time_interleaved(ops, 4, samples, 0.002, best, cpu);
     /* each output against the engine's, in the row layout */
     float *rows = alloc_floats(nd);
     from_heads(n, p.out_dnnl, rows);
@@ -143,10 +144,11 @@ static void bench_size(size_t n, int samples, int round)
     double d_blas = max_diff(rows, p.out_engine, nd);
     double d_llmc = max_diff(p.out_llmc, p.out_engine, nd);
     printf("{\"impl\":\"c_round\",\"round\":%d,\"n\":%zu,\"samples\":%d,\"engine_s\":%.9g,"
-           "\"onednn_s\":%.9g,\"openblas_s\":%.9g,\"llmc_s\":%.9g,\"onednn_diff\":%.3g,"
-           "\"openblas_diff\":%.3g,\"llmc_diff\":%.3g,\"onednn_impl\":\"%s\"}\n", round, n,
-           samples, best[0], best[1], best[2], best[3], d_dnnl, d_blas, d_llmc,
-           dnnl_peer_impl(p.dnnl));
+           "\"onednn_s\":%.9g,\"openblas_s\":%.9g,\"llmc_s\":%.9g,\"engine_cpu_s\":%.9g,"
+           "\"onednn_cpu_s\":%.9g,\"openblas_cpu_s\":%.9g,\"llmc_cpu_s\":%.9g,"
+           "\"onednn_diff\":%.3g,\"openblas_diff\":%.3g,\"llmc_diff\":%.3g,"
+           "\"onednn_impl\":\"%s\"}\n", round, n, samples, best[0], best[1], best[2], best[3],
+           cpu[0], cpu[1], cpu[2], cpu[3], d_dnnl, d_blas, d_llmc, dnnl_peer_impl(p.dnnl));
     fflush(stdout);
     dnnl_peer_free(p.dnnl);
     at_workspace_free(&p.ws);
@@ -173,12 +175,13 @@ static void bench_sgemm(int n, int round)
 {
     sgemm_ctx c = {n, random_matrix((size_t)n * n), random_matrix((size_t)n * n),
                    alloc_floats((size_t)n * n)};
-    double best;
-    time_interleaved(&(timed){run_sgemm, &c}, 1, 3, 0.05, &best);
+    double best, cpu;
+    time_interleaved(&(timed){run_sgemm, &c}, 1, 3, 0.05, &best, &cpu);
     const char *user_core = getenv("OPENBLAS_CORETYPE");
     printf("{\"impl\":\"sgemm\",\"round\":%d,\"n\":%d,\"core\":\"%s\",\"user_core\":%d,"
-           "\"seconds\":%.9g,\"gflops\":%.4g}\n", round, n, openblas_get_corename(),
-           user_core && *user_core, best, 2.0 * n * (double)n * n / best * 1e-9);
+           "\"seconds\":%.9g,\"gflops\":%.4g,\"cpu_seconds\":%.9g,\"cpu_gflops\":%.4g}\n",
+           round, n, openblas_get_corename(), user_core && *user_core, best,
+           2.0 * n * (double)n * n / best * 1e-9, cpu, 2.0 * n * (double)n * n / cpu * 1e-9);
     free(c.A), free(c.B), free(c.C);
 }
 

@@ -4,7 +4,7 @@
 For each n the implementations are timed interleaved in this process, as bench_peers
 times the engine and its C peers: one call of each first (warm-up), then `samples`
 times in turn (the order rotating), each time enough calls to last about 2 ms; the
-fastest sample of each is printed. bench/run.sh runs one round of this and one of
+fastest sample of each is printed, by wall-clock time and by the process's CPU time. bench/run.sh runs one round of this and one of
 bench_peers, alternately first, so both see the same load.
 
 Run with OPENBLAS_NUM_THREADS=1 (numpy's BLAS reads it at start); torch.set_num_threads(1).
@@ -50,22 +50,25 @@ def torch_sdpa(q, k, v):
 
 
 def time_interleaved(fns, samples, window=0.002):
-    """Fastest seconds per call of each function, sampled in turn (see the docstring)."""
-    reps, best = [], []
+    """Fastest seconds per call of each function, sampled in turn (see the docstring), by
+    wall-clock time and by the process's CPU time (time.process_time: every thread)."""
+    reps, best, best_cpu = [], [], []
     for fn in fns:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
         one = time.perf_counter() - t0
         reps.append(1 if one >= window else int(window / max(one, 1e-9)) + 1)
         best.append(one)
+        best_cpu.append(time.process_time() - c0)
     for s in range(samples):
         for i in range(len(fns)):
             o = (i + s) % len(fns)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             for _ in range(reps[o]):
                 fns[o]()
             best[o] = min(best[o], (time.perf_counter() - t0) / reps[o])
-    return best
+            best_cpu[o] = min(best_cpu[o], (time.process_time() - c0) / reps[o])
+    return best, best_cpu
 
 
 def main():
@@ -96,14 +99,15 @@ def main():
         samples = 1 if n >= 4096 else args.samples
         if torch is not None:
             with torch.inference_mode():
-                best = time_interleaved(fns, samples)
+                best, cpu = time_interleaved(fns, samples)
                 diff = float(np.abs(torch_sdpa(tq, tk, tv).numpy() - numpy_attention(q, k, v)).max())
         else:
-            best = time_interleaved(fns, samples)
+            best, cpu = time_interleaved(fns, samples)
             diff = None
         row = {"impl": "py_round", "round": args.round, "n": n, "samples": samples,
                "torch_vs_numpy_diff": diff}
         row.update({name + "_s": t for name, t in zip(names, best)})
+        row.update({name + "_cpu_s": t for name, t in zip(names, cpu)})
         print(json.dumps(row), flush=True)
 
 
