@@ -11,6 +11,10 @@
  *   V_BLEND(bits, a, b)       b in the lanes of bits, a elsewhere
  *   PV_ROWS                   queries whose outputs are summed at once (2 or 4: as
  *                             many as the vector registers hold, 4 vectors each)
+ *   pvec, PV_LANES, PV_ZERO() PV_LOAD(p) PV_STORE(p, x) PV_BCAST(p) PV_FMA(a, b, c)
+ *                             the vectors of the output sum (columns of V), which
+ *                             need not be those of the queries: defaults vec, LANES,
+ *                             V_*
  *   FUSED_ENTRY               the name of the entry point (declared in kernels.h)
  * See attention_fused_avx2.c for what the kernel does. */
 #include "engine/kernels.h"
@@ -19,6 +23,16 @@
 #include <math.h>
 #include <sleef.h>
 #include <string.h>
+
+#ifndef PV_LANES
+typedef vec pvec;
+#define PV_LANES LANES
+#define PV_ZERO V_ZERO
+#define PV_LOAD V_LOAD
+#define PV_STORE V_STORE
+#define PV_BCAST V_BCAST
+#define PV_FMA V_FMA
+#endif
 
 /* Loops over a few accumulators are unrolled, so that they stay in registers. */
 #define UNROLL _Pragma("GCC unroll 8")
@@ -186,7 +200,7 @@ static int block_softmax(const fused_call *c, size_t i0, size_t rows, float *S,
 }
 
 /* out[l + r] = Σ_j P[j][l + r] · V[j] for R queries (r < R ≤ PV_ROWS), columns
- * [t0, t0 + LANES·w) of the head; w vectors (1 ≤ w ≤ 4): R·w sums in flight, each
+ * [t0, t0 + PV_LANES·w) of the head; w vectors (1 ≤ w ≤ 4): R·w sums in flight, each
  * vector of V loaded once for R queries. */
 static inline __attribute__((always_inline)) void values_chunk(const fused_call *c,
                                                                const float *P, size_t l, int R,
@@ -194,27 +208,27 @@ static inline __attribute__((always_inline)) void values_chunk(const fused_call 
                                                                size_t t0, int w)
 {
     const size_t ld = c->ld_kv;
-    vec a[PV_ROWS][4];
+    pvec a[PV_ROWS][4];
     UNROLL for (int r = 0; r < R; r++)
         UNROLL for (int u = 0; u < w; u++)
-            a[r][u] = V_ZERO();
+            a[r][u] = PV_ZERO();
     for (size_t j = 0; j < c->n_k; j++) {
         const float *v_j = v_h + j * ld + t0;
-        vec vv[4];
+        pvec vv[4];
         UNROLL for (int u = 0; u < w; u++)
-            vv[u] = V_LOAD(v_j + LANES * u);
+            vv[u] = PV_LOAD(v_j + PV_LANES * u);
         UNROLL for (int r = 0; r < R; r++) {
-            const vec p = V_BCAST(P + j * LANES + l + (size_t)r);
+            const pvec p = PV_BCAST(P + j * LANES + l + (size_t)r);
             UNROLL for (int u = 0; u < w; u++)
-                a[r][u] = V_FMA(p, vv[u], a[r][u]);
+                a[r][u] = PV_FMA(p, vv[u], a[r][u]);
         }
     }
     UNROLL for (int r = 0; r < R; r++)
         UNROLL for (int u = 0; u < w; u++)
-            V_STORE(out_l + (size_t)r * c->d_model + t0 + LANES * u, a[r][u]);
+            PV_STORE(out_l + (size_t)r * c->d_model + t0 + PV_LANES * u, a[r][u]);
 }
 
-/* Columns [t, d_head) of R queries from l, d_head − t < LANES: one element at a time. */
+/* Columns [t, d_head) of R queries from l, d_head − t < PV_LANES: one at a time. */
 static void values_tail(const fused_call *c, const float *P, size_t l, size_t R,
                         const float *v_h, float *out_h, size_t t)
 {
@@ -234,9 +248,9 @@ static inline __attribute__((always_inline)) void values_rows(const fused_call *
 {
     float *out_l = out_h + l * c->d_model;
     size_t t = 0;
-    for (; t + 4 * LANES <= c->d_head; t += 4 * LANES)
+    for (; t + 4 * PV_LANES <= c->d_head; t += 4 * PV_LANES)
         values_chunk(c, P, l, R, v_h, out_l, t, 4);
-    for (; t + LANES <= c->d_head; t += LANES)
+    for (; t + PV_LANES <= c->d_head; t += PV_LANES)
         values_chunk(c, P, l, R, v_h, out_l, t, 1);
     if (t < c->d_head)
         values_tail(c, P, l, (size_t)R, v_h, out_h, t);

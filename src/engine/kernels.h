@@ -75,10 +75,19 @@ int at_attention_fused_avx512(size_t n_heads, size_t d_model, size_t n_q, const 
                               const at_mask *mask, float *out, float *weights,
                               unsigned char *fully_masked, float *pack, at_error *err);
 
+/* The 8-lane kernel with the output sums in 16-column vectors
+ * (attention_fused8_avx512.c), for fewer than 16 queries: call it where at_cpu_isa()
+ * is AT_ISA_AVX512. */
+int at_attention_fused8_avx512(size_t n_heads, size_t d_model, size_t n_q, const float *q,
+                               size_t n_k, const float *k, const float *v, float scale,
+                               const at_mask *mask, float *out, float *weights,
+                               unsigned char *fully_masked, float *pack, at_error *err);
+
 /* at_mha_attend with the path chosen by the caller: fused = 1 takes the fused kernel
  * whenever it can (AVX2, the sizes above, no traced scores), 8 or 16 its kernel of that
- * many lanes (16: only where at_cpu_isa() is AT_ISA_AVX512), 0 never, -1 where it is
- * the faster (at_mha_attend). For tests and benchmarks that compare the paths. */
+ * many lanes (AVX-512 ones where at_cpu_isa() is AT_ISA_AVX512), 2 the AVX2 kernel, 0
+ * never, -1 where it is the faster (at_mha_attend). For tests and benchmarks that
+ * compare the paths. */
 int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
                      const float *k, const float *v, float scale, const at_mask *mask,
                      float *out, float *weights, unsigned char *fully_masked,

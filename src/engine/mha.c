@@ -195,14 +195,16 @@ typedef int fused_fn(size_t, size_t, size_t, const float *, size_t, const float 
                      const float *, float, const at_mask *, float *, float *, unsigned char *,
                      float *, at_error *);
 
-/* The fused kernel of the width asked for (8 or 16 lanes), else the widest this CPU
- * has, except for fewer than 16 queries (half the lanes of a 16-lane block would idle). */
+/* The fused kernel of the width asked for (8 or 16 lanes; 2: the AVX2 one), else the
+ * widest this CPU has, except for fewer than 16 queries (half the lanes of a 16-lane
+ * block would idle): then 8 lanes, with the AVX-512 output sums where the CPU has them. */
 static fused_fn *fused_kernel(int fused, size_t n_q)
 {
-    int wide = at_cpu_isa() >= AT_ISA_AVX512;
+    if (at_cpu_isa() < AT_ISA_AVX512 || fused == 2)
+        return at_attention_fused_avx2;
     if (fused == 8 || (fused != 16 && n_q < AT_FUSED_WIDE_MIN_QUERIES))
-        wide = 0;
-    return wide ? at_attention_fused_avx512 : at_attention_fused_avx2;
+        return at_attention_fused8_avx512;
+    return at_attention_fused_avx512;
 }
 
 int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
