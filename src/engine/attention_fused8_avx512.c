@@ -32,6 +32,7 @@ typedef __m512 pvec;
 #define PV_BCAST(p) _mm512_set1_ps(*(p))
 #define PV_FMA(a, b, c) _mm512_fmadd_ps(a, b, c)
 #define PV_ROWS 4
+#define MAX_BLOCKS 1
 #define FUSED_ENTRY at_attention_fused8_avx512
 
 #include "engine/attention_fused_body.h"

@@ -44,6 +44,7 @@ typedef __m256 vec;
 #define V_GT_BITS(a, b) ((unsigned)_mm256_movemask_ps(_mm256_cmp_ps(a, b, _CMP_GT_OQ)))
 #define V_BLEND(bits, a, b) _mm256_blendv_ps(a, b, lanes_of(bits))
 #define PV_ROWS 2
+#define MAX_BLOCKS 1
 #define FUSED_ENTRY at_attention_fused_avx2
 
 /* A vector mask with all ones in the lanes of bits. */

@@ -24,6 +24,7 @@ typedef __m512 vec;
 #define V_GT_BITS(a, b) ((unsigned)_mm512_cmp_ps_mask(a, b, _CMP_GT_OQ))
 #define V_BLEND(bits, a, b) _mm512_mask_blend_ps((__mmask16)(bits), a, b)
 #define PV_ROWS 4
+#define MAX_BLOCKS 2
 #define FUSED_ENTRY at_attention_fused_avx512
 
 #include "engine/attention_fused_body.h"

@@ -15,6 +15,8 @@
  *                             the vectors of the output sum (columns of V), which
  *                             need not be those of the queries: defaults vec, LANES,
  *                             V_*
+ *   MAX_BLOCKS                blocks of queries whose scores are computed at once,
+ *                             sharing each key's broadcast (1, or 2 with 32 registers)
  *   FUSED_ENTRY               the name of the entry point (declared in kernels.h)
  * See attention_fused_avx2.c for what the kernel does. */
 #include "engine/kernels.h"
@@ -89,37 +91,49 @@ static void load_queries(const fused_call *c, const float *q_h, size_t i0, size_
             Qt[t * LANES + l] = l < rows ? q_h[(i0 + l) * ld + t] : 0.0f;
 }
 
-/* S[j] = scale · Σ_t K[j][t] · Qᵀ[t] for the keys j0 … j0 + U − 1: U chains of FMAs
- * in flight. */
+/* S_b[j] = scale · Σ_t K[j][t] · Qᵀ_b[t] for the keys j0 … j0 + U − 1 and B blocks of
+ * queries (Qᵀ_b = Qt + b·d_head·LANES, S_b = S_j + b·n_k·LANES): U·B chains of FMAs in
+ * flight, each key's element broadcast once for the B blocks. */
 static inline __attribute__((always_inline)) void scores_keys(const fused_call *c,
                                                               const float *Qt, const float *k_j,
-                                                              float *S_j, int U)
+                                                              float *S_j, int U, int B)
 {
-    const size_t ld = c->ld_kv;
-    vec a[8];
-    UNROLL for (int u = 0; u < U; u++)
-        a[u] = V_ZERO();
-    for (size_t t = 0; t < c->d_head; t++) {
-        const vec qt = V_LOAD(Qt + t * LANES);
+    const size_t ld = c->ld_kv, d = c->d_head;
+    vec a[MAX_BLOCKS][8];
+    UNROLL for (int b = 0; b < B; b++)
         UNROLL for (int u = 0; u < U; u++)
-            a[u] = V_FMA(V_BCAST(k_j + (size_t)u * ld + t), qt, a[u]);
+            a[b][u] = V_ZERO();
+    for (size_t t = 0; t < d; t++) {
+        vec qt[MAX_BLOCKS];
+        UNROLL for (int b = 0; b < B; b++)
+            qt[b] = V_LOAD(Qt + (size_t)b * d * LANES + t * LANES);
+        UNROLL for (int u = 0; u < U; u++) {
+            const vec kb = V_BCAST(k_j + (size_t)u * ld + t);
+            UNROLL for (int b = 0; b < B; b++)
+                a[b][u] = V_FMA(kb, qt[b], a[b][u]);
+        }
     }
     const vec scale = V_SET1(c->scale);
-    UNROLL for (int u = 0; u < U; u++)
-        V_STORE(S_j + (size_t)u * LANES, V_MUL(a[u], scale));
+    UNROLL for (int b = 0; b < B; b++)
+        UNROLL for (int u = 0; u < U; u++)
+            V_STORE(S_j + (size_t)b * c->n_k * LANES + (size_t)u * LANES, V_MUL(a[b][u], scale));
 }
 
-/* S [n_k × LANES] for every key: 8 keys at a time, then 4, then 1. */
-static void block_scores(const fused_call *c, const float *Qt, const float *k_h, float *S)
+/* S [n_k × LANES] of B blocks of queries (1 ≤ B ≤ MAX_BLOCKS) for every key: 8 keys at
+ * a time, then 4, then 1. */
+static inline __attribute__((always_inline)) void block_scores(const fused_call *c,
+                                                               const float *Qt,
+                                                               const float *k_h, float *S,
+                                                               int B)
 {
     const size_t ld = c->ld_kv, n_k = c->n_k;
     size_t j = 0;
     for (; j + 8 <= n_k; j += 8)
-        scores_keys(c, Qt, k_h + j * ld, S + j * LANES, 8);
+        scores_keys(c, Qt, k_h + j * ld, S + j * LANES, 8, B);
     for (; j + 4 <= n_k; j += 4)
-        scores_keys(c, Qt, k_h + j * ld, S + j * LANES, 4);
+        scores_keys(c, Qt, k_h + j * ld, S + j * LANES, 4, B);
     for (; j < n_k; j++)
-        scores_keys(c, Qt, k_h + j * ld, S + j * LANES, 1);
+        scores_keys(c, Qt, k_h + j * ld, S + j * LANES, 1, B);
 }
 
 /* Bit l set: query i0 + l (l < rows) may see key j. */
@@ -339,29 +353,41 @@ int FUSED_ENTRY(size_t n_heads, size_t d_model, size_t n_q, const float *q, size
     if (mask && (mask->causal || mask->key_padding || mask->allowed))
         c.mask = mask;
     c.v_finite = at_vall_finite_avx2(v, n_k, d_model, d_model);   /* once for all heads */
-    float Qt[AT_FUSED_MAX_DHEAD * LANES], *S = pack + 2 * n_k * c.d_head;
+    float Qt[MAX_BLOCKS * AT_FUSED_MAX_DHEAD * LANES], *S = pack + 2 * n_k * c.d_head;
     for (size_t h = 0; h < n_heads; h++) {
         const size_t col = h * c.d_head;
         const float *k_h = k + col, *v_h = v + col;
         if (n_k > PACK_MIN_KEYS)
             pack_head(&c, k_h, v_h, pack, &k_h, &v_h);
-        for (size_t i0 = 0; i0 < n_q; i0 += LANES) {
-            const size_t rows = n_q - i0 < LANES ? n_q - i0 : LANES;
-            load_queries(&c, q + col, i0, rows, Qt);
-            block_scores(&c, Qt, k_h, S);
-            unsigned empty = 0;
-            size_t bad_l = 0, bad_j = 0;
-            if (block_softmax(&c, i0, rows, S, &empty, &bad_l, &bad_j))
-                return at_error_set(err, AT_EINVAL,
-                                    "attention: the score of query %zu against key %zu is not a "
-                                    "number (a NaN or an infinity in Q or K that no mask hides)",
-                                    i0 + bad_l + 1, bad_j + 1);
-            if (fully_masked && h == 0)
-                for (size_t l = 0; l < rows; l++)
-                    fully_masked[i0 + l] = (unsigned char)(empty >> l & 1u);
-            if (weights)
-                store_weights(&c, S, rows, weights + (h * n_q + i0) * n_k);
-            block_values(&c, S, rows, v_h, out + i0 * d_model + col);
+        for (size_t i0 = 0; i0 < n_q;) {
+            /* two full blocks at once where the registers allow (MAX_BLOCKS) */
+            const int B = MAX_BLOCKS > 1 && n_q - i0 >= 2 * LANES ? 2 : 1;
+            for (int b = 0; b < B; b++) {
+                const size_t i = i0 + (size_t)b * LANES;
+                load_queries(&c, q + col, i, n_q - i < LANES ? n_q - i : LANES,
+                             Qt + (size_t)b * c.d_head * LANES);
+            }
+            if (B == 2)
+                block_scores(&c, Qt, k_h, S, 2);
+            else
+                block_scores(&c, Qt, k_h, S, 1);
+            for (int b = 0; b < B; b++, i0 += LANES) {
+                const size_t rows = n_q - i0 < LANES ? n_q - i0 : LANES;
+                float *S_b = S + (size_t)b * n_k * LANES;
+                unsigned empty = 0;
+                size_t bad_l = 0, bad_j = 0;
+                if (block_softmax(&c, i0, rows, S_b, &empty, &bad_l, &bad_j))
+                    return at_error_set(err, AT_EINVAL,
+                                        "attention: the score of query %zu against key %zu is "
+                                        "not a number (a NaN or an infinity in Q or K that no "
+                                        "mask hides)", i0 + bad_l + 1, bad_j + 1);
+                if (fully_masked && h == 0)
+                    for (size_t l = 0; l < rows; l++)
+                        fully_masked[i0 + l] = (unsigned char)(empty >> l & 1u);
+                if (weights)
+                    store_weights(&c, S_b, rows, weights + (h * n_q + i0) * n_k);
+                block_values(&c, S_b, rows, v_h, out + i0 * d_model + col);
+            }
         }
     }
     return AT_OK;

@@ -56,13 +56,13 @@ int at_attention_online(const at_attn_config *c, const float *Q, const float *K,
  *   weights        [n_heads × n_q × n_k] optional
  *   fully_masked   [n_q] optional, the rows of head 0 (as at_mha_attend)
  *   pack           [AT_FUSED_PACK(n_k, d_head)] floats of scratch, required: one head's
- *                  keys and values copied dense, and a block's scores [n_k × 16]
+ *                  keys and values copied dense, and the scores of two blocks [n_k × 16]
  * Same results as at_attention_run head by head to rounding (within 1e-5), and the
  * same edge cases and errors (a NaN score names the first query and key, heads in
- * order). Allocates nothing; 8 KiB of stack (16 KiB for the AVX-512 one). */
+ * order). Allocates nothing; 8 KiB of stack (32 KiB for the 16-lane AVX-512 one). */
 #define AT_FUSED_MAX_KEYS 4096
 #define AT_FUSED_MAX_DHEAD 256
-#define AT_FUSED_PACK(n_k, d_head) ((n_k) * (2 * (d_head) + 16))
+#define AT_FUSED_PACK(n_k, d_head) ((n_k) * (2 * (d_head) + 32))
 int at_attention_fused_avx2(size_t n_heads, size_t d_model, size_t n_q, const float *q,
                             size_t n_k, const float *k, const float *v, float scale,
                             const at_mask *mask, float *out, float *weights,

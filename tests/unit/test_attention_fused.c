@@ -204,7 +204,7 @@ static void test_non_finite_inputs(void **state)
 {
     skip_without_avx2();
     srand(13);
-    enum { H = 2, D = 16, N = 30 };
+    enum { H = 2, D = 16, N = 40 };   /* 16-lane blocks: a pair (queries 1–32), a tail */
     float *q = random_matrix(N * D, 1), *k = random_matrix(N * D, 1), *v = random_matrix(N * D, 1);
     unsigned char pad[N] = {0}, allowed[N * N];
     pad[5] = 1;
@@ -234,6 +234,12 @@ static void test_non_finite_inputs(void **state)
     assert_int_equal(at_mha_attend_ex(H, D, N, q, N, k, v, 0.25f, &mask, out, NULL, NULL, NULL,
                                       &ws, 1, &err), AT_EINVAL);
     assert_non_null(strstr(err.msg, "query 13 against key 21"));
+    for (size_t i = 0; i < N; i++)   /* now queries 20 (second block) and 36 (tail) */
+        allowed[i * N + 20] = i == 19 || i == 35;
+    assert_int_equal(compare(&p, 1, "NaN score in the second block of a pair"), AT_EINVAL);
+    assert_int_equal(at_mha_attend_ex(H, D, N, q, N, k, v, 0.25f, &mask, out, NULL, NULL, NULL,
+                                      &ws, 1, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "query 20 against key 21"));
     k[20 * D + 9] = 0.5f;
     mask = (at_mask){.causal = 1};   /* key 6's inf and NaN values reach queries 6… only */
     assert_int_equal(compare(&p, 1, "visible non-finite values, causal"), AT_OK);
