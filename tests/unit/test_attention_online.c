@@ -156,7 +156,9 @@ static void test_mha_without_weights(void **state)
         check_tensor(out1, out2, n * d, 1e-5f, m ? "8 heads, causal" : "8 heads");
         print_message("# workspace without weights: %zu floats (one head's weights: %zu)\n",
                       ws1.cap, n * n);
-        assert_true(ws1.cap < n);
+        /* O(n): nothing, or on one thread the fused kernel's copy of one head's keys and
+         * values and two blocks' scores, n × (2·d_head + 32) floats */
+        assert_true(ws1.cap <= n * (2 * d / H + 32));
         at_workspace_free(&ws1);
         at_workspace_free(&ws2);
     }
