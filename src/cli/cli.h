@@ -39,7 +39,7 @@ extern cli_globals cli_g;
     "                   LC_MESSAGES, LANG, the first one set; zh… is Chinese)\n" \
     "  --lessons DIR    only the lessons in DIR (DIR/zh, DIR/en), not the usual folders\n" \
     "  --model FILE     this safetensors model instead of the shipped mini-model\n" \
-    "  --model DIR      attend, tokenize: a Hugging Face model folder (GPT-2)\n"
+    "  --model DIR      attend, tokenize: a Hugging Face model folder (GPT-2, BERT)\n"
 
 /* The language from the first of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that is set
  * ("zh" if it starts with "zh", else "en"), used when --lang is not given. */

@@ -204,6 +204,84 @@ def make_gpt2(folder, dtype="F32", prefix="", shards=1, gamma_beta=False, layers
     return cfg
 
 
+# ---- BERT ----
+def small_wordpiece_vocab():
+    """A small WordPiece vocabulary: BERT's special pieces, every character of CORPUS (as
+    the uncased basic tokenizer leaves it) alone and as ##piece, and its commonest words."""
+    import unicodedata
+    norm = "".join(c for c in unicodedata.normalize("NFD", CORPUS.lower())
+                   if unicodedata.category(c) != "Mn")
+    chars = sorted(set(c for c in norm if not c.isspace()))
+    words = {}
+    for w in norm.replace(".", " ").replace(",", " ").replace("'", " ").split():
+        words[w] = words.get(w, 0) + 1
+    common = [w for w, _ in sorted(words.items(), key=lambda x: (-x[1], x[0]))[:40] if len(w) > 1]
+    v = ["[PAD]"] + ["[unused%d]" % i for i in range(5)] + ["[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    v += chars + ["##" + c for c in chars] + common + ["##ed", "##ing", "##s"]
+    return v
+
+
+def bert_tensors(rng, cfg):
+    """The tensors of a BertModel (names without a prefix), random; Linear weights [out × in]."""
+    d, L, V, P = cfg["hidden_size"], cfg["num_hidden_layers"], cfg["vocab_size"], \
+        cfg["max_position_embeddings"]
+    f, T = cfg["intermediate_size"], cfg["type_vocab_size"]
+    g = lambda *shape, s=0.2: (rng.standard_normal(shape) * s).astype(np.float32)
+    t = [("embeddings.word_embeddings.weight", g(V, d, s=0.5)),
+         ("embeddings.position_embeddings.weight", g(P, d, s=0.3)),
+         ("embeddings.token_type_embeddings.weight", g(T, d, s=0.3)),
+         ("embeddings.LayerNorm.weight", 1 + g(d, s=0.1)), ("embeddings.LayerNorm.bias", g(d, s=0.1))]
+    for l in range(L):
+        p = "encoder.layer.%d." % l
+        for x in ("query", "key", "value"):
+            t += [(p + "attention.self.%s.weight" % x, g(d, d, s=0.3)),
+                  (p + "attention.self.%s.bias" % x, g(d, s=0.1))]
+        t += [(p + "attention.output.dense.weight", g(d, d)), (p + "attention.output.dense.bias", g(d, s=0.1)),
+              (p + "attention.output.LayerNorm.weight", 1 + g(d, s=0.1)),
+              (p + "attention.output.LayerNorm.bias", g(d, s=0.1)),
+              (p + "intermediate.dense.weight", g(f, d)), (p + "intermediate.dense.bias", g(f, s=0.1)),
+              (p + "output.dense.weight", g(d, f)), (p + "output.dense.bias", g(d, s=0.1)),
+              (p + "output.LayerNorm.weight", 1 + g(d, s=0.1)), (p + "output.LayerNorm.bias", g(d, s=0.1))]
+    t += [("pooler.dense.weight", g(d, d)), ("pooler.dense.bias", g(d, s=0.1))]
+    return t
+
+
+def make_bert(folder, dtype="F32", prefix="", shards=1, gamma_beta=False, layers=3, heads=4,
+              d=32, positions=64, seed=1, vocab_txt=None, lower=None):
+    """vocab_txt: a vocab.txt to use (e.g. bert-base-uncased's); else a small one.
+    lower: write tokenizer_config.json with do_lower_case (None: no such file)."""
+    os.makedirs(folder, exist_ok=True)
+    if vocab_txt:
+        with open(vocab_txt, encoding="utf-8") as f:
+            vocab = [l.rstrip("\n") for l in f]
+    else:
+        vocab = small_wordpiece_vocab()
+    with open(os.path.join(folder, "vocab.txt"), "w", encoding="utf-8") as f:
+        f.write("".join(t + "\n" for t in vocab))
+    if lower is not None:
+        with open(os.path.join(folder, "tokenizer_config.json"), "w") as f:
+            json.dump({"do_lower_case": lower, "model_max_length": positions}, f)
+    cfg = {"model_type": "bert", "architectures": ["BertForMaskedLM"], "hidden_size": d,
+           "num_attention_heads": heads, "num_hidden_layers": layers, "intermediate_size": 4 * d,
+           "max_position_embeddings": positions, "type_vocab_size": 2, "vocab_size": len(vocab),
+           "layer_norm_eps": 1e-12, "hidden_act": "gelu", "position_embedding_type": "absolute"}
+    with open(os.path.join(folder, "config.json"), "w") as f:
+        json.dump(cfg, f, indent=2)
+    rng = np.random.default_rng(seed)
+    named = bert_tensors(rng, cfg)
+    canon = [n for n, _ in named]
+    if gamma_beta:
+        named = [(n.replace("LayerNorm.weight", "LayerNorm.gamma").replace("LayerNorm.bias", "LayerNorm.beta"), x)
+                 for n, x in named]
+    named = [(prefix + n, x) for n, x in named]
+    if prefix:   # what BertForMaskedLM files also hold
+        named += [("cls.predictions.bias", np.zeros(len(vocab), np.float32))]
+    ref = write_weights(folder, named, dtype, shards)
+    stored_by_canon = {c: ref[n] for c, (n, _) in zip(canon, named)}
+    np.savez(folder.rstrip("/") + ".ref.npz", config=json.dumps(cfg), **stored_by_canon)
+    return cfg
+
+
 if __name__ == "__main__":
     import argparse
     ap = argparse.ArgumentParser()
@@ -219,6 +297,13 @@ if __name__ == "__main__":
     ap.add_argument("--d", type=int, default=32)
     ap.add_argument("--positions", type=int, default=64)
     ap.add_argument("--gpt2-vocab", help="folder with GPT-2's encoder.json and vocab.bpe")
+    ap.add_argument("--bert", action="store_true", help="a BERT folder instead of GPT-2")
+    ap.add_argument("--vocab-txt", help="BERT: this vocab.txt")
+    ap.add_argument("--lower", choices=["true", "false"], help="BERT: tokenizer_config.json's do_lower_case")
     a = ap.parse_args()
-    make_gpt2(a.folder, a.dtype, a.prefix, a.shards, a.gamma_beta, a.layers, a.heads, a.d,
-              a.positions, a.seed, a.buffers, a.gpt2_vocab)
+    if a.bert:
+        make_bert(a.folder, a.dtype, a.prefix, a.shards, a.gamma_beta, a.layers, a.heads, a.d,
+                  a.positions, a.seed, a.vocab_txt, None if a.lower is None else a.lower == "true")
+    else:
+        make_gpt2(a.folder, a.dtype, a.prefix, a.shards, a.gamma_beta, a.layers, a.heads, a.d,
+                  a.positions, a.seed, a.buffers, a.gpt2_vocab)

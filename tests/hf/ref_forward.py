@@ -8,6 +8,12 @@ each block: a = LN_1(h); q|k|v = a·W_attn + b_attn (Conv1D: weight [in × out])
 softmax(q_h·k_hᵀ/√d_head, causal) ; h += concat(heads)·W_proj + b_proj;
 h += gelu(LN_2(h)·W_fc + b_fc)·W_proj2 + b_proj2, gelu in the tanh form.
 
+BERT (Devlin et al. 2019, "BERT: Pre-training of Deep Bidirectional Transformers", §3,
+on the encoder of Vaswani et al. 2017): h0 = LN(W_word[ids] + W_pos + W_type[0]); each
+block (post-layer-norm): per head softmax(q_h·k_hᵀ/√d_head) with q = h·W_qᵀ + b_q (torch
+Linear: weight [out × in]), no mask; h = LN(h + concat(heads)·W_oᵀ + b_o);
+h = LN(h + gelu(h·W_iᵀ + b_i)·W_o2ᵀ + b_o2), gelu exact (erf).
+
 Usage: ref_forward.py FOLDER.ref.npz < attend.json   → prints "maxdiff X n L H"
 """
 import json
@@ -68,13 +74,39 @@ def gpt2(W, cfg, ids):
     return layers
 
 
+def gelu_erf(x):
+    return 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+
+
+def bert(W, cfg, ids):
+    n, d, H = len(ids), cfg["hidden_size"], cfg["num_attention_heads"]
+    eps = cfg.get("layer_norm_eps", 1e-12)
+    e = "embeddings."
+    h = W[e + "word_embeddings.weight"][ids] + W[e + "position_embeddings.weight"][:n] + \
+        W[e + "token_type_embeddings.weight"][0]
+    h = layer_norm(h, W[e + "LayerNorm.weight"], W[e + "LayerNorm.bias"], eps)
+    layers = []
+    for l in range(cfg["num_hidden_layers"]):
+        p = "encoder.layer.%d." % l
+        lin = lambda x, name: x @ W[p + name + ".weight"].T + W[p + name + ".bias"]
+        q, k, v = (lin(h, "attention.self." + x) for x in ("query", "key", "value"))
+        w, o = attention(q, k, v, H, causal=False)
+        layers.append(w)
+        h = layer_norm(h + lin(o, "attention.output.dense"), W[p + "attention.output.LayerNorm.weight"],
+                       W[p + "attention.output.LayerNorm.bias"], eps)
+        i = gelu_erf(lin(h, "intermediate.dense"))
+        h = layer_norm(h + lin(i, "output.dense"), W[p + "output.LayerNorm.weight"],
+                       W[p + "output.LayerNorm.bias"], eps)
+    return layers
+
+
 def main():
     z = np.load(sys.argv[1])
     cfg = json.loads(str(z["config"]))
     W = {k: z[k] for k in z.files if k != "config"}
     got = json.load(sys.stdin)
     ids = got["token_ids"]
-    ref = gpt2(W, cfg, ids)
+    ref = gpt2(W, cfg, ids) if cfg["model_type"] == "gpt2" else bert(W, cfg, ids)
     if len(got["layers"]) != len(ref):
         print("bad layers %d != %d" % (len(got["layers"]), len(ref)))
         return 1

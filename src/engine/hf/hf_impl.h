@@ -7,24 +7,31 @@
 #include "engine/hf/config.h"
 #include "engine/hf/hf.h"
 #include "engine/hf/weights.h"
+#include "engine/hf/wordpiece.h"
 
 /* One block's parameters, pointers into the mapped files or converted copies.
- * d = d_model, f = d_ff. GPT-2 names in comments. */
+ * d = d_model, f = d_ff. GPT-2 names first; BERT's (torch Linear weights, [out × in])
+ * after the slash. */
 typedef struct hf_layer {
-    const float *ln1_g, *ln1_b;     /* [d] ln_1 */
+    const float *ln1_g, *ln1_b;     /* [d] ln_1 / attention.output.LayerNorm */
     const float *w_qkv, *b_qkv;     /* [d × 3d], [3d] attn.c_attn (q | k | v columns) */
-    const float *w_o, *b_o;         /* [d × d], [d] attn.c_proj */
-    const float *ln2_g, *ln2_b;     /* [d] ln_2 */
-    const float *w_fc, *b_fc;       /* [d × f], [f] mlp.c_fc */
-    const float *w_out, *b_out;     /* [f × d], [d] mlp.c_proj */
+    const float *w_q, *w_k, *w_v;   /* BERT: [d × d] attention.self.query/key/value */
+    const float *b_q, *b_k, *b_v;   /* BERT: [d] */
+    const float *w_o, *b_o;         /* [d × d], [d] attn.c_proj / attention.output.dense */
+    const float *ln2_g, *ln2_b;     /* [d] ln_2 / output.LayerNorm */
+    const float *w_fc, *b_fc;       /* [d × f] mlp.c_fc / [f × d] intermediate.dense, [f] */
+    const float *w_out, *b_out;     /* [f × d] mlp.c_proj / [d × f] output.dense, [d] */
 } hf_layer;
 
 struct at_hf_model {
     char *dir;
     at_hf_config cfg;
     at_hf_weights w;
-    at_bpe *bpe;
+    at_bpe *bpe;                    /* the tokenizer: byte-level BPE, or */
+    at_wordpiece *wordpiece;        /* WordPiece (BERT's; also GPT-2 models with vocab.txt) */
     const float *wte, *wpe;         /* [vocab × d] token, [n_positions × d] position embeddings */
+    const float *wtt;               /* BERT: [type_vocab × d] token type embeddings */
+    const float *ln_emb_g, *ln_emb_b; /* BERT: [d] embeddings.LayerNorm */
     hf_layer *layers;               /* [n_layers] */
     size_t max_tokens;
 };
@@ -37,6 +44,13 @@ int hf_gpt2_bind(at_hf_model *m, at_error *err);
  * attention of every layer needs is computed: the last block's MLP and the final layer
  * norm are skipped. Errors: AT_ENOMEM, AT_EINVAL from the engine. */
 int hf_gpt2_forward(const at_hf_model *m, const int32_t *ids, size_t n, at_model_run *run,
+                    at_error *err);
+
+/* BERT's tensors and forward pass, as hf_gpt2_*: embeddings (word + position + token
+ * type 0, then a layer norm), post-layer-norm blocks x = LN(x + attn(x)),
+ * x = LN(x + ffn(x)), no mask. */
+int hf_bert_bind(at_hf_model *m, at_error *err);
+int hf_bert_forward(const at_hf_model *m, const int32_t *ids, size_t n, at_model_run *run,
                     at_error *err);
 
 /* Shared operations on [n × d] rows. */

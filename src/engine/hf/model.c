@@ -1,7 +1,9 @@
 /* Opening a model folder, its tokens and its attention (see hf.h). */
 #include "engine/hf/hf_impl.h"
+#include "engine/file.h"
 #include "engine/visible.h"
 
+#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,18 +38,59 @@ static int has_file(const char *dir, const char *name)
     return ok;
 }
 
+/* do_lower_case for a WordPiece vocabulary: tokenizer_config.json's, else config.json's,
+ * else 1 (BertTokenizer's default). */
+static int lower_case(const at_hf_model *m, int *lower, at_error *err)
+{
+    *lower = m->cfg.do_lower_case >= 0 ? m->cfg.do_lower_case : 1;
+    if (!has_file(m->dir, "tokenizer_config.json"))
+        return AT_OK;
+    char *path = join(m->dir, "tokenizer_config.json"), *text = NULL;
+    size_t len;
+    at_error why;
+    int rc = path ? at_file_read(path, "a tokenizer file (.json)", 1 << 20, &text, &len, &why)
+                  : at_error_set(&why, AT_ENOMEM, "out of memory");
+    cJSON *j = rc ? NULL : cJSON_ParseWithLength(text, len);
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(j, "do_lower_case");
+    if (rc)
+        rc = at_error_set(err, rc, "%s: %s", path ? path : m->dir, why.msg);
+    else if (!cJSON_IsObject(j))
+        rc = at_error_set(err, AT_EINVAL, "%s: not a JSON object", path);
+    else if (x && !cJSON_IsBool(x))
+        rc = at_error_set(err, AT_EINVAL, "%s: \"do_lower_case\" should be true or false", path);
+    else if (x)
+        *lower = cJSON_IsTrue(x);
+    cJSON_Delete(j);
+    free(text);
+    free(path);
+    return rc;
+}
+
+/* GPT-2's vocab.json + merges.txt when the folder has them, else a WordPiece vocab.txt
+ * (BERT's; also GPT-2-layout models trained with a BERT vocabulary). */
 static int open_tokenizer(at_hf_model *m, at_error *err)
 {
-    if (!has_file(m->dir, "vocab.json") || !has_file(m->dir, "merges.txt"))
-        return at_error_set(err, AT_EIO, "%s: no vocab.json and merges.txt (GPT-2's "
-                            "tokenizer files)", m->dir);
-    char *v = join(m->dir, "vocab.json"), *mg = join(m->dir, "merges.txt");
-    int rc = v && mg ? at_bpe_load(v, mg, &m->bpe, err)
-                     : at_error_set(err, AT_ENOMEM, "out of memory");
-    if (!rc && at_bpe_id_limit(m->bpe) > m->cfg.vocab_size)
+    int bpe = has_file(m->dir, "vocab.json") && has_file(m->dir, "merges.txt");
+    if (!bpe && !has_file(m->dir, "vocab.txt"))
+        return at_error_set(err, AT_EIO, "%s: no %s (the tokenizer's files)", m->dir,
+                            m->cfg.family == AT_HF_GPT2 ? "vocab.json and merges.txt, nor vocab.txt"
+                                                        : "vocab.txt");
+    char *v = join(m->dir, bpe ? "vocab.json" : "vocab.txt"), *mg = join(m->dir, "merges.txt");
+    int rc, lower;
+    size_t limit = 0;
+    if (!v || !mg) {
+        rc = at_error_set(err, AT_ENOMEM, "out of memory");
+    } else if (bpe) {
+        if (!(rc = at_bpe_load(v, mg, &m->bpe, err)))
+            limit = at_bpe_id_limit(m->bpe);
+    } else if (!(rc = lower_case(m, &lower, err)) &&
+               !(rc = at_wordpiece_load(v, lower, &m->wordpiece, err))) {
+        limit = at_wordpiece_size(m->wordpiece);
+    }
+    if (!rc && limit > m->cfg.vocab_size)
         rc = at_error_set(err, AT_EINVAL, "%s: ids reach %zu, beyond the model's vocab_size %zu "
-                          "(config.json): the tokenizer is not this model's", v,
-                          at_bpe_id_limit(m->bpe) - 1, m->cfg.vocab_size);
+                          "(config.json): the tokenizer is not this model's", v, limit - 1,
+                          m->cfg.vocab_size);
     free(v);
     free(mg);
     return rc;
@@ -56,6 +99,7 @@ static int open_tokenizer(at_hf_model *m, at_error *err)
 int at_hf_open(const char *dir, at_hf_model **out, at_error *err)
 {
     static const char *const gpt2_prefixes[] = {"", "transformer.", NULL};
+    static const char *const bert_prefixes[] = {"", "bert.", NULL};
     *out = NULL;
     at_hf_model *m = calloc(1, sizeof *m);
     if (!m || !(m->dir = strdup(dir))) {
@@ -75,18 +119,15 @@ int at_hf_open(const char *dir, at_hf_model **out, at_error *err)
     }
     if ((rc = at_hf_config_read(cfg_path, &m->cfg, err)))
         goto out;
-    if (m->cfg.family != AT_HF_GPT2) {
-        rc = at_error_set(err, AT_EINVAL, "%s: model_type '%s' is not opened yet (gpt2 is)",
-                          cfg_path, m->cfg.model_type);
-        goto out;
-    }
-    if ((rc = at_hf_weights_open(dir, gpt2_prefixes, &m->w, err)))
+    int gpt2 = m->cfg.family == AT_HF_GPT2;
+    if ((rc = at_hf_weights_open(dir, gpt2 ? gpt2_prefixes : bert_prefixes, &m->w, err)))
         goto out;
     if (!(m->layers = calloc(m->cfg.n_layers, sizeof *m->layers))) {
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
         goto out;
     }
-    if ((rc = hf_gpt2_bind(m, err)) || (rc = open_tokenizer(m, err)))
+    if ((rc = gpt2 ? hf_gpt2_bind(m, err) : hf_bert_bind(m, err)) ||
+        (rc = open_tokenizer(m, err)))
         goto out;
     double per_token2 = 3.0 * (double)m->cfg.n_layers * (double)m->cfg.n_heads * sizeof(float);
     size_t fit = (size_t)sqrt(TRACE_BUDGET / per_token2);
@@ -105,6 +146,7 @@ void at_hf_free(at_hf_model *m)
     if (!m)
         return;
     at_bpe_free(m->bpe);
+    at_wordpiece_free(m->wordpiece);
     at_hf_weights_free(&m->w);
     free(m->layers);
     free(m->dir);
@@ -116,7 +158,7 @@ void at_hf_get_info(const at_hf_model *m, at_hf_info *info)
     memset(info, 0, sizeof *info);
     info->cfg = &m->cfg;
     info->dir = m->dir;
-    info->tokenizer = "byte-level BPE";
+    info->tokenizer = m->bpe ? "byte-level BPE" : "WordPiece";
     info->dtype = m->w.dtype[0] ? m->w.dtype : "F32";
     info->max_tokens = m->max_tokens;
     info->causal = m->cfg.family == AT_HF_GPT2;
@@ -175,7 +217,8 @@ int at_hf_tokenize(const at_hf_model *m, const char *s, size_t len, at_hf_tokens
         return at_error_set(err, AT_ERANGE, "the sentence is %zu bytes; at most %d are taken",
                             len, AT_TOKENIZE_MAX_BYTES);
     size_t *start = NULL, *lens = NULL, n = 0;
-    int rc = at_bpe_encode(m->bpe, s, len, &out->ids, &start, &lens, &n, err);
+    int rc = m->bpe ? at_bpe_encode(m->bpe, s, len, &out->ids, &start, &lens, &n, err)
+                    : at_wordpiece_encode(m->wordpiece, s, len, &out->ids, &start, &lens, &n, err);
     if (rc || !n)
         goto out;
     out->n = n;
@@ -187,12 +230,15 @@ int at_hf_tokenize(const at_hf_model *m, const char *s, size_t len, at_hf_tokens
     }
     out->shown.n = n;
     for (size_t i = 0; i < n; i++) {
-        const char *piece = at_bpe_piece(m->bpe, out->ids[i]);
+        const char *piece = m->bpe ? at_bpe_piece(m->bpe, out->ids[i])
+                                   : at_wordpiece_piece(m->wordpiece, out->ids[i]);
         at_token *t = &out->shown.items[i];
         t->start = start[i];
         t->len = lens[i];
         out->pieces[i] = strdup(piece ? piece : "");
-        t->text = label_of(s, len, start[i], lens[i]);
+        /* byte-level pieces: the sentence's own bytes; WordPiece: the piece itself
+         * (lower-cased, "##" inside a word, [CLS]) */
+        t->text = m->bpe ? label_of(s, len, start[i], lens[i]) : strdup(piece ? piece : "");
         if (!out->pieces[i] || !t->text) {
             rc = at_error_set(err, AT_ENOMEM, "out of memory");
             goto out;
@@ -218,7 +264,8 @@ int at_hf_attend(const at_hf_model *m, const at_hf_tokens *t, at_model_run *run,
     int rc = hf_run_alloc(m, t->n, run, err);
     if (rc)
         return rc;
-    rc = hf_gpt2_forward(m, t->ids, t->n, run, err);
+    rc = m->cfg.family == AT_HF_GPT2 ? hf_gpt2_forward(m, t->ids, t->n, run, err)
+                                     : hf_bert_forward(m, t->ids, t->n, run, err);
     if (rc)
         at_model_run_free(run);
     return rc;
