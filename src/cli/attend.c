@@ -29,9 +29,9 @@ static int usage(FILE *f)
         "  --model FILE          a model file (default: models/mini.safetensors)\n"
         "  --model DIR           a Hugging Face model folder (GPT-2 or BERT: config.json,\n"
         "                        model.safetensors or its shards, vocab.json and merges.txt\n"
-        "                        or vocab.txt): its\n"
-        "                        own tokens (JSON adds \"token_ids\", \"pieces\", \"spans\"),\n"
-        "                        every layer and head; default layer 1, head 1\n"
+        "                        or vocab.txt): its own tokens (JSON adds \"token_ids\",\n"
+        "                        \"pieces\", \"spans\"), every layer and head; default\n"
+        "                        layer 1, head 1\n"
         "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n"
         "  Every format says what the model was trained on, which words it never saw and,\n"
         "  when the sentence is outside its training, that the weights are not learned meaning.\n");

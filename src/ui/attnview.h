@@ -37,6 +37,14 @@ typedef struct ui_attn {
  * Returns 0, or the AT_E* code. */
 int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence);
 
+struct at_hf_model;
+
+/* The same with a real checkpoint (engine/hf/hf.h): its own tokens (labels as the
+ * model sees them, spans in the sentence), every layer and head; no scope. The mask
+ * is the model's own (a->causal is set to it); a->unscaled is ignored. A sentence of
+ * more tokens than the model reads is cut as above. */
+int ui_attn_compute_hf(ui_attn *a, const struct at_hf_model *m, const char *sentence);
+
 /* Point h at the current layer and head (head ≥ 0): weights, scores (for masked
  * cells), fully masked rows, labels, and on the last layer the rows training never
  * reached (dimmed). Keeps h's cursor and scroll. */
