@@ -74,10 +74,14 @@ int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
     return AT_OK;
 }
 
-int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, const char *sentence)
+int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, at_hf_cache *cache,
+                       const char *sentence)
 {
     at_error err;
     at_error_clear(&err);
+    at_model_run prev = a->run;   /* kept for the cache until the new run is made */
+    memset(&a->run, 0, sizeof a->run);
+    a->reused = 0;
     ui_attn_free(a);
     a->error[0] = '\0';
     at_hf_tokens t;
@@ -87,6 +91,7 @@ int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, const char *sentence)
     int rc = at_hf_tokenize(m, sentence, strlen(sentence), &t, &err);
     if (rc != AT_OK) {
         snprintf(a->error, sizeof a->error, "%s", err.msg);
+        at_model_run_free(&prev);
         return rc;
     }
     a->n_total = t.n;
@@ -96,7 +101,9 @@ int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, const char *sentence)
     if (view.n && !(a->labels = malloc(view.n * sizeof *a->labels)))
         rc = at_error_set(&err, AT_ENOMEM, "%s", _("out of memory"));
     if (!rc && view.n)
-        rc = at_hf_attend(m, &view, &a->run, &err);
+        rc = at_hf_attend_cached(m, cache, &view, prev.n ? &prev : NULL, &a->run, &a->reused,
+                                 &err);
+    at_model_run_free(&prev);
     if (rc != AT_OK) {
         snprintf(a->error, sizeof a->error, "%s", err.msg);
         free(a->labels);

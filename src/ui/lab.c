@@ -32,6 +32,7 @@ typedef struct ui_lab {
     size_t frame;        /* the training frame t shows next */
     int find;            /* the measure f looks for next (at_head_measure) */
     char found[256];     /* what f found, shown under the settings ("" = nothing) */
+    at_hf_cache *cache;  /* a real model's key/value cache (NULL: none yet, or BERT) */
 } ui_lab;
 
 static const ui_help_item lab_help[] = {
@@ -69,6 +70,11 @@ static const ui_help_item lab_help[] = {
                             "look at the previous token, many rest on the first token; in "
                             "the upper layers look for the head that links a pronoun to its "
                             "noun. Lessons keep the built-in model.")},
+    {N_("the cache"), N_("GPT-2 looks only backwards, so a token's keys, values and "
+                         "attention row never change when words are added after it. The lab "
+                         "keeps them (a key/value cache): typing at the end computes only the "
+                         "new tokens, an edit in the middle everything from there on; the line "
+                         "under the settings says how many were computed.")},
     {NULL, NULL},
 };
 
@@ -76,8 +82,10 @@ static void recompute(ui_lab *l)
 {
     ui_tutor *t = ui_tutor_of(l->base.app);
     l->found[0] = '\0';
+    if (t->hf && !l->cache)
+        at_hf_cache_new(t->hf, &l->cache, NULL);   /* none: every run computes everything */
     if (t->hf)
-        ui_attn_compute_hf(&l->attn, t->hf, l->input.buf);
+        ui_attn_compute_hf(&l->attn, t->hf, l->cache, l->input.buf);
     else
         ui_attn_compute(&l->attn, t->model, l->input.buf);
     ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
@@ -178,8 +186,14 @@ static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
     if (t->hf) {   /* a real checkpoint: what it is, the cut, what f found */
         at_hf_info hi;
         at_hf_get_info(t->hf, &hi);
-        snprintf(b, sizeof b, _("%s · %zu layers × %zu heads · %s tokens · %s"), hi.dir,
-                 hi.cfg->n_layers, hi.cfg->n_heads, hi.tokenizer, _("f: find heads"));
+        const char *base = strrchr(hi.dir, '/');
+        base = base && base[1] ? base + 1 : hi.dir;
+        char cached[160] = "";
+        if (hi.causal && a->run.n)
+            snprintf(cached, sizeof cached, _(" · computed %zu of %zu tokens (key/value cache)"),
+                     a->run.n - a->reused, a->run.n);
+        snprintf(b, sizeof b, _("%s · %zu layers × %zu heads · %s tokens%s · %s"), base,
+                 hi.cfg->n_layers, hi.cfg->n_heads, hi.tokenizer, cached, _("f: find heads"));
         ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
         if (a->n_total > a->toks.n && a->toks.n) {
             snprintf(b, sizeof b, _("first %zu of %zu tokens (model limit)"), a->toks.n,
@@ -722,6 +736,7 @@ static void lab_free(ui_screen *s)
 {
     ui_lab *l = (ui_lab *)s;
     ui_attn_free(&l->attn);
+    at_hf_cache_free(l->cache);
     free(l);
 }
 

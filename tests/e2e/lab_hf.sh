@@ -18,7 +18,7 @@ tutor_start 110 32 -- --lang en --model "$dir/gpt2" lab "$EN"
 expect_screen "lab gpt2: the model's own tokens (18 BPE pieces)" "18 tokens"
 expect_screen "lab gpt2: layer 1 of 3, head 1 of 4" "layer 1/3 · head 1/4"
 expect_screen "lab gpt2: its own causal mask" "causal mask (the model's own)"
-expect_screen "lab gpt2: names the folder and its tokenizer" "3 layers × 4 heads · byte-level BPE tokens"
+expect_screen "lab gpt2: names the folder and its tokenizer" "gpt2 · 3 layers × 4 heads · byte-level BPE tokens"
 expect_line "lab gpt2: a word's leading space shows as ␣" '^ ␣animal '
 row=$(printf '%s\n' "$SCREEN" | grep -E '^ The ' | head -1)
 dots=$(printf '%s' "$row" | grep -o '·' | wc -l)
@@ -50,3 +50,10 @@ err=$("$AT_BIN" --model "$dir/bad" lab 2>&1 </dev/null); rc=$?
 expect_eq "lab with a bad model folder: exit 2" 2 "$rc"
 expect_eq "lab with a bad model folder: one line naming the file" \
   "attn-tutor: $dir/bad/config.json: model_type 'llama' is not one attn-tutor can open (gpt2, bert)" "$err"
+
+# The key/value cache: typing at the end computes only the new tokens.
+tutor_start 110 32 -- --lang en --model "$dir/gpt2" lab "The animal was"
+expect_screen "lab gpt2: the first run computes every token" "computed 3 of 3 tokens"
+keys i
+type_text " t"
+expect_screen "lab gpt2: typing at the end computes only the new tokens" "computed 1 of 4 tokens"

@@ -51,91 +51,106 @@ int hf_gpt2_bind(at_hf_model *m, at_error *err)
     return AT_OK;
 }
 
-/* Activations of one forward pass, carved from one block. */
-typedef struct gpt2_acts {
-    float *x;           /* [n × d] the residual stream */
-    float *a;           /* [n × d] a layer norm's output */
-    float *qkv;         /* [n × 3d] */
-    float *q, *k, *v;   /* [n × d] each */
-    float *heads;       /* [n × d] concatenated head outputs */
-    float *proj;        /* [n × d] a sub-block's output */
-    float *mid;         /* [n × f] the MLP's hidden layer */
-    float *mem;
-} gpt2_acts;
-
-static int acts_alloc(size_t n, size_t d, size_t f, gpt2_acts *A)
-{
-    size_t total = n * (10 * d + f);
-    float *p = A->mem = malloc(total * sizeof *p);
-    if (!p)
-        return -1;
-    A->x = p, p += n * d;
-    A->a = p, p += n * d;
-    A->qkv = p, p += 3 * n * d;
-    A->q = p, p += n * d;
-    A->k = p, p += n * d;
-    A->v = p, p += n * d;
-    A->heads = p, p += n * d;
-    A->proj = p, p += n * d;
-    A->mid = p;
-    return 0;
-}
-
-/* x_i = wte[id_i] + wpe[i] */
-static void embed(const at_hf_model *m, const int32_t *ids, size_t n, float *x)
+/* x_i = wte[id_i] + wpe[p + i] for the rows p … n − 1 */
+static void embed(const at_hf_model *m, const int32_t *ids, size_t p, size_t n, float *x)
 {
     const size_t d = m->cfg.d_model;
-    for (size_t i = 0; i < n; i++) {
-        const float *e = m->wte + (size_t)ids[i] * d, *p = m->wpe + i * d;
+    for (size_t i = p; i < n; i++) {
+        const float *e = m->wte + (size_t)ids[i] * d, *w = m->wpe + i * d;
+        float *x_i = x + (i - p) * d;
         for (size_t j = 0; j < d; j++)
-            x[i * d + j] = e[j] + p[j];
+            x_i[j] = e[j] + w[j];
     }
+}
+
+/* Put the rows of a block [H × r × n] (queries p … p + r − 1) into run's layer l. */
+static void scatter(float *dst, const float *src, size_t H, size_t r, size_t n, size_t p)
+{
+    for (size_t h = 0; h < H; h++)
+        memcpy(dst + (h * n + p) * n, src + h * r * n, r * n * sizeof *dst);
+}
+
+int hf_gpt2_forward_from(const at_hf_model *m, const int32_t *ids, size_t n, size_t p,
+                         float *const *K, float *const *V, at_model_run *run, at_error *err)
+{
+    const at_hf_config *c = &m->cfg;
+    const size_t d = c->d_model, f = c->d_ff, H = c->n_heads, dh = d / H, r = n - p;
+    if (p >= n)
+        return AT_OK;
+    /* x, a, q, heads, proj [r × d]; qkv [r × 3d]; mid [r × f]; w, s, sc [H × r × n] */
+    size_t floats = r * (8 * d + f) + 3 * H * r * n;
+    float *mem = malloc(floats * sizeof *mem);
+    unsigned char *allowed = malloc(r * n);
+    at_workspace ws = {0};
+    int rc = AT_OK;
+    if (!mem || !allowed) {
+        rc = at_error_set(err, AT_ENOMEM, "out of memory for %zu tokens", n);
+        goto out;
+    }
+    float *x = mem, *a = x + r * d, *q = a + r * d, *heads = q + r * d, *proj = heads + r * d,
+          *qkv = proj + r * d, *mid = qkv + 3 * r * d, *w = mid + r * f, *sc = w + H * r * n,
+          *scd = sc + H * r * n;
+    for (size_t i = 0; i < r; i++)         /* query p + i sees keys 0 … p + i */
+        for (size_t j = 0; j < n; j++)
+            allowed[i * n + j] = j <= p + i;
+    embed(m, ids, p, n, x);
+    for (size_t l = 0; l < c->n_layers; l++) {
+        const hf_layer *L = &m->layers[l];
+        /* x += c_proj(attention(c_attn(ln_1(x)))); this block's keys and values join
+         * those of the tokens before it in K[l], V[l] */
+        hf_layernorm(r, d, x, L->ln1_g, L->ln1_b, c->ln_eps, a);
+        hf_linear(r, d, 3 * d, a, L->w_qkv, 0, L->b_qkv, qkv);
+        for (size_t i = 0; i < r; i++) {
+            memcpy(q + i * d, qkv + i * 3 * d, d * sizeof(float));
+            memcpy(K[l] + (p + i) * d, qkv + i * 3 * d + d, d * sizeof(float));
+            memcpy(V[l] + (p + i) * d, qkv + i * 3 * d + 2 * d, d * sizeof(float));
+        }
+        float scale = c->scale_attn ? 1.0f / sqrtf((float)dh) : 1.0f;
+        if (c->scale_by_layer)
+            scale /= (float)(l + 1);
+        at_mask mask = {.allowed = allowed};
+        at_mha_trace tr = {.scores = sc, .scaled = scd};
+        rc = at_mha_attend(H, d, r, q, n, K[l], V[l], scale, &mask, heads, w, NULL, &tr, &ws,
+                           err);
+        if (rc)
+            break;
+        scatter(run->weights[l], w, H, r, n, p);
+        scatter(run->scores[l], sc, H, r, n, p);
+        scatter(run->scaled[l], scd, H, r, n, p);
+        hf_linear(r, d, d, heads, L->w_o, 0, L->b_o, proj);
+        for (size_t i = 0; i < r * d; i++)
+            x[i] += proj[i];
+        if (l + 1 == c->n_layers)
+            break;   /* nothing after the last attention changes a weight */
+        /* x += mlp(ln_2(x)) */
+        hf_layernorm(r, d, x, L->ln2_g, L->ln2_b, c->ln_eps, a);
+        hf_linear(r, d, f, a, L->w_fc, 0, L->b_fc, mid);
+        hf_activate(c->act, r * f, mid);
+        hf_linear(r, f, d, mid, L->w_out, 0, L->b_out, proj);
+        for (size_t i = 0; i < r * d; i++)
+            x[i] += proj[i];
+    }
+out:
+    at_workspace_free(&ws);
+    free(allowed);
+    free(mem);
+    return rc;
 }
 
 int hf_gpt2_forward(const at_hf_model *m, const int32_t *ids, size_t n, at_model_run *run,
                     at_error *err)
 {
-    const at_hf_config *c = &m->cfg;
-    const size_t d = c->d_model, f = c->d_ff, H = c->n_heads, dh = d / H;
-    gpt2_acts A = {0};
-    at_workspace ws = {0};
-    int rc = AT_OK;
-    if (acts_alloc(n, d, f, &A))
-        return at_error_set(err, AT_ENOMEM, "out of memory for %zu tokens", n);
-    embed(m, ids, n, A.x);
-    for (size_t l = 0; l < c->n_layers; l++) {
-        const hf_layer *L = &m->layers[l];
-        /* x += c_proj(attention(c_attn(ln_1(x)))) */
-        hf_layernorm(n, d, A.x, L->ln1_g, L->ln1_b, c->ln_eps, A.a);
-        hf_linear(n, d, 3 * d, A.a, L->w_qkv, 0, L->b_qkv, A.qkv);
-        for (size_t i = 0; i < n; i++) {
-            memcpy(A.q + i * d, A.qkv + i * 3 * d, d * sizeof(float));
-            memcpy(A.k + i * d, A.qkv + i * 3 * d + d, d * sizeof(float));
-            memcpy(A.v + i * d, A.qkv + i * 3 * d + 2 * d, d * sizeof(float));
-        }
-        float scale = c->scale_attn ? 1.0f / sqrtf((float)dh) : 1.0f;
-        if (c->scale_by_layer)
-            scale /= (float)(l + 1);
-        at_mask mask = {.causal = 1};
-        at_mha_trace tr = {.scores = run->scores[l], .scaled = run->scaled[l]};
-        rc = at_mha_attend(H, d, n, A.q, n, A.k, A.v, scale, &mask, A.heads, run->weights[l],
-                           l == 0 ? run->fully_masked : NULL, &tr, &ws, err);
-        if (rc)
-            break;
-        hf_linear(n, d, d, A.heads, L->w_o, 0, L->b_o, A.proj);
-        for (size_t i = 0; i < n * d; i++)
-            A.x[i] += A.proj[i];
-        if (l + 1 == c->n_layers)
-            break;   /* nothing after the last attention changes a weight */
-        /* x += mlp(ln_2(x)) */
-        hf_layernorm(n, d, A.x, L->ln2_g, L->ln2_b, c->ln_eps, A.a);
-        hf_linear(n, d, f, A.a, L->w_fc, 0, L->b_fc, A.mid);
-        hf_activate(c->act, n * f, A.mid);
-        hf_linear(n, f, d, A.mid, L->w_out, 0, L->b_out, A.proj);
-        for (size_t i = 0; i < n * d; i++)
-            A.x[i] += A.proj[i];
+    const size_t L = m->cfg.n_layers, d = m->cfg.d_model;
+    float **kv = calloc(2 * L, sizeof *kv), *mem = malloc(2 * L * n * d * sizeof *mem);
+    int rc;
+    if (!kv || !mem) {
+        rc = at_error_set(err, AT_ENOMEM, "out of memory for %zu tokens", n);
+    } else {
+        for (size_t i = 0; i < 2 * L; i++)
+            kv[i] = mem + i * n * d;
+        rc = hf_gpt2_forward_from(m, ids, n, 0, kv, kv + L, run, err);
     }
-    at_workspace_free(&ws);
-    free(A.mem);
+    free(kv);
+    free(mem);
     return rc;
 }

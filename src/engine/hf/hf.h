@@ -85,4 +85,25 @@ void at_hf_tokens_free(at_hf_tokens *t);
 int at_hf_attend(const at_hf_model *m, const at_hf_tokens *t, at_model_run *run,
                  at_error *err);
 
+/* A key/value cache for typing: GPT-2 is causal, so the keys, values and attention rows
+ * of the tokens a sentence starts with do not depend on the tokens after them. Given the
+ * previous run made with the same cache, at_hf_attend_cached computes only the tokens
+ * from the first one that differs (typing at the end: the last one or two; an edit in
+ * the middle: from there on) and copies the rows before it. Memory: 2 · n_layers ·
+ * max_tokens · d_model floats (29 MB for GPT-2 small). BERT has no cache: every row
+ * depends on every token, each call computes everything. */
+typedef struct at_hf_cache at_hf_cache;
+
+/* A cache for m (caller-owned, at_hf_cache_free; only with m). AT_ENOMEM. */
+int at_hf_cache_new(const at_hf_model *m, at_hf_cache **out, at_error *err);
+void at_hf_cache_free(at_hf_cache *c);
+
+/* at_hf_attend through the cache c: prev is the run the previous call with c made (or
+ * NULL: computes everything); *reused (may be NULL) tells how many tokens' rows were
+ * taken from prev. The weights equal at_hf_attend's to rounding. Errors as at_hf_attend;
+ * on error the cache is emptied (the next call computes everything). */
+int at_hf_attend_cached(const at_hf_model *m, at_hf_cache *c, const at_hf_tokens *t,
+                        const at_model_run *prev, at_model_run *run, size_t *reused,
+                        at_error *err);
+
 #endif

@@ -46,6 +46,13 @@ int hf_gpt2_bind(at_hf_model *m, at_error *err);
 int hf_gpt2_forward(const at_hf_model *m, const int32_t *ids, size_t n, at_model_run *run,
                     at_error *err);
 
+/* GPT-2's forward pass over the rows p … n − 1 only: the tokens before p are in the
+ * key/value cache (K[l], V[l] [≥ n × d] for layer l hold their keys and values; the rows
+ * p … n − 1 are written there) and their attention rows are not touched (causal: they
+ * do not depend on later tokens). run must be allocated for n. p = 0: everything. */
+int hf_gpt2_forward_from(const at_hf_model *m, const int32_t *ids, size_t n, size_t p,
+                         float *const *K, float *const *V, at_model_run *run, at_error *err);
+
 /* BERT's tensors and forward pass, as hf_gpt2_*: embeddings (word + position + token
  * type 0, then a layer norm), post-layer-norm blocks x = LN(x + attn(x)),
  * x = LN(x + ffn(x)), no mask. */

@@ -2,6 +2,7 @@
 #include "engine/hf/hf_impl.h"
 #include "engine/model_ops.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,22 @@ void hf_layernorm(size_t n, size_t d, const float *x, const float *g, const floa
     }
 }
 
+/* Below this many rows a product is done row by row (sgemv): sgemm would first pack the
+ * whole weight matrix, which for one or two rows (a keystroke with the key/value cache)
+ * costs more than the product itself. */
+#define GEMV_ROWS 4
+
 void hf_linear(size_t n, size_t d_in, size_t d_out, const float *x, const float *W,
                int trans_w, const float *b, float *out)
 {
-    at_matmul_ld(n, d_out, d_in, x, d_in, W, trans_w ? d_in : d_out, trans_w, out, d_out, 0);
+    if (n <= GEMV_ROWS) {
+        for (size_t i = 0; i < n; i++)   /* out_i = W^T x_i, or W x_i for [out × in] */
+            cblas_sgemv(CblasRowMajor, trans_w ? CblasNoTrans : CblasTrans,
+                        (int)(trans_w ? d_out : d_in), (int)(trans_w ? d_in : d_out), 1.0f, W,
+                        (int)(trans_w ? d_in : d_out), x + i * d_in, 1, 0.0f, out + i * d_out, 1);
+    } else {
+        at_matmul_ld(n, d_out, d_in, x, d_in, W, trans_w ? d_in : d_out, trans_w, out, d_out, 0);
+    }
     if (b)
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < d_out; j++)
