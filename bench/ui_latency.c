@@ -196,6 +196,29 @@ static int copy_file(const char *from, const char *to)
     return bad ? -1 : 0;
 }
 
+/* Tensor e[*n] named name, [rows × cols] (cols 0: [rows]), of add + roughly normal noise
+ * of σ 0.02 (GPT-2's initialisation; a sum of 4 uniforms from a seeded generator). */
+static int add_random(at_st_entry *e, char (*names)[64], size_t *n, const char *name,
+                      size_t rows, size_t cols, float add, uint32_t *seed)
+{
+    size_t count = rows * (cols ? cols : 1);
+    float *x = malloc(count * sizeof *x);
+    if (!x)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        float u = 0;
+        for (int k = 0; k < 4; k++) {
+            *seed = *seed * 1664525u + 1013904223u;
+            u += (float)(*seed >> 8) / 16777216.0f - 0.5f;
+        }
+        x[i] = add + 0.0346f * u;   /* the sum's σ is 0.577: 0.02 after scaling */
+    }
+    snprintf(names[*n], 64, "%s", name);
+    e[*n] = (at_st_entry){names[*n], rows, cols, x};
+    (*n)++;
+    return 0;
+}
+
 /* GPT-2 small's shapes (n_embd 768, n_head 12, n_layer 12, n_positions 1024, vocab
  * 50257), weights drawn from a seeded generator (normal-ish, σ 0.02 as GPT-2's init),
  * written once; a folder already there is used as it is. */
@@ -228,35 +251,19 @@ static int make_gpt2_small(void)
     static char names[N][64];
     size_t n = 0;
     uint32_t seed = 14;
-    #define ENTRY(nm, rows, cols, a) do {                                               \
-        size_t cnt = (size_t)(rows) * ((cols) ? (cols) : 1);                            \
-        float *x = malloc(cnt * sizeof *x);                                             \
-        if (!x) return -1;                                                              \
-        for (size_t i = 0; i < cnt; i++) {                                              \
-            float u = 0;                                                                \
-            for (int k = 0; k < 4; k++) {   /* a sum of 4 uniforms: roughly normal */   \
-                seed = seed * 1664525u + 1013904223u;                                   \
-                u += (float)(seed >> 8) / 16777216.0f - 0.5f;                           \
-            }                                                                           \
-            x[i] = (a) + 0.0346f * u;   /* σ of the sum is 0.577: 0.02 after scaling */ \
-        }                                                                               \
-        snprintf(names[n], 64, "%s", nm);                                               \
-        e[n] = (at_st_entry){names[n], rows, cols, x};                                  \
-        n++;                                                                            \
-    } while (0)
-    ENTRY("wte.weight", V, D, 0);
-    ENTRY("wpe.weight", P, D, 0);
-    for (int l = 0; l < L; l++)
-        for (size_t k = 0; k < sizeof per_layer / sizeof *per_layer; k++) {
+    int bad = add_random(e, names, &n, "wte.weight", V, D, 0, &seed) ||
+              add_random(e, names, &n, "wpe.weight", P, D, 0, &seed);
+    for (int l = 0; l < L && !bad; l++)
+        for (size_t k = 0; k < sizeof per_layer / sizeof *per_layer && !bad; k++) {
             char nm[64];
             snprintf(nm, sizeof nm, "h.%d.%s", l, per_layer[k].what);
-            ENTRY(nm, per_layer[k].r, per_layer[k].c, per_layer[k].add);
+            bad = add_random(e, names, &n, nm, per_layer[k].r, per_layer[k].c, per_layer[k].add,
+                             &seed);
         }
-    ENTRY("ln_f.weight", D, 0, 1);
-    ENTRY("ln_f.bias", D, 0, 0);
-    #undef ENTRY
+    bad = bad || add_random(e, names, &n, "ln_f.weight", D, 0, 1, &seed) ||
+          add_random(e, names, &n, "ln_f.bias", D, 0, 0, &seed);
     at_error err;
-    int rc = at_st_write(HF_DIR "/model.safetensors", e, n, NULL, 0, &err);
+    int rc = bad ? -1 : at_st_write(HF_DIR "/model.safetensors", e, n, NULL, 0, &err);
     for (size_t i = 0; i < n; i++)
         free((void *)e[i].data);
     return rc ? -1 : 0;
