@@ -107,6 +107,10 @@ bad merges-bad-line "bad-merges-bad-line/merges.txt:4: not two pieces separated 
 bad merges-unknown "bad-merges-unknown/merges.txt:224: piece 'qqqq' is not in the vocabulary"
 bad merges-result "merges.txt:2: the merge makes"
 bad no-merges "no vocab.json and merges.txt"
+bad merges-escape "merges.txt:224: piece '�]0;pwned�' is not in the vocabulary"
+esc=$(printf '\033')
+case "$err" in *"$esc"*) not_ok "a model file's escape sequence reaches the terminal raw" ;;
+  *) ok "a model file's escape sequence is shown as �, never sent raw" ;; esac
 # A folder without config.json, and a folder given to a command that takes only files.
 err=$("$AT_BIN" attend --model models "hello" 2>&1)
 expect_eq "a folder without config.json: what it must hold" "attn-tutor attend: --model models: is a folder without config.json: give a model file (e.g. --model models/mini.safetensors) or a Hugging Face model folder (config.json, model.safetensors and the tokenizer's files)" "$err"

@@ -117,6 +117,9 @@ def main(d, case):
         lines = open(os.path.join(d, "merges.txt"), encoding="utf-8").read().split("\n")
         a, b = lines[1].split(" ")
         edit_json(os.path.join(d, "vocab.json"), lambda j: j.pop(a + b))
+    elif case == "merges-escape":   # an escape sequence in a file: shown, never obeyed
+        with open(os.path.join(d, "merges.txt"), "a", encoding="utf-8") as f:
+            f.write("\x1b]0;pwned\x07 x\n")
     elif case == "no-merges":
         os.remove(os.path.join(d, "merges.txt"))
     else:
