@@ -33,6 +33,8 @@ for v in "f32:" "f16:--dtype F16" "bf16:--dtype BF16" "prefixed:--prefix bert. -
   for s in "$S_EN" "$S_ZH" "$S_MIX"; do compare "bert $name: $(printf '%s' "$s" | cut -c1-24)" "$dir/$name" "$s"; done
 done
 
+compare "bert f32, [CLS] x [SEP] (row by row)" "$dir/f32" "x"
+
 json=$("$AT_BIN" attend --model "$dir/f32" --format json "$S_MIX")
 chk=$(printf '%s' "$json" | $PY -c '
 import json, sys

@@ -29,7 +29,7 @@ compare() { # name folder sentence
 for v in "f32:" "f16:--dtype F16" "bf16:--dtype BF16" \
          "prefixed:--prefix transformer. --buffers" "sharded:--shards 2" "gammabeta:--gamma-beta" \
          "bf16-sharded-prefixed:--dtype BF16 --shards 3 --prefix transformer." \
-         "wordpiece-vocab:--wordpiece"; do
+         "wordpiece-vocab:--wordpiece" "wide:--d 96 --heads 6 --layers 4 --positions 128"; do
   name=${v%%:*} args=${v#*:}
   $PY tests/hf/hfgen.py "$dir/$name" $args --seed 3 || { not_ok "hfgen $name"; continue; }
   for s in "$S_EN" "$S_ZH" "$S_MIX"; do compare "gpt2 $name: $(printf '%s' "$s" | cut -c1-24)" "$dir/$name" "$s"; done
@@ -37,6 +37,10 @@ done
 
 out=$("$AT_BIN" --model "$dir/wordpiece-vocab" tokenize --format json "$S_ZH")
 expect_contains "gpt2 with a BERT vocab.txt: WordPiece tokens, [CLS] first" '"tokens":["[CLS]","小","明"' "$out"
+
+# Up to 4 tokens the products go row by row (sgemv): the same numbers.
+compare "gpt2 f32, 4 tokens (row by row)" "$dir/f32" "an ox"
+compare "gpt2 f32, 1 token" "$dir/f32" "it"
 
 # Tokens: the model's own, mapped back to the sentence.
 json=$("$AT_BIN" attend --model "$dir/f32" --format json "$S_MIX")
