@@ -419,6 +419,72 @@ static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
     return 1;
 }
 
+/* One head as a thumbnail of side rows × rows (2 columns a cell, so it looks square):
+ * cell (a, b) shows the largest weight of its block of queries and keys; a block whose
+ * every cell is masked is blank. */
+static void draw_thumbnail(const ui_attn *a, int head, WINDOW *w, int y, int x, size_t side)
+{
+    size_t n = a->run.n;
+    const float *wt = a->run.weights[a->layer] + ui_attn_index(a, head, 0, 0);
+    const float *sc = a->run.scores[a->layer] + ui_attn_index(a, head, 0, 0);
+    int colour = crt_palette_in_use() != CRT_PALETTE_NONE;
+    for (size_t r = 0; r < side; r++)
+        for (size_t c = 0; c < side; c++) {
+            size_t i0 = r * n / side, i1 = (r + 1) * n / side, j0 = c * n / side,
+                   j1 = (c + 1) * n / side;
+            float best = -1;
+            for (size_t i = i0; i < i1; i++)
+                for (size_t j = j0; j < j1; j++)
+                    if (!(isinf(sc[i * n + j]) && sc[i * n + j] < 0) && wt[i * n + j] > best)
+                        best = wt[i * n + j];
+            int cy = y + (int)r, cx = x + 2 * (int)c;
+            if (best < 0) {
+                ui_fill(w, cy, cx, 2, crt_attr(CRT_NORMAL));
+            } else if (colour) {
+                ui_fill(w, cy, cx, 2, crt_attr(crt_heat_role(best)));
+            } else {
+                ui_puts(w, cy, cx, crt_shade(best), 1, crt_attr(CRT_NORMAL));
+                ui_puts(w, cy, cx + 1, crt_shade(best), 1, crt_attr(CRT_NORMAL));
+            }
+        }
+}
+
+/* Every head of the layer as thumbnails (BertViz's model view), when the full maps do
+ * not fit: the largest side that fits, at most one cell per token. Returns 0 when not
+ * even 4 × 4 cells fit. */
+static int draw_thumbnails(ui_lab *l, WINDOW *w, ui_rect r)
+{
+    size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n, best = 0, best_per_row = 1;
+    for (size_t per_row = 1; per_row <= H; per_row++) {
+        size_t rows_of = (H + per_row - 1) / per_row;
+        size_t by_w = (size_t)r.w / per_row, by_h = ((size_t)r.h - 1) / rows_of;
+        size_t side = by_w >= 3 ? (by_w - 2) / 2 : 0;
+        if (by_h >= 1 && by_h - 1 < side)
+            side = by_h - 1;
+        if (side > n)
+            side = n;
+        if (side > best) {
+            best = side;
+            best_per_row = per_row;
+        }
+    }
+    if (best < 4)
+        return 0;
+    int pw = 2 * (int)best + 2, ph = (int)best + 1;
+    char t[160];
+    snprintf(t, sizeof t, _("every head of layer %d: each cell the largest weight of its "
+                            "block (%zu × %zu tokens a cell at most)"), l->attn.layer + 1,
+             (n + best - 1) / best, (n + best - 1) / best);
+    ui_put_items(w, r.y, r.x, t, r.w, crt_attr(CRT_DIM));
+    for (size_t h = 0; h < H; h++) {
+        int gx = r.x + (int)(h % best_per_row) * pw, gy = r.y + 1 + (int)(h / best_per_row) * ph;
+        snprintf(t, sizeof t, _("head %zu"), h + 1);
+        ui_puts(w, gy, gx, t, pw - 1, crt_attr(CRT_TITLE));
+        draw_thumbnail(&l->attn, (int)h, w, gy + 1, gx, best);
+    }
+    return 1;
+}
+
 static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
 {
     ui_lab *l = (ui_lab *)s;
@@ -442,7 +508,7 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         return;
     }
     if (l->attn.head == UI_HEAD_ALL) {
-        if (draw_all_heads(l, w, body))
+        if (draw_all_heads(l, w, body) || draw_thumbnails(l, w, body))
             return;
         ui_puts(w, body.y, body.x, _("All heads do not fit this terminal; showing head 1."),
                 body.w, crt_attr(CRT_WARN));

@@ -57,3 +57,10 @@ expect_screen "lab gpt2: the first run computes every token" "computed 3 of 3 to
 keys i
 type_text " t"
 expect_screen "lab gpt2: typing at the end computes only the new tokens" "computed 1 of 4 tokens"
+
+# Every head of a layer: thumbnails when the full maps do not fit.
+LONG="The animal didn't cross the road because it was too tired, so it lay down under a tree and slept."
+tutor_start 80 24 -- --lang en --model "$dir/gpt2" lab "$LONG"
+keys a
+expect_screen "lab gpt2: a shows every head as thumbnails when the maps do not fit" "every head of layer 1: each cell the largest weight of its block"
+expect_screen "lab gpt2: the fourth head's thumbnail is there" "head 4"
