@@ -2,6 +2,8 @@
  *                   [--format table|csv|json] [--untrained] SENTENCE
  * Tokens of a sentence and the mini-model's attention weights (engine: model.h). */
 #include "cli/cli.h"
+#include "cli/attend.h"
+#include "engine/hf/hf.h"
 #include "cli/output.h"
 #include "engine/visible.h"
 #include "engine/model.h"
@@ -11,20 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FMT_TABLE, FMT_CSV, FMT_JSON };
-
-typedef struct attend_args {
-    long layer, head;           /* 1-based; 0 = default (the coreference head); head -1 = all */
-    int format, untrained;
-    at_run_opts opts;
-    char *sentence;
-} attend_args;
-
 static int usage(FILE *f)
 {
     fprintf(f,
         "usage: attn-tutor attend [--layer L] [--head H|all] [--mask none|causal] [--no-scale]\n"
-        "                         [--format table|csv|json] [--untrained] [--model FILE] SENTENCE\n"
+        "                         [--format table|csv|json] [--untrained] [--model PATH] SENTENCE\n"
         "  The tokens of SENTENCE and the mini-model's attention weights: one row per query\n"
         "  token, one column per key token, each row sums to 1.\n"
         "  --layer L, --head H   which layer and head to show, counted from 1 (default: the\n"
@@ -34,6 +27,11 @@ static int usage(FILE *f)
         "  --format json         every layer and head (layers and heads in order)\n"
         "  --untrained           the untrained (random, seeded) weights instead of the trained\n"
         "  --model FILE          a model file (default: models/mini.safetensors)\n"
+        "  --model DIR           a Hugging Face model folder (GPT-2 or BERT: config.json,\n"
+        "                        model.safetensors or its shards, vocab.json and merges.txt\n"
+        "                        or vocab.txt): its own tokens (JSON adds \"token_ids\",\n"
+        "                        \"pieces\", \"spans\"), every layer and head; default\n"
+        "                        layer 1, head 1\n"
         "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n"
         "  Every format says what the model was trained on, which words it never saw and,\n"
         "  when the sentence is outside its training, that the weights are not learned meaning.\n");
@@ -102,6 +100,7 @@ static int parse_args(int argc, char **argv, attend_args *a)
             if (strcmp(v, "none") && strcmp(v, "causal"))
                 return bad("--mask is none or causal, not '%s'", v);
             a->opts.causal = !strcmp(v, "causal");
+            a->mask_given = 1;
         } else if (!strcmp(s, "--format")) {
             if (!strcmp(v, "table"))
                 a->format = FMT_TABLE;
@@ -306,7 +305,7 @@ static void csv_field(const char *s)
     putchar('"');
 }
 
-static void print_csv(const at_tokens *t, const at_model_run *r, size_t l, size_t h0, size_t h1)
+void cli_attend_csv(const at_tokens *t, const at_model_run *r, size_t l, size_t h0, size_t h1)
 {
     const size_t n = r->n;
     printf("layer,head,query,query_token,key,key_token,weight\n");
@@ -329,8 +328,8 @@ static void pad(int cols)
         putchar(' ');
 }
 
-static void print_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,
-                        const unsigned char *mark, qz_lang lang)
+void cli_attend_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,
+                      const unsigned char *mark, qz_lang lang)
 {
     const size_t n = r->n;
     int label = 0, *tw = malloc((n ? n : 1) * sizeof *tw);
@@ -477,7 +476,7 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
                r->n_heads[l], coref  ? qz_tr(lang, " (the coreference head)")
                               : prev ? qz_tr(lang, " (the previous-token head)") : "");
         print_profile(m, l, h, lang);
-        print_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
+        cli_attend_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
         if (last)
             print_rows_note(m, t, sc, lang);
         print_named_here(m, t, r, l, h, lang);
@@ -508,7 +507,7 @@ static int show(const at_model *m, const at_tokens *t, const at_model_run *r,
     if (a->format == FMT_JSON)
         print_json(m, t, r, sc, a);
     else if (a->format == FMT_CSV)
-        print_csv(t, r, l, h0, h1);
+        cli_attend_csv(t, r, l, h0, h1);
     else
         print_tables(m, t, r, sc, a, l, h0, h1);
     return 0;
@@ -527,8 +526,12 @@ int cli_attend(int argc, char **argv)
         rc = rc < 0 ? 0 : rc;
         goto out;
     }
-    if ((rc = cli_refuse_special_files("attend", cli_g.lang, CLI_FILES_MODEL)))
+    if ((rc = cli_refuse_special_files("attend", cli_g.lang, CLI_FILES_MODEL | CLI_FILES_MODEL_DIR)))
         goto out;
+    if (cli_g.model_path && at_hf_is_folder(cli_g.model_path)) {
+        rc = cli_attend_hf(&a);
+        goto out;
+    }
     if (at_tokenize(a.sentence, strlen(a.sentence), &toks, &err) != AT_OK) {
         fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
         rc = 2;

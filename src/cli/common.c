@@ -252,10 +252,20 @@ int cli_refuse_special_files(const char *cmd, const char *lang, int which)
     if ((which & CLI_FILES_MODEL) && cli_g.model_path) {
         int fd;
         size_t size;
-        if (at_file_open(cli_g.model_path, "a model file (.safetensors)", &fd, &size, &err) == AT_OK)
+        int folder = stat(cli_g.model_path, &st) == 0 && S_ISDIR(st.st_mode);
+        char cfg[CLI_PATH_MAX + 16];
+        snprintf(cfg, sizeof cfg, "%s/config.json", cli_g.model_path);
+        if (folder && (which & CLI_FILES_MODEL_DIR)) {
+            if (stat(cfg, &st) != 0) {
+                fprintf(stderr, "attn-tutor%s%s: --model %s: is a folder without config.json: "
+                        "give a model file (e.g. --model models/mini.safetensors) or a Hugging "
+                        "Face model folder (config.json, model.safetensors and the tokenizer's "
+                        "files)\n", *cmd ? " " : "", cmd, cli_g.model_path);
+                refused = 1;
+            }
+        } else if (at_file_open(cli_g.model_path, "a model file (.safetensors)", &fd, &size, &err) == AT_OK) {
             close(fd);
-        else if (err.code == AT_ENOTREG) {
-            int folder = stat(cli_g.model_path, &st) == 0 && S_ISDIR(st.st_mode);
+        } else if (err.code == AT_ENOTREG) {
             fprintf(stderr, "attn-tutor%s%s: --model %s: %s%s\n", *cmd ? " " : "", cmd, cli_g.model_path, err.msg,
                     folder ? ": give the file itself, e.g. --model models/mini.safetensors" : "");
             refused = 1;

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/headstats.h"
+#include "engine/hf/hf.h"
 #include "ui/attnview.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
@@ -28,6 +30,9 @@ typedef struct ui_lab {
     int detail_top;      /* first key row shown in the detail pane */
     int stale;           /* the sentence changed since the model last ran on it */
     size_t frame;        /* the training frame t shows next */
+    int find;            /* the measure f looks for next (at_head_measure) */
+    char found[256];     /* what f found, shown under the settings ("" = nothing) */
+    at_hf_cache *cache;  /* a real model's key/value cache (NULL: none yet, or BERT) */
 } ui_lab;
 
 static const ui_help_item lab_help[] = {
@@ -42,6 +47,9 @@ static const ui_help_item lab_help[] = {
     {N_("m"), N_("causal mask on/off (a token sees only itself and earlier ones)")},
     {N_("s"), N_("scaling by √dₖ on/off (without it the weights sharpen)")},
     {N_("e"), N_("export the shown weights as CSV (the file name is shown)")},
+    {N_("f"), N_("find a head by what it does, over every layer: the most weight on the "
+                 "previous token, on the first token, on the other pieces of the same word "
+                 "(each press: the next)")},
     {N_("t"), N_("put in a sentence the model was trained on (each press: the next sentence "
                  "frame)")},
     {N_("the model"), N_("The built-in model was trained only to tell which noun a pronoun "
@@ -60,13 +68,31 @@ static const ui_help_item lab_help[] = {
                           "the weights are not learned meaning. It learned agreement (he, "
                           "she, they, it; 他, 她, 他们) and a few hundred words; on sentences "
                           "unlike its frames its choice of noun is often wrong.")},
+    {N_("a real model"), N_("With --model DIR (a Hugging Face GPT-2 or BERT folder) the "
+                            "lab shows that model: its own tokens (␣ is the space before a "
+                            "GPT-2 word, ## a WordPiece inside a word), every layer and head, "
+                            "its own mask (GPT-2 looks only backwards). Try f: many heads "
+                            "look at the previous token, many rest on the first token; in "
+                            "the upper layers look for the head that links a pronoun to its "
+                            "noun. Lessons keep the built-in model.")},
+    {N_("the cache"), N_("GPT-2 looks only backwards, so a token's keys, values and "
+                         "attention row never change when words are added after it. The lab "
+                         "keeps them (a key/value cache): typing at the end computes only the "
+                         "new tokens, an edit in the middle everything from there on; the line "
+                         "under the settings says how many were computed.")},
     {NULL, NULL},
 };
 
 static void recompute(ui_lab *l)
 {
     ui_tutor *t = ui_tutor_of(l->base.app);
-    ui_attn_compute(&l->attn, t->model, l->input.buf);
+    l->found[0] = '\0';
+    if (t->hf && !l->cache)
+        at_hf_cache_new(t->hf, &l->cache, NULL);   /* none: every run computes everything */
+    if (t->hf)
+        ui_attn_compute_hf(&l->attn, t->hf, l->cache, l->input.buf);
+    else
+        ui_attn_compute(&l->attn, t->model, l->input.buf);
     ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
     if (l->attn.run.n && l->map.cur_row < 0)
         l->map.cur_row = 0;
@@ -101,6 +127,14 @@ static int lab_typing(ui_screen *s)
     return ((ui_lab *)s)->typing;
 }
 
+/* A real model's layers (heads = 0) or heads per layer (heads = 1). */
+static size_t hf_size(const at_hf_model *m, int heads)
+{
+    at_hf_info hi;
+    at_hf_get_info(m, &hi);
+    return heads ? hi.cfg->n_heads : hi.cfg->n_layers;
+}
+
 /* "12 tokens · layer 2/2 · head 1/1 · no mask · scaled by √dₖ · trained model"; the
  * layer and head counts are the model's even when no sentence is typed yet. */
 static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
@@ -110,8 +144,11 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
     const ui_attn *a = &l->attn;
     at_model_info info;
     at_model_get_info(t->model, &info);
-    size_t layer = a->layer >= 0 && (size_t)a->layer < info.n_layers ? (size_t)a->layer : 0;
-    size_t heads = info.n_layers ? info.n_heads[layer] : 0;
+    size_t n_layers = info.n_layers;
+    if (t->hf)   /* a real checkpoint: its own sizes, every layer the same heads */
+        n_layers = hf_size(t->hf, 0);
+    size_t layer = a->layer >= 0 && (size_t)a->layer < n_layers ? (size_t)a->layer : 0;
+    size_t heads = t->hf ? hf_size(t->hf, 1) : info.n_layers ? info.n_heads[layer] : 0;
     char head[48];
     if (a->head == UI_HEAD_ALL && heads == 1)
         snprintf(head, sizeof head, "%s", _("one head"));
@@ -124,11 +161,20 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
         snprintf(toks, sizeof toks, "%s", _("type a sentence"));
     else
         snprintf(toks, sizeof toks, _n("%zu token", "%zu tokens", a->toks.n), a->toks.n);
-    snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
-             layer + 1, info.n_layers, head,
-             a->causal ? _("causal mask") : _("no mask"),
-             a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
-             t->trained ? _("trained model") : _("untrained demo weights"));
+    if (t->hf) {
+        at_hf_info hi;
+        at_hf_get_info(t->hf, &hi);
+        snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
+                 layer + 1, n_layers, head,
+                 hi.causal ? _("causal mask (the model's own)") : _("no mask (both ways)"),
+                 _("scaled by √dₖ"), hi.cfg->family == AT_HF_GPT2 ? "GPT-2" : "BERT");
+    } else {
+        snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
+                 layer + 1, info.n_layers, head,
+                 a->causal ? _("causal mask") : _("no mask"),
+                 a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
+                 t->trained ? _("trained model") : _("untrained demo weights"));
+    }
     ui_put_items(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
@@ -143,6 +189,27 @@ static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
     const ui_attn *a = &l->attn;
     char b[1024];
     int used = 0, tall = rows >= 18;
+    if (t->hf) {   /* a real checkpoint: what it is, the cut, what f found */
+        at_hf_info hi;
+        at_hf_get_info(t->hf, &hi);
+        const char *base = strrchr(hi.dir, '/');
+        base = base && base[1] ? base + 1 : hi.dir;
+        char cached[160] = "";
+        if (hi.causal && a->run.n)
+            snprintf(cached, sizeof cached, _(" · computed %zu of %zu tokens (key/value cache)"),
+                     a->run.n - a->reused, a->run.n);
+        snprintf(b, sizeof b, _("%s · %zu layers × %zu heads · %s tokens%s · %s"), base,
+                 hi.cfg->n_layers, hi.cfg->n_heads, hi.tokenizer, cached, _("f: find heads"));
+        ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
+        if (a->n_total > a->toks.n && a->toks.n) {
+            snprintf(b, sizeof b, _("first %zu of %zu tokens (model limit)"), a->toks.n,
+                     a->n_total);
+            ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_WARN));
+        }
+        if (l->found[0] && rows > 9)
+            ui_put_items(w, y + used++, x, l->found, cols, crt_attr(CRT_OK));
+        return used;
+    }
     if (t->model_note[0] && rows > 9) {
         ui_puts(w, y + used++, x, t->model_note, cols, crt_attr(CRT_WARN));
     } else if (tall) {
@@ -362,6 +429,72 @@ static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
     return 1;
 }
 
+/* One head as a thumbnail of side rows × rows (2 columns a cell, so it looks square):
+ * cell (a, b) shows the largest weight of its block of queries and keys; a block whose
+ * every cell is masked is blank. */
+static void draw_thumbnail(const ui_attn *a, int head, WINDOW *w, int y, int x, size_t side)
+{
+    size_t n = a->run.n;
+    const float *wt = a->run.weights[a->layer] + ui_attn_index(a, head, 0, 0);
+    const float *sc = a->run.scores[a->layer] + ui_attn_index(a, head, 0, 0);
+    int colour = crt_palette_in_use() != CRT_PALETTE_NONE;
+    for (size_t r = 0; r < side; r++)
+        for (size_t c = 0; c < side; c++) {
+            size_t i0 = r * n / side, i1 = (r + 1) * n / side, j0 = c * n / side,
+                   j1 = (c + 1) * n / side;
+            float best = -1;
+            for (size_t i = i0; i < i1; i++)
+                for (size_t j = j0; j < j1; j++)
+                    if (!(isinf(sc[i * n + j]) && sc[i * n + j] < 0) && wt[i * n + j] > best)
+                        best = wt[i * n + j];
+            int cy = y + (int)r, cx = x + 2 * (int)c;
+            if (best < 0) {
+                ui_fill(w, cy, cx, 2, crt_attr(CRT_NORMAL));
+            } else if (colour) {
+                ui_fill(w, cy, cx, 2, crt_attr(crt_heat_role(best)));
+            } else {
+                ui_puts(w, cy, cx, crt_shade(best), 1, crt_attr(CRT_NORMAL));
+                ui_puts(w, cy, cx + 1, crt_shade(best), 1, crt_attr(CRT_NORMAL));
+            }
+        }
+}
+
+/* Every head of the layer as thumbnails (BertViz's model view), when the full maps do
+ * not fit: the largest side that fits, at most one cell per token. Returns 0 when not
+ * even 4 × 4 cells fit. */
+static int draw_thumbnails(ui_lab *l, WINDOW *w, ui_rect r)
+{
+    size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n, best = 0, best_per_row = 1;
+    for (size_t per_row = 1; per_row <= H; per_row++) {
+        size_t rows_of = (H + per_row - 1) / per_row;
+        size_t by_w = (size_t)r.w / per_row, by_h = ((size_t)r.h - 1) / rows_of;
+        size_t side = by_w >= 3 ? (by_w - 2) / 2 : 0;
+        if (by_h >= 1 && by_h - 1 < side)
+            side = by_h - 1;
+        if (side > n)
+            side = n;
+        if (side > best) {
+            best = side;
+            best_per_row = per_row;
+        }
+    }
+    if (best < 4)
+        return 0;
+    int pw = 2 * (int)best + 2, ph = (int)best + 1;
+    char t[160];
+    snprintf(t, sizeof t, _("every head of layer %d: each cell the largest weight of its "
+                            "block (%zu × %zu tokens a cell at most)"), l->attn.layer + 1,
+             (n + best - 1) / best, (n + best - 1) / best);
+    ui_put_items(w, r.y, r.x, t, r.w, crt_attr(CRT_DIM));
+    for (size_t h = 0; h < H; h++) {
+        int gx = r.x + (int)(h % best_per_row) * pw, gy = r.y + 1 + (int)(h / best_per_row) * ph;
+        snprintf(t, sizeof t, _("head %zu"), h + 1);
+        ui_puts(w, gy, gx, t, pw - 1, crt_attr(CRT_TITLE));
+        draw_thumbnail(&l->attn, (int)h, w, gy + 1, gx, best);
+    }
+    return 1;
+}
+
 static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
 {
     ui_lab *l = (ui_lab *)s;
@@ -385,7 +518,7 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         return;
     }
     if (l->attn.head == UI_HEAD_ALL) {
-        if (draw_all_heads(l, w, body))
+        if (draw_all_heads(l, w, body) || draw_thumbnails(l, w, body))
             return;
         ui_puts(w, body.y, body.x, _("All heads do not fit this terminal; showing head 1."),
                 body.w, crt_attr(CRT_WARN));
@@ -499,6 +632,54 @@ static void load_frame(ui_lab *l)
                    f->pattern);
 }
 
+/* m, s and t with a real model: its mask and scaling are its own, and it has no
+ * training sentences to show. */
+static void real_model_key(ui_lab *l, int ch)
+{
+    at_hf_info hi;
+    at_hf_get_info(ui_tutor_of(l->base.app)->hf, &hi);
+    const char *why = ch == 't' ? _("t shows the built-in model's training sentences; a real "
+                                    "model takes any sentence: type one (i).")
+                    : ch == 's' ? _("A real model's scores are scaled by √dₖ as it was trained; "
+                                    "s is for the built-in model.")
+                    : hi.causal ? _("GPT-2 is causal by construction: the mask is the model's "
+                                    "own (it was trained to look only backwards).")
+                                : _("BERT attends both ways by construction: it has no causal "
+                                    "mask.");
+    ui_app_message(l->base.app, CRT_WARN, "%s", why);
+}
+
+/* f: the head, over every layer, with the most weight on the previous token, on the
+ * first token, on the other pieces of the same word (each press the next measure). */
+static void find_head(ui_lab *l)
+{
+    static const char *const what[AT_HEAD_N_MEASURES] = {
+        N_("on the previous token"), N_("on the first token"),
+        N_("on the other pieces of the same word")};
+    if (l->attn.run.n == 0) {
+        ui_app_message(l->base.app, CRT_WARN, "%s", _("Type a sentence first."));
+        return;
+    }
+    for (int tries = 0; tries < AT_HEAD_N_MEASURES; tries++) {
+        at_head_measure m = (at_head_measure)l->find;
+        l->find = (l->find + 1) % AT_HEAD_N_MEASURES;
+        size_t layer, head;
+        double v;
+        size_t count = at_head_best(&l->attn.run, &l->attn.toks, l->input.buf, m, &layer,
+                                    &head, &v);
+        if (!count)
+            continue;   /* e.g. no word of several pieces: the next measure */
+        l->attn.layer = (int)layer;
+        change_head(l, (int)head);
+        snprintf(l->found, sizeof l->found, _("f: layer %zu, head %zu puts %.2f %s on average "
+                                               "(the most of %zu heads)"),
+                 layer + 1, head + 1, v, _(what[m]), count);
+        ui_app_message(l->base.app, CRT_OK, "%s", l->found);
+        return;
+    }
+    ui_app_message(l->base.app, CRT_WARN, "%s", _("Nothing to measure: the sentence is one token."));
+}
+
 static int key_typing(ui_lab *l, ui_key k)
 {
     ui_lineedit *e = &l->input;
@@ -593,15 +774,24 @@ static int lab_key(ui_screen *s, ui_key k)
             change_head(l, UI_HEAD_ALL);
         break;
     case 'm':
-        l->attn.causal = !l->attn.causal;
-        recompute(l);
-        break;
     case 's':
-        l->attn.unscaled = !l->attn.unscaled;
+    case 't':
+        if (ui_tutor_of(s->app)->hf) {
+            real_model_key(l, k.ch);
+            break;
+        }
+        if (k.ch == 't') {
+            load_frame(l);
+            break;
+        }
+        if (k.ch == 'm')
+            l->attn.causal = !l->attn.causal;
+        else
+            l->attn.unscaled = !l->attn.unscaled;
         recompute(l);
         break;
+    case 'f': find_head(l); break;
     case 'e': export_csv(l); break;
-    case 't': load_frame(l); break;
     case 'q': case 27: return UI_BACK;
     default:
         if (k.ch >= '1' && k.ch <= '9') {
@@ -622,6 +812,7 @@ static void lab_free(ui_screen *s)
 {
     ui_lab *l = (ui_lab *)s;
     ui_attn_free(&l->attn);
+    at_hf_cache_free(l->cache);
     free(l);
 }
 
@@ -650,6 +841,10 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
     l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : (int)info.coref_head;
     if (o.head == -1)
         l->attn.layer = o.layer >= 0 ? o.layer : (int)info.coref_layer;
+    if (t->hf) {   /* a real model: layer 1, head 1 unless asked */
+        l->attn.layer = o.layer >= 0 ? o.layer : 0;
+        l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : 0;
+    }
     l->attn.causal = o.causal;
     l->attn.unscaled = o.unscaled;
     l->map.cur_row = o.focus;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/attention.h"
+#include "engine/hf/hf.h"
 #include "ui/crt.h"
 #include "ui/home.h"
 #include "ui/i18n.h"
@@ -160,6 +161,7 @@ static void tutor_free(ui_tutor *t)
         qz_store_close(&t->store);
     at_lesson_set_free(&t->lessons);
     at_model_free(t->model);
+    at_hf_free(t->hf);
 }
 
 int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
@@ -171,6 +173,15 @@ int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
     t->lesson_dirs = lesson_dirs;
     t->n_lesson_dirs = n_lesson_dirs;
     ui_i18n_init(lang);
+    if (model_path && at_hf_is_folder(model_path)) {
+        at_error err;
+        if (at_hf_open(model_path, &t->hf, &err) != AT_OK) {
+            fprintf(stderr, "attn-tutor: %s\n", err.msg);
+            tutor_free(t);
+            return -2;
+        }
+        model_path = NULL;   /* lessons keep the shipped model */
+    }
     if (open_model(t, model_path, shipped_model) < 0) {
         tutor_free(t);
         return -1;
@@ -194,8 +205,9 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
      * the tutor waits for a key (tests/e2e/idle_cpu.sh). */
     at_blas_set_max_threads(1);
     ui_tutor t;
-    if (ui_tutor_open(&t, lang, model_path, lesson_dirs, n_lesson_dirs, shipped_model) < 0)
-        return 1;
+    int opened = ui_tutor_open(&t, lang, model_path, lesson_dirs, n_lesson_dirs, shipped_model);
+    if (opened < 0)
+        return opened == -2 ? 2 : 1;
     if (start == UI_START_LESSON)
         ui_tutor_load_lessons(&t);
     if (start == UI_START_LESSON && lesson_index(&t, arg) < 0) {

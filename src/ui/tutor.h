@@ -8,8 +8,12 @@
 #include "quiz/progress.h"
 #include "ui/screen.h"
 
+struct at_hf_model;
+
 typedef struct ui_tutor {
     at_model *model;          /* owned: the trained model, else the demo weights */
+    struct at_hf_model *hf;   /* owned: --model DIR, a real checkpoint the lab shows (NULL:
+                                 the lab shows `model`; lessons always do) */
     int trained;
     char model_note[512];     /* why the demo weights are in use ("" otherwise) */
     const char *lang;         /* "zh" or "en" */
@@ -43,8 +47,10 @@ typedef enum ui_start {
 ui_tutor *ui_tutor_of(ui_app *app);
 
 /* Load what the tutor needs (language, lessons, model, progress store) without
- * touching the terminal. Returns 0, or -1 when no model could be made (message on
- * stderr). Release with ui_tutor_close. */
+ * touching the terminal. model_path may be a Hugging Face model folder (engine/hf/hf.h):
+ * the lab shows it, lessons keep the shipped model. Returns 0, -1 when no model could
+ * be made, -2 when the model folder is bad (message on stderr, one line). Release with
+ * ui_tutor_close. */
 int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
                   const char *const *lesson_dirs, size_t n_lesson_dirs,
                   const char *shipped_model);
