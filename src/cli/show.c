@@ -172,9 +172,13 @@ static void show_compute_summary(FILE *f, const at_compute_result *r, qz_lang la
     fprintf(f, QZ_TR(lang, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n",
                      "n = %zu 个词元，d_k = %zu，d_v = %zu（太大，不逐个打印）\n"), r->n_q,
             r->d_k, r->d_v);
-    if (r->raw)
+    if (r->raw && !r->masked) {
         fprintf(f, QZ_TR(lang, "variance of the raw scores q·k: %.4g\n",
                          "原始分数 q·k 的方差：%.4g\n"), r->raw_variance);
+        if (r->scale != 1.0f)
+            fprintf(f, QZ_TR(lang, "variance of the scaled scores: %.4g\n",
+                             "缩放后分数的方差：%.4g\n"), r->scaled_variance);
+    }
     double best = 0;
     for (size_t i = 0; i < r->n_q * r->n_k; i++)
         best = r->weights[i] > best ? r->weights[i] : best;

@@ -335,6 +335,8 @@ typedef struct at_compute_result {
     unsigned char *allowed;   /* [n_q × n_k] 1 = may attend */
     unsigned char *fully_masked;   /* [n_q] 1 = the row saw no key (weights and output 0) */
     double raw_variance;      /* variance of the visible entries of raw (random demos) */
+    double scaled_variance;   /* … and of scaled (raw · scale): ≈ 1 for random demos at 1/√d_k */
+    int masked;               /* the block gave a mask (causal or rows of 1/0) */
     const char *const *tokens;     /* borrowed labels [n_q] or NULL */
     const char *const *key_tokens; /* borrowed labels [n_k] or NULL */
 } at_compute_result;

@@ -44,6 +44,8 @@ static int label_width(const char *const *labels, size_t n)
 
 static int row_label_cols(const ui_heatmap *h, int cols)
 {
+    if (h->label_cols > 1)
+        return h->label_cols;
     int lw = label_width(h->q_labels, h->n_q);
     int cap = cols / 4 < 12 ? cols / 4 : 12;
     if (lw > cap)

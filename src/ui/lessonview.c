@@ -11,6 +11,7 @@
 #include "ui/crt.h"
 #include "ui/doc.h"
 #include "ui/draw.h"
+#include "ui/headsgrid.h"
 #include "ui/i18n.h"
 #include "ui/lab.h"
 #include "ui/scopetext.h"
@@ -25,6 +26,8 @@ typedef struct ui_lesson {
     size_t index;                /* lesson in the tutor's set */
     unsigned step;
     int top;                     /* first doc line shown */
+    int page;                    /* rows of the step's body at the last draw */
+    int to_end;                  /* show the end of the step at the next draw (PgUp back) */
     ui_doc doc;
     /* state of the current step */
     ui_question question;
@@ -32,6 +35,8 @@ typedef struct ui_lesson {
     ui_attn attn;
     ui_heatmap map;
     int has_lab;
+    ui_heads_grid grid;          /* a lab step with `head: all`: every head side by side */
+    int has_grid;
     at_compute_result timed;     /* a `time: true` compute step, run here */
     int has_timed;
     double timed_ms;
@@ -39,8 +44,10 @@ typedef struct ui_lesson {
 } ui_lesson;
 
 static const ui_help_item lesson_help[] = {
-    {N_("→ l  PgDn  Space"), N_("next step (at the end: the next lesson)")},
-    {N_("← h  PgUp"), N_("previous step")},
+    {N_("→ l"), N_("next step (at the end: the next lesson)")},
+    {N_("← h"), N_("previous step")},
+    {N_("PgDn  Space"), N_("next page of a long step; at its end, the next step")},
+    {N_("PgUp"), N_("previous page; at the top of a step, the end of the one before")},
     {N_("Home  End"), N_("first / last step")},
     {N_("↑ ↓  j k"), N_("scroll a long step")},
     {N_("Enter"), N_("on a lab step: open the sentence in the lab")},
@@ -250,9 +257,17 @@ static void layout_lab(ui_lesson *l, ui_doc *d, int height)
         ui_doc_text(d, l->attn.error, CRT_WRONG, 0);
         return;
     }
-    snprintf(b, sizeof b, _("layer %d · head %d · %s · %s — Enter opens it in the lab"),
-             l->attn.layer + 1, l->attn.head == UI_HEAD_ALL ? 1 : l->attn.head + 1,
-             l->attn.causal ? _("causal mask") : _("no mask"),
+    char head[64];
+    /* every head, when one panel fits the screen's height (the document scrolls) */
+    l->has_grid = l->attn.head == UI_HEAD_ALL &&
+                  ui_heads_grid_plan(&l->attn, d->width, -1, &l->grid) &&
+                  l->grid.panel_h - 1 <= height;
+    if (l->has_grid)
+        snprintf(head, sizeof head, _("all %zu heads"), ui_attn_heads(&l->attn));
+    else
+        snprintf(head, sizeof head, _("head %d"), l->attn.head == UI_HEAD_ALL ? 1 : l->attn.head + 1);
+    snprintf(b, sizeof b, _("layer %d · %s · %s · %s — Enter opens it in the lab"),
+             l->attn.layer + 1, head, l->attn.causal ? _("causal mask") : _("no mask"),
              l->attn.unscaled ? _("not scaled") : _("scaled by √dₖ"));
     ui_doc_text(d, b, CRT_DIM, 0);
     /* the model's scope: what it was trained on, unseen words, the note or trained rows */
@@ -268,6 +283,12 @@ static void layout_lab(ui_lesson *l, ui_doc *d, int height)
         ui_scope_rows(m, &l->attn, b, sizeof b);
         if (b[0])
             ui_doc_text(d, b, CRT_DIM, 0);
+    }
+    if (l->attn.head == UI_HEAD_ALL && !l->has_grid)
+        ui_doc_text(d, _("All heads do not fit this terminal; showing head 1."), CRT_WARN, 0);
+    if (l->has_grid) {   /* the document scrolls: the grid takes the rows it needs */
+        ui_doc_block(d, BLOCK_LAB, l->grid.rows);
+        return;
     }
     int h = (int)l->attn.run.n + 1;
     if (h > height - 3)
@@ -309,7 +330,9 @@ static void draw_block(void *ctx, WINDOW *w, int id, int row0, ui_rect where)
     ui_lesson *l = ctx;
     if (id == BLOCK_FIELD && l->has_question)
         ui_question_draw_field(&l->question, l->base.app, w, where);
-    if (id == BLOCK_LAB && l->has_lab && row0 == 0)
+    if (id == BLOCK_LAB && l->has_lab && l->has_grid)
+        ui_heads_grid_draw(w, where, row0, &l->attn, l->map.cur_row, &l->grid);
+    else if (id == BLOCK_LAB && l->has_lab && row0 == 0)
         ui_heatmap_draw(w, where, &l->map);
 }
 
@@ -362,6 +385,10 @@ static void lesson_draw(ui_screen *s, WINDOW *w, ui_rect r)
     layout(l, body.w, body.h);
     if (l->has_question)
         l->top = ui_question_scroll(&l->question, l->top, body.h);
+    l->page = body.h;
+    if (l->to_end)
+        l->top = (int)l->doc.n;
+    l->to_end = 0;
     int max_top = (int)l->doc.n - body.h;
     if (l->top > max_top)
         l->top = max_top;
@@ -378,6 +405,33 @@ static void lesson_draw(ui_screen *s, WINDOW *w, ui_rect r)
     ui_put_right(w, r.y, r.x + c + 2, right, room, crt_attr(CRT_DIM));
 }
 
+/* A page: the body's rows less one, so the last line of a page is the first of the
+ * next (never less than one row). */
+static int page_rows(const ui_lesson *l)
+{
+    return l->page > 2 ? l->page - 1 : 1;
+}
+
+/* PgDn, Space: the next page of a long step; from its last page, the next step. */
+static void page_down(ui_lesson *l)
+{
+    if (l->page > 0 && l->top + l->page < (int)l->doc.n)
+        l->top += page_rows(l);
+    else
+        next(l);
+}
+
+/* PgUp: the page before; from the top of a step, the previous step at its end. */
+static void page_up(ui_lesson *l)
+{
+    if (l->top > 0) {
+        l->top = l->top > page_rows(l) ? l->top - page_rows(l) : 0;
+    } else if (l->step > 0) {
+        go_step(l, (long)l->step - 1);
+        l->to_end = 1;
+    }
+}
+
 static int lesson_key(ui_screen *s, ui_key k)
 {
     ui_lesson *l = (ui_lesson *)s;
@@ -387,10 +441,14 @@ static int lesson_key(ui_screen *s, ui_key k)
             return f;
     }
     unsigned n = lesson_of(l)->doc->steps_count;
-    if (UI_IS_FN(k, KEY_RIGHT) || UI_IS_CHAR(k, 'l') || UI_IS_FN(k, KEY_NPAGE) || UI_IS_CHAR(k, ' '))
+    if (UI_IS_FN(k, KEY_RIGHT) || UI_IS_CHAR(k, 'l'))
         next(l);
-    else if (UI_IS_FN(k, KEY_LEFT) || UI_IS_CHAR(k, 'h') || UI_IS_FN(k, KEY_PPAGE))
+    else if (UI_IS_FN(k, KEY_NPAGE) || UI_IS_CHAR(k, ' '))
+        page_down(l);
+    else if (UI_IS_FN(k, KEY_LEFT) || UI_IS_CHAR(k, 'h'))
         go_step(l, (long)l->step - 1);
+    else if (UI_IS_FN(k, KEY_PPAGE))
+        page_up(l);
     else if (UI_IS_FN(k, KEY_HOME) || UI_IS_CHAR(k, 'g'))
         go_step(l, 0);
     else if (UI_IS_FN(k, KEY_END) || UI_IS_CHAR(k, 'G'))

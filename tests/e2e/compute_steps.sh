@@ -34,6 +34,11 @@ tutor_start 100 40 XDG_STATE_HOME="$E2E_TMP/state-en6" -- --lang en lesson maski
 expect_screen "mask: lesson 6 opens" "step 1/"
 keys Right Right Right Right
 expect_screen "mask: step 5" "step 5/"
+# the weights lead; the mask is among the inputs below them: scroll until its table ends
+k=0
+while [ $k -lt 40 ] && ! printf '%s\n' "$SCREEN" | sed -n '/Mask (1 = may attend/,$p' | grep -q '└'; do
+  keys j j j; k=$((k + 1)); frame
+done
 expect_screen "mask: the mask is shown" "Mask (1 = may attend, 0 = masked)"
 rows=$(printf '%s\n' "$SCREEN" | sed -n '/Mask (1 = may attend/,/└/p' | grep '│' | tr -d ' ' | tr '\n' ' ')
 expect_eq "mask: its rows, as the lesson gives them" "││<pad>│I│am│ │<pad>│0│0│0│ │I│0│1│0│ │am│0│1│1│ " "$rows"
@@ -41,5 +46,7 @@ expect_eq "mask: its rows, as the lesson gives them" "││<pad>│I│am│ �
 tutor_start 100 40 XDG_STATE_HOME="$E2E_TMP/state-zh6" -- --lang zh lesson masking
 expect_screen "mask zh: lesson 6 opens" "1/"
 keys Right Right Right Right
-expect_screen "mask zh: the mask is shown in Chinese" "掩码（1 = 可以关注，0 = 已遮蔽）"
 expect_screen "mask zh: the header in Chinese" "个查询"
+k=0
+while [ $k -lt 40 ] && ! shows "掩码（1 = 可以关注"; do keys j j j; k=$((k + 1)); done
+expect_screen "mask zh: the mask is shown in Chinese" "掩码（1 = 可以关注，0 = 已遮蔽）"

@@ -72,11 +72,17 @@ tutor_start 100 30 -- --lang en lesson scaled-dot-product
 expect_screen "lesson: opens for the one-query compute" "lesson 3 · step 1/"
 keys l l l l l l
 expect_screen "one query: step 7" "lesson 3 · step 7/"
+# the weights lead; scroll until the Q table is on screen whole
+k=0
+while [ $k -lt 40 ] && ! shows "K (keys)"; do keys j; k=$((k + 1)); done
 # the table under "Q (queries)": a header row, then exactly one body row of d_k values
 q_rows=$(printf '%s\n' "$SCREEN" | awk '/Q \(queries\)/{on=1; next} on && /└/{exit} on && /│/{n++} END{print n+0}')
 expect_eq "one query: Q is a table of 2 lines (header, one query)" 2 "$q_rows"
 expect_line "one query: the query row holds its 4 numbers" '^ +│ 1 +│ [-0-9.]+ +│ [-0-9.]+ +│ [-0-9.]+ +│ [-0-9.]+ +│$'
-keys j j j j j j j j j j j j j j j j j j j j
+k=0
+while [ $k -lt 60 ] && ! printf '%s\n' "$SCREEN" | sed -n '/Scores QKᵀ/,$p' | grep -q '└'; do
+  keys j; k=$((k + 1)); frame
+done
 expect_screen "one query: the scores table scrolled into view" "Scores QKᵀ"
 s_rows=$(printf '%s\n' "$SCREEN" | awk '/Scores QKᵀ/{on=1; next} on && /└/{exit} on && /│/{n++} END{print n+0}')
 expect_eq "one query: the scores are one row (header + one row)" 2 "$s_rows"

@@ -124,6 +124,36 @@ static void test_compute_fully_masked(void **state)
     at_diag_list_free(&d);
 }
 
+/* The variance of the raw scores and of the scaled ones, computed from the engine's
+ * scores: q·k for q = [1, 2], keys [1, 0], [0, 1], [1, 1] is 1, 2, 3 (variance 1); ÷ √2
+ * halves the variance. A block with a mask says so (its variance is not shown). */
+static void test_compute_variances(void **state)
+{
+    const char *yaml =
+        "id: v\nlang: en\ntitle: V\nsteps:\n"
+        "  - compute:\n      q: [[1, 2]]\n      k: [[1, 0], [0, 1], [1, 1]]\n"
+        "      v: [[1], [2], [3]]\n"
+        "  - compute:\n      q: [[1, 2]]\n      k: [[1, 0], [0, 1], [1, 1]]\n"
+        "      v: [[1], [2], [3]]\n      scale: 1\n"
+        "  - compute:\n      q: [[1, 2], [2, 1]]\n      k: [[1, 0], [0, 1]]\n"
+        "      v: [[1], [2]]\n      mask: causal\n";
+    at_diag_list d = {0};
+    at_lesson *l = load(yaml, &d);
+    char msg[600];
+    first_diag(&d, msg, sizeof msg);
+    if (!l)
+        fail_msg("%s", msg);
+    const at_compute_result *a = l->calc[0].compute, *b = l->calc[1].compute,
+                            *c = l->calc[2].compute;
+    assert_true(fabs(a->raw_variance - 1.0) < 1e-6);
+    assert_true(fabs(a->scaled_variance - 0.5) < 1e-6);
+    assert_int_equal(a->masked, 0);
+    assert_true(fabs(b->scaled_variance - b->raw_variance) < 1e-6);
+    assert_int_equal(c->masked, 1);
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
 /* Case 10: wrong shapes, each an error at its line:col, nothing leaked (ASan). */
 static void expect_first(const char *yaml, const char *want)
 {
@@ -261,6 +291,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_softmax_question),
         cmocka_unit_test(test_compute_fully_masked),
+        cmocka_unit_test(test_compute_variances),
         cmocka_unit_test(test_case10_shapes),
         cmocka_unit_test(test_hostile_input),
         cmocka_unit_test(test_parse_cell),
