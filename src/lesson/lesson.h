@@ -176,6 +176,13 @@ typedef struct at_option {
     char *feedback;           /* feedback: shown when picked */
 } at_option;
 
+/* A wrong number students often give for a numeric question, and the slip it shows
+ * (n² pairs for n(n+1)/2, W_O left out): named on a wrong try without the right answer. */
+typedef struct at_slip {
+    double value;             /* value: the wrong number */
+    char *feedback;           /* feedback: what was slipped, in the lesson's language */
+} at_slip;
+
 /* A wrong statement about a concept (see qz_concept for how it is matched). */
 typedef struct at_contradiction {
     char **phrases;           /* phrases: any one of them says it */
@@ -259,6 +266,8 @@ typedef struct at_question {
     double *value;            /* value: */
     double *tolerance;        /* tolerance: absolute */
     double *relative;         /* relative: fraction of value */
+    at_slip *slips;           /* slips: [..] wrong values with the slip each shows */
+    unsigned slips_count;
     /* attention (as in compute) */
     at_rows q, k, v;          /* q: k: v: */
     char *mask;               /* mask: none | causal */

@@ -124,6 +124,14 @@ static const cyaml_schema_field_t gloss_fields[] = {
 static const cyaml_schema_value_t gloss_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_gloss, gloss_fields),
 };
+static const cyaml_schema_field_t slip_fields[] = {
+    CYAML_FIELD_FLOAT("value", CYAML_FLAG_STRICT, at_slip, value),
+    CYAML_FIELD_STRING_PTR("feedback", CYAML_FLAG_DEFAULT, at_slip, feedback, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t slip_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_slip, slip_fields),
+};
 static const cyaml_schema_field_t option_fields[] = {
     CYAML_FIELD_STRING_PTR("text", CYAML_FLAG_DEFAULT, at_option, text, 1, CYAML_UNLIMITED),
     CYAML_FIELD_BOOL("correct", OPT, at_option, correct),
@@ -225,6 +233,8 @@ const cyaml_schema_field_t at_question_fields[] = {
     CYAML_FIELD_FLOAT_PTR("value", OPT | CYAML_FLAG_STRICT, at_question, value),
     CYAML_FIELD_FLOAT_PTR("tolerance", OPT | CYAML_FLAG_STRICT, at_question, tolerance),
     CYAML_FIELD_FLOAT_PTR("relative", OPT | CYAML_FLAG_STRICT, at_question, relative),
+    CYAML_FIELD_SEQUENCE("slips", OPT | CYAML_FLAG_POINTER, at_question, slips, &slip_entry, 0,
+                         CYAML_UNLIMITED),
     CYAML_FIELD_IGNORE("q", OPT),                                  /* at_rows */
     CYAML_FIELD_IGNORE("k", OPT),                                  /* at_rows */
     CYAML_FIELD_IGNORE("v", OPT),                                  /* at_rows */

@@ -4,6 +4,7 @@
 
 #include "lesson/rubriclint.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistr.h>
@@ -139,6 +140,11 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
         else if (right > 1 && !(q->multiple && *q->multiple))
             report(v, AT_DIAG_ERROR, opts, "%s", "several options are correct: add `multiple: true`");
     }
+    for (unsigned i = 0; q->kind == AT_Q_NUMERIC && qc->n == 1 && i < q->slips_count; i++)
+        if (fabs(q->slips[i].value - qc->expected[0]) <= qc->tolerance * (1 + 1e-9))
+            report(v, AT_DIAG_ERROR, ynode_get(item(ynode_get(node, "slips", NULL), i), "value", NULL),
+                   "%s", "this slip's `value` is the right answer (within the tolerance): a slip "
+                   "is a wrong value");
     if (q->kind == AT_Q_TEXT && q->min_concepts && *q->min_concepts > q->rubric_count)
         report(v, AT_DIAG_ERROR, ynode_get(node, "min_concepts", NULL), "%s",
                "`min_concepts` is larger than the number of rubric concepts");

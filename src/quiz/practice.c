@@ -187,6 +187,32 @@ static void make_heads(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p, FILE 
     q->values = e->values;
     q->n_values = 1;
     q->tolerance = 0;
+    /* The usual slips, computed from the same numbers: W_O left out, the biases left out
+     * or counted when there are none, one head's share, the heads multiplying it. */
+    double b4 = bias ? 4.0 * (double)d : 0, b3 = bias ? 3.0 * (double)d : 0;
+    qz_slip *sl = e->slips;
+    size_t n = 0;
+    sl[n++] = (qz_slip){3 * per_matrix + b3,
+        QZ_TR(lang, "You counted W_Q, W_K and W_V but left out W_O: the output projection that "
+                    "mixes the heads is a d_model × d_model matrix too.",
+              "你数了 W_Q、W_K、W_V，却漏了 W_O：把各个头混合起来的输出投影也是一个 "
+              "d_model × d_model 的矩阵。")};
+    sl[n++] = bias ? (qz_slip){4 * per_matrix,
+        QZ_TR(lang, "You left out the biases: each of the four matrices has one of d_model values.",
+              "你漏了偏置：四个矩阵各有一个长度为 d_model 的偏置。")}
+                   : (qz_slip){4 * per_matrix + 4.0 * (double)d,
+        QZ_TR(lang, "You added biases, but this layer has none: count the four matrices only.",
+              "你加上了偏置，可这一层不带偏置：只数四个矩阵。")};
+    sl[n++] = (qz_slip){4 * (double)d * (double)(d / h) + (bias ? 4.0 * (double)(d / h) : 0),
+        QZ_TR(lang, "That is one head's share: all the heads together fill the d_model columns of "
+                    "each matrix.",
+              "这只是一个头的份额：所有头合起来才占满每个矩阵的 d_model 列。")};
+    sl[n++] = (qz_slip){(4 * per_matrix + b4) * (double)h,
+        QZ_TR(lang, "The heads do not multiply the parameters: they split the columns of the same "
+                    "d_model × d_model matrices.",
+              "头数不会让参数成倍增加：各个头只是把同样的 d_model × d_model 矩阵按列分开。")};
+    q->slips = e->slips;
+    q->n_slips = n;
     fprintf(p, QZ_TR(lang, "Multi-head attention with d_model = %zu and h = %zu heads, %s.\n"
                            "How many parameters do W_Q, W_K, W_V, W_O%s hold together?\n",
                      "多头注意力，d_model = %zu，h = %zu 个头，%s。\n"
