@@ -129,6 +129,38 @@ static void show_lab_scope(FILE *f, const at_model *m, const at_lab_result *r, q
     at_scope_free(&sc);
 }
 
+/* A step's prediction: the prompt, the options, and the engine's answer (show is the
+ * instructor's preview: the answer is printed). */
+static void show_predict(FILE *f, const at_predict *p, const at_compute_result *r,
+                         const char *from_default, qz_lang lang)
+{
+    if (!p)
+        return;
+    fprintf(f, QZ_TR(lang, "[predict first] ", "[先预测] "));
+    const char *t = p->prompt ? p->prompt : "";
+    size_t n = strlen(t);
+    while (n && (t[n - 1] == '\n' || t[n - 1] == ' '))
+        n--;
+    fprintf(f, "%.*s\n", (int)n, t);
+    for (unsigned i = 0; p->kind == AT_PREDICT_CHOICE && i < p->options_count; i++)
+        fprintf(f, "  %c) %s%s\n", 'a' + (int)(i % 26), p->options[i].text,
+                p->options[i].correct ? QZ_TR(lang, "   (right)", "   （正确）") : "");
+    at_predict_answer a;
+    char msg[400];
+    if (at_predict_answer_of(p, r, from_default, &a, msg, sizeof msg)) {
+        fprintf(f, QZ_TR(lang, "  (cannot be answered: %s)\n", "  （无法作答：%s）\n"), msg);
+        return;
+    }
+    if (p->kind == AT_PREDICT_NUMBER)
+        fprintf(f, QZ_TR(lang, "  the engine: %.4g (close within %g)\n",
+                         "  引擎的答案：%.4g（相差 %g 以内算接近）\n"), a.value,
+                at_predict_tolerance(p));
+    else if (p->kind == AT_PREDICT_TOKEN)
+        fprintf(f, QZ_TR(lang, "  the engine: %s (%.4f)\n", "  引擎的答案：%s（%.4f）\n"),
+                r->key_tokens ? r->key_tokens[a.token] : "?",
+                (double)r->weights[a.row * r->n_k + a.token]);
+}
+
 static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang)
 {
     fprintf(f, QZ_TR(lang, "[lab] %s\n", "[实验] %s\n"), lab->sentence);
@@ -140,6 +172,7 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang
         at_lab_result_free(&r);
         return;
     }
+    show_predict(f, lab->predict, &r.view, lab->focus, lang);
     int all = r.head == AT_LAB_ALL_HEADS;
     size_t head = all ? 0 : r.head + 1;
     if (lang == QZ_ZH)
@@ -206,6 +239,7 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
     }
     fprintf(f, "%s%s\n", QZ_TR(lang, "[compute]", "[计算]"),
             c->random ? QZ_TR(lang, " seeded random q, k, v", " 带种子的随机 q、k、v") : "");
+    show_predict(f, c->predict, r, NULL, lang);
     if (r->n_q <= 16 && r->n_k <= 16)     /* (a wide output is summarised) */
         cli_print_compute_text(f, r);
     else

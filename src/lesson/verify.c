@@ -95,6 +95,18 @@ static const ynode *blamed_key(const ynode *map, const char *msg)
     return map;
 }
 
+/* A prediction the engine can answer (its row, key, column exist; a choice has a right
+ * option): else an error at its `predict`. */
+static void verify_predict(verifier *v, const at_predict *p, const at_compute_result *r,
+                           const char *from_default, const ynode *node)
+{
+    at_predict_answer a;
+    char msg[400];
+    if (p && at_predict_answer_of(p, r, from_default, &a, msg, sizeof msg))
+        report(v, AT_DIAG_ERROR, ynode_get(node, "predict", NULL), "the prediction cannot be "
+               "answered: %s", msg);
+}
+
 static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
                            const ynode *node)
 {
@@ -112,6 +124,7 @@ static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
     if (over_budget(v, r, node))
         return;
     verify_expects(v, c->expect, c->expect_count, r, NULL, ynode_get(node, "expect", NULL));
+    verify_predict(v, c->predict, r, NULL, node);
 }
 
 static void verify_question(verifier *v, at_step_calc *calc, const at_question *q,
@@ -166,13 +179,19 @@ static void verify_lab(verifier *v, const at_lab *lab, const at_model *m, const 
 {
     at_lab_result r;
     at_error err;
-    if (!m)
+    if (!m) {   /* the options of a choice are checked without a model */
+        at_compute_result none = {0};
+        if (lab->predict && lab->predict->kind == AT_PREDICT_CHOICE)
+            verify_predict(v, lab->predict, &none, lab->focus, node);
         return;
+    }
     if (at_lab_run(lab, m, &r, &err))
         report(v, AT_DIAG_ERROR, node, "%s", err.msg);
-    else
+    else {
         verify_expects(v, lab->expect, lab->expect_count, &r.view, lab->focus,
                        ynode_get(node, "expect", NULL));
+        verify_predict(v, lab->predict, &r.view, lab->focus, node);
+    }
     at_lab_result_free(&r);
 }
 
