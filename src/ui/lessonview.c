@@ -378,6 +378,10 @@ static void layout_lab(ui_lesson *l, ui_doc *d, int height)
         l->map.hidden = ui_predict_pending(&l->pred);
         if (ui_predict_picking(&l->pred))
             l->map.cur_col = l->pred.cursor;
+        else if (l->map.hidden)
+            l->map.cur_col = -1;   /* no cell marked while a choice or number is asked */
+        else if (l->map.cur_col < 0)
+            l->map.cur_col = l->map.cur_row;
         if (l->has_grid && ui_predict_pending(&l->pred)) {   /* shown once predicted */
             ui_doc_text(d, _("The heads appear here once you have predicted."), CRT_DIM, 0);
             return;

@@ -108,6 +108,20 @@ static void put_value(char *b, size_t cap, double x)
         snprintf(b, cap, "%.4g", x);
 }
 
+/* An option's text without the full stop that ends it (it is quoted inside a sentence). */
+static const char *quoted(const char *t, char *buf, size_t cap)
+{
+    size_t n = t ? strlen(t) : 0;
+    while (n && (t[n - 1] == ' ' || t[n - 1] == '\n'))
+        n--;
+    if (n && t[n - 1] == '.')
+        n--;
+    else if (n >= 3 && !memcmp(t + n - 3, "。", 3))
+        n -= 3;
+    snprintf(buf, cap, "%.*s", (int)n, t ? t : "");
+    return buf;
+}
+
 static void layout_choice(ui_predict *u, ui_doc *d)
 {
     const at_predict *p = u->p;
@@ -118,19 +132,21 @@ static void layout_choice(ui_predict *u, ui_doc *d)
             right = (int)i;
     if (right < 0)
         return;
-    const char *rt = p->options[right].text ? p->options[right].text : "";
+    char rb[512], cb[512];
+    const char *rt = quoted(p->options[right].text, rb, sizeof rb);
     int c = u->m.choice;
     if (!u->m.predicted || c < 0 || c >= (int)p->options_count) {
-        snprintf(b, sizeof b, _("The answer: %c) %s"), 'a' + right, rt);
+        snprintf(b, sizeof b, _("The answer: %c) %s."), 'a' + right, rt);
         ui_doc_text(d, b, CRT_OK, 0);
         return;
     }
     const at_option *o = &p->options[c];
     if (o->correct)
-        snprintf(b, sizeof b, _("✓ You predicted %c) %s. Right."), 'a' + c, o->text ? o->text : "");
+        snprintf(b, sizeof b, _("✓ You predicted %c) %s — right."), 'a' + c,
+                 quoted(o->text, cb, sizeof cb));
     else
-        snprintf(b, sizeof b, _("✗ You predicted %c) %s. It is %c) %s."), 'a' + c,
-                 o->text ? o->text : "", 'a' + right, rt);
+        snprintf(b, sizeof b, _("✗ You predicted %c) %s — the answer is %c) %s."), 'a' + c,
+                 quoted(o->text, cb, sizeof cb), 'a' + right, rt);
     ui_doc_text(d, b, o->correct ? CRT_OK : CRT_WRONG, 0);
     if (o->feedback)
         ui_doc_flow(d, o->feedback, CRT_NORMAL, 2);

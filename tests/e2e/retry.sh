@@ -89,7 +89,7 @@ wait_exit >/dev/null
 
 # Chinese: the hint is translated.
 tutor_start 100 30 -- --lang zh lesson scaled-dot-product
-expect_screen "retry: zh lesson 3 opens" "/18"
+expect_screen "retry: zh lesson 3 opens" "第 3 课"
 keys End
 expect_screen "retry: zh question sdp-2" "题目 sdp-2"
 keys a
