@@ -318,17 +318,32 @@ out:
     free(rows);
 }
 
+/* Code lines as written; a line wider than the document goes on under "↪" (never cut
+ * off: a clipped line of code reads as another line of code). */
 static void layout_code(ui_doc *d, const at_code *c)
 {
     if (c->lang)
         ui_doc_line_add(d, c->lang, CRT_DIM, 2);
     const char *p = c->source ? c->source : "";
+    int room = d->width - 2 > 8 ? d->width - 2 : 8;
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)(n < 1000 ? n : 1000), p);
-        ui_doc_line_add(d, line, CRT_CODE, 2);
+        size_t len = strlen(line), at = 0;
+        int first = 1;
+        do {
+            int cols = 0, w = first ? room : room - 2;
+            size_t k = ui_text_clip(line + at, len - at, w, &cols);
+            if (k == 0 && at < len)
+                k = ui_text_next(line + at, len - at, 0);   /* one cluster wider than w */
+            char piece[1100];
+            snprintf(piece, sizeof piece, "%s%.*s", first ? "" : "↪ ", (int)k, line + at);
+            ui_doc_line_add(d, piece, CRT_CODE, 2);
+            at += k;
+            first = 0;
+        } while (at < len);
         p += n + (e != NULL);
     }
 }
