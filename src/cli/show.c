@@ -130,6 +130,37 @@ static void show_lab_scope(FILE *f, const at_model *m, const at_lab_result *r, q
     at_scope_free(&sc);
 }
 
+/* A step's prediction: the prompt, the options, and the engine's answer (show is the
+ * instructor's preview: the answer is printed). */
+static void show_predict(FILE *f, const at_predict *p, const at_compute_result *r,
+                         const char *from_default, qz_lang lang)
+{
+    if (!p)
+        return;
+    fprintf(f, qz_tr(lang, "[predict first] "));
+    const char *t = p->prompt ? p->prompt : "";
+    size_t n = strlen(t);
+    while (n && (t[n - 1] == '\n' || t[n - 1] == ' '))
+        n--;
+    fprintf(f, "%.*s\n", (int)n, t);
+    for (unsigned i = 0; p->kind == AT_PREDICT_CHOICE && i < p->options_count; i++)
+        fprintf(f, "  %c) %s%s\n", 'a' + (int)(i % 26), p->options[i].text,
+                p->options[i].correct ? qz_tr(lang, "   (right)") : "");
+    at_predict_answer a;
+    char msg[400];
+    if (at_predict_answer_of(p, r, from_default, &a, msg, sizeof msg)) {
+        fprintf(f, qz_tr(lang, "  (cannot be answered: %s)\n"), msg);
+        return;
+    }
+    if (p->kind == AT_PREDICT_NUMBER)
+        fprintf(f, qz_tr(lang, "  the engine: %.4g (close within %g)\n"), a.value,
+                at_predict_tolerance(p));
+    else if (p->kind == AT_PREDICT_TOKEN)
+        fprintf(f, qz_tr(lang, "  the engine: %s (%.4f)\n"),
+                r->key_tokens ? r->key_tokens[a.token] : "?",
+                (double)r->weights[a.row * r->n_k + a.token]);
+}
+
 static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang)
 {
     fprintf(f, qz_tr(lang, "[lab] %s\n"), lab->sentence);
@@ -141,6 +172,7 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang
         at_lab_result_free(&r);
         return;
     }
+    show_predict(f, lab->predict, &r.view, lab->focus, lang);
     int all = r.head == AT_LAB_ALL_HEADS;
     size_t head = all ? 0 : r.head + 1;
     fprintf(f, all ? qz_tr(lang, "  %s, layer %zu, head mean of all, %zu\n")
@@ -168,8 +200,11 @@ static void show_compute_summary(FILE *f, const at_compute_result *r, qz_lang la
 {
     fprintf(f, qz_tr(lang, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n"), r->n_q,
             r->d_k, r->d_v);
-    if (r->raw)
+    if (r->raw && !r->masked) {
         fprintf(f, qz_tr(lang, "variance of the raw scores q·k: %.4g\n"), r->raw_variance);
+        if (r->scale != 1.0f)
+            fprintf(f, qz_tr(lang, "variance of the scaled scores: %.4g\n"), r->scaled_variance);
+    }
     double best = 0;
     for (size_t i = 0; i < r->n_q * r->n_k; i++)
         best = r->weights[i] > best ? r->weights[i] : best;
@@ -197,6 +232,7 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
     }
     fprintf(f, "%s%s\n", qz_tr(lang, "[compute]"),
             c->random ? qz_tr(lang, " seeded random q, k, v") : "");
+    show_predict(f, c->predict, r, NULL, lang);
     if (r->n_q <= 16 && r->n_k <= 16)     /* (a wide output is summarised) */
         cli_print_compute_text(f, r);
     else

@@ -236,9 +236,31 @@ static qz_mistake slot_mistakes(const qz_numctx *c, const double *given, const i
     return QZ_M_NONE;
 }
 
+/* A slip the question names (a lesson's `slips`, a practice exercise's): a wrong value
+ * students often give, told by what it shows, never by the right value. */
+static qz_mistake named_slip(const qz_numctx *c, const double *given, const int *ok, FILE *fb)
+{
+    const qz_question *q = c->q;
+    for (size_t s = 0; s < q->n_slips; s++)
+        for (size_t j = 0; j < c->n; j++)
+            if (ok[j] == 0 && q->slips[s].feedback &&
+                fabs(given[j] - q->slips[s].value) <= c->tol[j] * (1 + 1e-9) + 1e-12) {
+                const char *f = q->slips[s].feedback;
+                size_t n = strlen(f);
+                while (n && (f[n - 1] == '\n' || f[n - 1] == ' '))
+                    n--;
+                fprintf(fb, "%.*s\n", (int)n, f);
+                return QZ_M_SLIP;
+            }
+    return QZ_M_NONE;
+}
+
 qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, const int *ok,
                        FILE *fb)
 {
+    qz_mistake named = named_slip(c, given, ok, fb);
+    if (named != QZ_M_NONE)
+        return named;
     qz_lang L = c->lang;
     double *alt = calloc(c->n ? c->n : 1, sizeof *alt);
     qz_mistake m = QZ_M_NONE;

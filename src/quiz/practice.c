@@ -178,6 +178,26 @@ static void make_heads(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p, FILE 
     q->values = e->values;
     q->n_values = 1;
     q->tolerance = 0;
+    /* The usual slips, computed from the same numbers: W_O left out, the biases left out
+     * or counted when there are none, one head's share, the heads multiplying it. */
+    double b4 = bias ? 4.0 * (double)d : 0, b3 = bias ? 3.0 * (double)d : 0;
+    qz_slip *sl = e->slips;
+    size_t n = 0;
+    sl[n++] = (qz_slip){3 * per_matrix + b3,
+        qz_tr(lang, "You counted W_Q, W_K and W_V but left out W_O: the output projection that "
+                    "mixes the heads is a d_model × d_model matrix too.")};
+    sl[n++] = bias ? (qz_slip){4 * per_matrix,
+        qz_tr(lang, "You left out the biases: each of the four matrices has one of d_model values.")}
+                   : (qz_slip){4 * per_matrix + 4.0 * (double)d,
+        qz_tr(lang, "You added biases, but this layer has none: count the four matrices only.")};
+    sl[n++] = (qz_slip){4 * (double)d * (double)(d / h) + (bias ? 4.0 * (double)(d / h) : 0),
+        qz_tr(lang, "That is one head's share: all the heads together fill the d_model columns of "
+                    "each matrix.")};
+    sl[n++] = (qz_slip){(4 * per_matrix + b4) * (double)h,
+        qz_tr(lang, "The heads do not multiply the parameters: they split the columns of the same "
+                    "d_model × d_model matrices.")};
+    q->slips = e->slips;
+    q->n_slips = n;
     fprintf(p, qz_tr(lang, "Multi-head attention with d_model = %zu and h = %zu heads, %s.\n"
                            "How many parameters do W_Q, W_K, W_V, W_O%s hold together?\n"),
             d, h, bias ? qz_tr(lang, "with biases") : qz_tr(lang, "without biases"),

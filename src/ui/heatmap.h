@@ -22,6 +22,10 @@ typedef struct ui_heatmap {
     int max_cell;                      /* widest cell in columns (0 = 6; 1 = colour only) */
     const unsigned char *dim_rows;     /* optional [n_q]: 1 = a row drawn dimmed (its label
                                           and its cells: numbers and shades, no heat colour) */
+    int label_cols;                    /* columns of the row labels, the gap included
+                                          (0 = from the labels and the width) */
+    int hidden;                        /* 1: the weights are not shown yet (a prediction is
+                                          pending): blank cells, the cursor cell marked */
 } ui_heatmap;
 
 /* Draw in r (at least 3 rows × 8 columns, else nothing is drawn). */

@@ -14,6 +14,7 @@
 #include "ui/attnview.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
+#include "ui/headsgrid.h"
 #include "ui/heatmap.h"
 #include "ui/i18n.h"
 #include "ui/lineedit.h"
@@ -45,7 +46,8 @@ static const ui_help_item lab_help[] = {
     {N_("[  ]"), N_("previous / next layer")},
     {N_(",  .  1-9  a"), N_("previous / next head, head N, all heads side by side")},
     {N_("m"), N_("causal mask on/off (a token sees only itself and earlier ones)")},
-    {N_("s"), N_("scaling by √dₖ on/off (without it the weights sharpen)")},
+    {N_("s"), N_("scaling by √dₖ on/off in every layer (without it the weights sharpen; the "
+                 "layers below change too, so q·k itself changes)")},
     {N_("e"), N_("export the shown weights as CSV (the file name is shown)")},
     {N_("f"), N_("find a head by what it does, over every layer: the most weight on the "
                  "previous token, on the first token, on the other pieces of the same word "
@@ -397,35 +399,17 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     }
 }
 
-/* Every head of the layer side by side, when they fit: cells of 2 columns, or of 1
- * (colour or shade only, the numbers are in the single-head view) when 2 do not fit.
- * Returns 0 when even 1-column cells do not fit. */
+/* Every head of the layer side by side, when they fit (ui/headsgrid.h: numbers in the
+ * cells and whole labels where there is room). Returns 0 when they do not. */
 static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
 {
-    size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n;
-    if (H == 0)
+    ui_heads_grid g;
+    if (!ui_heads_grid_plan(&l->attn, r.w, r.h, &g))
         return 0;
-    int lw = 6, ph = (int)n + 2, cw = 2, per_row = 0;
-    for (; cw >= 1; cw--) {
-        int pw = lw + cw * (int)n + 2;
-        per_row = r.w / pw;
-        if (per_row >= 1 && ((int)H + per_row - 1) / per_row * ph <= r.h)
-            break;
-    }
-    if (cw < 1)
-        return 0;
-    int pw = lw + cw * (int)n + 2;
-    for (size_t h = 0; h < H; h++) {
-        ui_heatmap m = {0};
-        m.cur_row = m.cur_col = -1;
-        m.max_cell = cw;
-        ui_attn_heatmap(&l->attn, (int)h, &m);
-        int gx = r.x + (int)(h % (size_t)per_row) * pw, gy = r.y + (int)(h / (size_t)per_row) * ph;
-        char t[32];
-        snprintf(t, sizeof t, _("head %zu"), h + 1);
-        ui_puts(w, gy, gx, t, pw - 1, crt_attr(CRT_TITLE));
-        ui_heatmap_draw(w, (ui_rect){gy + 1, gx, (int)n + 1, lw + cw * (int)n}, &m);
-    }
+    ui_heads_grid_draw(w, r, 0, &l->attn, l->map.cur_row, &g);
+    if (g.cell < 4 && g.rows + 1 < r.h)
+        ui_puts(w, r.y + g.rows + 1, r.x, _("colour only: a head alone (1-9) shows its numbers"),
+                r.w, crt_attr(CRT_DIM));
     return 1;
 }
 
@@ -789,6 +773,10 @@ static int lab_key(ui_screen *s, ui_key k)
         else
             l->attn.unscaled = !l->attn.unscaled;
         recompute(l);
+        ui_app_message(s->app, CRT_WARN, "%s", l->attn.unscaled
+            ? _("Scaling off in every layer: the layers below change too, so even q·k changes, "
+                "not only the division by √dₖ.")
+            : _("Scaling by √dₖ on again, in every layer."));
         break;
     case 'f': find_head(l); break;
     case 'e': export_csv(l); break;
