@@ -55,12 +55,13 @@ static int use_online(const float *weights, const at_mha_trace *trace, size_t n_
 #define AT_MAX_WORKERS 16
 
 /* Up to this many keys (with one worker), at_mha_attend takes the fused kernel
- * (attention_fused_avx2.c, _avx512.c). Measured with bench_attention --crossover (8 heads
- * of 64, the two paths interleaved in one process, two-pass time / fused time per
- * round, median [min–max]) on a 2-core AVX-512 machine shared with other work, OpenBLAS's
- * best core there (Cooperlake): n = 8: 1.12 [0.37–1.19], 16: 1.70, 32: 1.99, 64: 1.66,
- * 128: 1.75, 256: 1.65, 512: 1.57, 1024: 1.91, 2048: 1.81, 4096: 2.05 [1.68–2.05]. It
- * wins at every size it takes, so it takes every size up to its limit. */
+ * (attention_fused_*.c). Measured with bench_attention --crossover (8 heads of 64, the
+ * two paths interleaved in one process, two-pass / fused CPU time per round, [min–max])
+ * on a 2-core AVX-512 machine shared with other work: with OpenBLAS's best core there
+ * (Cooperlake), 2 rounds: n = 8: 1.43–2.27, 16: 2.14–2.18, 64: 1.91–2.00, 256:
+ * 1.54–1.58, 1024: 1.84–1.88, 4096: 1.93; with the Haswell core, 3 rounds: 2.13–3.33 at
+ * every n from 8 to 4096 (bench/RESULTS.md). It wins at every size it takes, so it takes
+ * every size up to its limit. */
 #define AT_FUSED_AUTO_MAX_KEYS AT_FUSED_MAX_KEYS
 /* From this many queries the 16-lane kernel is taken where the CPU has AVX-512. */
 #define AT_FUSED_WIDE_MIN_QUERIES 16
