@@ -96,6 +96,12 @@ int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q,
                      float *out, float *weights, unsigned char *fully_masked,
                      const at_mha_trace *trace, at_workspace *ws, int fused, at_error *err);
 
+/* at_mha_forward with the attention path chosen as in at_mha_attend_ex. */
+int at_mha_forward_ex(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                      const float *X_kv, float scale, const at_mask *mask, float *out,
+                      float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                      at_workspace *ws, int fused, at_error *err);
+
 /* 1 if at_mha_attend_ex(…, fused = 1, …) would take the fused kernel for these sizes. */
 int at_fused_possible(size_t n_heads, size_t d_model, size_t n_k, const at_mha_trace *trace);
 

@@ -250,10 +250,10 @@ int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, si
                             fully_masked, trace, ws, -1, err);
 }
 
-int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
-                   const float *X_kv, float scale, const at_mask *mask, float *out,
-                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
-                   at_workspace *ws, at_error *err)
+int at_mha_forward_ex(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                      const float *X_kv, float scale, const at_mask *mask, float *out,
+                      float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                      at_workspace *ws, int fused, at_error *err)
 {
     if (!w || !X_q || !X_kv || !out || !ws)
         return at_error_set(err, AT_EINVAL, "multi-head attention: a required argument is missing");
@@ -265,7 +265,7 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     /* One scratch block: q [n_q × d], k, v [n_k × d], concatenated heads [n_q × d],
      * then the attention core's scratch. */
     size_t workers = attend_workers(w->n_heads, n_q, n_k, d / w->n_heads), core, need;
-    const int fused = use_fused(-1, w->n_heads, d, n_k, trace, workers);
+    fused = use_fused(fused, w->n_heads, d, n_k, trace, workers) ? fused : 0;
     if (fused)   /* one head's keys and values, packed */
         core = AT_FUSED_PACK(n_k, d / w->n_heads);
     else if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
@@ -291,12 +291,21 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
                       .v = v, .scale = scale, .mask = mask, .heads = heads, .weights = weights,
                       .fully_masked = fully_masked, .trace = trace};
     if (fused)
-        rc = fused_kernel(-1, n_q)(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads,
-                                   weights, fully_masked, scratch, err);
+        rc = fused_kernel(fused, n_q)(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads,
+                                      weights, fully_masked, scratch, err);
     else
         rc = attend_heads(&jobs, workers, scratch, err);
     if (rc)
         return rc;
     linear(n_q, d, heads, w->W_o, w->b_o, out);
     return AT_OK;
+}
+
+int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                   const float *X_kv, float scale, const at_mask *mask, float *out,
+                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                   at_workspace *ws, at_error *err)
+{
+    return at_mha_forward_ex(w, n_q, X_q, n_k, X_kv, scale, mask, out, weights, fully_masked,
+                             trace, ws, -1, err);
 }
