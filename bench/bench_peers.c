@@ -17,6 +17,7 @@
 #include "cli/blas_start.h"
 #include "engine/attention.h"
 #include "engine/blas_core.h"
+#include "engine/vexp.h"
 #include "peers/peers.h"
 #include "timing.h"
 
@@ -229,7 +230,7 @@ int main(int argc, char **argv)
 {
     cli_blas_start(argv);   /* the OpenBLAS core attn-tutor would run */
     size_t sizes[16] = {8, 16, 64, 256, 1024, 4096};
-    int n_sizes = 6, samples = 3, round = 0, sgemm = 0, bad = argc % 2 == 0;
+    int n_sizes = 6, samples = 5, round = 0, sgemm = 0, bad = argc % 2 == 0;
     for (int i = 1; i + 1 < argc && !bad; i += 2) {
         if (!strcmp(argv[i], "--sizes")) {
             n_sizes = 0;
@@ -260,7 +261,11 @@ int main(int argc, char **argv)
     printf("{\"impl\":\"versions\",\"round\":%d,\"openblas\":\"%s\",\"core\":\"%s\","
            "\"core_report\":\"", round, openblas_get_config(), openblas_get_corename());
     print_json_text(cli_blas_core_report());
-    printf("\",\"onednn\":\"%s\"}\n", dnnl_peer_version());
+    printf("\",\"onednn\":\"%s\",\"engine_kernel\":\"%s\"}\n", dnnl_peer_version(),
+           !at_vhave_avx2() ? "the two-pass kernel (sgemm calls and a softmax row by row)"
+           : at_cpu_isa() >= AT_ISA_AVX512
+               ? "its fused kernel with AVX-512 (16 queries a vector; 8 below 16 tokens)"
+               : "its fused kernel with AVX2 + FMA (8 queries a vector)");
     print_cpu();
     fflush(stdout);
     for (int i = 0; i < n_sizes; i++)

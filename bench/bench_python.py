@@ -74,7 +74,7 @@ def time_interleaved(fns, samples, window=0.002):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="8,16,64,256,1024,4096")
-    ap.add_argument("--samples", type=int, default=3)
+    ap.add_argument("--samples", type=int, default=5)
     ap.add_argument("--round", type=int, default=0)
     args = ap.parse_args()
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":

@@ -160,6 +160,11 @@ def header(a, rows, R):
             " **The machine was shared with other work while this ran**: absolute times move "
             "with that load; the ratios, taken within each round, much less." if busy else ""),
         "",
+        "- The engine ran %s at every n here (one thread, up to 4096 keys; in tiles of 512 "
+        "keys with the online softmax past 1024): its own code, not OpenBLAS, whose core "
+        "matters here to the plain OpenBLAS user and to numpy." % ver.get(
+            "engine_kernel", "?"),
+        "",
         "How it was measured: multi-head attention, 8 heads of 64, n tokens, no mask, already "
         "projected q, k, v, **one thread** everywhere (OPENBLAS_NUM_THREADS=1, "
         "OMP_NUM_THREADS=1, torch.set_num_threads(1)). In each of %d rounds, one C process "
@@ -170,14 +175,15 @@ def header(a, rows, R):
         "builds it) interleaved, and one Python process (`bench/bench_python.py`) times numpy "
         "and PyTorch (`_scaled_dot_product_attention` and `softmax(q kᵀ/√d) v`; the "
         "composition up to n = 1024) interleaved; the two processes start one after the "
-        "other, alternately first. Each implementation's time in a round is its fastest of 3 "
+        "other, alternately first. Each implementation's time in a round is its fastest of %d "
         "samples of at least 2 ms (1 sample at n = 4096), by the process's CPU time and by "
         "wall-clock time. A ratio is a peer's time over the engine's in the same round "
         "(above 1: the engine is faster), given as median [min–max] over the rounds. The "
         "verdicts use CPU time: on a machine shared with other work a call of tens of "
         "milliseconds or more is often interrupted, and its wall-clock time then counts the "
         "waiting for a core, on one side of a ratio only." % (
-            R, next((r.get("onednn_impl") for r in pick(rows, impl="c_round")), "?")),
+            R, next((r.get("onednn_impl") for r in pick(rows, impl="c_round")), "?"),
+            next((r["samples"] for r in pick(rows, impl="c_round")), 0)),
         "",
         "Two-thread figures are not measured: the targets are one-thread figures, and on "
         "this %d-core machine shared with other work a second thread would time the "
@@ -253,37 +259,48 @@ def ratio_table(rs, wall):
 
 
 def unmet(rs, rows, notes):
-    """For each missed speed target: what it would need against the machine's sgemm."""
-    out = ["## Targets not met: the measured reason and the floor", ""]
+    """For each missed target: the measured times, the rates, and the floor they are held
+    against (the best square sgemm rate of the same rounds)."""
+    out = ["## Targets not met in every round: the measured reason and the floor", ""]
     lines = []
     best = [rs.best_sgemm(r)[rs.rate] for r in rs.rounds if rs.best_sgemm(r)]
     peak = max(best) if best else None
+    med = lambda xs: statistics.median(xs) if xs else None
+    floor = lambda n: ("; at the best square sgemm rate of these rounds (%.1f GFLOP/s) the "
+                       "arithmetic alone takes %s" % (peak, fmt_time(flops(n) / (peak * 1e9)))
+                       if peak else "")
     for n, t in sorted(TORCH_TARGETS.items()):
         sp = spread(rs.ratios(n, "torch"))
-        if not sp or sp[0] >= t:
+        if not sp or sp[1] >= t:
             continue
-        tt = statistics.median([rs.peer(r, n, "torch") for r in rs.rounds
-                                if rs.peer(r, n, "torch")])
-        need = tt / t
-        lines.append("- PyTorch at n = %d: %.2f× of %g× — the engine would need %s per call "
-                     "(%.1f GFLOP/s); at the best square sgemm rate of this run (%.1f GFLOP/s) "
-                     "the arithmetic alone takes %s." % (
-                         n, sp[0], t, fmt_time(need), flops(n) / need * 1e-9, peak or 0,
-                         fmt_time(flops(n) / (peak * 1e9)) if peak else "?"))
+        e = rs.engine_median(n)
+        tt = med([rs.peer(r, n, "torch") for r in rs.rounds if rs.peer(r, n, "torch")])
+        lines.append("- PyTorch at n = %d: %s against %g×. Per round (engine, PyTorch): %s. "
+                     "The engine's median %s is %.1f GFLOP/s; %g× of PyTorch's median %s "
+                     "needs %s%s." % (
+                         n, fmt_spread(sp), t, "; ".join(
+                             "%s, %s" % (fmt_time(rs.engine(r, n)), fmt_time(rs.peer(r, n, "torch")))
+                             for r in rs.rounds), fmt_time(e), flops(n) / e * 1e-9, t,
+                         fmt_time(tt), fmt_time(tt / t), floor(n)))
     for n in [n for n in rs.sizes if n <= ONEDNN_MAX_N]:
         sp = spread(rs.ratios(n, "onednn"))
-        if not sp or sp[0] >= 1.0:
+        if not sp or sp[1] >= 1.0:
             continue
-        lines.append("- oneDNN at n = %d: %.2f× — oneDNN's time is the floor the engine is "
-                     "held against there (%s, %.1f GFLOP/s)." % (
-                         n, sp[0], fmt_time(statistics.median(
-                             [rs.peer(r, n, "onednn") for r in rs.rounds])),
-                         flops(n) / statistics.median(
-                             [rs.peer(r, n, "onednn") for r in rs.rounds]) * 1e-9))
+        e = rs.engine_median(n)
+        o = med([rs.peer(r, n, "onednn") for r in rs.rounds if rs.peer(r, n, "onednn")])
+        lines.append("- oneDNN at n = %d: %s. Per round (engine, oneDNN): %s. Medians: engine "
+                     "%s (%.1f GFLOP/s), oneDNN %s (%.1f GFLOP/s)%s." % (
+                         n, fmt_spread(sp), "; ".join(
+                             "%s, %s" % (fmt_time(rs.engine(r, n)), fmt_time(rs.peer(r, n, "onednn")))
+                             for r in rs.rounds), fmt_time(e), flops(n) / e * 1e-9, fmt_time(o),
+                         flops(n) / o * 1e-9, floor(n)))
     sp = spread(rs.sgemm_share(4096))
-    if sp and sp[0] < SGEMM_SHARE_TARGET:
-        lines.append("- n = 4096: %.0f%% of the best sgemm rate (target 60%%)." % (100 * sp[0]))
-    out += lines or ["- none"]
+    if sp and sp[1] < SGEMM_SHARE_TARGET:
+        e = rs.engine_median(4096)
+        lines.append("- n = 4096: %s of the best sgemm rate (target 60%%); the engine's median "
+                     "%s is %.1f GFLOP/s." % (fmt_spread(tuple(100 * x for x in sp), "%"),
+                                              fmt_time(e), flops(4096) / e * 1e-9))
+    out += lines or ["- none: every speed target was met in every round."]
     if notes:
         out += ["", notes.strip()]
     return out + [""]

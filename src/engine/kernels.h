@@ -56,13 +56,16 @@ int at_attention_online(const at_attn_config *c, const float *Q, const float *K,
  *   weights        [n_heads × n_q × n_k] optional
  *   fully_masked   [n_q] optional, the rows of head 0 (as at_mha_attend)
  *   pack           [AT_FUSED_PACK(n_k, d_head)] floats of scratch, required: one head's
- *                  keys and values copied dense, and the scores of two blocks [n_k × 16]
+ *                  keys and values copied dense, the scores of two blocks [n_k × 16] (or
+ *                  of four blocks against a tile of 512 keys), the queries of four blocks
  * Same results as at_attention_run head by head to rounding (within 1e-5), and the
  * same edge cases and errors (a NaN score names the first query and key, heads in
  * order). Allocates nothing; 8 KiB of stack (32 KiB for the 16-lane AVX-512 one). */
 #define AT_FUSED_MAX_KEYS 4096
 #define AT_FUSED_MAX_DHEAD 256
-#define AT_FUSED_PACK(n_k, d_head) ((n_k) * (2 * (d_head) + 32))
+#define AT_FUSED_SCORES(n_k) ((n_k) < 1024 ? 1024 * 32 : (n_k) * 32)
+#define AT_FUSED_PACK(n_k, d_head) (2 * (n_k) * (d_head) + AT_FUSED_SCORES(n_k) + \
+                                    4 * 16 * (d_head))
 int at_attention_fused_avx2(size_t n_heads, size_t d_model, size_t n_q, const float *q,
                             size_t n_k, const float *k, const float *v, float scale,
                             const at_mask *mask, float *out, float *weights,
@@ -92,6 +95,12 @@ int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q,
                      const float *k, const float *v, float scale, const at_mask *mask,
                      float *out, float *weights, unsigned char *fully_masked,
                      const at_mha_trace *trace, at_workspace *ws, int fused, at_error *err);
+
+/* at_mha_forward with the attention path chosen as in at_mha_attend_ex. */
+int at_mha_forward_ex(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                      const float *X_kv, float scale, const at_mask *mask, float *out,
+                      float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                      at_workspace *ws, int fused, at_error *err);
 
 /* 1 if at_mha_attend_ex(…, fused = 1, …) would take the fused kernel for these sizes. */
 int at_fused_possible(size_t n_heads, size_t d_model, size_t n_k, const at_mha_trace *trace);

@@ -55,12 +55,13 @@ static int use_online(const float *weights, const at_mha_trace *trace, size_t n_
 #define AT_MAX_WORKERS 16
 
 /* Up to this many keys (with one worker), at_mha_attend takes the fused kernel
- * (attention_fused_avx2.c, _avx512.c). Measured with bench_attention --crossover (8 heads
- * of 64, the two paths interleaved in one process, two-pass time / fused time per
- * round, median [min–max]) on a 2-core AVX-512 machine shared with other work, OpenBLAS's
- * best core there (Cooperlake): n = 8: 1.12 [0.37–1.19], 16: 1.70, 32: 1.99, 64: 1.66,
- * 128: 1.75, 256: 1.65, 512: 1.57, 1024: 1.91, 2048: 1.81, 4096: 2.05 [1.68–2.05]. It
- * wins at every size it takes, so it takes every size up to its limit. */
+ * (attention_fused_*.c). Measured with bench_attention --crossover (8 heads of 64, the
+ * two paths interleaved in one process, two-pass / fused CPU time per round, [min–max])
+ * on a 2-core AVX-512 machine shared with other work: with OpenBLAS's best core there
+ * (Cooperlake), 2 rounds: n = 8: 1.43–2.27, 16: 2.14–2.18, 64: 1.91–2.00, 256:
+ * 1.54–1.58, 1024: 1.84–1.88, 4096: 1.93; with the Haswell core, 3 rounds: 2.13–3.33 at
+ * every n from 8 to 4096 (bench/RESULTS.md). It wins at every size it takes, so it takes
+ * every size up to its limit. */
 #define AT_FUSED_AUTO_MAX_KEYS AT_FUSED_MAX_KEYS
 /* From this many queries the 16-lane kernel is taken where the CPU has AVX-512. */
 #define AT_FUSED_WIDE_MIN_QUERIES 16
@@ -249,10 +250,10 @@ int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, si
                             fully_masked, trace, ws, -1, err);
 }
 
-int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
-                   const float *X_kv, float scale, const at_mask *mask, float *out,
-                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
-                   at_workspace *ws, at_error *err)
+int at_mha_forward_ex(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                      const float *X_kv, float scale, const at_mask *mask, float *out,
+                      float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                      at_workspace *ws, int fused, at_error *err)
 {
     if (!w || !X_q || !X_kv || !out || !ws)
         return at_error_set(err, AT_EINVAL, "multi-head attention: a required argument is missing");
@@ -264,7 +265,7 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     /* One scratch block: q [n_q × d], k, v [n_k × d], concatenated heads [n_q × d],
      * then the attention core's scratch. */
     size_t workers = attend_workers(w->n_heads, n_q, n_k, d / w->n_heads), core, need;
-    const int fused = use_fused(-1, w->n_heads, d, n_k, trace, workers);
+    fused = use_fused(fused, w->n_heads, d, n_k, trace, workers) ? fused : 0;
     if (fused)   /* one head's keys and values, packed */
         core = AT_FUSED_PACK(n_k, d / w->n_heads);
     else if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
@@ -290,12 +291,21 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
                       .v = v, .scale = scale, .mask = mask, .heads = heads, .weights = weights,
                       .fully_masked = fully_masked, .trace = trace};
     if (fused)
-        rc = fused_kernel(-1, n_q)(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads,
-                                   weights, fully_masked, scratch, err);
+        rc = fused_kernel(fused, n_q)(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads,
+                                      weights, fully_masked, scratch, err);
     else
         rc = attend_heads(&jobs, workers, scratch, err);
     if (rc)
         return rc;
     linear(n_q, d, heads, w->W_o, w->b_o, out);
     return AT_OK;
+}
+
+int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                   const float *X_kv, float scale, const at_mask *mask, float *out,
+                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                   at_workspace *ws, at_error *err)
+{
+    return at_mha_forward_ex(w, n_q, X_q, n_k, X_kv, scale, mask, out, weights, fully_masked,
+                             trace, ws, -1, err);
 }

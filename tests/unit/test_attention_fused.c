@@ -250,6 +250,58 @@ static void test_non_finite_inputs(void **state)
     free(q), free(k), free(v);
 }
 
+/* Past 1024 keys without weights the fused kernel goes in tiles of 512 keys for 64
+ * queries at a time with the online softmax: the same output as the two-pass kernel
+ * (then the O(n) one) for every mask, with a row's maximum only in the last tile, rows
+ * with nothing visible, and scores that send it back to whole rows (+inf shared
+ * equally, a NaN named by query and key). */
+static void test_tiles(void **state)
+{
+    skip_without_avx2();
+    srand(23);
+    enum { H = 2, D = 128, NQ = 150, NK = 1300 };
+    float *q = random_matrix(NQ * D, 2), *k = random_matrix(NK * D, 2);
+    float *v = random_matrix(NK * D, 1);
+    unsigned char *pad = malloc(NK), *allowed = malloc(NQ * NK);
+    for (size_t j = 0; j < NK; j++)
+        pad[j] = rand() % 7 == 0;
+    for (size_t i = 0; i < NQ * NK; i++)
+        allowed[i] = rand() % 4 != 0;
+    for (size_t i = 5; i < NQ; i += 40)   /* rows with nothing visible, in several blocks */
+        memset(allowed + i * NK, 0, NK);
+    for (size_t t = 0; t < 64; t++)       /* query 4, head 0: one key far above, last tile */
+        k[1290 * D + t] = 40.0f * (q[3 * D + t] > 0 ? 1.0f : -1.0f);
+    for (int m = 0; m < 5; m++) {
+        at_mask mask = {.causal = m == 1 || m == 4,
+                        .key_padding = m == 2 || m == 4 ? pad : NULL,
+                        .allowed = m == 3 || m == 4 ? allowed : NULL};
+        problem p = {H, D, NQ, NK, q, k, v, 0.125f, &mask};
+        char what[64];
+        snprintf(what, sizeof what, "tiles, mask %d", m);
+        assert_int_equal(compare(&p, 0, what), AT_OK);
+    }
+    problem p = {H, D, NQ, NK, q, k, v, 0.125f, NULL};
+    q[70 * D + 64] = INFINITY;   /* query 71, head 1: +inf against some keys */
+    for (size_t t = 65; t < 128; t++)
+        q[70 * D + t] = 0.0f;
+    assert_int_equal(compare(&p, 0, "tiles, +inf scores"), AT_OK);
+    q[70 * D + 64] = 0.5f;
+    k[700 * D + 3] = NAN;        /* key 701 seen by query 100 only */
+    for (size_t i = 0; i < NQ; i++)
+        allowed[i * NK + 700] = i == 99;
+    at_mask mask = {.allowed = allowed};
+    p.mask = &mask;
+    assert_int_equal(compare(&p, 0, "tiles, a NaN score"), AT_EINVAL);
+    float *out = malloc(NQ * D * sizeof *out);
+    at_workspace ws = {0};
+    at_error err;
+    assert_int_equal(at_mha_attend_ex(H, D, NQ, q, NK, k, v, 0.125f, &mask, out, NULL, NULL, NULL,
+                                      &ws, 1, &err), AT_EINVAL);
+    assert_non_null(strstr(err.msg, "query 100 against key 701"));
+    at_workspace_free(&ws);
+    free(q), free(k), free(v), free(pad), free(allowed), free(out);
+}
+
 /* The whole layer takes the fused kernel at these sizes: its concatenated heads match
  * the two-pass kernel's on the same projections. */
 static void test_layer(void **state)
@@ -281,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_shapes_and_masks),
         cmocka_unit_test(test_special_scores),
         cmocka_unit_test(test_non_finite_inputs),
+        cmocka_unit_test(test_tiles),
         cmocka_unit_test(test_layer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
