@@ -67,6 +67,8 @@ typedef struct qz_numbers {
                                * stands after some value */
     size_t conclusion_at;     /* then: index of the first value after the last one */
     int alternatives;         /* values offered as alternatives: "0.14 or 0.17" */
+    int retracted;            /* the last concluding word takes back the values before
+                               * it ("no wait", "actually", 不对) */
     int turned;               /* the answer ends by turning its values round ("no wait, the
                                * other way round", 反过来): the two asked trade places */
 } qz_numbers;

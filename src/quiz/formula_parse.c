@@ -242,12 +242,14 @@ static int han_has(const ftoken *t, const char *s);
 /* Words that take back what came before: "no wait", "actually", 不对, 应该是. */
 static int correcting(const ftoken *t)
 {
-    static const char *const w[] = {"wait", "actually", "sorry", "correction", "oops", "mean", "rather"};
+    static const char *const w[] = {"wait", "actually", "sorry", "correction", "oops", "mean", "rather",
+                                    "no", "go", "instead", "final", "scratch", "backwards"};
     for (size_t i = 0; i < sizeof w / sizeof *w; i++)
         if (fq_name_is(t, w[i]))
             return 1;
     return han_has(t, "不对") || han_has(t, "应该") || han_has(t, "更正") || han_has(t, "改成") ||
-           han_has(t, "其实") || han_has(t, "错了") || han_has(t, "写错");
+           han_has(t, "其实") || han_has(t, "错了") || han_has(t, "写错") || han_has(t, "反过来") ||
+           han_has(t, "说反") || han_has(t, "改为") || han_has(t, "最终") || han_has(t, "忘了");
 }
 
 /* The run of tokens [*a, *b) that is the formula: of the runs that read as a whole

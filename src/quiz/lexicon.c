@@ -65,7 +65,12 @@ const char *const qz_lex_object[] = {"把", "将", NULL};
 const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
                                           "based on", "using", "去", "向", "回头看", "根据", "依据",
                                           "通过", /* a causee: "让 decoder 去源句里找" */ "让",
-                                          "使得", "lets", "let", "allows", "enables", NULL};
+                                          "使得", NULL};
+/* before a claim, what is looked at: not the origin of a subject carried from the
+ * sentence before ("Q comes from the decoder. It lets the decoder look at the encoder") */
+const char *const qz_lex_looked_at[] = {"look at", "looks at", "looking at", "attend to",
+                                        "attends to", "focus on", "focuses on", "看", "看向",
+                                        "查看", "关注", NULL};
 
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */
@@ -98,7 +103,10 @@ const char *const qz_lex_correct_strong[] = {
     "oops", "scratch that", "i take that back", "take that back", "correction :", "let me correct",
     "i got it backwards", "got it backwards", "i had it backwards", "i mixed them up",
     "mixed them up", "i mixed it up", "my bad", "no no", "actually no", "no actually",
-    "actually , no", "hmm no", "hm no", "on second thought", "说错了", "写错了", "搞错了", "弄错了",
+    "actually , no", "hmm no", "hm no", "on second thought", "no , the other way round",
+    "no , the other way around", "no , other way round", "no , other way around",
+    "no , the opposite", "no , it's the other way round", "no , it's the other way around",
+    "no , it's the opposite", "no , reversed", "说错了", "写错了", "搞错了", "弄错了",
     "算错了", "改一下", "更正一下", "纠正一下", "更正", "纠正", "不对不对", "等等", "哦不", "啊不",
     "呃不", "不不", NULL};
 const char *const qz_lex_correct_weak[] = {
@@ -107,11 +115,16 @@ const char *const qz_lex_correct_weak[] = {
 const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", "erm", "well",
                                      "ok", "okay", "嗯", "呃", "啊", "哦", "额", "唔", NULL};
 
-/* a sentence ending in "?" that opens with one of these (or holds a Chinese one) asks;
- * any other is a hedged answer ("maybe it keeps the scores small?") */
+/* a sentence ending in "?" that opens with one of these (or holds a Chinese one) asks,
+ * unless it hedges; any other is a hedged answer ("maybe it keeps the scores small?") */
 const char *const qz_lex_question[] = {"what", "why", "how", "where", "which", "who", "when",
-                                       "什么", "为什么", "怎么", "如何", "哪", "哪里", "哪儿",
-                                       "为何", NULL};
+                                       "does", "do", "is", "are", "can", "could", "should",
+                                       "would", "will", "did", "什么", "为什么", "怎么", "如何", "哪",
+                                       "哪里", "哪儿", "为何", "是否", NULL};
+const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "i guess",
+                                    "i believe", "possibly", "might", "not sure", "可能", "也许",
+                                    "好像", "大概", "应该", "吧", "我觉得", "我猜", "或许", "估计",
+                                    NULL};
 
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {

@@ -205,6 +205,21 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
     return qz_answer_count(part) == c->n || labelled_asked >= c->n ? part : nums;
 }
 
+/* After a word that takes values back ("不对，下雨应该是 0.12"): is every value after it
+ * labelled with a token asked, so that each replaces that token's value before? */
+static int taken_back_by_labels(const qz_numctx *c, const qz_numbers *nums)
+{
+    size_t after = 0;
+    for (size_t i = nums->conclusion_at; i < nums->n; i++) {
+        if (nums->v[i].aside)
+            continue;
+        if (slot_of_token(c, nums->v[i].token) == (size_t)-1)
+            return 0;
+        after++;
+    }
+    return after > 0;
+}
+
 /* The whole row of weights where only some are asked: partly right when the row is
  * (the values are the student's own, all right). */
 static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, qz_result *out,
@@ -536,6 +551,18 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
     const qz_numbers *use = concluded_part(&c, nums, part);
+    if (use == nums && nums->concluded && nums->retracted && !taken_back_by_labels(&c, nums)) {
+        /* "0.14 0.17 … actually …: 0.21 and 0.26": the values before are taken back, and
+         * those after cannot be matched to what is asked */
+        fclose(notes_f);
+        malformed(out, fb, QZ_TR(lang, "The answer takes its values back at the end, and the new ones cannot "
+                                       "be matched to what is asked: write the final values once.",
+                                 "答案最后推翻了前面的数值，但新的数值对不上题目问的量：请只写一次最终的数值。"));
+        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        print_example(fb, &c, 0);
+        fprintf(fb, "\n");
+        goto out;
+    }
     if (nums->alternatives) {
         fclose(notes_f);
         malformed(out, fb, qz_tr(lang, "The answer offers alternatives (one value or another): "

@@ -16,7 +16,8 @@ enum wkind {
     W_SEP,      /* between values or labels: 及, 以及 */
     W_LINK,     /* a step and its result: "is", "equals", 等于, 是, 为 */
     W_PREFIX,   /* "about", 约: before a value; a link only between two values glued to it */
-    W_CONCL,    /* the values after it are the answer: "therefore", 所以, "actually" */
+    W_CONCL,    /* the values after it are the answer: "therefore", 所以 */
+    W_RETRACT,  /* the same, taking back the values before: "no wait", "actually", 不对 */
     W_FLEX,     /* a link between two values ("1.35/9.75 得 0.14"), else W_CONCL: 得, 即, so */
     W_ANSWER,   /* the values after it are the answer, labels may stand before it: 答案 */
     W_EACH,     /* one value said of all asked: "each", "both", 都是 */
@@ -51,15 +52,17 @@ static const struct {
     /* the answer follows */
     {"so", W_FLEX}, {"therefore", W_CONCL}, {"thus", W_CONCL}, {"hence", W_CONCL},
     {"finally", W_CONCL}, {"answer", W_ANSWER}, {"answers", W_ANSWER}, {"result", W_ANSWER},
-    {"results", W_ANSWER}, {"final", W_ANSWER}, {"actually", W_CONCL}, {"i mean", W_CONCL}, {"correction", W_CONCL},
-    {"sorry", W_CONCL}, {"instead", W_CONCL}, {"rather", W_CONCL}, {"no wait", W_CONCL},
+    {"results", W_ANSWER}, {"final", W_ANSWER}, {"actually", W_RETRACT}, {"i mean", W_RETRACT},
+    {"correction", W_RETRACT}, {"sorry", W_RETRACT}, {"instead", W_RETRACT}, {"rather", W_RETRACT},
+    {"no wait", W_RETRACT},
     {"所以", W_CONCL}, {"因此", W_CONCL}, {"因而", W_CONCL}, {"于是", W_CONCL}, {"故", W_CONCL},
     {"答案", W_ANSWER}, {"结果", W_ANSWER}, {"最终", W_ANSWER}, {"最后", W_ANSWER}, {"答", W_ANSWER},
-    {"得到", W_FLEX}, {"得出", W_FLEX}, {"算得", W_FLEX}, {"算出", W_FLEX}, {"更正", W_CONCL}, {"改为", W_CONCL},
-    {"应该是", W_CONCL}, {"应为", W_CONCL}, {"其实", W_CONCL}, {"不对", W_CONCL}, {"纠正", W_CONCL},
-    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_CONCL}, {"wait", W_CONCL},
-    {"oops", W_CONCL}, {"scratch that", W_CONCL}, {"说错了", W_CONCL}, {"算错了", W_CONCL},
-    {"写错了", W_CONCL}, {"改一下", W_CONCL}, {"等等", W_CONCL}, {"改成", W_CONCL},
+    {"得到", W_FLEX}, {"得出", W_FLEX}, {"算得", W_FLEX}, {"算出", W_FLEX}, {"更正", W_RETRACT},
+    {"改为", W_RETRACT}, {"应该是", W_CONCL}, {"应为", W_CONCL}, {"其实", W_RETRACT},
+    {"不对", W_RETRACT}, {"纠正", W_RETRACT},
+    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_RETRACT}, {"wait", W_RETRACT},
+    {"oops", W_RETRACT}, {"scratch that", W_RETRACT}, {"说错了", W_RETRACT}, {"算错了", W_RETRACT},
+    {"写错了", W_RETRACT}, {"改一下", W_RETRACT}, {"等等", W_RETRACT}, {"改成", W_RETRACT},
     /* a turn: the values written trade places */
     {"the other way round", W_TURN}, {"other way round", W_TURN}, {"the other way around", W_TURN},
     {"other way around", W_TURN}, {"the opposite", W_TURN}, {"reversed", W_TURN},
@@ -102,6 +105,7 @@ typedef struct item {
     char op;              /* IT_SEP: the separator (',' ';' '.' …) */
     int flex;             /* IT_CONCL: a link too, between two values (得, 即, so) */
     int answer;           /* IT_CONCL: names the answer (答案, "result"): labels may cross it */
+    int retract;          /* IT_CONCL: takes back the values before ("no wait", 不对) */
     long token;           /* IT_LABEL */
     size_t value;         /* IT_VALUE: index into the values */
     int group;            /* the aside in parentheses it stands in (0: none) */
@@ -267,6 +271,10 @@ static const char *read_word(reader *r, size_t i)
         case W_LINK: add(r, IT_LINK, -1, NULL, 0); break;
         case W_PREFIX: add(r, glued_link ? IT_LINK : IT_PREFIX, -1, NULL, 0); break;
         case W_CONCL: add(r, IT_CONCL, -1, NULL, 0); break;
+        case W_RETRACT:
+            add(r, IT_CONCL, -1, NULL, 0);
+            r->it[r->n - 1].retract = 1;
+            break;
         case W_FLEX:
             add(r, IT_CONCL, -1, NULL, 0);
             r->it[r->n - 1].flex = 1;
@@ -600,6 +608,7 @@ static void mark_values(reader *r, int before)
             cur = -1;
             out->concluded = 1;
             out->conclusion_at = values;
+            out->retracted = it->retract;
             break;
         case IT_WORD: other = 0; break;   /* "sum 9.75; weights 0.14 0.17" */
         case IT_SEP:

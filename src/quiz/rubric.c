@@ -95,12 +95,28 @@ static int verb_of_agent(const qz_tok *t, const qz_tok *p)
     return (m == stem + 1 && t->raw[stem] == 'e') || (m == stem + 2 && !strcmp(t->raw + stem, "es"));
 }
 
+/* An adverb is not the noun its stem shares: "probably" is no "probability" (t's word
+ * ends in -ly, p's does not, and t is not p + ly: "directly" still reads as "direct"). */
+static int adverb_of_other(const qz_tok *t, const qz_tok *p)
+{
+    if (t->kind != QZ_TK_WORD || p->kind != QZ_TK_WORD || !t->raw || !p->raw)
+        return 0;
+    size_t n = strlen(t->raw), m = strlen(p->raw);
+    if (n < 4 || strcmp(t->raw + n - 2, "ly") || (m >= 2 && !strcmp(p->raw + m - 2, "ly")))
+        return 0;
+    return !(m == n - 2 && !strncmp(t->raw, p->raw, m)) &&
+           !(m == n - 1 && p->raw[m - 1] == 'e' && !strncmp(t->raw, p->raw, m - 1)) &&
+           !(n > 4 && !strcmp(t->raw + n - 3, "ily") && m == n - 2 && p->raw[m - 1] == 'y' &&
+             !strncmp(t->raw, p->raw, m - 1));
+}
+
 int qz_alt_at(const qz_text *t, size_t i, const qz_text *p)
 {
     if (!p->n || i + p->n > t->n)
         return 0;
     for (size_t k = 0; k < p->n; k++)
-        if (strcmp(t->t[i + k].s, p->t[k].s) || verb_of_agent(&t->t[i + k], &p->t[k]))
+        if (strcmp(t->t[i + k].s, p->t[k].s) || verb_of_agent(&t->t[i + k], &p->t[k]) ||
+            adverb_of_other(&t->t[i + k], &p->t[k]))
             return 0;
     return 1;
 }
@@ -294,7 +310,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
         alts_free(&r->dir[d]);
     qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up,
-                      &r->correct_strong, &r->correct_weak, &r->filler, &r->question};
+                      &r->correct_strong, &r->correct_weak, &r->filler, &r->question, &r->hedge,
+                      &r->looked_at};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -324,6 +341,8 @@ static void lexicon(builder *b)
     lex_add(b, &r->correct_weak, qz_lex_correct_weak);
     lex_add(b, &r->filler, qz_lex_filler);
     lex_add(b, &r->question, qz_lex_question);
+    lex_add(b, &r->hedge, qz_lex_hedge);
+    lex_add(b, &r->looked_at, qz_lex_looked_at);
 }
 
 int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)

@@ -623,6 +623,11 @@ static void owners(sentence *s, long *owner)
                                        m->a, m))
                     o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
             }
+            /* "It lets the decoder look at the encoder": what is looked at is not where
+             * the subject carried from the sentence before comes from */
+            if (o >= 0 && s->run_first[o] == s->run_end[o] && m->kind == M_CLAIM &&
+                ends_before(s, &s->r->looked_at, m->a, 0))
+                o = -1;
             owner[k] = taken = o;
         }
     }
@@ -684,11 +689,14 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
         if (x->kind != M_SUBJ || x->run != owner || x->dead || x->object)
             continue;
         virt |= x->virt;
-        /* the statement is denied with its own subject ("the scaling does not turn the
-         * scores into probabilities"); a claim of any subject is not denied by one of
-         * another statement ("nothing to decode, and the vector is [CLS]'s") */
+        /* the statement is denied with its subject ("does not turn the scores into
+         * probabilities"); a claim of any subject is not denied by a subject of another
+         * clause ("nothing to decode, and the vector is [CLS]'s") */
         if (!pt->subject.n || (x->set == set && x->pat == p)) {
-            *sneg = pt->subject.n ? x->neg : 0;
+            int apart = 0;   /* a mark between them: another clause's subject */
+            for (size_t i = x->b; i < m->a && !pt->subject.n; i++)
+                apart |= s->t->t[i].kind == QZ_TK_MARK;
+            *sneg = apart ? 0 : x->neg;
             *subj = x->a;
             return 1;
         }
@@ -746,7 +754,7 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     if (!subject_holds(s, m, owner, set, p, &sneg, &subj))
         return;
     int carried = owner >= 0 && s->run_first[owner] == s->run_end[owner];
-    int denied = m->neg ^ sneg;
+    int denied = m->neg || sneg;   /* "No decoder: classification doesn't need …" */
     /* a misconception's danger prevented is still named: "√dₖ prevents exploding
      * gradients", 防止梯度爆炸 */
     if (denied && set == 1 && cl->dir == QZ_DIR_NONE && cl->pol == QZ_POL_AFFIRMED &&
@@ -1118,6 +1126,8 @@ static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
 {
     while (s0 < s1 && (t->t[s0].kind == QZ_TK_MARK || qz_alts_at(t, s0, &r->filler, NULL)))
         s0++;
+    if (has_words_of(t, s0, s1, &r->hedge))
+        return 0;
     if (s0 < s1 && qz_alts_at(t, s0, &r->question, NULL))
         return 1;
     for (size_t i = s0; i < s1; i++)
@@ -1384,35 +1394,36 @@ static int spaced_terms(const char *s)
                                         "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
                                         "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
                                         "做", "看", "传", "变", "可", "得", "需", "只", "都"};
-    size_t items = 0, width = 0;
+    size_t items = 0, han_items = 0, width = 0;
     int han = 0;
     for (const unsigned char *p = (const unsigned char *)s;; p++) {
         if (!*p || *p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == '/') {
             if (width) {
                 items++;
+                han_items += han;
                 if (width > 12)
                     return 0;
             }
             width = 0;
+            han = 0;
             if (!*p)
                 break;
             continue;
         }
         if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
             return 0;   /* digits, brackets, =, :, punctuation: more than a term */
-        if (*p >= 0xe0) {
+        if (*p >= 0xe4 && *p <= 0xe9) {   /* CJK ideographs */
             han = 1;
             for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
                 if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
                     return 0;
-            if (!strncmp((const char *)p, "，", 3) || !strncmp((const char *)p, "。", 3) ||
-                !strncmp((const char *)p, "：", 3) || !strncmp((const char *)p, "；", 3))
-                return 0;
+        } else if (*p >= 0xc0) {
+            return 0;   /* another symbol or punctuation: √, ，, 。 */
         }
         if ((*p & 0xc0) != 0x80)
             width += *p >= 0xe0 ? 2 : 1;
     }
-    return han && items >= 4;
+    return items >= 4 && han_items >= 2 && 2 * han_items >= items;
 }
 
 /* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD, a
@@ -1482,6 +1493,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         if (l) {   /* what follows is the answer now; it may speak of the subject before */
             if (rd.seg_first[rd.n_seg - 1] != rd.all.n || rd.seg_turn[rd.n_seg - 1])
                 rc = segment_open(&rd);
+            if (!rc && has_words_of(&t, s0, s0 + l, &r->retract))
+                rd.seg_turn[rd.n_seg - 1] = 1;   /* "no, the opposite" */
             s0 += l;
             how = END_CORRECTION;
             continue;
