@@ -555,10 +555,9 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         /* "0.14 0.17 … actually …: 0.21 and 0.26": the values before are taken back, and
          * those after cannot be matched to what is asked */
         fclose(notes_f);
-        malformed(out, fb, QZ_TR(lang, "The answer takes its values back at the end, and the new ones cannot "
-                                       "be matched to what is asked: write the final values once.",
-                                 "答案最后推翻了前面的数值，但新的数值对不上题目问的量：请只写一次最终的数值。"));
-        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        malformed(out, fb, qz_tr(lang, "The answer takes its values back at the end, and the new ones cannot "
+                                       "be matched to what is asked: write the final values once."));
+        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
         print_example(fb, &c, 0);
         fprintf(fb, "\n");
         goto out;
