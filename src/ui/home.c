@@ -8,10 +8,8 @@
 #include "ui/crt.h"
 #include "ui/draw.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
-#include "ui/lessonview.h"
 #include "ui/question.h"
-#include "ui/quizview.h"
+#include "ui/route.h"
 #include "quiz/bind.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
@@ -52,18 +50,26 @@ static void lesson_score(ui_tutor *t, const at_lesson *l, unsigned *right, unsig
     *right = *tried = *total = 0;
     for (unsigned i = 0; i < l->doc->steps_count; i++) {
         const at_question *q = l->doc->steps[i].question;
-        if (!q)
+        if (!q || at_lesson_part_of(l, q))   /* a second part counts with its question */
             continue;
         (*total)++;
         snprintf(id, sizeof id, "%s:%s", l->doc->id, q->id);
-        qz_rec_verdict v = ui_question_standing(t->store_open ? qz_store_answer(&t->store, id) : NULL);
+        const qz_answer_rec *a = t->store_open ? qz_store_answer(&t->store, id) : NULL, *b = NULL;
+        if (q->follow_up && at_lesson_find_question(l, q->follow_up, NULL)) {
+            snprintf(id, sizeof id, "%s:%s", l->doc->id, q->follow_up);
+            b = t->store_open ? qz_store_answer(&t->store, id) : NULL;
+        }
+        qz_rec_verdict v = ui_question_standing_parts(a, b, q->follow_up != NULL &&
+                                                      at_lesson_find_question(l, q->follow_up, NULL));
         *tried += v != QZ_REC_NONE;
         *right += v == QZ_REC_CORRECT;
     }
 }
 
-/* "✓ done", "▸ 3/9", "· new", plus " Q2/3" for questions. The self-test (opened as
- * the quiz) is done when every question was tried, under way when some were. */
+/* "✓ done", "▸ 3/9", "· new", plus " Q2/3" for questions. A lesson is done when its
+ * last step was reached and every question of it was tried (paging through to the end
+ * leaves it at "▸ 9/9" while a question waits); the self-test (opened as the quiz) when
+ * every question was tried, under way when some were. */
 static void lesson_mark(ui_tutor *t, const at_lesson *l, int quiz, char *mark, size_t n,
                         char *shrt, size_t sn)
 {
@@ -73,10 +79,12 @@ static void lesson_mark(ui_tutor *t, const at_lesson *l, int quiz, char *mark, s
     char q[32] = "";
     if (total)
         snprintf(q, sizeof q, _(" Q%u/%u"), right, total);
-    if ((r && r->done) || (quiz && total && tried == total))
+    if ((r && r->done && tried == total) || (quiz && total && tried == total))
         snprintf(shrt, sn, "%s", _("✓ done"));
     else if (quiz && tried)
         snprintf(shrt, sn, _("▸ %u/%u"), tried, total);
+    else if (r && r->done)   /* read to the end, a question left */
+        snprintf(shrt, sn, _("▸ %u/%u"), l->doc->steps_count, l->doc->steps_count);
     else if (r)
         snprintf(shrt, sn, _("▸ %u/%u"), r->step + 1, l->doc->steps_count);
     else
@@ -108,8 +116,8 @@ static void build(ui_home *h)
         const at_lesson *l = t->lessons.lessons[i];
         unsigned nq = 0;
         int quiz = !strcmp(l->doc->id, QZ_SELF_TEST_LESSON);
-        for (unsigned k = 0; quiz && k < l->doc->steps_count; k++)
-            nq += l->doc->steps[k].question != NULL;
+        for (unsigned k = 0; quiz && k < l->doc->steps_count; k++)   /* a part (Q2's b) is no question of its own */
+            nq += l->doc->steps[k].question && !at_lesson_part_of(l, l->doc->steps[k].question);
         quiz = nq > 0;
         it = &h->items[h->n++];
         *it = (home_item){.kind = quiz ? ITEM_QUIZ : ITEM_LESSON, .lesson = (int)i};
@@ -221,15 +229,18 @@ static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
 static int open_item(ui_home *h)
 {
     const home_item *it = &h->items[h->sel];
-    ui_screen *s = NULL;
     ui_tutor *t = ui_tutor_of(h->base.app);
+    ui_open_arg arg = {.layer = -1, .head = -1, .focus = -1};
     switch (it->kind) {
-    case ITEM_LAB: s = ui_lab_new(h->base.app, NULL, NULL); break;
-    case ITEM_QUIZ: s = ui_quiz_new(h->base.app); break;
+    case ITEM_LAB: ui_open(h->base.app, UI_SCREEN_LAB, NULL); break;
+    case ITEM_QUIZ: ui_open(h->base.app, UI_SCREEN_QUIZ, NULL); break;
     case ITEM_CONTINUE: {
         for (size_t i = 0; i < t->lessons.count; i++)
-            if (!strcmp(t->lessons.lessons[i]->doc->id, t->store.p->lesson))
-                s = ui_lesson_new(h->base.app, i, t->store.p->step);
+            if (!strcmp(t->lessons.lessons[i]->doc->id, t->store.p->lesson)) {
+                arg.lesson = i;
+                arg.step = t->store.p->step;
+                ui_open(h->base.app, UI_SCREEN_LESSON, &arg);
+            }
         break;
     }
     case ITEM_LESSON: {
@@ -240,12 +251,12 @@ static int open_item(ui_home *h)
             step = t->store.p->step;
         else if (r && !r->done)
             step = r->step;
-        s = ui_lesson_new(h->base.app, (size_t)it->lesson, step);
+        arg.lesson = (size_t)it->lesson;
+        arg.step = step;
+        ui_open(h->base.app, UI_SCREEN_LESSON, &arg);
         break;
     }
     }
-    if (s)
-        ui_app_push(h->base.app, s);
     return UI_HANDLED | UI_REDRAW;
 }
 
@@ -271,13 +282,9 @@ static int home_key(ui_screen *s, ui_key k)
             return open_item(h);
         }
     } else if (UI_IS_CHAR(k, 't')) {
-        ui_screen *q = ui_quiz_new(s->app);
-        if (q)
-            ui_app_push(s->app, q);
+        ui_open(s->app, UI_SCREEN_QUIZ, NULL);
     } else if (UI_IS_CHAR(k, 'L')) {
-        ui_screen *lab = ui_lab_new(s->app, NULL, NULL);
-        if (lab)
-            ui_app_push(s->app, lab);
+        ui_open(s->app, UI_SCREEN_LAB, NULL);
     } else if (UI_IS_CHAR(k, 'q') || UI_IS_CHAR(k, 27)) {
         ui_tutor_save(s->app);
         return UI_QUIT;

@@ -366,13 +366,21 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         body.y++;
         body.h--;
     }
+    /* wide screens: cells as wide as the longest key label (up to 12 columns), so the
+     * labels are whole; the default 6 otherwise */
+    int longest = 0;
+    for (size_t j = 0; j < l->attn.run.n; j++) {
+        int lw = ui_text_width(l->attn.labels[j], strlen(l->attn.labels[j]));
+        longest = lw > longest ? lw : longest;
+    }
+    l->map.max_cell = longest + 1 > 6 ? (longest + 1 < 12 ? longest + 1 : 12) : 0;
     ui_rect map = body, detail = {0, 0, 0, 0};
     /* the detail pane on the right, unless the heatmap beside it would lose its
      * numbers while there is room for the pane below */
     int right_ok = body.w >= 78 &&
                    (ui_heatmap_shows_numbers(&l->map, body.w - 36) || body.h < 16);
-    if (right_ok) {
-        map.w = body.w - 36;
+    if (right_ok) {   /* the pane right beside the heatmap, not at the screen's edge */
+        map.w = ui_heatmap_width(&l->map, body.w - 36);
         detail = (ui_rect){body.y, body.x + map.w + 2, body.h, 34};
     } else if (body.h >= 16) {   /* below */
         int dh = body.h / 2 > 10 ? 10 : body.h / 2;
@@ -639,5 +647,11 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
     l->typing = sentence[0] == '\0';   /* typing mode only on an empty sentence */
     ui_lineedit_set(&l->input, sentence);
     recompute(l);
+    if (o.focus < 0)   /* no token named: the cursor on the pronoun the model was trained at */
+        for (size_t i = 0; i < l->attn.scope.n && l->attn.scope.trained_row; i++)
+            if (l->attn.scope.trained_row[i]) {
+                l->map.cur_row = l->map.cur_col = (int)i;
+                break;
+            }
     return &l->base;
 }

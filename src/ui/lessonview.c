@@ -13,10 +13,10 @@
 #include "ui/draw.h"
 #include "ui/headsgrid.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
 #include "ui/predict.h"
 #include "ui/scopetext.h"
 #include "ui/question.h"
+#include "ui/route.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
 
@@ -592,11 +592,12 @@ static int lesson_key(ui_screen *s, ui_key k)
     else if (l->has_lab && !(l->has_pred && ui_predict_pending(&l->pred)) &&
              (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER))) {
         const at_lab *lab = step_of(l)->lab;
-        ui_lab_opts o = {l->attn.layer, l->attn.head == UI_HEAD_ALL ? -2 : l->attn.head,
-                         l->attn.causal, l->attn.unscaled, l->map.cur_row};
-        ui_screen *lab_s = ui_lab_new(s->app, lab->sentence ? lab->sentence : "", &o);
-        if (lab_s)
-            ui_app_push(s->app, lab_s);
+        ui_open_arg o = {.sentence = lab->sentence ? lab->sentence : "", .has_lab_view = 1,
+                         .layer = l->attn.layer,
+                         .head = l->attn.head == UI_HEAD_ALL ? -2 : l->attn.head,
+                         .causal = l->attn.causal, .unscaled = l->attn.unscaled,
+                         .focus = l->map.cur_row};
+        ui_open(s->app, UI_SCREEN_LAB, &o);
     } else if (UI_IS_CHAR(k, 'q') || UI_IS_CHAR(k, 27))
         return UI_BACK;
     else

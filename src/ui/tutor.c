@@ -7,11 +7,8 @@
 
 #include "engine/attention.h"
 #include "ui/crt.h"
-#include "ui/home.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
-#include "ui/lessonview.h"
-#include "ui/quizview.h"
+#include "ui/route.h"
 
 ui_tutor *ui_tutor_of(ui_app *app)
 {
@@ -137,9 +134,10 @@ static long lesson_index(const ui_tutor *t, const char *id)
 ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
 {
     ui_tutor *t = ui_tutor_of(app);
+    ui_open_arg a = {.sentence = arg, .layer = -1, .head = -1, .focus = -1};
     switch (start) {
-    case UI_START_LAB: return ui_lab_new(app, arg, NULL);
-    case UI_START_QUIZ: return ui_quiz_new(app);
+    case UI_START_LAB: return ui_screen_new(app, UI_SCREEN_LAB, &a);
+    case UI_START_QUIZ: return ui_screen_new(app, UI_SCREEN_QUIZ, NULL);
     case UI_START_LESSON: {
         long i = lesson_index(t, arg);
         const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, arg) : NULL;
@@ -148,9 +146,11 @@ ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
             step = t->store.p->step;
         else if (r && !r->done)
             step = r->step;
-        return ui_lesson_new(app, (size_t)i, step);
+        a.lesson = (size_t)i;
+        a.step = step;
+        return ui_screen_new(app, UI_SCREEN_LESSON, &a);
     }
-    default: return ui_home_new(app);
+    default: return ui_screen_new(app, UI_SCREEN_HOME, NULL);
     }
 }
 
