@@ -348,7 +348,7 @@ static void walk_softmax(const qz_numctx *c, FILE *fb, int step, int all_row)
         const char *t = row_token(c, k);
         fprintf(fb, "%s%s%s", k ? ", " : " ", t ? t : "", t ? " " : "");
         if (!isfinite(c->row_s[k])) {
-            fprintf(fb, QZ_TR(L, "masked → 0", "被遮挡 → 0"));
+            fprintf(fb, QZ_TR(L, "masked → 0", "被遮住 → 0"));
             continue;
         }
         double e = exp(c->row_s[k] - shift);
@@ -399,7 +399,7 @@ static void walk_attention_scores(const qz_numctx *c, FILE *fb)
         float raw = c->att_raw[q->row * q->n_k + k];
         fprintf(fb, "%s k%zu ", k ? "," : "", k + 1);
         if (!isfinite(c->row_s[k])) {
-            fprintf(fb, QZ_TR(L, "masked (causal: a later position)", "被遮挡（因果遮挡：后面的位置）"));
+            fprintf(fb, QZ_TR(L, "masked (causal: a later position)", "被遮住（因果掩码：后面的位置）"));
             continue;
         }
         qz_put_num(fb, raw, QZ_NUM_SHORT);

@@ -167,7 +167,7 @@ static int make_causal(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p, FILE 
             i + 1, e->tokens[i]);
     fprintf(x, QZ_TR(lang, "A causal mask lets position %zu see positions 1 … %zu only; the keys after it "
                            "(%zu … %zu) are masked before the softmax, so their weights are exactly 0.\n",
-                     "因果遮挡只让位置 %zu 看到位置 1 … %zu；它后面的键（%zu … %zu）在 softmax 之前被遮挡，"
+                     "因果掩码只让位置 %zu 看到位置 1 … %zu；它后面的键（%zu … %zu）在 softmax 之前被遮住，"
                      "权重正好是 0。\n"),
             i + 1, i + 1, i + 2, n);
     return AT_OK;
