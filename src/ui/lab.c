@@ -62,8 +62,7 @@ static const ui_help_item lab_help[] = {
 
 static void recompute(ui_lab *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
-    ui_attn_compute(&l->attn, t->model, l->input.buf);
+    ui_attn_compute(&l->attn, ui_tutor_model(l->base.app), l->input.buf);
     ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
     if (l->attn.run.n && l->map.cur_row < 0)
         l->map.cur_row = 0;
@@ -103,10 +102,10 @@ static int lab_typing(ui_screen *s)
 static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
     char b[512];
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
     const ui_attn *a = &l->attn;
     at_model_info info;
-    at_model_get_info(t->model, &info);
+    at_model_get_info(ui_tutor_model(app), &info);
     size_t layer = a->layer >= 0 && (size_t)a->layer < info.n_layers ? (size_t)a->layer : 0;
     size_t heads = info.n_layers ? info.n_heads[layer] : 0;
     char head[48];
@@ -125,7 +124,7 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
              layer + 1, info.n_layers, head,
              a->causal ? _("causal mask") : _("no mask"),
              a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
-             t->trained ? _("trained model") : _("untrained demo weights"));
+             ui_tutor_trained(app) ? _("trained model") : _("untrained demo weights"));
     ui_put_items(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
@@ -135,31 +134,31 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
  * Returns the rows used from y. */
 static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
     const ui_attn *a = &l->attn;
     char b[1024];
     int used = 0, tall = rows >= 18;
-    if (t->model_note[0] && rows > 9) {
-        ui_puts(w, y + used++, x, t->model_note, cols, crt_attr(CRT_WARN));
+    if (ui_tutor_model_note(app)[0] && rows > 9) {
+        ui_puts(w, y + used++, x, ui_tutor_model_note(app), cols, crt_attr(CRT_WARN));
     } else if (tall) {
-        ui_scope_trained_on(t->model, 0, b, sizeof b);
-        if (t->trained)
+        ui_scope_trained_on(ui_tutor_model(app), 0, b, sizeof b);
+        if (ui_tutor_trained(app))
             strcat(b, _(" · t: one of its sentences"));
         ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
     }
     ui_scope_unseen(a, l->input.cut ? UI_LINE_MAX - 1 : 0, cols < 60, b, sizeof b);
     if (b[0])
         ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_WARN));
-    else if (tall && a->run.n && t->trained)
+    else if (tall && a->run.n && ui_tutor_trained(app))
         ui_puts(w, y + used, x, _("every word was in the training sentences"), cols,
                 crt_attr(CRT_DIM));
     used += b[0] || tall;
     /* tall: the trained rows, then the note (its line kept, so the heatmap stays put);
      * otherwise the note, or the trained rows when there is none */
     char note[1024];
-    int has_note = ui_scope_note(t->model, a, l->map.cur_row, note, sizeof note);
+    int has_note = ui_scope_note(ui_tutor_model(app), a, l->map.cur_row, note, sizeof note);
     if (tall || !has_note) {
-        ui_scope_rows(t->model, a, b, sizeof b);
+        ui_scope_rows(ui_tutor_model(app), a, b, sizeof b);
         if (b[0])
             ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_DIM));
         used += b[0] || tall;
@@ -269,7 +268,7 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     char b[256];
     snprintf(b, sizeof b, _("Query %zu: %s"), i + 1, a->labels[i]);
     int tw = ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
-    if (ui_tutor_of(l->base.app)->trained && a->run.unknown && a->run.unknown[i])
+    if (ui_tutor_trained(l->base.app) && a->run.unknown && a->run.unknown[i])
         tw += ui_puts(w, r.y, r.x + tw, _(" (unseen word)"), r.w - tw, crt_attr(CRT_WARN));
     if (untrained_row(a, i))
         ui_puts(w, r.y, r.x + tw, _(" (untrained row)"), r.w - tw, crt_attr(CRT_DIM));
@@ -460,9 +459,9 @@ static void export_csv(ui_lab *l)
 /* t: the next training frame's example sentence, the query on its pronoun. */
 static void load_frame(ui_lab *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
     size_t n, k = l->frame;
-    const at_model_frame *f = ui_scope_frame(t->model, k, &n);
+    const at_model_frame *f = ui_scope_frame(ui_tutor_model(app), k, &n);
     if (!f) {
         ui_app_message(l->base.app, CRT_WARN, "%s",
                        _("The model file records no sentences it was trained on."));
@@ -628,9 +627,8 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
         return NULL;
     l->base.ops = &lab_ops;
     l->base.app = app;
-    ui_tutor *t = ui_tutor_of(app);
     at_model_info info;
-    at_model_get_info(t->model, &info);
+    at_model_get_info(ui_tutor_model(app), &info);
     ui_lab_opts o = opts ? *opts : (ui_lab_opts){-1, -1, 0, 0, -1};
     l->attn.layer = o.layer >= 0 ? o.layer : (int)info.n_layers - 1;
     l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : (int)info.coref_head;
@@ -641,7 +639,7 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
     l->map.cur_row = o.focus;
     l->map.cur_col = o.focus;
     if (!sentence) {
-        sentence = !strcmp(t->lang, "zh") ? "小明今天没来学校，因为他生病了。"
+        sentence = !strcmp(ui_tutor_lang(app), "zh") ? "小明今天没来学校，因为他生病了。"
                                           : "The animal didn't cross the road because it was too tired.";
     }
     l->typing = sentence[0] == '\0';   /* typing mode only on an empty sentence */

@@ -330,7 +330,7 @@ void ui_question_draw_field(ui_question *uq, ui_app *app, WINDOW *w, ui_rect whe
 
 static void grade(ui_question *uq, ui_app *app)
 {
-    ui_tutor *t = ui_tutor_of(app);
+    qz_store *store = ui_tutor_store(app);
     if (!uq->bound_ok) {
         ui_app_message(app, CRT_WRONG, "%s", uq->bind_error);
         return;
@@ -340,7 +340,7 @@ static void grade(ui_question *uq, ui_app *app)
     uq->graded = 0;
     at_error err;
     at_error_clear(&err);
-    if (qz_grade(&uq->bound.q, uq->answer.buf, qz_lang_from(t->lang), &uq->result, &err) != AT_OK) {
+    if (qz_grade(&uq->bound.q, uq->answer.buf, qz_lang_from(ui_tutor_lang(app)), &uq->result, &err) != AT_OK) {
         ui_app_message(app, CRT_WRONG, "%s", err.msg);
         return;
     }
@@ -357,8 +357,8 @@ static void grade(ui_question *uq, ui_app *app)
     uq->wrong_tries += uq->result.verdict != QZ_CORRECT && uq->result.verdict != QZ_REVIEW;
     if (uq->q->options_count)
         uq->chosen = chosen_options(uq);
-    if (t->store_open) {
-        if (qz_store_record(&t->store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
+    if (store) {
+        if (qz_store_record(store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
             ui_app_message(app, CRT_WRONG, "%s", err.msg);
         else
             ui_tutor_save(app);
@@ -369,14 +369,14 @@ static void grade(ui_question *uq, ui_app *app)
  * the automatic one (as `attn-tutor check --self`). */
 static void self_grade(ui_question *uq, ui_app *app, qz_verdict v)
 {
-    ui_tutor *t = ui_tutor_of(app);
+    qz_store *store = ui_tutor_store(app);
     qz_result_self_assess(&uq->result, v);
     uq->scroll_pending = 1;
-    if (!t->store_open)
+    if (!store)
         return;
     at_error err;
     at_error_clear(&err);
-    if (qz_store_self_assess(&t->store, uq->id, v, (long long)time(NULL), &err) != AT_OK)
+    if (qz_store_self_assess(store, uq->id, v, (long long)time(NULL), &err) != AT_OK)
         ui_app_message(app, CRT_WRONG, "%s", err.msg);
     else
         ui_tutor_save(app);

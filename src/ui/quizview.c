@@ -96,14 +96,14 @@ static void question_label(const ui_quiz *z, size_t i, char *b, size_t n)
 
 static void layout_summary(ui_quiz *z, ui_doc *d)
 {
-    ui_tutor *t = ui_tutor_of(z->base.app);
+    qz_store *store = ui_tutor_store(z->base.app);
     char b[512], id[160];
     size_t right = 0, tried = 0;
     ui_doc_line_add(d, _("Your score"), CRT_TITLE, 0);
     ui_doc_blank(d);
     for (size_t i = 0; i < z->n; i++) {
         snprintf(id, sizeof id, "%s:%s", z->lesson->doc->id, z->qs[i]->id);
-        const qz_answer_rec *r = t->store_open ? qz_store_answer(&t->store, id) : NULL;
+        const qz_answer_rec *r = store ? qz_store_answer(store, id) : NULL;
         const char *v = _("not tried");
         crt_role role = CRT_DIM;
         qz_rec_verdict st = ui_question_standing(r);   /* the best result, as the home counts */
@@ -239,9 +239,7 @@ ui_screen *ui_quiz_new(ui_app *app)
         return NULL;
     z->base.ops = &quiz_ops;
     z->base.app = app;
-    ui_tutor *t = ui_tutor_of(app);
-    ui_tutor_load_lessons(t);
-    z->lesson = at_lesson_set_find(&t->lessons, QZ_SELF_TEST_LESSON);
+    z->lesson = at_lesson_set_find(ui_tutor_lessons(app), QZ_SELF_TEST_LESSON);
     if (z->lesson) {
         const at_lesson_doc *doc = z->lesson->doc;
         for (unsigned i = 0; i < doc->steps_count && z->n < 64; i++)

@@ -131,6 +131,55 @@ static long lesson_index(const ui_tutor *t, const char *id)
     return -1;
 }
 
+const at_model *ui_tutor_model(ui_app *app)
+{
+    return ui_tutor_of(app)->model;
+}
+
+int ui_tutor_trained(ui_app *app)
+{
+    return ui_tutor_of(app)->trained;
+}
+
+const char *ui_tutor_model_note(ui_app *app)
+{
+    return ui_tutor_of(app)->model_note;
+}
+
+const char *ui_tutor_lang(ui_app *app)
+{
+    return ui_tutor_of(app)->lang;
+}
+
+const at_lesson_set *ui_tutor_lessons(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    ui_tutor_load_lessons(t);
+    return &t->lessons;
+}
+
+qz_store *ui_tutor_store(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    return t->store_open ? &t->store : NULL;
+}
+
+const char *ui_tutor_position(ui_app *app, unsigned *step)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    if (!t->store_open || !t->store.p->lesson)
+        return NULL;
+    if (step)
+        *step = t->store.p->step;
+    return t->store.p->lesson;
+}
+
+const char *ui_tutor_note(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    return t->store_note[0] ? t->store_note : t->lessons_note[0] ? t->lessons_note : NULL;
+}
+
 ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
 {
     ui_tutor *t = ui_tutor_of(app);
