@@ -107,7 +107,10 @@ grade-report: $(BIN) $(MO)
 
 run: deps
 	@$(MAKE) --no-print-directory $(BIN) $(MO)
-	@$(BIN)
+	@$(BIN); rc=$$?; \
+	  echo "The tutor is $(CURDIR)/$(BIN): run it again as $(BIN) (e.g. $(BIN) lab), or put"; \
+	  echo "attn-tutor on your PATH: make install PREFIX=~/.local and export PATH=\"\$$HOME/.local/bin:\$$PATH\""; \
+	  exit $$rc
 
 bench: deps $(BIN)
 	@scripts/deps.sh bench

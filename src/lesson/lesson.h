@@ -503,6 +503,10 @@ int at_lesson_load_checked(const char *path, const at_model *m, at_lesson **out,
                            at_diag_list *diags);
 void at_lesson_free(at_lesson *l);
 
+/* The question whose `follow_up` names q — q is then its second part, as the seed's Q2
+ * asks for the formula and then what its denominator is for — or NULL. */
+const at_question *at_lesson_part_of(const at_lesson *l, const at_question *q);
+
 /* A question of a lesson by id, or NULL; *step_index (may be NULL) gets its step. */
 const at_question *at_lesson_find_question(const at_lesson *l, const char *id,
                                            size_t *step_index);

@@ -67,6 +67,12 @@ int ui_heatmap_cell_width(const ui_heatmap *h, int cols)
     return cw;
 }
 
+int ui_heatmap_width(const ui_heatmap *h, int cols)
+{
+    int w = row_label_cols(h, cols) + ui_heatmap_cell_width(h, cols) * (int)h->n_k;
+    return w < cols ? w : cols;
+}
+
 int ui_heatmap_shows_numbers(const ui_heatmap *h, int cols)
 {
     return ui_heatmap_cell_width(h, cols) >= 4;

@@ -34,6 +34,10 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h);
 /* The cell width the heatmap would use in an area `cols` wide. */
 int ui_heatmap_cell_width(const ui_heatmap *h, int cols);
 
+/* The columns the heatmap takes in an area `cols` wide: its labels and every key's cell
+ * (no more than cols). */
+int ui_heatmap_width(const ui_heatmap *h, int cols);
+
 /* 1 when cells in an area `cols` wide are wide enough to print the weights (else the
  * heatmap is colour or shade only, and the screen should say where the numbers are). */
 int ui_heatmap_shows_numbers(const ui_heatmap *h, int cols);

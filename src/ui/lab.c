@@ -142,7 +142,8 @@ static size_t hf_size(const at_hf_model *m, int heads)
 static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
     char b[512];
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
+    ui_tutor *t = ui_tutor_of(app);
     const ui_attn *a = &l->attn;
     at_model_info info;
     at_model_get_info(t->model, &info);
@@ -187,7 +188,8 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
  * Returns the rows used from y. */
 static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
+    ui_tutor *t = ui_tutor_of(app);
     const ui_attn *a = &l->attn;
     char b[1024];
     int used = 0, tall = rows >= 18;
@@ -215,15 +217,15 @@ static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
     if (t->model_note[0] && rows > 9) {
         ui_puts(w, y + used++, x, t->model_note, cols, crt_attr(CRT_WARN));
     } else if (tall) {
-        ui_scope_trained_on(t->model, 0, b, sizeof b);
-        if (t->trained)
+        ui_scope_trained_on(ui_tutor_model(app), 0, b, sizeof b);
+        if (ui_tutor_trained(app))
             strcat(b, _(" · t: one of its sentences"));
         ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
     }
     ui_scope_unseen(a, l->input.cut ? UI_LINE_MAX - 1 : 0, cols < 60, b, sizeof b);
     if (b[0])
         ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_WARN));
-    else if (tall && a->run.n && t->trained)
+    else if (tall && a->run.n && ui_tutor_trained(app))
         ui_puts(w, y + used, x, _("every word was in the training sentences"), cols,
                 crt_attr(CRT_DIM));
     used += b[0] || tall;
@@ -236,7 +238,7 @@ static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
         return used + 1;
     }
     if (tall || !has_note) {
-        ui_scope_rows(t->model, a, b, sizeof b);
+        ui_scope_rows(ui_tutor_model(app), a, b, sizeof b);
         if (b[0])
             ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_DIM));
         used += b[0] || tall;
@@ -346,7 +348,7 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     char b[256];
     snprintf(b, sizeof b, _("Query %zu: %s"), i + 1, a->labels[i]);
     int tw = ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
-    if (ui_tutor_of(l->base.app)->trained && a->run.unknown && a->run.unknown[i])
+    if (ui_tutor_trained(l->base.app) && a->run.unknown && a->run.unknown[i])
         tw += ui_puts(w, r.y, r.x + tw, _(" (unseen word)"), r.w - tw, crt_attr(CRT_WARN));
     if (untrained_row(a, i))
         ui_puts(w, r.y, r.x + tw, _(" (untrained row)"), r.w - tw, crt_attr(CRT_DIM));
@@ -509,13 +511,21 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         body.y++;
         body.h--;
     }
+    /* wide screens: cells as wide as the longest key label (up to 12 columns), so the
+     * labels are whole; the default 6 otherwise */
+    int longest = 0;
+    for (size_t j = 0; j < l->attn.run.n; j++) {
+        int lw = ui_text_width(l->attn.labels[j], strlen(l->attn.labels[j]));
+        longest = lw > longest ? lw : longest;
+    }
+    l->map.max_cell = longest + 1 > 6 ? (longest + 1 < 12 ? longest + 1 : 12) : 0;
     ui_rect map = body, detail = {0, 0, 0, 0};
     /* the detail pane on the right, unless the heatmap beside it would lose its
      * numbers while there is room for the pane below */
     int right_ok = body.w >= 78 &&
                    (ui_heatmap_shows_numbers(&l->map, body.w - 36) || body.h < 16);
-    if (right_ok) {
-        map.w = body.w - 36;
+    if (right_ok) {   /* the pane right beside the heatmap, not at the screen's edge */
+        map.w = ui_heatmap_width(&l->map, body.w - 36);
         detail = (ui_rect){body.y, body.x + map.w + 2, body.h, 34};
     } else if (body.h >= 16) {   /* below */
         int dh = body.h / 2 > 10 ? 10 : body.h / 2;
@@ -595,9 +605,9 @@ static void export_csv(ui_lab *l)
 /* t: the next training frame's example sentence, the query on its pronoun. */
 static void load_frame(ui_lab *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
     size_t n, k = l->frame;
-    const at_model_frame *f = ui_scope_frame(t->model, k, &n);
+    const at_model_frame *f = ui_scope_frame(ui_tutor_model(app), k, &n);
     if (!f) {
         ui_app_message(l->base.app, CRT_WARN, "%s",
                        _("The model file records no sentences it was trained on."));
@@ -821,15 +831,14 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
         return NULL;
     l->base.ops = &lab_ops;
     l->base.app = app;
-    ui_tutor *t = ui_tutor_of(app);
     at_model_info info;
-    at_model_get_info(t->model, &info);
+    at_model_get_info(ui_tutor_model(app), &info);
     ui_lab_opts o = opts ? *opts : (ui_lab_opts){-1, -1, 0, 0, -1};
     l->attn.layer = o.layer >= 0 ? o.layer : (int)info.n_layers - 1;
     l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : (int)info.coref_head;
     if (o.head == -1)
         l->attn.layer = o.layer >= 0 ? o.layer : (int)info.coref_layer;
-    if (t->hf) {   /* a real model: layer 1, head 1 unless asked */
+    if (ui_tutor_of(app)->hf) {   /* a real model: layer 1, head 1 unless asked */
         l->attn.layer = o.layer >= 0 ? o.layer : 0;
         l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : 0;
     }
@@ -838,11 +847,17 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
     l->map.cur_row = o.focus;
     l->map.cur_col = o.focus;
     if (!sentence) {
-        sentence = !strcmp(t->lang, "zh") ? "小明今天没来学校，因为他生病了。"
+        sentence = !strcmp(ui_tutor_lang(app), "zh") ? "小明今天没来学校，因为他生病了。"
                                           : "The animal didn't cross the road because it was too tired.";
     }
     l->typing = sentence[0] == '\0';   /* typing mode only on an empty sentence */
     ui_lineedit_set(&l->input, sentence);
     recompute(l);
+    if (o.focus < 0)   /* no token named: the cursor on the pronoun the model was trained at */
+        for (size_t i = 0; i < l->attn.scope.n && l->attn.scope.trained_row; i++)
+            if (l->attn.scope.trained_row[i]) {
+                l->map.cur_row = l->map.cur_col = (int)i;
+                break;
+            }
     return &l->base;
 }

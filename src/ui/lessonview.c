@@ -13,10 +13,10 @@
 #include "ui/draw.h"
 #include "ui/headsgrid.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
 #include "ui/predict.h"
 #include "ui/scopetext.h"
 #include "ui/question.h"
+#include "ui/route.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
 
@@ -72,7 +72,7 @@ static int alone(const ui_lesson *l)
 
 static const at_lesson *lesson_of(ui_lesson *l)
 {
-    return ui_tutor_of(l->base.app)->lessons.lessons[l->index];
+    return ui_tutor_lessons(l->base.app)->lessons[l->index];
 }
 
 static const at_step *step_of(ui_lesson *l)
@@ -161,7 +161,7 @@ static void enter_prediction(ui_lesson *l)
 
 static void enter_step(ui_lesson *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    const at_model *model = ui_tutor_model(l->base.app);
     const at_step *s = step_of(l);
     free_step_state(l);
     l->top = 0;
@@ -173,7 +173,7 @@ static void enter_step(ui_lesson *l)
     case AT_STEP_LAB: {
         const at_lab *lab = s->lab;
         at_model_info info;
-        at_model_get_info(t->model, &info);
+        at_model_get_info(model, &info);
         memset(&l->attn, 0, sizeof l->attn);
         l->attn.layer = lab->layer ? (int)*lab->layer - 1 : (int)info.n_layers - 1;
         l->attn.head = lab->head && strcmp(lab->head, "all") ? atoi(lab->head) - 1
@@ -182,7 +182,7 @@ static void enter_step(ui_lesson *l)
             l->attn.layer = (int)info.coref_layer;
         l->attn.causal = lab->mask == AT_LAB_MASK_CAUSAL;
         l->attn.unscaled = lab->scale == AT_OFF;
-        ui_attn_compute(&l->attn, t->model, lab->sentence ? lab->sentence : "");
+        ui_attn_compute(&l->attn, model, lab->sentence ? lab->sentence : "");
         memset(&l->map, 0, sizeof l->map);
         l->map.cur_row = l->map.cur_col = lab_focus(&l->attn, lab->focus);
         ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
@@ -213,14 +213,14 @@ static void enter_step(ui_lesson *l)
 /* Save where the student is (every step change). */
 static void save_position(ui_lesson *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
-    if (!t->store_open)
+    qz_store *store = ui_tutor_store(l->base.app);
+    if (!store)
         return;
     const at_lesson *ls = lesson_of(l);
     int done = l->step + 1 >= ls->doc->steps_count;
     at_error err;
     at_error_clear(&err);
-    if (qz_store_set_position(&t->store, ls->doc->id, l->step, done, (long long)time(NULL),
+    if (qz_store_set_position(store, ls->doc->id, l->step, done, (long long)time(NULL),
                               &err) != AT_OK)
         ui_app_message(l->base.app, CRT_WRONG, "%s", err.msg);
     else
@@ -243,14 +243,13 @@ static void go_step(ui_lesson *l, long step)
 
 static void next(ui_lesson *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
     const at_lesson *ls = lesson_of(l);
     if (l->step + 1 < ls->doc->steps_count) {
         go_step(l, l->step + 1);
         return;
     }
     save_position(l);   /* the last step: the lesson is done */
-    if (l->index + 1 < t->lessons.count) {
+    if (l->index + 1 < ui_tutor_lessons(l->base.app)->count) {
         free_step_state(l);
         l->index++;
         l->step = 0;
@@ -372,7 +371,7 @@ static void layout_lab(ui_lesson *l, ui_doc *d, int height)
              l->attn.unscaled ? _("not scaled") : _("scaled by √dₖ"));
     ui_doc_text(d, b, CRT_DIM, 0);
     /* the model's scope: what it was trained on, unseen words, the note or trained rows */
-    const at_model *m = ui_tutor_of(l->base.app)->model;
+    const at_model *m = ui_tutor_model(l->base.app);
     ui_scope_trained_on(m, 1, b, sizeof b);
     ui_doc_text(d, b, CRT_DIM, 0);
     ui_scope_unseen(&l->attn, 0, 0, b, sizeof b);
@@ -594,11 +593,12 @@ static int lesson_key(ui_screen *s, ui_key k)
     else if (l->has_lab && !(l->has_pred && ui_predict_pending(&l->pred)) &&
              (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER))) {
         const at_lab *lab = step_of(l)->lab;
-        ui_lab_opts o = {l->attn.layer, l->attn.head == UI_HEAD_ALL ? -2 : l->attn.head,
-                         l->attn.causal, l->attn.unscaled, l->map.cur_row};
-        ui_screen *lab_s = ui_lab_new(s->app, lab->sentence ? lab->sentence : "", &o);
-        if (lab_s)
-            ui_app_push(s->app, lab_s);
+        ui_open_arg o = {.sentence = lab->sentence ? lab->sentence : "", .has_lab_view = 1,
+                         .layer = l->attn.layer,
+                         .head = l->attn.head == UI_HEAD_ALL ? -2 : l->attn.head,
+                         .causal = l->attn.causal, .unscaled = l->attn.unscaled,
+                         .focus = l->map.cur_row};
+        ui_open(s->app, UI_SCREEN_LAB, &o);
     } else if (UI_IS_CHAR(k, 'q') || UI_IS_CHAR(k, 27))
         return UI_BACK;
     else
@@ -627,9 +627,8 @@ static const ui_screen_ops lesson_ops = {
 
 ui_screen *ui_lesson_new(ui_app *app, size_t index, unsigned step)
 {
-    ui_tutor *t = ui_tutor_of(app);
-    ui_tutor_load_lessons(t);
-    if (index >= t->lessons.count)
+    const at_lesson_set *set = ui_tutor_lessons(app);
+    if (index >= set->count)
         return NULL;
     ui_lesson *l = calloc(1, sizeof *l);
     if (!l)
@@ -638,7 +637,7 @@ ui_screen *ui_lesson_new(ui_app *app, size_t index, unsigned step)
     l->base.app = app;
     l->index = index;
     l->memo_lesson = (size_t)-1;
-    unsigned n = t->lessons.lessons[index]->doc->steps_count;
+    unsigned n = set->lessons[index]->doc->steps_count;
     l->step = step < n ? step : n - 1;
     enter_step(l);
     save_position(l);

@@ -10,7 +10,6 @@
 #include "ui/crt.h"
 #include "ui/draw.h"
 #include "ui/i18n.h"
-#include "ui/tutor.h"
 #include "ui/uitext.h"
 
 #define MAX_KEYS 256

@@ -8,11 +8,8 @@
 #include "engine/attention.h"
 #include "engine/hf/hf.h"
 #include "ui/crt.h"
-#include "ui/home.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
-#include "ui/lessonview.h"
-#include "ui/quizview.h"
+#include "ui/route.h"
 
 ui_tutor *ui_tutor_of(ui_app *app)
 {
@@ -135,12 +132,62 @@ static long lesson_index(const ui_tutor *t, const char *id)
     return -1;
 }
 
+const at_model *ui_tutor_model(ui_app *app)
+{
+    return ui_tutor_of(app)->model;
+}
+
+int ui_tutor_trained(ui_app *app)
+{
+    return ui_tutor_of(app)->trained;
+}
+
+const char *ui_tutor_model_note(ui_app *app)
+{
+    return ui_tutor_of(app)->model_note;
+}
+
+const char *ui_tutor_lang(ui_app *app)
+{
+    return ui_tutor_of(app)->lang;
+}
+
+const at_lesson_set *ui_tutor_lessons(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    ui_tutor_load_lessons(t);
+    return &t->lessons;
+}
+
+qz_store *ui_tutor_store(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    return t->store_open ? &t->store : NULL;
+}
+
+const char *ui_tutor_position(ui_app *app, unsigned *step)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    if (!t->store_open || !t->store.p->lesson)
+        return NULL;
+    if (step)
+        *step = t->store.p->step;
+    return t->store.p->lesson;
+}
+
+const char *ui_tutor_note(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    return t->store_note[0] ? t->store_note : t->lessons_note[0] ? t->lessons_note : NULL;
+}
+
 ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
 {
     ui_tutor *t = ui_tutor_of(app);
+    ui_open_arg a = {.sentence = arg, .layer = -1, .head = -1, .focus = -1};
     switch (start) {
-    case UI_START_LAB: return ui_lab_new(app, arg, NULL);
-    case UI_START_QUIZ: return ui_quiz_new(app);
+    case UI_START_LAB: return ui_screen_new(app, UI_SCREEN_LAB, &a);
+    case UI_START_QUIZ: return ui_screen_new(app, UI_SCREEN_QUIZ, NULL);
     case UI_START_LESSON: {
         long i = lesson_index(t, arg);
         const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, arg) : NULL;
@@ -149,9 +196,11 @@ ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
             step = t->store.p->step;
         else if (r && !r->done)
             step = r->step;
-        return ui_lesson_new(app, (size_t)i, step);
+        a.lesson = (size_t)i;
+        a.step = step;
+        return ui_screen_new(app, UI_SCREEN_LESSON, &a);
     }
-    default: return ui_home_new(app);
+    default: return ui_screen_new(app, UI_SCREEN_HOME, NULL);
     }
 }
 

@@ -43,8 +43,27 @@ typedef enum ui_start {
     UI_START_QUIZ,     /* arg: NULL */
 } ui_start;
 
-/* The tutor of an app (from any screen). */
+/* The tutor of an app (from any screen). Screens read what they share through the
+ * accessors below, not through the struct. */
 ui_tutor *ui_tutor_of(ui_app *app);
+
+/* The model the screens run: the trained mini-model (or --model), else the untrained
+ * demo weights. Borrowed for the tutor's life. */
+const at_model *ui_tutor_model(ui_app *app);
+/* 1 when that model is trained. */
+int ui_tutor_trained(ui_app *app);
+/* Why the demo weights are in use, "" when the model is trained. */
+const char *ui_tutor_model_note(ui_app *app);
+/* "zh" or "en". */
+const char *ui_tutor_lang(ui_app *app);
+/* The lessons of the tutor's language, in order (loaded on first use). */
+const at_lesson_set *ui_tutor_lessons(ui_app *app);
+/* The progress store, or NULL when there is none (it could not be opened). */
+qz_store *ui_tutor_store(ui_app *app);
+/* Where the student left off: the lesson id (NULL when none) and its 0-based step. */
+const char *ui_tutor_position(ui_app *app, unsigned *step);
+/* A problem with the progress store or the lessons to show once, or NULL. */
+const char *ui_tutor_note(ui_app *app);
 
 /* Load what the tutor needs (language, lessons, model, progress store) without
  * touching the terminal. model_path may be a Hugging Face model folder (engine/hf/hf.h):

@@ -52,4 +52,4 @@ keys r
 expect_screen "mask zh: the header in Chinese" "个查询"
 k=0
 while [ $k -lt 40 ] && ! shows "掩码（1 = 可以关注"; do keys j j j; k=$((k + 1)); done
-expect_screen "mask zh: the mask is shown in Chinese" "掩码（1 = 可以关注，0 = 已遮蔽）"
+expect_screen "mask zh: the mask is shown in Chinese" "掩码（1 = 可以关注，0 = 已遮住）"

@@ -34,6 +34,9 @@ expect_screen "scope: what the model was trained on, from the file" \
   "Trained only to tell which noun $SHORT refers to, in $FRAMES sentence frames"
 expect_screen "scope: a training sentence has no unseen word" "every word was in the training sentences"
 expect_not_screen "scope: a training sentence has no note" "Not learned meaning"
+expect_screen "scope: the lab opens on the trained row, the pronoun's" "Query 8: it"
+keys g h h h h h h h   # the cursor to the first query and key
+expect_screen "scope: g goes to the first query" "Query 1: The"
 # the rows training never reached are grey, the pronoun's row keeps its heat colours
 attr=$($TM capture-pane -e -p)
 # the raw line (with its SGR sequences) of the heatmap row labelled $1
@@ -57,7 +60,7 @@ expect_not_screen "scope: the pronoun's row is not marked untrained" "Query 8: i
 tutor_start 100 30 -- --lang en lab "The elk didn't cross the road because it was too tired."
 expect_screen "scope: one unseen word is listed" "unseen words (8% of the tokens): elk"
 expect_not_screen "scope: one unseen word of 12, query seen: no note" "Not learned meaning"
-keys j
+keys g j
 expect_screen "scope: the query under the cursor is unseen: the note" \
   "Not learned meaning here: the query “elk” is unseen"
 keys k
