@@ -97,6 +97,7 @@ expect_screen "scope: t again: the next frame" "Training frame 2 of $FRAMES:"
 # The help says what the model can and cannot do.
 keys '?'
 expect_screen "scope: the help says what the model was trained for" "The built-in model was trained only to tell which noun a"
+keys Down Down Down Down Down Down Down Down   # the help is taller than the window: scroll it
 expect_screen "scope: the help says which rows were trained" "Only the pronoun's row of the coreference head was"
 expect_screen "scope: the help names the previous-token head" "The previous-token head: trained so that"
 keys j j j j j j j j j j j j
