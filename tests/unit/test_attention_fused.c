@@ -327,6 +327,49 @@ static void test_layer(void **state)
     free(X), free(W);
 }
 
+/* The cases of shared/cases/ the engine must get right, through every fused kernel (2, 8
+ * and 16 lanes), with their right values, not only against the two-pass kernel:
+ * case 1, [<pad>, I, am] with the first key padding and a causal mask, Q = K = 0, V = I₃
+ * (row 1 has no visible key: zeros, reported fully masked; row 2 [0, 1, 0]; row 3
+ * [0, 0.5, 0.5]); case 2, scores [7999.99, 8000, 2, 1] → [0.4975, 0.5025, 0, 0] and
+ * [-1000, -1001] → [0.7310585786, 0.2689414214] (a running maximum started at 0 gives NaN). */
+static void test_shared_cases(void **state)
+{
+    skip_without_avx2();
+    const int lanes[] = {2, 8, 16};
+    assert_true(at_fused_possible(1, 3, 3, NULL));   /* these go through the fused kernel */
+    assert_true(at_fused_possible(1, 1, 4, NULL));
+    for (size_t l = 0; l < 3; l++) {
+        float q[9] = {0}, k[9] = {0}, v[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, out[9], w[9];
+        unsigned char pad[3] = {1, 0, 0}, fm[3] = {7, 7, 7};
+        at_mask mask = {.causal = 1, .key_padding = pad};
+        at_workspace ws = {0};
+        assert_int_equal(at_mha_attend_ex(1, 3, 3, q, 3, k, v, 1.0f / sqrtf(3.0f), &mask, out, w,
+                                          fm, NULL, &ws, lanes[l], NULL), AT_OK);
+        const float want[9] = {0, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f};
+        check_tensor(w, want, 9, 1e-7f, "case 1: weights");
+        check_tensor(out, want, 9, 1e-7f, "case 1: output");
+        assert_int_equal(fm[0], 1);
+        assert_int_equal(fm[1], 0);
+        assert_int_equal(fm[2], 0);
+
+        /* one query q = 1 against keys holding the scores, scale 1, d_model 1 */
+        float one = 1.0f, huge[4] = {7999.99f, 8000.0f, 2.0f, 1.0f}, vals[4] = {1, 0, 0, 0};
+        float o1, w4[4];
+        assert_int_equal(at_mha_attend_ex(1, 1, 1, &one, 4, huge, vals, 1.0f, NULL, &o1, w4, NULL,
+                                          NULL, &ws, lanes[l], NULL), AT_OK);
+        /* float holds 7999.99 as 7999.9902: the weights are 0.49755 and 0.50245 */
+        const float want4[4] = {0.4975f, 0.5025f, 0, 0};
+        check_tensor(w4, want4, 4, 1e-4f, "case 2: [7999.99, 8000, 2, 1]");
+        float neg[2] = {-1000.0f, -1001.0f}, o2, w2[2];
+        assert_int_equal(at_mha_attend_ex(1, 1, 1, &one, 2, neg, vals, 1.0f, NULL, &o2, w2, NULL,
+                                          NULL, &ws, lanes[l], NULL), AT_OK);
+        const float want2[2] = {0.7310586f, 0.2689414f};
+        check_tensor(w2, want2, 2, 1e-6f, "case 2: [-1000, -1001]");
+        at_workspace_free(&ws);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_non_finite_inputs),
         cmocka_unit_test(test_tiles),
         cmocka_unit_test(test_layer),
+        cmocka_unit_test(test_shared_cases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
