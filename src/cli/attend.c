@@ -266,28 +266,8 @@ static void print_json(const at_model *m, const at_tokens *t, const at_model_run
     printf("\"unknown\":[");
     for (size_t i = 0; i < n; i++)
         printf("%s%s", i ? "," : "", r->unknown[i] ? "true" : "false");
-    printf("],\"fully_masked\":[");
-    for (size_t i = 0; i < n; i++)
-        printf("%s%s", i ? "," : "", r->fully_masked[i] ? "true" : "false");
-    printf("],\"layers\":[");
-    for (size_t l = 0; l < r->n_layers; l++) {
-        printf("%s{\"heads\":[", l ? "," : "");
-        for (size_t h = 0; h < r->n_heads[l]; h++) {
-            const float *w = r->weights[l] + h * n * n;
-            printf("%s{\"weights\":[", h ? "," : "");
-            for (size_t i = 0; i < n; i++) {
-                printf("%s[", i ? "," : "");
-                for (size_t j = 0; j < n; j++) {
-                    if (j) putchar(',');
-                    cli_print_number(stdout, w[i * n + j], 1);
-                }
-                putchar(']');
-            }
-            printf("]}");
-        }
-        printf("]}");
-    }
-    printf("]}\n");
+    printf("],");
+    cli_attend_json_weights(r);
 }
 
 static void csv_field(const char *s)
@@ -326,6 +306,33 @@ static void pad(int cols)
 {
     for (int c = 0; c < cols; c++)
         putchar(' ');
+}
+
+void cli_attend_json_weights(const at_model_run *r)
+{
+    const size_t n = r->n;
+    printf("\"fully_masked\":[");
+    for (size_t i = 0; i < n; i++)
+        printf("%s%s", i ? "," : "", r->fully_masked[i] ? "true" : "false");
+    printf("],\"layers\":[");
+    for (size_t l = 0; l < r->n_layers; l++) {
+        printf("%s{\"heads\":[", l ? "," : "");
+        for (size_t h = 0; h < r->n_heads[l]; h++) {
+            const float *w = r->weights[l] + h * n * n;
+            printf("%s{\"weights\":[", h ? "," : "");
+            for (size_t i = 0; i < n; i++) {
+                printf("%s[", i ? "," : "");
+                for (size_t j = 0; j < n; j++) {
+                    if (j) putchar(',');
+                    cli_print_number(stdout, w[i * n + j], 1);
+                }
+                putchar(']');
+            }
+            printf("]}");
+        }
+        printf("]}");
+    }
+    printf("]}\n");
 }
 
 void cli_attend_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,

@@ -16,6 +16,11 @@ typedef struct attend_args {
     char *sentence;
 } attend_args;
 
+/* The end of attend's JSON object, shared by both kinds of model: "fully_masked" (one
+ * boolean a query), "layers" (every layer and head, weights[query][key] in the
+ * printed precision), then the closing brace and a newline. */
+void cli_attend_json_weights(const at_model_run *r);
+
 /* Head h of layer l as an aligned table of weights (rows: queries), labels from t;
  * mark[i] (may be NULL) adds "← trained row". */
 void cli_attend_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,

@@ -48,28 +48,8 @@ static void print_json(const at_hf_info *info, const at_hf_tokens *t, const at_m
     for (size_t i = 0; i < n; i++)
         printf("%s[%zu,%zu]", i ? "," : "", t->shown.items[i].start,
                t->shown.items[i].start + t->shown.items[i].len);
-    printf("],\"fully_masked\":[");
-    for (size_t i = 0; i < n; i++)
-        printf("%s%s", i ? "," : "", r->fully_masked[i] ? "true" : "false");
-    printf("],\"layers\":[");
-    for (size_t l = 0; l < r->n_layers; l++) {
-        printf("%s{\"heads\":[", l ? "," : "");
-        for (size_t h = 0; h < r->n_heads[l]; h++) {
-            const float *w = r->weights[l] + h * n * n;
-            printf("%s{\"weights\":[", h ? "," : "");
-            for (size_t i = 0; i < n; i++) {
-                printf("%s[", i ? "," : "");
-                for (size_t j = 0; j < n; j++) {
-                    if (j) putchar(',');
-                    cli_print_number(stdout, w[i * n + j], 1);
-                }
-                putchar(']');
-            }
-            printf("]}");
-        }
-        printf("]}");
-    }
-    printf("]}\n");
+    printf("],");
+    cli_attend_json_weights(r);
 }
 
 static void print_tables(const at_hf_info *info, const at_hf_tokens *t, const at_model_run *r,
