@@ -617,10 +617,21 @@ static void owners(sentence *s, long *owner)
                 }
             } else {
                 o = run_before(s, m->a, 0);
-                if (o >= 0 && m->kind == M_CLAIM &&
-                    noun_claim_between(s, s->run_first[o] == s->run_end[o] ? s->s0
-                                                                           : (size_t)s->run_end[o],
-                                       m->a, m))
+                size_t from = o >= 0 && s->run_first[o] != s->run_end[o] ? (size_t)s->run_end[o] : s->s0;
+                /* "… one step apart only if they are adjacent": a claim said of a pronoun
+                 * right before it (a copula between) is said of the group before */
+                int pronoun = 0;
+                for (size_t j = m->a; o >= 0 && j > from && m->a - j < 3 && !pronoun; j--) {
+                    if (qz_alts_at(s->t, j - 1, &s->r->pronoun, NULL)) {
+                        pronoun = 1;
+                        for (size_t g = j; g < m->a; g++)
+                            pronoun &= qz_tok_raw_is(s->t, g, "is") || qz_tok_raw_is(s->t, g, "are") ||
+                                       qz_tok_raw_is(s->t, g, "be") || qz_tok_raw_is(s->t, g, "was") ||
+                                       qz_tok_raw_is(s->t, g, "were") || qz_tok_is(s->t, g, "是") ||
+                                       qz_tok_is(s->t, g, "都");
+                    }
+                }
+                if (o >= 0 && m->kind == M_CLAIM && !pronoun && noun_claim_between(s, from, m->a, m))
                     o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
             }
             /* "It lets the decoder look at the encoder": what is looked at is not where
@@ -1229,15 +1240,24 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
                 from = i;
                 break;
             }
-        int labels = 0, before = 0;
+        int before = 0, subj_ends = 0;
+        size_t subjects = 0, claim_at = SIZE_MAX;
         for (size_t k = 0; k < s.m.n; k++) {
             const mention *m = &s.m.v[k];
-            labels |= live(m) && m->kind == M_SUBJ && m->b == c;
-            before |= live(m) && shadows(m) && m->set != NEUTRAL && m->a < c;
-            in_label += live(m) && shadows(m) && m->set != NEUTRAL && m->a >= from && m->b <= c &&
-                        (k == 0 || s.m.v[k - 1].a != m->a);
+            if (!live(m) || !shadows(m) || m->set == NEUTRAL)
+                continue;
+            before |= m->a < c;
+            if (m->a < from || m->b > c)
+                continue;
+            subj_ends |= m->kind == M_SUBJ && m->b == c;
+            subjects += m->kind == M_SUBJ;
+            if (m->kind != M_SUBJ && claim_at != m->a)
+                in_label += claim_at == SIZE_MAX || m->a >= claim_at;
+            if (m->kind != M_SUBJ && claim_at == SIZE_MAX)
+                claim_at = m->a;
         }
-        labels |= in_label == 1;
+        /* "K and V:" (subjects only), "From the decoder:" (one claim only) */
+        int labels = (subj_ends && !in_label) || (in_label == 1 && !subjects);
         if (labels || has_words_of(rd->t, s0, c, &rd->r->retract))
             continue;
         free(s.m.v);
