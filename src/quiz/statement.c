@@ -665,9 +665,23 @@ static int polarity_holds(qz_polarity want, int denied)
 }
 
 /* `with` affirmed and `unless` absent in the sentence. */
+/* Is every alternative of group a one of the pattern's subjects ("k | key | keys")? */
+static int names_subjects(const qz_cpattern *pt, const qz_alts *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        int found = 0;
+        for (size_t j = 0; j < pt->subject.n && !found; j++)
+            found = a->v[i].n == pt->subject.v[j].n && qz_alt_at(&pt->subject.v[j], 0, &a->v[i]);
+        if (!found)
+            return 0;
+    }
+    return a->n > 0;
+}
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c)
 {
-    const qz_cclaim *cl = &pattern(s->r, set, p)->claims[c];
+    const qz_cpattern *pt = pattern(s->r, set, p);
+    const qz_cclaim *cl = &pt->claims[c];
     for (size_t g = 0; g < cl->n_with; g++) {
         int ok = 0;
         for (size_t k = 0; k < s->m.n && !ok; k++) {
@@ -675,6 +689,10 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c)
             ok = m->kind == M_WITH && m->set == set && m->pat == p && m->claim == c &&
                  m->group == g && !m->neg;
         }
+        /* subjects named together ("K … and … V", "keys built from the encoder output,
+         * then the encoder-side values") may stand anywhere in the period */
+        for (size_t i = s->p0; !ok && i < s->p1 && names_subjects(pt, &cl->with[g]); i++)
+            ok = qz_alts_at(s->t, i, &cl->with[g], NULL) != 0;
         if (!ok)
             return 0;
     }
