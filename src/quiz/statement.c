@@ -963,6 +963,7 @@ static int term_list(const sentence *s)
             continue;
         }
         width += k->kind == QZ_TK_HAN ? 1 : 2;
+        claim |= k->kind == QZ_TK_NUM;   /* "均值 0、方差 1": a value given is said */
         for (size_t m = 0; m < s->m.n; m++) {
             const mention *x = &s->m.v[m];
             if (!live(x) || x->a != i)
