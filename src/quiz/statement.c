@@ -791,6 +791,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
         denied = 0;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
+        /* "不一样", "not the same": different, not growing */
+        if (denied && got == QZ_DIR_SAME && m->kind == M_DIR &&
+            (qz_han_at(s->t, m->a, "一样") || qz_han_at(s->t, m->a, "相同") ||
+             qz_tok_raw_is(s->t, m->a, "same")))
+            return;
         if (!direction_holds(cl->dir, got, denied))
             return;
     } else if (!polarity_holds(cl->pol, denied)) {
