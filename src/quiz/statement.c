@@ -414,6 +414,52 @@ static void choose_order(sentence *s)
     s->forward = 1;
 }
 
+/* Does the clause (between commas) holding token a read forward: its first phrase a
+ * claim, no pronoun or object before it, and, in the sentence's first clause, nothing
+ * carried? "The decoder's query vectors attend over the encoder's keys, i.e. Q from the
+ * decoder, K and V from the encoder": the first clause forward, the others not. */
+static int clause_forward(const sentence *s, size_t a)
+{
+    size_t c0 = s->s0, c1 = s->s1;
+    for (size_t j = s->s0; j < a; j++)
+        if (qz_tok_is(s->t, j, ","))
+            c0 = j + 1;
+    for (size_t j = a; j < s->s1 && c1 == s->s1; j++)
+        if (qz_tok_is(s->t, j, ","))
+            c1 = j;
+    if (c0 == s->s0)
+        return s->forward;
+    const mention *first = NULL;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (!live(m) || m->a < c0 || m->a >= c1 ||
+            (m->kind != M_CLAIM && !(m->kind == M_SUBJ && !m->foil && !m->object && m->set != NEUTRAL)))
+            continue;
+        if (!first || m->a < first->a || (m->a == first->a && m->kind == M_CLAIM))
+            first = m;
+    }
+    if (!first)
+        return s->forward;
+    if (first->kind != M_CLAIM)
+        return 0;
+    int subject_after = 0;   /* a clause without a subject of its own reads as the sentence */
+    for (size_t k = 0; k < s->m.n && !subject_after; k++) {
+        const mention *m = &s->m.v[k];
+        subject_after = live(m) && m->kind == M_SUBJ && !m->foil && !m->object && m->set != NEUTRAL &&
+                        m->a > first->a && m->a < c1;
+    }
+    if (!subject_after)
+        return s->forward;
+    for (size_t k = 0; k < s->m.n; k++)   /* "that's how the decoder asks …" */
+        if (live(&s->m.v[k]) && s->m.v[k].kind == M_SUBJ && s->m.v[k].a == first->b &&
+            !s->m.v[k].foil && !s->m.v[k].object && s->m.v[k].set != NEUTRAL)
+            return 1;
+    for (size_t j = c0; j < first->a; j++)
+        if (qz_alts_at(s->t, j, &s->r->pronoun, NULL) || qz_alts_at(s->t, j, &s->r->object, NULL))
+            return 0;
+    return 1;
+}
+
 /* Is group r only nouns of none of the statements ("layer")? */
 static int neutral_run(const sentence *s, long r)
 {
@@ -598,11 +644,12 @@ static void owners(sentence *s, long *owner)
                 owner[k] = taken = joined;
                 continue;
             }
-            if (s->first_content == m->a && !s->forward) {
+            int fwd = clause_forward(s, m->a);
+            if (s->first_content == m->a && !fwd) {
                 o = run_before(s, m->a, 0);
                 if (o >= 0 && s->run_first[o] == s->run_end[o])
                     o = -1;   /* "So the decoder looks …": not said of the carried group */
-            } else if (s->forward) {
+            } else if (fwd) {
                 /* the group after is taken when it is this claim's subject ("够了，不用
                  * Decoder": 够 does not take Decoder); a claim of the same statement may
                  * share it ("只用 Encoder …是不够的") */
@@ -1080,6 +1127,20 @@ static int abbreviation_dot(const qz_text *t, size_t i)
     return 0;
 }
 
+/* Does a list number start at token i: "2)", "(2)", "（2）" (1 or 2 digits)? */
+static int list_number_at(const qz_text *t, size_t i)
+{
+    size_t k = i;
+    if (k < t->n && qz_tok_is(t, k, "("))
+        k++;
+    if (k >= t->n || t->t[k].kind != QZ_TK_NUM || strlen(t->t[k].s) > 2 || strchr(t->t[k].s, '.'))
+        return 0;
+    if (k + 1 >= t->n || !qz_tok_is(t, k + 1, ")"))
+        return 0;
+    /* "2)" after a word ("… long path 2) …"), not after a sign ("Var≈1)") */
+    return k == i ? i == 0 || t->t[i - 1].kind == QZ_TK_WORD || t->t[i - 1].kind == QZ_TK_HAN : 1;
+}
+
 /* How a sentence ends. */
 enum { END_TEXT, END_FULL, END_CONTRAST, END_CONSEQUENCE, END_CORRECTION };
 
@@ -1122,6 +1183,11 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
         if (i > s0 && correction_at(r, t, i)) {
             *next = i;
             *how = END_CORRECTION;
+            return i;
+        }
+        if (i > s0 && list_number_at(t, i)) {   /* "… long path 2) attention …", "（2）" */
+            *next = i;
+            *how = END_FULL;
             return i;
         }
         if (ends_sentence(t, i) && !abbreviation_dot(t, i)) {
