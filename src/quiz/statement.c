@@ -567,8 +567,9 @@ static int noun_claim_between(const sentence *s, size_t from, size_t to, const m
             ends_before(s, &s->r->destination, x->a, 0))
             continue;   /* a claim whose `with` or `unless` fails, or an object ("根据 CLS
                          * 生成"), says nothing here */
-        /* claims of one statement go together: "任何两个词都是直接打交道" */
-        if (!same_statement(s, x, of))
+        /* claims of one statement go together: "任何两个词都是直接打交道"; a claim of any
+         * subject ("Q is read from the decoder") is no statement of the subject before */
+        if (!same_statement(s, x, of) && pattern(s->r, x->set, x->pat)->subject.n)
             return 1;
     }
     return 0;
