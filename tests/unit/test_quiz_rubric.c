@@ -96,7 +96,11 @@ static void test_q4_natural_phrasings_right(void **state)
                        "outputs. This aligns the translation with the source sentence.", QZ_CORRECT, NULL);
     expect("zh", "q4", "Q 来自解码器，K 和 V 来自编码器的输出，作用是把译文和源句对齐。", QZ_CORRECT, NULL);
     expect("en", "q4", "The decoder provides the queries, the encoder provides the keys and values; "
-                       "used for translation.", QZ_CORRECT, NULL);
+                       "used to align the translation with the source.", QZ_CORRECT, NULL);
+    /* "used for translation" names what the model is for, not what the layer does: the
+     * sources are right and the purpose is missing (both teachers' marking policies) */
+    expect("en", "q4", "The decoder provides the queries, the encoder provides the keys and values; "
+                       "used for translation.", QZ_PARTIAL, NULL);
     expect("zh", "q4", "查询来自解码器，而键和值来自编码器，用于翻译时对齐。", QZ_CORRECT, NULL);
     /* A Chinese answer may use the English words, and the other way round. */
     expect("zh", "q4", "Q from the decoder, K and V from the encoder, for alignment.", QZ_CORRECT, NULL);
