@@ -1483,9 +1483,14 @@ static void settle(reader *rd)
 /* Are the answer's words (two or more of them) nearly all the prompt's own? */
 static int restates(const qz_rubric_c *r, const qz_text *t)
 {
+    static const char *const function_words[] = {"在", "上", "有", "是", "了", "和", "与", "就", "都",
+                                                 "也", "很", "is", "are", "of", "in", "and", "to"};
     size_t words = 0, shared = 0;
     for (size_t i = 0; i < t->n; i++) {
-        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->filler, NULL))
+        int function = 0;
+        for (size_t w = 0; w < sizeof function_words / sizeof function_words[0]; w++)
+            function |= !strcmp(t->t[i].raw ? t->t[i].raw : t->t[i].s, function_words[w]);
+        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->filler, NULL) || function)
             continue;
         words++;
         for (size_t j = 0; j < r->prompt.n; j++)
@@ -1494,7 +1499,7 @@ static int restates(const qz_rubric_c *r, const qz_text *t)
                 break;
             }
     }
-    return words >= 4 && shared * 100 >= words * 65;
+    return words >= 4 && shared * 100 >= words * 75;
 }
 
 /* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度"): four
