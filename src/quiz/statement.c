@@ -569,7 +569,8 @@ static int noun_claim_between(const sentence *s, size_t from, size_t to, const m
                          * 生成"), says nothing here */
         /* claims of one statement go together: "任何两个词都是直接打交道"; a claim of any
          * subject ("Q is read from the decoder") is no statement of the subject before */
-        if (!same_statement(s, x, of) && pattern(s->r, x->set, x->pat)->subject.n)
+        if (!same_statement(s, x, of) && pattern(s->r, x->set, x->pat)->subject.n &&
+            !(x->set == 1 && qz_rubric_c_misc(s->r, pattern(s->r, 1, x->pat)->owner).off_point))
             return 1;
     }
     return 0;
