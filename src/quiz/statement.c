@@ -1360,10 +1360,11 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     /* "It's the other way round", 反过来: a turn on what came before. A sentence
      * that says only that, or opens with it, starts a segment of its own. */
     size_t lead = s0;
-    while (lead < s1 && (rd->t->t[lead].kind == QZ_TK_MARK || qz_alts_at(rd->t, lead, &rd->r->filler, NULL) ||
-                         qz_alts_at(rd->t, lead, &rd->r->pronoun, NULL) || qz_tok_raw_is(rd->t, lead, "it's") ||
-                         qz_tok_raw_is(rd->t, lead, "is") || qz_tok_raw_is(rd->t, lead, "应该") ||
-                         qz_tok_is(rd->t, lead, "是")))
+    while (lead < s1 && (rd->t->t[lead].kind == QZ_TK_MARK ||
+                         qz_alts_at(rd->t, lead, &rd->r->filler, NULL) ||
+                         qz_alts_at(rd->t, lead, &rd->r->pronoun, NULL) ||
+                         qz_tok_raw_is(rd->t, lead, "it's") || qz_tok_raw_is(rd->t, lead, "is") ||
+                         qz_tok_raw_is(rd->t, lead, "应该") || qz_tok_is(rd->t, lead, "是")))
         lead++;
     int turn = has_words_of(rd->t, s0, s1, &rd->r->retract);
     if (turn && (!said || (lead < s1 && qz_alts_at(rd->t, lead, &rd->r->retract, NULL)))) {
@@ -1481,109 +1482,6 @@ static void settle(reader *rd)
     }
 }
 
-/* Are the answer's words (two or more of them) nearly all the prompt's own? */
-static int restates(const qz_rubric_c *r, const qz_text *t)
-{
-    static const char *const function_words[] = {"在", "上", "有", "是", "了", "和", "与", "就", "都",
-                                                 "也", "很", "is", "are", "of", "in", "and", "to"};
-    size_t words = 0, shared = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        int function = 0;
-        for (size_t w = 0; w < sizeof function_words / sizeof function_words[0]; w++)
-            function |= !strcmp(t->t[i].raw ? t->t[i].raw : t->t[i].s, function_words[w]);
-        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->filler, NULL) || function)
-            continue;
-        words++;
-        for (size_t j = 0; j < r->prompt.n; j++)
-            if (!strcmp(r->prompt.t[j].s, t->t[i].s)) {
-                shared++;
-                break;
-            }
-    }
-    return words >= 4 && shared * 100 >= words * 75;
-}
-
-/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度"): four
- * or more short items, no verb among them, no number, no notation. */
-static int spaced_terms(const char *s)
-{
-    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
-                                        "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
-                                        "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
-                                        "做", "看", "传", "变", "可", "得", "需", "只", "都"};
-    size_t items = 0, han_items = 0, width = 0;
-    int han = 0;
-    for (const unsigned char *p = (const unsigned char *)s;; p++) {
-        if (!*p || *p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == '/') {
-            if (width) {
-                items++;
-                han_items += han;
-                if (width > 12)
-                    return 0;
-            }
-            width = 0;
-            han = 0;
-            if (!*p)
-                break;
-            continue;
-        }
-        if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
-            return 0;   /* digits, brackets, =, :, punctuation: more than a term */
-        if (*p >= 0xe4 && *p <= 0xe9) {   /* CJK ideographs */
-            han = 1;
-            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
-                if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
-                    return 0;
-        } else if (*p >= 0xc0) {
-            return 0;   /* another symbol or punctuation: √, ，, 。 */
-        }
-        if ((*p & 0xc0) != 0x80)
-            width += *p >= 0xe0 ? 2 : 1;
-    }
-    return items >= 4 && han_items >= 2 && 2 * han_items >= items;
-}
-
-/* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD, a
- * "?" inside a word: "?coder", "enc?dec"), keys hit at random (@#), doubled question
- * marks or semicolons of a broken input, or the answer cut off after a word that needs
- * more ("from the ...", "从 ……"). */
-static int garbled(const char *s)
-{
-    static const char *const marks[] = {"~~", "▯", "□", "\xef\xbf\xbd", "@#", "#@", "？？", "??",
-                                        "；；", ";;"};
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (strstr(s, marks[i]))
-            return 1;
-    for (const char *p = s; *p; p++) {
-        int before = p > s && (((unsigned char)p[-1] | 32) >= 'a' && ((unsigned char)p[-1] | 32) <= 'z');
-        int after = ((unsigned char)p[1] | 32) >= 'a' && ((unsigned char)p[1] | 32) <= 'z';
-        if ((*p == '?' || !strncmp(p, "？", 3)) && after && (before || p == s || p[-1] == ' '))
-            return 1;
-    }
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-        n--;
-    static const char *const cut[] = {"...", "…"};
-    for (size_t i = 0; i < 2; i++) {
-        size_t l = strlen(cut[i]);
-        if (n < l || strncmp(s + n - l, cut[i], l))
-            continue;
-        size_t e = n;
-        while (e >= l && !strncmp(s + e - l, cut[i], l))
-            e -= l;
-        while (e && s[e - 1] == ' ')
-            e--;
-        static const char *const open[] = {" the", " a", " to", " from", " of", " is", " frm",
-                                           "从", "会", "是", "的", "在", "用", "把", "让"};
-        for (size_t k = 0; k < sizeof open / sizeof open[0]; k++) {
-            size_t ol = strlen(open[k]);
-            if (e >= ol && !strncmp(s + e - ol, open[k], ol))
-                return 1;
-        }
-    }
-    return 0;
-}
-
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1602,8 +1500,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     reader rd = {.r = r, .t = &t, .out = out};
     int rc = segment_open(&rd), how = END_FULL;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
-    out->garbled = garbled(answer);
-    if (!out->gave_up && spaced_terms(answer))
+    out->garbled = qz_answer_garbled(answer);
+    if (!out->gave_up && qz_answer_spaced_terms(answer))
         out->salad = 1;   /* terms listed: nothing is stated */
     for (size_t s0 = 0; !rc && !out->gave_up && !out->salad && s0 < t.n;) {
         size_t l = correction_at(r, &t, s0);
@@ -1629,7 +1527,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     if (!rc)
         settle(&rd);
-    out->restated = !rc && r->prompt.n && restates(r, &t);
+    out->restated = !rc && r->prompt.n && qz_answer_restates(r, &t);
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];
         if (m->pat == SIZE_MAX)

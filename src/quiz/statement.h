@@ -106,6 +106,16 @@ typedef struct qz_reading {
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err);
 void qz_reading_free(qz_reading *r);
 
+/* What kind of answer it is (textform.c). Are the answer's content words (four or more)
+ * at least three quarters the prompt's own (r holds the normalised prompt)? */
+int qz_answer_restates(const qz_rubric_c *r, const qz_text *t);
+/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度")? */
+int qz_answer_spaced_terms(const char *answer);
+/* Does the answer (UTF-8) hold text that cannot be read: struck out (~~), a character
+ * lost (▯, □, U+FFFD, "?coder"), keys hit at random (@#), doubled ?? or ;;, or a cut after
+ * a word that needs more ("from the ...", 从 ……)? */
+int qz_answer_garbled(const char *answer);
+
 /* Negation cue at token i of t: how many tokens it spans, 0 if none (negation.c). */
 size_t qz_neg_cue_at(const qz_text *t, size_t i);
 /* Is the negation cue at token i one that prevents (prevent, avoid, 防止, 避免)? A wrong
