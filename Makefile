@@ -22,10 +22,12 @@ CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DNCURSES_WIDECHAR=1 \
              -DAT_VERSION='"$(VERSION)"' -DAT_SRCDIR='"$(CURDIR)"' -DAT_DATADIR='"$(DATADIR)"' \
              -DAT_LOCALEDIR='"$(LOCALEDIR)"' -DAT_OPENCC_DIR='"$(OPENCC_DIR)"' -Isrc -MMD -MP
+ISA_FLAGS = $(if $(findstring _avx2,$<),-mavx2 -mfma)$(if $(findstring _avx512,$<),-mavx512f -mavx512dq -mavx512bw -mavx512vl -mavx2 -mfma)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Every .c under src/ except main.c goes into the core library; files named *_avx2.c
-# are built with -mavx2 -mfma (chosen at run time, see src/engine/vexp.c).
+# are built with -mavx2 -mfma, *_avx512.c with AVX-512 as well (chosen at run time,
+# see src/engine/vexp.c and src/engine/mha.c).
 LIB_SRC  := $(filter-out src/main.c,$(shell find src -name '*.c' | sort))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELPERS := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
@@ -42,11 +44,11 @@ LIB_ASAN  := build/asan/libattn.a
 UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
 UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
 # libFuzzer targets (tests/fuzz/fuzz_<name>.c) and their replay drivers for `make test`
-FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors
+FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece
 FUZZ_REPLAY := $(patsubst %,build/asan/fuzz/replay_%,$(FUZZ_ALL))
 
 .SECONDARY:
-.PHONY: all deps grade-report run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz
+.PHONY: all deps grade-report run test unit bench bench-ui model model-check install uninstall clean lint-lessons fuzz po
 all: $(BIN) $(MO)
 
 deps:
@@ -54,10 +56,10 @@ deps:
 
 build/rel/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC  $<"; $(CC) $(ALL_CFLAGS) $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+	@echo "  CC  $<"; $(CC) $(ALL_CFLAGS) $(ISA_FLAGS) -c $< -o $@
 build/asan/%.o: %.c
 	@mkdir -p $(dir $@)
-	@echo "  CC  $< (asan)"; $(CC) $(ALL_CFLAGS) -O1 $(SAN) $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+	@echo "  CC  $< (asan)"; $(CC) $(ALL_CFLAGS) -O1 $(SAN) $(ISA_FLAGS) -c $< -o $@
 
 $(LIB): $(call objs,rel,$(LIB_SRC))
 	@rm -f $@; ar rcs $@ $^
@@ -73,12 +75,23 @@ build/locale/%/LC_MESSAGES/attn-tutor.mo: po/%.po
 	@mkdir -p $(dir $@)
 	@echo "  MSGFMT $<"; msgfmt --check -o $@ $<
 
+# The messages of the program (UI, grader, commands) into po/attn-tutor.pot, merged into
+# every po/<lang>.po (scripts/messages.sh). A new language: msginit -l LL_CC -i
+# po/attn-tutor.pot -o po/LL_CC.po, translate, make.
+po:
+	scripts/messages.sh po/attn-tutor.pot src
+	@for p in po/*.po; do echo "  MSGMERGE $$p"; \
+	  msgmerge --quiet --update --backup=none --no-fuzzy-matching --add-location=file $$p po/attn-tutor.pot || exit 1; \
+	  msgattrib --no-obsolete --output-file=$$p $$p || exit 1; \
+	  msgfmt --check --statistics -o /dev/null $$p; done
+
 build/rel/tests/%: build/rel/tests/unit/%.o $(call objs,rel,$(TEST_HELPERS)) $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS) -lcmocka
 build/asan/tests/%: build/asan/tests/unit/%.o $(call objs,asan,$(TEST_HELPERS)) $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS) -lcmocka
 
-# The benchmarks are built (not run) with the tests, so they cannot rot.
+# The benchmarks are built (not run) with the tests, so they cannot rot (bench_peers links
+# oneDNN, libdnnl-dev, which scripts/deps.sh installs; attn-tutor does not link it).
 BENCH_BINS := $(patsubst bench/%.c,build/bench/%,$(wildcard bench/*.c))
 unit: $(BIN) $(MO) build/asan/attn-tutor $(UNIT_BINS) $(UNIT_ASAN) $(FUZZ_REPLAY) $(BENCH_BINS)
 
@@ -94,25 +107,32 @@ grade-report: $(BIN) $(MO)
 
 run: deps
 	@$(MAKE) --no-print-directory $(BIN) $(MO)
-	@$(BIN)
+	@$(BIN); rc=$$?; \
+	  echo "The tutor is $(CURDIR)/$(BIN): run it again as $(BIN) (e.g. $(BIN) lab), or put"; \
+	  echo "attn-tutor on your PATH: make install PREFIX=~/.local and export PATH=\"\$$HOME/.local/bin:\$$PATH\""; \
+	  exit $$rc
 
 bench: deps $(BIN)
 	@scripts/deps.sh bench
-	@$(MAKE) --no-print-directory build/bench/bench_attention build/bench/bench_memory
+	@$(MAKE) --no-print-directory build/bench/bench_attention build/bench/bench_memory \
+	    build/bench/bench_peers
 	bench/run.sh
 
 # The mini-model: trained from models/corpus.yaml by the project's own trainer, one
-# thread, fixed seed (the same file comes out bit for bit).
+# thread, fixed seed (the same file comes out bit for bit); it prints the held-out
+# evaluation it stores in the file.
 model: deps
 	@$(MAKE) --no-print-directory build/train-model
 	OPENBLAS_NUM_THREADS=1 build/train-model models/corpus.yaml models/mini.safetensors
 
-# Trains into build/ and checks that the result is byte for byte the shipped file.
+# Trains into build/ and checks that the result is byte for byte the shipped file, then
+# prints the held-out evaluation the shipped file carries (its metadata "evaluation").
 model-check: deps
 	@$(MAKE) --no-print-directory build/train-model
 	OPENBLAS_NUM_THREADS=1 build/train-model models/corpus.yaml build/mini-check.safetensors
 	@cmp build/mini-check.safetensors models/mini.safetensors && \
 	  echo "models/mini.safetensors reproduced byte for byte"
+	@build/train-model --report models/mini.safetensors
 
 build/train-model: build/rel/models/train_main.o $(LIB)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -127,12 +147,12 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 # seconds one input may take before libFuzzer calls it a hang (raise it on a loaded machine)
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetensors
+FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC  $< (fuzz)"; $(FUZZ_CC) $(filter-out -Werror,$(ALL_CFLAGS)) -O1 -g \
-	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(if $(findstring _avx2,$<),-mavx2 -mfma) -c $< -o $@
+	    $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(ISA_FLAGS) -c $< -o $@
 build/fuzz/fuzz_%: build/fuzz/tests/fuzz/fuzz_%.o $(call objs,fuzz,$(LIB_SRC))
 	@echo "  LD  $@"; $(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 build/asan/fuzz/replay_%: build/asan/tests/fuzz/fuzz_%.o build/asan/tests/fuzz/replay_main.o $(LIB_ASAN)
@@ -164,6 +184,20 @@ bench-ui: deps
 build/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -o $@ $(filter %.c %.a,$^) $(PKG_LIBS)
+
+# The engine's peers (bench/peers/): oneDNN (-ldnnl, linked here only), a plain OpenBLAS
+# user, and llm.c's loop built with llm.c's own flags.
+PEER_OBJS := build/bench/peers/dnnl_peer.o build/bench/peers/openblas_plain.o \
+             build/bench/peers/llmc_loop.o
+build/bench/peers/llmc_loop.o: bench/peers/llmc_loop.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (llm.c's flags)"; $(CC) -std=c17 $(WARN) -Ofast -march=native -g -MMD -MP -c $< -o $@
+build/bench/peers/%.o: bench/peers/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -c $< -o $@
+build/bench/bench_peers: bench/bench_peers.c $(PEER_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  CC  $< (bench)"; $(CC) $(ALL_CFLAGS) -Ibench -o $@ $(filter %.c %.o %.a,$^) $(PKG_LIBS) -ldnnl
 
 # `make install PREFIX=/usr DESTDIR=/tmp/stage`: the program finds its data through
 # <bin>/../share/attn-tutor, so a staged or moved install works as it is.

@@ -3,11 +3,14 @@
  * and case 3 (QKᵀ of 8 tokens, d_k = 64, 100 000 times).
  *
  * Usage: bench_attention [--sizes N,N,…] [--case3 REPS] [--sgemm N]
+ *        bench_attention --sizes N,N,… --crossover ROUNDS   (fused vs two-pass kernel)
  *        bench_attention --thread-thresholds
  * The BLAS thread count comes from OPENBLAS_NUM_THREADS, as for the engine.
  * Prints one JSON object per line for bench/report.py. */
 #include "cli/blas_start.h"
 #include "engine/attention.h"
+#include "engine/kernels.h"
+#include "timing.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -18,42 +21,23 @@
 
 enum { HEADS = 8, D_HEAD = 64, D_MODEL = HEADS * D_HEAD };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* A timed operation: run(ctx) once per call. */
-typedef struct timed {
-    void (*run)(void *ctx);
-    void *ctx;
-} timed;
-
 /* Median seconds per call over `samples` samples, each of enough calls to last
  * at least 50 ms (one call is run first to warm caches and the workspace). */
 static double time_per_call(timed t, int samples)
 {
-    double t0 = now();
+    double t0 = bench_now();
     t.run(t.ctx);   /* warms caches and the workspace; its time sizes the samples */
-    double one = now() - t0;
+    double one = bench_now() - t0;
     long reps = one >= 0.05 ? 1 : (long)(0.05 / (one > 1e-9 ? one : 1e-9)) + 1;
     double s[16];
     samples = samples > 16 ? 16 : samples;
     for (int i = 0; i < samples; i++) {
-        t0 = now();
+        t0 = bench_now();
         for (long r = 0; r < reps; r++)
             t.run(t.ctx);
-        s[i] = (now() - t0) / (double)reps;
+        s[i] = (bench_now() - t0) / (double)reps;
     }
-    qsort(s, (size_t)samples, sizeof *s, cmp_double);
+    qsort(s, (size_t)samples, sizeof *s, bench_cmp_double);
     return s[samples / 2];
 }
 
@@ -63,14 +47,14 @@ static double time_best(timed t, int samples)
     double best = INFINITY;
     long reps = 0;
     for (int i = 0; i < samples; i++) {
-        double t0 = now();
+        double t0 = bench_now();
         long r = 0;
         do {
             t.run(t.ctx);
             r++;
-        } while (reps ? r < reps : now() - t0 < 0.002);
+        } while (reps ? r < reps : bench_now() - t0 < 0.002);
         reps = r;
-        double per = (now() - t0) / (double)r;
+        double per = (bench_now() - t0) / (double)r;
         best = per < best ? per : best;
     }
     return best;
@@ -180,7 +164,7 @@ static void bench_sgemm(int n, int threads)
 /* Case 3: QKᵀ with 8 tokens, d_k = 64, `reps` times; seconds for the whole loop. */
 static double case3_loop(const float *Q, const float *K, float *S, long reps, int engine)
 {
-    double t0 = now();
+    double t0 = bench_now();
     for (long r = 0; r < reps; r++) {
         if (engine)
             at_matmul(8, 8, D_HEAD, Q, K, 1, S, 0);
@@ -188,7 +172,7 @@ static double case3_loop(const float *Q, const float *K, float *S, long reps, in
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, 8, 8, D_HEAD, 1.0f, Q, D_HEAD,
                         K, D_HEAD, 0.0f, S, 8);
     }
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 /* Default configuration (the engine's at_matmul with OpenBLAS at its default
@@ -205,9 +189,9 @@ static void bench_case3(long reps)
         openblas_set_num_threads(1);
         one[round] = case3_loop(Q, K, S, reps, 0);
     }
-    qsort(d, 5, sizeof *d, cmp_double);
-    qsort(d_raw, 5, sizeof *d_raw, cmp_double);
-    qsort(one, 5, sizeof *one, cmp_double);
+    qsort(d, 5, sizeof *d, bench_cmp_double);
+    qsort(d_raw, 5, sizeof *d_raw, bench_cmp_double);
+    qsort(one, 5, sizeof *one, bench_cmp_double);
     printf("{\"impl\":\"case3\",\"reps\":%ld,\"default_threads\":%d,\"engine_default_s\":%.6g,"
            "\"openblas_default_s\":%.6g,\"single_thread_s\":%.6g}\n", reps, default_threads,
            d[2], d_raw[2], one[2]);
@@ -254,6 +238,61 @@ static void bench_thread_thresholds(void)
     }
 }
 
+/* The fused kernel and the two-pass one (at_mha_attend_ex, 8 heads of 64, no mask, no
+ * weights), interleaved in this process; per round the ratio two-pass / fused of their
+ * fastest samples by CPU time, over `rounds` rounds median [min–max] (above 1: the fused
+ * kernel is faster). */
+typedef struct path_ctx {
+    mha_ctx *c;
+    int fused;
+} path_ctx;
+
+static void run_path(void *p)
+{
+    path_ctx *pc = p;
+    mha_ctx *c = pc->c;
+    at_error err;
+    if (at_mha_attend_ex(HEADS, D_MODEL, c->n, c->q, c->n, c->k, c->v,
+                         1.0f / sqrtf((float)D_HEAD), NULL, c->out, NULL, NULL, NULL, &c->ws,
+                         pc->fused, &err)) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        exit(1);
+    }
+}
+
+static void bench_crossover(const size_t *sizes, int n_sizes, int rounds)
+{
+    at_blas_set_max_threads(1);
+    double ratio[n_sizes][32], t_fused[n_sizes], t_two[n_sizes];
+    rounds = rounds > 32 ? 32 : rounds;
+    for (int i = 0; i < n_sizes; i++)
+        t_fused[i] = t_two[i] = INFINITY;
+    for (int r = 0; r < rounds; r++)
+        for (int i = 0; i < n_sizes; i++) {
+            size_t n = sizes[i];
+            mha_ctx c = {.n = n};
+            c.q = random_matrix(n * D_MODEL), c.k = random_matrix(n * D_MODEL);
+            c.v = random_matrix(n * D_MODEL), c.out = random_matrix(n * D_MODEL);
+            path_ctx two = {&c, 0}, fused = {&c, 1};
+            timed ops[2] = {{run_path, &two}, {run_path, &fused}};
+            double wall[2], best[2];   /* by CPU time: see bench/timing.h */
+            time_interleaved(ops, 2, 3, 0.002, wall, best);
+            ratio[i][r] = best[0] / best[1];
+            t_two[i] = best[0] < t_two[i] ? best[0] : t_two[i];
+            t_fused[i] = best[1] < t_fused[i] ? best[1] : t_fused[i];
+            at_workspace_free(&c.ws);
+            free(c.q), free(c.k), free(c.v), free(c.out);
+        }
+    for (int i = 0; i < n_sizes; i++) {
+        qsort(ratio[i], (size_t)rounds, sizeof(double), bench_cmp_double);
+        printf("{\"impl\":\"crossover\",\"op\":\"fused_vs_two_pass\",\"n\":%zu,\"rounds\":%d,"
+               "\"ratio_median\":%.4g,\"ratio_min\":%.4g,\"ratio_max\":%.4g,"
+               "\"two_pass_best_s\":%.6g,\"fused_best_s\":%.6g}\n", sizes[i], rounds,
+               ratio[i][rounds / 2], ratio[i][0], ratio[i][rounds - 1], t_two[i], t_fused[i]);
+    }
+    fflush(stdout);
+}
+
 static int parse_sizes(const char *s, size_t *sizes, int max)
 {
     int n = 0;
@@ -282,6 +321,7 @@ int main(int argc, char **argv)
     size_t sizes[16] = {8, 16, 64, 256, 1024, 4096};
     int n_sizes = 6, sgemm_n = 2048;
     long case3 = 0;
+    int crossover = 0;
     if (argc == 2 && !strcmp(argv[1], "--thread-thresholds")) {
         srand(1);
         bench_thread_thresholds();
@@ -292,6 +332,8 @@ int main(int argc, char **argv)
             n_sizes = parse_sizes(argv[i + 1], sizes, 16);
         else if (!strcmp(argv[i], "--case3"))
             case3 = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--crossover"))
+            crossover = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--sgemm"))
             sgemm_n = atoi(argv[i + 1]);
         else
@@ -299,11 +341,16 @@ int main(int argc, char **argv)
     }
     if (n_sizes < 0 || argc % 2 == 0) {
         fprintf(stderr, "usage: bench_attention [--sizes N,N,…] [--case3 REPS] [--sgemm N]\n"
+                        "       bench_attention --sizes N,N,… --crossover ROUNDS\n"
                         "       bench_attention --thread-thresholds\n");
         return 2;
     }
     srand(1);
     int threads = openblas_get_num_threads();
+    if (crossover > 0) {
+        bench_crossover(sizes, n_sizes, crossover);
+        return 0;
+    }
     if (case3 > 0) {
         bench_case3(case3);
         return 0;

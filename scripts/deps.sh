@@ -4,7 +4,8 @@
 set -eu
 pkgs="gcc make pkg-config libncurses-dev libcyaml-dev libyaml-dev libopenblas-dev libunistring-dev
       libcmocka-dev libcjson-dev libsleef-dev libstemmer-dev libopencc-dev wamerican gettext locales tmux valgrind python3
-      python3-yaml python3-jsonschema man-db groff-base"
+      python3-yaml python3-jsonschema python3-numpy nodejs man-db groff-base
+      libdnnl-dev"   # oneDNN: only bench/bench_peers links it (a peer in make bench; built by make test)
 [ "${1:-}" = bench ] && pkgs="python3-numpy python3-torch"
 [ "${1:-}" = fuzz ] && pkgs="clang libclang-rt-14-dev"
 missing=""

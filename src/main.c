@@ -26,6 +26,7 @@ int main(int argc, char **argv)
     cli_g = a.g;
     if (!cli_g.lang)
         cli_g.lang = cli_default_lang();
+    cli_warn_missing_catalogue(cli_g.lang);
     if (a.action == CLI_VERSION) {
         cli_print_version();
         rc = 0;

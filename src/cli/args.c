@@ -10,6 +10,7 @@ static const char *const compute_values[] = {"--format", NULL};
 static const char *const practice_values[] = {"--answer", "--seed", "--kind", "--count",
                                               "--format", NULL};
 static const char *const softmax_values[] = {"--scale", "--format", NULL};
+static const char *const tokenize_values[] = {"--format", NULL};
 
 const cli_command cli_commands[] = {
     {"softmax", cli_softmax, "a softmax worked step by step (exp, sum, divide)", softmax_values, 0},
@@ -26,6 +27,8 @@ const cli_command cli_commands[] = {
      check_values, 0},
     {"practice", cli_practice, "generated exercises with new numbers, graded by the engine",
      practice_values, 0},
+    {"tokenize", cli_tokenize, "a model folder's own tokens of a sentence (ids, pieces, spans)",
+     tokenize_values, 0},
 };
 const size_t cli_n_commands = sizeof cli_commands / sizeof cli_commands[0];
 

@@ -2,6 +2,8 @@
  *                   [--format table|csv|json] [--untrained] SENTENCE
  * Tokens of a sentence and the mini-model's attention weights (engine: model.h). */
 #include "cli/cli.h"
+#include "cli/attend.h"
+#include "engine/hf/hf.h"
 #include "cli/output.h"
 #include "engine/visible.h"
 #include "engine/model.h"
@@ -11,20 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FMT_TABLE, FMT_CSV, FMT_JSON };
-
-typedef struct attend_args {
-    long layer, head;           /* 1-based; 0 = default (the coreference head); head -1 = all */
-    int format, untrained;
-    at_run_opts opts;
-    char *sentence;
-} attend_args;
-
 static int usage(FILE *f)
 {
     fprintf(f,
         "usage: attn-tutor attend [--layer L] [--head H|all] [--mask none|causal] [--no-scale]\n"
-        "                         [--format table|csv|json] [--untrained] [--model FILE] SENTENCE\n"
+        "                         [--format table|csv|json] [--untrained] [--model PATH] SENTENCE\n"
         "  The tokens of SENTENCE and the mini-model's attention weights: one row per query\n"
         "  token, one column per key token, each row sums to 1.\n"
         "  --layer L, --head H   which layer and head to show, counted from 1 (default: the\n"
@@ -34,6 +27,11 @@ static int usage(FILE *f)
         "  --format json         every layer and head (layers and heads in order)\n"
         "  --untrained           the untrained (random, seeded) weights instead of the trained\n"
         "  --model FILE          a model file (default: models/mini.safetensors)\n"
+        "  --model DIR           a Hugging Face model folder (GPT-2 or BERT: config.json,\n"
+        "                        model.safetensors or its shards, vocab.json and merges.txt\n"
+        "                        or vocab.txt): its own tokens (JSON adds \"token_ids\",\n"
+        "                        \"pieces\", \"spans\"), every layer and head; default\n"
+        "                        layer 1, head 1\n"
         "  --lang zh|en          the language of the table's text (CSV and JSON stay as they are)\n"
         "  Every format says what the model was trained on, which words it never saw and,\n"
         "  when the sentence is outside its training, that the weights are not learned meaning.\n");
@@ -102,6 +100,7 @@ static int parse_args(int argc, char **argv, attend_args *a)
             if (strcmp(v, "none") && strcmp(v, "causal"))
                 return bad("--mask is none or causal, not '%s'", v);
             a->opts.causal = !strcmp(v, "causal");
+            a->mask_given = 1;
         } else if (!strcmp(s, "--format")) {
             if (!strcmp(v, "table"))
                 a->format = FMT_TABLE;
@@ -158,8 +157,8 @@ static void json_trained_on(const at_model *m, const at_model_info *info)
 {
     const at_model_frame *f;
     size_t n = at_model_frames(m, &f), frames = 0;
-    const char *p[16];
-    size_t np = at_model_pronouns(m, p, 16);
+    const char *p[AT_MODEL_MAX_PRONOUNS];
+    size_t np = at_model_pronouns(m, p, AT_MODEL_MAX_PRONOUNS);
     for (size_t i = 0; i < n; i++)
         frames += !f[i].held_out;
     if (!info->trained || !frames) {
@@ -168,7 +167,7 @@ static void json_trained_on(const at_model *m, const at_model_info *info)
     }
     printf("{\"frames\":%zu,\"sentences\":%zu,\"words\":%zu,\"pronouns\":[", frames,
            at_model_train_sentences(m), info->vocab_size);
-    for (size_t i = 0; i < np && i < 16; i++) {
+    for (size_t i = 0; i < np && i < AT_MODEL_MAX_PRONOUNS; i++) {
         if (i) putchar(',');
         cli_json_string(stdout, p[i]);
     }
@@ -218,6 +217,26 @@ static void json_scope(const at_model *m, const at_tokens *t, const at_scope *sc
     putchar(',');
 }
 
+/* The head training named (the previous-token head) and what it does on this
+ * sentence, or null. */
+static void json_named_head(const at_model *m, const at_model_run *r)
+{
+    size_t l, h, at;
+    double mean, min;
+    if (!at_model_named_head(m, &l, &h)) {
+        printf("null");
+        return;
+    }
+    printf("{\"layer\":%zu,\"head\":%zu,\"role\":\"previous token\"", l + 1, h + 1);
+    if (at_run_previous_token(r, l, h, &mean, &min, &at)) {
+        printf(",\"previous_token_mean\":");
+        cli_print_number(stdout, mean, 1);
+        printf(",\"previous_token_min\":");
+        cli_print_number(stdout, min, 1);
+    }
+    putchar('}');
+}
+
 static void print_json(const at_model *m, const at_tokens *t, const at_model_run *r,
                        const at_scope *sc, const attend_args *a)
 {
@@ -238,7 +257,9 @@ static void print_json(const at_model *m, const at_tokens *t, const at_model_run
     for (size_t i = 0; i < n; i++)
         printf("%s%s", i ? "," : "", at_scope_row_trained(m, sc, info.coref_layer, i) ? "true"
                                                                                      : "false");
-    printf("]},\"trained_on\":");
+    printf("]},\"named_head\":");
+    json_named_head(m, r);
+    printf(",\"trained_on\":");
     json_trained_on(m, &info);
     putchar(',');
     json_scope(m, t, sc);
@@ -284,7 +305,7 @@ static void csv_field(const char *s)
     putchar('"');
 }
 
-static void print_csv(const at_tokens *t, const at_model_run *r, size_t l, size_t h0, size_t h1)
+void cli_attend_csv(const at_tokens *t, const at_model_run *r, size_t l, size_t h0, size_t h1)
 {
     const size_t n = r->n;
     printf("layer,head,query,query_token,key,key_token,weight\n");
@@ -307,8 +328,8 @@ static void pad(int cols)
         putchar(' ');
 }
 
-static void print_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,
-                        const unsigned char *mark, qz_lang lang)
+void cli_attend_table(const at_tokens *t, const at_model_run *r, size_t l, size_t h,
+                      const unsigned char *mark, qz_lang lang)
 {
     const size_t n = r->n;
     int label = 0, *tw = malloc((n ? n : 1) * sizeof *tw);
@@ -331,7 +352,7 @@ static void print_table(const at_tokens *t, const at_model_run *r, size_t l, siz
         for (size_t j = 0; j < n; j++)
             printf("  %*.2f", tw[j] < 4 ? 4 : tw[j], r->weights[l][(h * n + i) * n + j]);
         if (mark && mark[i])
-            printf("%s", QZ_TR(lang, "  ← trained row", "  ← 训练过的行"));
+            printf("%s", qz_tr(lang, "  ← trained row"));
         putchar('\n');
     }
     free(tw);
@@ -343,32 +364,45 @@ static void print_profile(const at_model *m, size_t l, size_t h, qz_lang lang)
     at_head_profile p;
     if (at_model_head_profile(m, l, h, &p) || !p.measured)
         return;
-    printf(QZ_TR(lang, "measured on the training sentences, the pronoun's row puts on average "
+    if (!strcmp(p.role, "previous token")) {
+        printf(qz_tr(lang, "the previous-token head: trained so that every token looks at the "
+                           "token before it;\nmeasured on the training sentences, %.2f of each "
+                           "row's weight is on that token\n"), p.to_previous);
+        return;
+    }
+    printf(qz_tr(lang, "measured on the training sentences, the pronoun's row puts on average "
                        "%.2f on the antecedent,\n%.2f on the other noun, %.2f on the adjective, "
-                       "%.2f on itself\n",
-                 "在训练句子上测得：代词那一行平均把 %.2f 给先行词，\n%.2f 给另一个名词，"
-                 "%.2f 给形容词，%.2f 给自己\n"),
+                       "%.2f on itself\n"),
            p.pronoun_to_antecedent, p.pronoun_to_other_noun, p.pronoun_to_adjective,
            p.pronoun_to_itself);
+}
+
+/* Below the named head's table: what it does on this very sentence. */
+static void print_named_here(const at_model *m, const at_tokens *t, const at_model_run *r,
+                             size_t l, size_t h, qz_lang lang)
+{
+    size_t nl, nh, at;
+    double mean, min;
+    if (!at_model_named_head(m, &nl, &nh) || nl != l || nh != h ||
+        !at_run_previous_token(r, l, h, &mean, &min, &at))
+        return;
+    printf(qz_tr(lang, "on this sentence: %.2f of each row's weight on the token before it on "
+                       "average, lowest %.2f (row %zu, %s)\n"),
+           mean, min, at + 1, t->items[at].text);
 }
 
 static void print_heading(const at_model *m, const at_model_run *r, const attend_args *a,
                           qz_lang lang)
 {
     char line[1024];
-    printf(QZ_TR(lang, "model: %s\n", "模型：%s\n"), cli_model_kind(m, lang));
+    printf(qz_tr(lang, "model: %s\n"), cli_model_kind(m, lang));
     cli_scope_trained_on(m, lang, line, sizeof line);
     printf("%s\n", line);
-    if (lang == QZ_ZH) {
-        printf("%zu 个词元；行：query 词元，列：key 词元；每行之和为 1\n", r->n);
-        printf("掩码：%s；分数%s\n", a->opts.causal ? "因果（causal）" : "无",
-               a->opts.unscaled ? "未缩放" : "已乘以 1/√d_k");
-        return;
-    }
-    printf("%zu token%s; rows: query token, columns: key token; each row sums to 1\n", r->n,
-           r->n == 1 ? "" : "s");
-    printf("mask: %s; scores %s\n", a->opts.causal ? "causal" : "none",
-           a->opts.unscaled ? "not scaled" : "scaled by 1/√d_k");
+    printf(qz_ntr(lang, "%zu token; rows: query token, columns: key token; each row sums to 1\n",
+                  "%zu tokens; rows: query token, columns: key token; each row sums to 1\n", r->n), r->n);
+    printf(qz_tr(lang, "mask: %s; scores %s\n"),
+           a->opts.causal ? qz_trc(lang, "mask", "causal") : qz_trc(lang, "mask", "none"),
+           a->opts.unscaled ? qz_tr(lang, "not scaled") : qz_tr(lang, "scaled by 1/√d_k"));
 }
 
 /* Below a head of the last layer: which of its rows training reached. */
@@ -376,26 +410,23 @@ static void print_rows_note(const at_model *m, const at_tokens *t, const at_scop
                             qz_lang lang)
 {
     if (!sc->n_trained_rows) {
-        char pron[128];
+        char pron[384];
         cli_scope_pronouns(m, pron, sizeof pron);
         if (pron[0])
-            printf(QZ_TR(lang, "no trained row: the model was trained only at %s, and this "
-                               "sentence has none; no row of this head was trained\n",
-                         "没有训练过的行：模型只在 %s 处训练过，这句话里没有；这个头的每一行"
-                         "都没训练过\n"), pron);
+            printf(qz_tr(lang, "no trained row: the model was trained only at %s, and this "
+                               "sentence has none; no row of this head was trained\n"), pron);
         return;
     }
-    printf("%s", QZ_TR(lang, "trained row:", "训练过的行："));
+    printf("%s", qz_tr(lang, "trained row:"));
     for (size_t i = 0, k = 0; i < sc->n; i++)
         if (sc->trained_row[i])
             printf("%s%s", lang == QZ_ZH && !k++ ? "" : " ", t->items[i].text);
     size_t other = sc->n - sc->n_trained_rows;
-    if (other && lang == QZ_ZH)
-        printf("；模型只在代词处训练过，这个头的其余 %zu 行从没训练过，没有意义\n", other);
-    else if (other)
-        printf("; the model was trained only at the pronoun, so the other %zu row%s of this "
-               "head %s never trained and mean%s nothing\n", other, other == 1 ? "" : "s",
-               other == 1 ? "was" : "were", other == 1 ? "s" : "");
+    if (other)
+        printf(qz_ntr(lang, "; the model was trained only at the pronoun, so the other %zu row of this "
+                            "head was never trained and means nothing\n",
+                      "; the model was trained only at the pronoun, so the other %zu rows of this "
+                      "head were never trained and mean nothing\n", other), other);
     else
         putchar('\n');
 }
@@ -407,24 +438,23 @@ static void print_notes(const at_model *m, const at_tokens *t, const at_model_ru
     at_model_get_info(m, &info);
     if (info.trained && sc->n_unseen) {
         int pct = (int)(100.0 * (double)sc->unseen_tokens / (double)sc->n + 0.5);
-        if (lang == QZ_ZH)
-            printf("\n训练中没见过的%s（占 %zu 个词元中的 %zu 个，%d%%；向量由字符 n-gram 推测）：",
-                   sc->unseen_han ? "字" : "词", sc->n, sc->unseen_tokens, pct);
-        else
-            printf("\nnever seen in training (%zu of %zu tokens, %d%%; vectors guessed from "
-                   "character n-grams):", sc->unseen_tokens, sc->n, pct);
+        printf(sc->unseen_han ? qz_trc(lang, "Chinese characters",
+                                       "\nnever seen in training (%zu of %zu tokens, %d%%; vectors "
+                                       "guessed from character n-grams):")
+                              : qz_tr(lang, "\nnever seen in training (%zu of %zu tokens, %d%%; vectors "
+                                            "guessed from character n-grams):"),
+               sc->unseen_tokens, sc->n, pct);
         for (size_t k = 0; k < sc->n_unseen; k++)
             printf("%s%s", lang == QZ_ZH && !k ? "" : " ", t->items[sc->unseen[k]].text);
         putchar('\n');
     }
     char note[1024];
     if (cli_scope_note(m, sc, lang, note, sizeof note))
-        printf(QZ_TR(lang, "%snote: %s\n", "%s注意：%s\n"),
+        printf(qz_tr(lang, "%snote: %s\n"),
                info.trained && sc->n_unseen ? "" : "\n", note);
     for (size_t i = 0; i < r->n; i++)
         if (r->fully_masked[i])
-            printf(QZ_TR(lang, "row %zu (%s) is fully masked: every key is hidden, weights all 0\n",
-                         "第 %zu 行（%s）被完全遮住：每个 key 都被遮住，权重全为 0\n"), i + 1,
+            printf(qz_tr(lang, "row %zu (%s) is fully masked: every key is hidden, weights all 0\n"), i + 1,
                    t->items[i].text);
 }
 
@@ -437,18 +467,19 @@ static void print_tables(const at_model *m, const at_tokens *t, const at_model_r
     at_model_get_info(m, &info);
     print_heading(m, r, a, lang);
     int last = info.trained && l + 1 == info.n_layers;
+    size_t nl = 0, nh = 0;
+    int named = at_model_named_head(m, &nl, &nh);
     for (size_t h = h0; h < h1; h++) {
         int coref = l == info.coref_layer && h == info.coref_head;
-        if (lang == QZ_ZH)
-            printf("\n第 %zu 层（共 %zu 层），第 %zu 个头（共 %zu 个%s）\n", l + 1, r->n_layers,
-                   h + 1, r->n_heads[l], coref ? "，指代消解头" : "");
-        else
-            printf("\nlayer %zu of %zu, head %zu of %zu%s\n", l + 1, r->n_layers, h + 1,
-                   r->n_heads[l], coref ? " (the coreference head)" : "");
+        int prev = named && l == nl && h == nh;
+        printf(qz_tr(lang, "\nlayer %zu of %zu, head %zu of %zu%s\n"), l + 1, r->n_layers, h + 1,
+               r->n_heads[l], coref  ? qz_tr(lang, " (the coreference head)")
+                              : prev ? qz_tr(lang, " (the previous-token head)") : "");
         print_profile(m, l, h, lang);
-        print_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
+        cli_attend_table(t, r, l, h, last ? sc->trained_row : NULL, lang);
         if (last)
             print_rows_note(m, t, sc, lang);
+        print_named_here(m, t, r, l, h, lang);
     }
     print_notes(m, t, r, sc, lang);
 }
@@ -476,7 +507,7 @@ static int show(const at_model *m, const at_tokens *t, const at_model_run *r,
     if (a->format == FMT_JSON)
         print_json(m, t, r, sc, a);
     else if (a->format == FMT_CSV)
-        print_csv(t, r, l, h0, h1);
+        cli_attend_csv(t, r, l, h0, h1);
     else
         print_tables(m, t, r, sc, a, l, h0, h1);
     return 0;
@@ -495,8 +526,12 @@ int cli_attend(int argc, char **argv)
         rc = rc < 0 ? 0 : rc;
         goto out;
     }
-    if ((rc = cli_refuse_special_files("attend", cli_g.lang, CLI_FILES_MODEL)))
+    if ((rc = cli_refuse_special_files("attend", cli_g.lang, CLI_FILES_MODEL | CLI_FILES_MODEL_DIR)))
         goto out;
+    if (cli_g.model_path && at_hf_is_folder(cli_g.model_path)) {
+        rc = cli_attend_hf(&a);
+        goto out;
+    }
     if (at_tokenize(a.sentence, strlen(a.sentence), &toks, &err) != AT_OK) {
         fprintf(stderr, "attn-tutor attend: %s\n", err.msg);
         rc = 2;

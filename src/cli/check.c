@@ -114,10 +114,9 @@ static int parse_args(int argc, char **argv, check_args *a)
 
 static const char *verdict_label(qz_verdict v, qz_lang lang)
 {
-    static const char *const en[] = {"correct", "partly right", "wrong", "malformed answer",
-                                     "needs your review"};
-    static const char *const zh[] = {"正确", "部分正确", "错误", "答案格式有误", "需要你自己评判"};
-    return (lang == QZ_ZH ? zh : en)[(unsigned)v < 5 ? v : QZ_MALFORMED];
+    static const char *const en[] = {QZ_N_("correct"), QZ_N_("partly right"), QZ_N_("wrong"),
+                                     QZ_N_("malformed answer"), QZ_N_("needs your review")};
+    return qz_tr(lang, en[(unsigned)v < 5 ? v : QZ_MALFORMED]);
 }
 
 /* Numbers rounded to 7 significant digits so that JSON shows 0.1384401, not noise. */
@@ -265,37 +264,33 @@ static void unknown_question(const at_lesson_set *set, const at_diag_list *diags
     const char *bad;
     if (!qz_split_id(qid, lid, qname, sizeof lid) && !at_lesson_set_find(set, lid)) {
         if ((bad = failed_lesson(diags, lid, &n_errors)) != NULL) {
-            if (lang == QZ_ZH)
-                fprintf(stderr, "attn-tutor check：课程 '%s' 无法加载（%s 有 %zu 个错误）；"
-                                "查看原因：attn-tutor lint %s\n", lid, bad, n_errors, bad);
-            else
-                fprintf(stderr, "attn-tutor check: lesson '%s' could not be loaded (%zu error%s in "
-                                "%s); to see why: attn-tutor lint %s\n", lid, n_errors,
-                        n_errors == 1 ? "" : "s", bad, bad);
+            fprintf(stderr, qz_ntr(lang, "attn-tutor check: lesson '%s' could not be loaded (%zu error in "
+                                         "%s); to see why: attn-tutor lint %s\n",
+                                   "attn-tutor check: lesson '%s' could not be loaded (%zu errors in "
+                                   "%s); to see why: attn-tutor lint %s\n", n_errors),
+                    lid, n_errors, bad, bad);
             return;
         }
-        fprintf(stderr, lang == QZ_ZH ? "attn-tutor check：没有课程 '%s'（课程："
-                                      : "attn-tutor check: no lesson '%s' (lessons: ", lid);
+        fprintf(stderr, qz_tr(lang, "attn-tutor check: no lesson '%s' (lessons: "), lid);
         list_lessons(set);
-        fprintf(stderr, lang == QZ_ZH ? "；题目写作 LESSON:QID）\n" : "; name a question LESSON:QID)\n");
+        fprintf(stderr, qz_tr(lang, "; name a question LESSON:QID)\n"));
         return;
     }
-    fprintf(stderr, lang == QZ_ZH ? "attn-tutor check：没有题目 '%s'" : "attn-tutor check: no question '%s'",
-            qid);
+    fprintf(stderr, qz_tr(lang, "attn-tutor check: no question '%s'"), qid);
     int self = !strchr(qid, ':');
     const at_lesson *l = at_lesson_set_find(set, self ? QZ_SELF_TEST_LESSON : lid);
     if (l) {
         if (self)
-            fprintf(stderr, lang == QZ_ZH ? "（自测题：" : " (self-test:");
+            fprintf(stderr, qz_tr(lang, " (self-test:"));
         else
-            fprintf(stderr, lang == QZ_ZH ? "（课程 %s 的题目：" : " (questions of %s:", lid);
+            fprintf(stderr, qz_tr(lang, " (questions of %s:"), lid);
         for (unsigned i = 0; i < l->doc->steps_count; i++)
             if (l->doc->steps[i].question)
                 fprintf(stderr, " %s", l->doc->steps[i].question->id);
         if (self)
-            fprintf(stderr, lang == QZ_ZH ? "；其他课程写作 LESSON:QID）" : "; others as LESSON:QID)");
+            fprintf(stderr, qz_tr(lang, "; others as LESSON:QID)"));
         else
-            fprintf(stderr, lang == QZ_ZH ? "）" : ")");
+            fprintf(stderr, qz_tr(lang, ")"));
     }
     fprintf(stderr, "\n");
 }
@@ -346,16 +341,15 @@ int cli_check(int argc, char **argv)
     } else {
         printf("%s: %s", a.qid, verdict_label(r.verdict, lang));
         if (r.verdict != QZ_MALFORMED && r.verdict != QZ_REVIEW)
-            printf(lang == QZ_ZH ? "（得分 %.2g）" : " (score %.2g)", r.score);
+            printf(qz_tr(lang, " (score %.2g)"), r.score);
         if (r.self_assessed)
-            printf(lang == QZ_ZH ? "；你的自评：%s（%.2g）" : "; your own grade: %s (%.2g)",
+            printf(qz_tr(lang, "; your own grade: %s (%.2g)"),
                    verdict_label(r.self_verdict, lang), r.self_score);
         size_t shown = shown_len(&r, a.reveal);
         printf("\n%.*s", (int)shown, r.feedback ? r.feedback : "");
         if (r.feedback && r.feedback[shown])
-            printf(lang == QZ_ZH ? "\n再试一次；要看正确答案和引擎的计算步骤，加上 --reveal。\n"
-                                 : "\nTry again; to see the right answer and the engine's worked steps, "
-                                   "add --reveal.\n");
+            printf(qz_tr(lang, "\nTry again; to see the right answer and the engine's worked steps, "
+                               "add --reveal.\n"));
     }
     if (a.save)
         record(lesson->doc->id, q->id, &r);

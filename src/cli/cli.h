@@ -21,6 +21,7 @@ int cli_compute(int argc, char **argv);
 int cli_show(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_practice(int argc, char **argv);
+int cli_tokenize(int argc, char **argv);
 
 /* Flags every command accepts, before or after the command name and its arguments
  * (read by cli_parse_args in cli/args.h; the commands never see them). */
@@ -37,11 +38,17 @@ extern cli_globals cli_g;
     "  --lang zh|en     language of the lessons and messages (default: LANGUAGE, LC_ALL,\n" \
     "                   LC_MESSAGES, LANG, the first one set; zh… is Chinese)\n" \
     "  --lessons DIR    only the lessons in DIR (DIR/zh, DIR/en), not the usual folders\n" \
-    "  --model FILE     this safetensors model instead of the shipped mini-model\n"
+    "  --model FILE     this safetensors model instead of the shipped mini-model\n" \
+    "  --model DIR      attend, tokenize: a Hugging Face model folder (GPT-2, BERT)\n"
 
 /* The language from the first of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that is set
  * ("zh" if it starts with "zh", else "en"), used when --lang is not given. */
 const char *cli_default_lang(void);
+
+/* When lang ("zh", "en") has a message catalogue and it cannot be read (not installed,
+ * not built, broken), say so on stderr once: "attn-tutor: messages stay in English: …"
+ * with where it was looked for or what is wrong with it. */
+void cli_warn_missing_catalogue(const char *lang);
 
 /* Path of a data file or folder shipped with attn-tutor (e.g. "lessons",
  * "models/mini.safetensors"). Looks, in order, in $ATTN_TUTOR_DATA, in
@@ -80,7 +87,11 @@ void cli_print_lesson_dirs(FILE *f, const char *lang);
  * goes to stderr as one line naming it and what it is ("attn-tutor CMD: PATH: is a
  * FIFO (named pipe), not a lesson file"); then returns 2 (the exit status), else 0.
  * Nothing is read. cmd "" is the tutor. */
-enum { CLI_FILES_MODEL = 1, CLI_FILES_LESSONS_DIR = 2, CLI_FILES_LESSONS = 2 | 4 };
+enum { CLI_FILES_MODEL = 1, CLI_FILES_LESSONS_DIR = 2, CLI_FILES_LESSONS = 2 | 4,
+       CLI_FILES_MODEL_DIR = 8 };
+/* CLI_FILES_MODEL_DIR (with CLI_FILES_MODEL): --model may also be a Hugging Face model
+ * folder (one holding config.json; see engine/hf/hf.h); a folder without it is refused
+ * with what a folder must hold. */
 int cli_refuse_special_files(const char *cmd, const char *lang, int which);
 
 /* The model's kind (at_model_kind: "trained", "untrained demo weights") in the

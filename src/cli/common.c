@@ -30,6 +30,14 @@ const char *cli_default_lang(void)
     return "en";
 }
 
+void cli_warn_missing_catalogue(const char *lang)
+{
+    qz_lang l = qz_lang_from(lang);
+    char why[600];
+    if (qz_lang_catalogue(l) && !qz_lang_catalogue_path(l, why, sizeof why))
+        fprintf(stderr, "attn-tutor: messages stay in English: %s\n", why);
+}
+
 static int exists_at(char *buf, size_t cap, const char *dir, const char *rel)
 {
     struct stat st;
@@ -231,10 +239,9 @@ void cli_print_lesson_dirs(FILE *f, const char *lang)
 const char *cli_model_kind(const at_model *m, qz_lang lang)
 {
     const char *k = at_model_kind(m);
-    if (lang != QZ_ZH)
-        return k;
-    return !strcmp(k, "trained") ? "已训练" : !strcmp(k, "untrained demo weights")
-                                                  ? "未训练的演示权重" : k;
+    return !strcmp(k, "trained")                  ? qz_trc(lang, "model", "trained")
+           : !strcmp(k, "untrained demo weights") ? qz_tr(lang, "untrained demo weights")
+                                                  : k;
 }
 
 int cli_refuse_special_files(const char *cmd, const char *lang, int which)
@@ -245,10 +252,20 @@ int cli_refuse_special_files(const char *cmd, const char *lang, int which)
     if ((which & CLI_FILES_MODEL) && cli_g.model_path) {
         int fd;
         size_t size;
-        if (at_file_open(cli_g.model_path, "a model file (.safetensors)", &fd, &size, &err) == AT_OK)
+        int folder = stat(cli_g.model_path, &st) == 0 && S_ISDIR(st.st_mode);
+        char cfg[CLI_PATH_MAX + 16];
+        snprintf(cfg, sizeof cfg, "%s/config.json", cli_g.model_path);
+        if (folder && (which & CLI_FILES_MODEL_DIR)) {
+            if (stat(cfg, &st) != 0) {
+                fprintf(stderr, "attn-tutor%s%s: --model %s: is a folder without config.json: "
+                        "give a model file (e.g. --model models/mini.safetensors) or a Hugging "
+                        "Face model folder (config.json, model.safetensors and the tokenizer's "
+                        "files)\n", *cmd ? " " : "", cmd, cli_g.model_path);
+                refused = 1;
+            }
+        } else if (at_file_open(cli_g.model_path, "a model file (.safetensors)", &fd, &size, &err) == AT_OK) {
             close(fd);
-        else if (err.code == AT_ENOTREG) {
-            int folder = stat(cli_g.model_path, &st) == 0 && S_ISDIR(st.st_mode);
+        } else if (err.code == AT_ENOTREG) {
             fprintf(stderr, "attn-tutor%s%s: --model %s: %s%s\n", *cmd ? " " : "", cmd, cli_g.model_path, err.msg,
                     folder ? ": give the file itself, e.g. --model models/mini.safetensors" : "");
             refused = 1;

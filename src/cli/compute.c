@@ -149,10 +149,13 @@ void cli_print_compute_text(FILE *f, const at_compute_result *r)
 {
     size_t nn = r->n_q * r->n_k;
     const char *const *rl = r->tokens, *const *cl = r->key_tokens;
+    char per_head[48] = "";   /* several heads: each scales by its own width */
+    if (r->heads > 1)
+        snprintf(per_head, sizeof per_head, " (%zu per head)", r->d_k / r->heads);
     if (!r->scores_only)
-        fprintf(f, "n_q = %zu quer%s, n_k = %zu key%s, d_k = %zu, d_v = %zu, %zu head%s, "
+        fprintf(f, "n_q = %zu quer%s, n_k = %zu key%s, d_k = %zu%s, d_v = %zu, %zu head%s, "
                    "scale = %.6g%s\n\n", r->n_q, r->n_q == 1 ? "y" : "ies", r->n_k,
-                r->n_k == 1 ? "" : "s", r->d_k, r->d_v, r->heads,
+                r->n_k == 1 ? "" : "s", r->d_k, per_head, r->d_v, r->heads,
                 r->heads == 1 ? "" : "s", r->scale,
                 fabsf(r->scale * sqrtf((float)(r->d_k / r->heads)) - 1.0f) < 1e-6f
                     ? " (1/√d_k)" : r->scale == 1.0f ? " (no scaling)" : "");
@@ -183,8 +186,11 @@ void cli_print_compute_text(FILE *f, const at_compute_result *r)
         print_matrix(f, r->heads > 1 ? "output: heads concatenated, weights × V per head"
                                      : "output weights × V", floats(r->out), r->n_q, r->d_v, rl, NULL,
                      r->fully_masked);
-    if (r->raw && r->n_q * r->n_k > 1)
+    if (r->raw && r->n_q * r->n_k > 1 && !r->masked) {   /* (a mask makes it meaningless) */
         fprintf(f, "variance of the raw scores q·k: %.4g\n", r->raw_variance);
+        if (r->scale != 1.0f)
+            fprintf(f, "variance of the scaled scores: %.4g\n", r->scaled_variance);
+    }
     if (r->n_k > 1) {
         fputs("largest weight in each row:", f);
         cells w = r->weights64 ? (cells){NULL, r->weights64} : floats(r->weights);

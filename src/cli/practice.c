@@ -102,9 +102,9 @@ static void record(qz_store *st, const char *id, const qz_result *r)
 
 static void print_result(const qz_result *r, qz_lang lang)
 {
-    static const char *const en[] = {"correct", "partly right", "wrong", "not read"};
-    static const char *const zh[] = {"正确", "部分正确", "错误", "无法识别"};
-    printf("→ %s\n%s", (lang == QZ_ZH ? zh : en)[r->verdict], r->feedback ? r->feedback : "");
+    static const char *const en[] = {QZ_N_("correct"), QZ_N_("partly right"), QZ_N_("wrong"),
+                                     QZ_N_("not read")};
+    printf("→ %s\n%s", qz_tr(lang, en[r->verdict]), r->feedback ? r->feedback : "");
 }
 
 /* One exercise: --print, --solution or --answer. */
@@ -144,7 +144,7 @@ static int single(const practice_args *a, qz_lang lang, qz_store *st)
         if (a->print || !a->answer)
             printf("%s", e.prompt);
         if (a->solution)
-            printf("%s%s\n", QZ_TR(lang, "solution: ", "答案："), r.expected ? r.expected : "");
+            printf("%s%s\n", qz_tr(lang, "solution: "), r.expected ? r.expected : "");
         if (a->answer)
             print_result(&r, lang);
     }
@@ -212,8 +212,7 @@ static int session(const practice_args *a, qz_lang lang, const char *lang_code, 
     size_t cap = 0;
     unsigned done = 0, right = 0;
     int go_on = 1;
-    printf(QZ_TR(lang, "Practice (seed %llu; replay with --seed %llu). An empty line or q ends it.\n\n",
-                 "练习（种子 %llu；用 --seed %llu 可重放）。输入空行或 q 结束。\n\n"),
+    printf(qz_tr(lang, "Practice (seed %llu; replay with --seed %llu). An empty line or q ends it.\n\n"),
            (unsigned long long)a->seed, (unsigned long long)a->seed);
     at_lesson_set set = {0};
     at_diag_list diags = {0};
@@ -226,7 +225,7 @@ static int session(const practice_args *a, qz_lang lang, const char *lang_code, 
             qz_bound b;
             if (!lq || !lq->prompt || qz_bind_lesson_question(lesson, lq, &b, NULL))
                 continue;
-            printf(QZ_TR(lang, "[review %s]\n", "[复习 %s]\n"), due[i]);
+            printf(qz_tr(lang, "[review %s]\n"), due[i]);
             go_on = ask(&b.q, lq->prompt, due[i], lang, st, &line, &cap, &right);
             done += go_on;
             printf("\n");
@@ -249,7 +248,7 @@ static int session(const practice_args *a, qz_lang lang, const char *lang_code, 
         printf("\n");
         qz_exercise_free(&e);
     }
-    printf(QZ_TR(lang, "%u of %u answered right.\n", "答对 %u / %u 题。\n"), right, done);
+    printf(qz_tr(lang, "%u of %u answered right.\n"), right, done);
     free(line);
     at_lesson_set_free(&set);
     at_diag_list_free(&diags);

@@ -21,10 +21,10 @@ static void add(char *buf, size_t cap, const char *fmt, ...)
 
 void cli_scope_pronouns(const at_model *m, char *buf, size_t cap)
 {
-    const char *p[16];
-    size_t n = at_model_pronouns(m, p, 16);
+    const char *p[AT_MODEL_MAX_PRONOUNS];
+    size_t n = at_model_pronouns(m, p, AT_MODEL_MAX_PRONOUNS);
     buf[0] = '\0';
-    for (size_t i = 0; i < n && i < 16; i++)
+    for (size_t i = 0; i < n && i < AT_MODEL_MAX_PRONOUNS; i++)
         add(buf, cap, "%s%s", i ? "/" : "", p[i]);
 }
 
@@ -51,25 +51,26 @@ int cli_scope_trained_on(const at_model *m, qz_lang lang, char *buf, size_t cap)
     at_model_get_info(m, &info);
     buf[0] = '\0';
     if (!info.trained) {
-        add(buf, cap, "%s", QZ_TR(lang, "not trained: random weights from a fixed seed",
-                                  "未经训练：由固定种子生成的随机权重"));
+        add(buf, cap, "%s", qz_tr(lang, "not trained: random weights from a fixed seed"));
         return 1;
     }
     size_t frames;
     const at_model_frame *ex = example_frame(m, lang, &frames);
-    char pron[128];
+    char pron[384];
     cli_scope_pronouns(m, pron, sizeof pron);
     if (!frames || !pron[0]) {
-        add(buf, cap, "%s", QZ_TR(lang, "the model file does not record what it was trained on",
-                                  "模型文件没有记录它的训练内容"));
+        add(buf, cap, "%s", qz_tr(lang, "the model file does not record what it was trained on"));
         return 0;
     }
-    add(buf, cap, QZ_TR(lang, "trained only to tell which noun %s refers to, on %zu sentence "
-                              "frames (%zu sentences, %zu words)",
-                        "只训练过判断 %s 指的是哪个名词：%zu 种句式（%zu 句，%zu 个词）"),
+    add(buf, cap, qz_tr(lang, "trained only to tell which noun %s refers to, on %zu sentence "
+                              "frames (%zu sentences, %zu words)"),
         pron, frames, at_model_train_sentences(m), info.vocab_size);
     if (ex)
-        add(buf, cap, QZ_TR(lang, " such as “%s”", "，例如“%s”"), ex->example);
+        add(buf, cap, qz_tr(lang, " such as “%s”"), ex->example);
+    size_t l, h;
+    if (at_model_named_head(m, &l, &h))
+        add(buf, cap, qz_tr(lang, "; layer %zu head %zu was trained to look at the token before "
+                                  "it, on any sentence"), l + 1, h + 1);
     return 1;
 }
 
@@ -78,31 +79,27 @@ int cli_scope_note(const at_model *m, const at_scope *s, qz_lang lang, char *buf
     buf[0] = '\0';
     if (!s->reasons)
         return 0;
-    const char *sep = QZ_TR(lang, "; ", "；");
+    const char *sep = qz_tr(lang, "; ");
     int parts = 0;
-    add(buf, cap, "%s", QZ_TR(lang, "the weights here are not learned meaning: ",
-                              "这里的权重不是学到的语义："));
+    add(buf, cap, "%s", qz_tr(lang, "the weights here are not learned meaning: "));
     if (s->reasons & AT_SCOPE_UNTRAINED) {
-        add(buf, cap, "%s", QZ_TR(lang, "these are untrained demo weights", "这是未经训练的演示权重"));
+        add(buf, cap, "%s", qz_tr(lang, "these are untrained demo weights"));
         parts++;
     }
     if (s->reasons & AT_SCOPE_NO_PRONOUN) {
-        char pron[128];
+        char pron[384];
         cli_scope_pronouns(m, pron, sizeof pron);
-        add(buf, cap, QZ_TR(lang, "%sthe model was trained only at %s, and this sentence has none",
-                            "%s模型只在 %s 处训练过，这句话里没有"), parts ? sep : "", pron);
+        add(buf, cap, qz_tr(lang, "%sthe model was trained only at %s, and this sentence has none"), parts ? sep : "", pron);
         parts++;
     }
     if (s->reasons & AT_SCOPE_UNSEEN) {
         int pct = s->n ? (int)(100.0 * (double)s->unseen_tokens / (double)s->n + 0.5) : 0;
-        if (lang == QZ_ZH)
-            add(buf, cap, "%s%d%% 的词元是模型没见过的%s（它们的向量只是由字符 n-gram 推测的）",
-                parts ? sep : "", pct, s->unseen_han ? "字" : "词");
-        else
-            add(buf, cap, "%s%d%% of the tokens are %s it never saw (their vectors are "
-                "guesses from character n-grams)", parts ? sep : "", pct,
-                s->unseen_han ? "characters" : "words");
+        add(buf, cap, s->unseen_han ? qz_tr(lang, "%s%d%% of the tokens are characters it never saw "
+                                                  "(their vectors are guesses from character n-grams)")
+                                    : qz_tr(lang, "%s%d%% of the tokens are words it never saw (their "
+                                                  "vectors are guesses from character n-grams)"),
+            parts ? sep : "", pct);
     }
-    add(buf, cap, "%s", QZ_TR(lang, ".", "。"));
+    add(buf, cap, "%s", qz_tr(lang, "."));
     return 1;
 }

@@ -80,8 +80,7 @@ static void show_table(FILE *f, const at_table *t)
 /* "holds" / "FAILS" / "unchecked" for at_expect_check's 0 / 1 / -1. */
 static const char *verdict(int rc, qz_lang lang)
 {
-    return rc == 0 ? QZ_TR(lang, "holds", "成立") : rc > 0 ? QZ_TR(lang, "FAILS", "不成立")
-                                                           : QZ_TR(lang, "unchecked", "未检查");
+    return rc == 0 ? qz_tr(lang, "holds") : rc > 0 ? qz_tr(lang, "FAILS") : qz_tr(lang, "unchecked");
 }
 
 static void show_lab_settings(FILE *f, const at_lab *lab, qz_lang lang)
@@ -89,16 +88,13 @@ static void show_lab_settings(FILE *f, const at_lab *lab, qz_lang lang)
     char layer[32];
     if (lab->layer)
         snprintf(layer, sizeof layer, "%u", *lab->layer);
-    const char *l = lab->layer ? layer : QZ_TR(lang, "(last)", "最后一层");
-    const char *h = lab->head ? lab->head : QZ_TR(lang, "(the model's default)", "模型默认的头");
+    const char *l = lab->layer ? layer : qz_tr(lang, "(last)");
+    const char *h = lab->head ? lab->head : qz_tr(lang, "(the model's default)");
     int causal = lab->mask == AT_LAB_MASK_CAUSAL, off = lab->scale == AT_OFF;
-    if (lang == QZ_ZH)
-        fprintf(f, "  层：%s，头：%s，掩码：%s，缩放：%s%s%s\n", l, h, causal ? "因果" : "无",
-                off ? "关" : "开", lab->focus ? "，焦点：" : "", lab->focus ? lab->focus : "");
-    else
-        fprintf(f, "  layer %s, head %s, mask %s, scaling %s%s%s\n", l, h,
-                causal ? "causal" : "none", off ? "off" : "on", lab->focus ? ", focus " : "",
-                lab->focus ? lab->focus : "");
+    fprintf(f, qz_tr(lang, "  layer %s, head %s, mask %s, scaling %s%s%s\n"), l, h,
+            causal ? qz_trc(lang, "mask", "causal") : qz_trc(lang, "mask", "none"),
+            off ? qz_trc(lang, "scaling", "off") : qz_trc(lang, "scaling", "on"),
+            lab->focus ? qz_tr(lang, ", focus ") : "", lab->focus ? lab->focus : "");
 }
 
 /* The model's scope on the lab's sentence: unseen words, the note, an untrained row. */
@@ -110,44 +106,77 @@ static void show_lab_scope(FILE *f, const at_model *m, const at_lab_result *r, q
     if (at_model_scope(m, &r->tokens, &sc, &err))
         return;
     if (sc.n_unseen && !(sc.reasons & AT_SCOPE_UNTRAINED)) {
-        if (lang == QZ_ZH)
-            fprintf(f, "  训练中没见过的%s：", sc.unseen_han ? "字" : "词");
-        else
-            fprintf(f, "  never seen in training: ");
+        fprintf(f, "%s", sc.unseen_han ? qz_trc(lang, "Chinese characters", "  never seen in training: ")
+                                        : qz_tr(lang, "  never seen in training: "));
         for (size_t k = 0; k < sc.n_unseen; k++)
             fprintf(f, "%s%s", k ? " " : "", r->tokens.items[sc.unseen[k]].text);
         fputc('\n', f);
     }
-    if (cli_scope_note(m, &sc, lang, note, sizeof note))
-        fprintf(f, QZ_TR(lang, "  note: %s\n", "  注意：%s\n"), note);
+    size_t nl, nh, at;
+    double mean, min;
+    if (at_model_named_head(m, &nl, &nh) && r->layer == nl && r->head == nh &&
+        at_run_previous_token(&r->run, nl, nh, &mean, &min, &at))
+        fprintf(f, qz_tr(lang, "  the previous-token head (trained so that every token looks at "
+                               "the one before it, on any sentence): here %.2f of each row's "
+                               "weight on average, lowest %.2f (%s)\n"),
+                mean, min, r->tokens.items[at].text);
+    else if (cli_scope_note(m, &sc, lang, note, sizeof note))
+        fprintf(f, qz_tr(lang, "  note: %s\n"), note);
     at_model_info info;
     at_model_get_info(m, &info);
     for (size_t i = 0; i < sc.n && info.trained && r->head != AT_LAB_ALL_HEADS; i++)
         if (r->focus == (long)i && !at_scope_row_trained(m, &sc, r->layer, i))
-            fprintf(f, QZ_TR(lang, "  the row of %s in this layer was never trained\n",
-                             "  这一层里 %s 那一行从没训练过\n"), r->tokens.items[i].text);
+            fprintf(f, qz_tr(lang, "  the row of %s in this layer was never trained\n"), r->tokens.items[i].text);
     at_scope_free(&sc);
+}
+
+/* A step's prediction: the prompt, the options, and the engine's answer (show is the
+ * instructor's preview: the answer is printed). */
+static void show_predict(FILE *f, const at_predict *p, const at_compute_result *r,
+                         const char *from_default, qz_lang lang)
+{
+    if (!p)
+        return;
+    fprintf(f, qz_tr(lang, "[predict first] "));
+    const char *t = p->prompt ? p->prompt : "";
+    size_t n = strlen(t);
+    while (n && (t[n - 1] == '\n' || t[n - 1] == ' '))
+        n--;
+    fprintf(f, "%.*s\n", (int)n, t);
+    for (unsigned i = 0; p->kind == AT_PREDICT_CHOICE && i < p->options_count; i++)
+        fprintf(f, "  %c) %s%s\n", 'a' + (int)(i % 26), p->options[i].text,
+                p->options[i].correct ? qz_tr(lang, "   (right)") : "");
+    at_predict_answer a;
+    char msg[400];
+    if (at_predict_answer_of(p, r, from_default, &a, msg, sizeof msg)) {
+        fprintf(f, qz_tr(lang, "  (cannot be answered: %s)\n"), msg);
+        return;
+    }
+    if (p->kind == AT_PREDICT_NUMBER)
+        fprintf(f, qz_tr(lang, "  the engine: %.4g (close within %g)\n"), a.value,
+                at_predict_tolerance(p));
+    else if (p->kind == AT_PREDICT_TOKEN)
+        fprintf(f, qz_tr(lang, "  the engine: %s (%.4f)\n"),
+                r->key_tokens ? r->key_tokens[a.token] : "?",
+                (double)r->weights[a.row * r->n_k + a.token]);
 }
 
 static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang)
 {
-    fprintf(f, QZ_TR(lang, "[lab] %s\n", "[实验] %s\n"), lab->sentence);
+    fprintf(f, qz_tr(lang, "[lab] %s\n"), lab->sentence);
     show_lab_settings(f, lab, lang);
     at_lab_result r;
     at_error err;
     if (at_lab_run(lab, m, &r, &err)) {
-        fprintf(f, QZ_TR(lang, "  (cannot run: %s)\n", "  （无法运行：%s）\n"), err.msg);
+        fprintf(f, qz_tr(lang, "  (cannot run: %s)\n"), err.msg);
         at_lab_result_free(&r);
         return;
     }
+    show_predict(f, lab->predict, &r.view, lab->focus, lang);
     int all = r.head == AT_LAB_ALL_HEADS;
     size_t head = all ? 0 : r.head + 1;
-    if (lang == QZ_ZH)
-        fprintf(f, "  %s，第 %zu 层，%s%zu\n", cli_model_kind(m, lang), r.layer + 1,
-                all ? "所有头的平均 " : "头 ", head);
-    else
-        fprintf(f, "  %s, layer %zu, head %s%zu\n", cli_model_kind(m, lang), r.layer + 1,
-                all ? "mean of all, " : "", head);
+    fprintf(f, all ? qz_tr(lang, "  %s, layer %zu, head mean of all, %zu\n")
+                   : qz_tr(lang, "  %s, layer %zu, head %zu\n"), cli_model_kind(m, lang), r.layer + 1, head);
     for (size_t i = 0; i < r.view.n_q; i++) {
         if (r.focus >= 0 && (long)i != r.focus)
             continue;
@@ -160,7 +189,7 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang
     for (unsigned i = 0; i < lab->expect_count; i++) {
         char msg[400];
         int rc = at_expect_check(&lab->expect[i], &r.view, lab->focus, msg, sizeof msg);
-        fprintf(f, QZ_TR(lang, "  expect %u: %s: %s\n", "  期望 %u：%s：%s\n"), i + 1,
+        fprintf(f, qz_tr(lang, "  expect %u: %s: %s\n"), i + 1,
                 verdict(rc, lang), msg);
     }
     at_lab_result_free(&r);
@@ -169,16 +198,17 @@ static void show_lab(FILE *f, const at_lab *lab, const at_model *m, qz_lang lang
 /* What a compute block too wide to print shows instead of its tables. */
 static void show_compute_summary(FILE *f, const at_compute_result *r, qz_lang lang)
 {
-    fprintf(f, QZ_TR(lang, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n",
-                     "n = %zu 个词元，d_k = %zu，d_v = %zu（太大，不逐个打印）\n"), r->n_q,
+    fprintf(f, qz_tr(lang, "n = %zu tokens, d_k = %zu, d_v = %zu (too large to print)\n"), r->n_q,
             r->d_k, r->d_v);
-    if (r->raw)
-        fprintf(f, QZ_TR(lang, "variance of the raw scores q·k: %.4g\n",
-                         "原始分数 q·k 的方差：%.4g\n"), r->raw_variance);
+    if (r->raw && !r->masked) {
+        fprintf(f, qz_tr(lang, "variance of the raw scores q·k: %.4g\n"), r->raw_variance);
+        if (r->scale != 1.0f)
+            fprintf(f, qz_tr(lang, "variance of the scaled scores: %.4g\n"), r->scaled_variance);
+    }
     double best = 0;
     for (size_t i = 0; i < r->n_q * r->n_k; i++)
         best = r->weights[i] > best ? r->weights[i] : best;
-    fprintf(f, QZ_TR(lang, "largest weight anywhere: %.4f\n", "所有权重中最大的：%.4f\n"), best);
+    fprintf(f, qz_tr(lang, "largest weight anywhere: %.4f\n"), best);
 }
 
 static void show_compute(FILE *f, const at_compute *c, const at_compute_result *given,
@@ -192,7 +222,7 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         if (at_compute_run(c, &mine, &err)) {
-            fprintf(f, QZ_TR(lang, "[compute] cannot run: %s\n", "[计算] 无法运行：%s\n"),
+            fprintf(f, qz_tr(lang, "[compute] cannot run: %s\n"),
                     err.msg);
             return;
         }
@@ -200,19 +230,19 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
         ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
         r = &mine;
     }
-    fprintf(f, "%s%s\n", QZ_TR(lang, "[compute]", "[计算]"),
-            c->random ? QZ_TR(lang, " seeded random q, k, v", " 带种子的随机 q、k、v") : "");
+    fprintf(f, "%s%s\n", qz_tr(lang, "[compute]"),
+            c->random ? qz_tr(lang, " seeded random q, k, v") : "");
+    show_predict(f, c->predict, r, NULL, lang);
     if (r->n_q <= 16 && r->n_k <= 16)     /* (a wide output is summarised) */
         cli_print_compute_text(f, r);
     else
         show_compute_summary(f, r, lang);
     if (ms >= 0)
-        fprintf(f, QZ_TR(lang, "computed in %.3f ms (here; the tutor times it live)\n",
-                         "用时 %.3f 毫秒（在这里；导师界面里现场计时）\n"), ms);
+        fprintf(f, qz_tr(lang, "computed in %.3f ms (here; the tutor times it live)\n"), ms);
     for (unsigned i = 0; i < c->expect_count; i++) {
         char msg[400];
         int rc = at_expect_check(&c->expect[i], r, NULL, msg, sizeof msg);
-        fprintf(f, QZ_TR(lang, "expect %u: %s: %s\n", "期望 %u：%s：%s\n"), i + 1,
+        fprintf(f, qz_tr(lang, "expect %u: %s: %s\n"), i + 1,
                 verdict(rc, lang), msg);
     }
     if (r == &mine)
@@ -222,16 +252,14 @@ static void show_compute(FILE *f, const at_compute *c, const at_compute_result *
 static void show_softmax_answer(FILE *f, const at_question *q, const at_question_calc *c,
                                 qz_lang lang)
 {
-    fprintf(f, QZ_TR(lang, "  worked: exp of each score, the sum %.4f, each exp / sum\n",
-                     "  解法：每个分数取 exp，求和得 %.4f，每个 exp 除以这个和\n"), c->exp_sum);
+    fprintf(f, qz_tr(lang, "  worked: exp of each score, the sum %.4f, each exp / sum\n"), c->exp_sum);
     int w = 4;
     for (unsigned i = 0; i < q->tokens_count; i++)
         w = cols(q->tokens[i]) > w ? cols(q->tokens[i]) : w;
     for (unsigned i = 0; i < q->tokens_count; i++)
-        fprintf(f, QZ_TR(lang, "    %s%*s  score %-7s exp %.4f  weight %.4f\n",
-                         "    %s%*s  分数 %-7s exp %.4f  权重 %.4f\n"), q->tokens[i],
+        fprintf(f, qz_tr(lang, "    %s%*s  score %-7s exp %.4f  weight %.4f\n"), q->tokens[i],
                 w - cols(q->tokens[i]), "", q->scores[i], c->exps[i], c->all_weights[i]);
-    fputs(QZ_TR(lang, "  answer:", "  答案："), f);
+    fputs(qz_tr(lang, "  answer:"), f);
     for (size_t i = 0; i < c->n; i++)
         fprintf(f, " %s %.*f", q->tokens[c->ask_index[i]], c->decimals, c->expected[i]);
     fprintf(f, "  (± %.3g)\n", c->tolerance);
@@ -246,10 +274,10 @@ static void show_answer(FILE *f, const at_question *q, const at_question_calc *c
         if (q->kind == AT_Q_ATTENTION)
             cli_print_compute_text(f, &c->attn);
         if (q->kind == AT_Q_ATTENTION && strcmp(q->ask[0], "weights"))
-            what = QZ_TR(lang, " (output row)", "（输出这一行）");
+            what = qz_tr(lang, " (output row)");
         else if (q->kind == AT_Q_ATTENTION)
-            what = QZ_TR(lang, " (weights row)", "（权重这一行）");
-        fprintf(f, QZ_TR(lang, "  answer%s:", "  答案%s："), what);
+            what = qz_tr(lang, " (weights row)");
+        fprintf(f, qz_tr(lang, "  answer%s:"), what);
         for (size_t i = 0; i < c->n; i++)
             fprintf(f, " %.*f", c->decimals, c->expected[i]);
         fprintf(f, "  (± %.3g)\n", c->tolerance);
@@ -260,45 +288,56 @@ static void show_answer(FILE *f, const at_question *q, const at_question_calc *c
                 indent(f, q->options[i].feedback, "        ");
         }
     } else if (q->kind == AT_Q_FORMULA) {
-        fprintf(f, QZ_TR(lang, "  answer: %s\n", "  答案：%s\n"), q->canonical);
+        fprintf(f, qz_tr(lang, "  answer: %s\n"), q->canonical);
     } else if (q->kind == AT_Q_TEXT) {
-        fprintf(f, QZ_TR(lang, "  key concepts (%u needed):\n", "  要点（至少答出 %u 个）：\n"),
+        fprintf(f, qz_tr(lang, "  key concepts (%u needed):\n"),
                 q->min_concepts ? *q->min_concepts : q->rubric_count);
         for (unsigned i = 0; i < q->rubric_count; i++)
             fprintf(f, "    - %s\n", q->rubric[i].concept);
-        fputs(QZ_TR(lang, "  reference answer:\n", "  参考答案：\n"), f);
+        fputs(qz_tr(lang, "  reference answer:\n"), f);
         indent(f, q->reference, "    ");
     }
 }
 
+/* The kind of a question as the lessons name it (at_question_kind_name), in lang. */
 static const char *question_kind(at_question_kind k, qz_lang lang)
 {
-    static const char *zh[] = {"?", "softmax", "数值", "注意力", "选择", "公式", "简答"};
-    if (lang != QZ_ZH || (unsigned)k >= sizeof zh / sizeof zh[0])
+    static const char *const names[] = {"?", QZ_NC_("question kind", "softmax"),
+                                        QZ_NC_("question kind", "numeric"),
+                                        QZ_NC_("question kind", "attention"),
+                                        QZ_NC_("question kind", "choice"),
+                                        QZ_NC_("question kind", "formula"),
+                                        QZ_NC_("question kind", "text")};
+    if (k == 0 || (unsigned)k >= sizeof names / sizeof names[0])
         return at_question_kind_name(k);
-    return zh[k];
+    return qz_trc(lang, "question kind", names[k]);
 }
 
 static void show_question(FILE *f, const at_question *q, const at_question_calc *c, qz_lang lang)
 {
-    fprintf(f, QZ_TR(lang, "[question %s, %s]\n", "[问题 %s，%s]\n"), q->id,
+    fprintf(f, qz_tr(lang, "[question %s, %s]\n"), q->id,
             question_kind(q->kind, lang));
     indent(f, q->prompt, "  ");
     for (unsigned i = 0; i < q->hints_count; i++)
-        fprintf(f, QZ_TR(lang, "  hint %u: %s\n", "  提示 %u：%s\n"), i + 1, q->hints[i]);
+        fprintf(f, qz_tr(lang, "  hint %u: %s\n"), i + 1, q->hints[i]);
     show_answer(f, q, c, lang);
     if (q->explanation) {
-        fputs(QZ_TR(lang, "  explanation:\n", "  讲解：\n"), f);
+        fputs(qz_tr(lang, "  explanation:\n"), f);
         indent(f, q->explanation, "    ");
     }
 }
 
+/* The kind of a step as the lessons name it (at_step_kind_name), in lang. */
 static const char *step_kind(at_step_kind k, qz_lang lang)
 {
-    static const char *zh[] = {"无", "文字", "表格", "公式", "代码", "实验", "计算", "问题"};
-    if (lang != QZ_ZH || (unsigned)k >= sizeof zh / sizeof zh[0])
+    static const char *const names[] = {QZ_NC_("step kind", "none"), QZ_NC_("step kind", "text"),
+                                        QZ_NC_("step kind", "table"), QZ_NC_("step kind", "formula"),
+                                        QZ_NC_("step kind", "code"), QZ_NC_("step kind", "lab"),
+                                        QZ_NC_("step kind", "compute"),
+                                        QZ_NC_("step kind", "question")};
+    if ((unsigned)k >= sizeof names / sizeof names[0])
         return at_step_kind_name(k);
-    return zh[k];
+    return qz_trc(lang, "step kind", names[k]);
 }
 
 static void show_step(FILE *f, const at_lesson *l, unsigned i, const at_model *m, qz_lang lang)
@@ -331,10 +370,7 @@ static void show_lesson(FILE *f, const at_lesson *l, const at_model *m, qz_lang 
         fprintf(f, "%s\n", d->summary);
     for (unsigned i = 0; i < d->steps_count; i++) {
         const char *kind = step_kind(at_step_kind_of(&d->steps[i]), lang);
-        if (lang == QZ_ZH)
-            fprintf(f, "\n--- 第 %u 步（共 %u 步）：%s\n", i + 1, d->steps_count, kind);
-        else
-            fprintf(f, "\n--- step %u of %u: %s\n", i + 1, d->steps_count, kind);
+        fprintf(f, qz_tr(lang, "\n--- step %u of %u: %s\n"), i + 1, d->steps_count, kind);
         show_step(f, l, i, m, lang);
     }
 }
@@ -386,12 +422,9 @@ int cli_show(int argc, char **argv)
     at_model *m = NULL;
     int rc = 0;
     if (!id && set.count) {
-        if (qz_lang_from(lang) == QZ_ZH)
-            printf("共 %zu 课（attn-tutor show ID 打印一课，attn-tutor lesson ID 打开它）：\n",
-                   set.count);
-        else
-            printf("%zu lesson%s (attn-tutor show ID prints one, attn-tutor lesson ID opens it):\n",
-                   set.count, set.count == 1 ? "" : "s");
+        printf(qz_ntr(qz_lang_from(lang), "%zu lesson (attn-tutor show ID prints one, attn-tutor lesson ID opens it):\n",
+                      "%zu lessons (attn-tutor show ID prints one, attn-tutor lesson ID opens it):\n", set.count),
+               set.count);
         list_lessons(stdout, &set);
     } else if (!id) {
         at_diag_print(&d, stderr);

@@ -30,28 +30,21 @@ static void put_right(const char *s, int cols)
 static void print_table(qz_lang lang, const double *s, const double *e, const double *w,
                         size_t n, double scale, double max, int shifted, double shown_sum)
 {
-    if (lang == QZ_ZH)
-        printf("%zu 个分数的 softmax%s\n\n", n, scale != 1.0 ? "（每个分数先乘以缩放系数）" : "");
-    else
-        printf("softmax of %zu score%s%s\n\n", n, n == 1 ? "" : "s",
-               scale != 1.0 ? " (each multiplied by the scale first)" : "");
+    printf(qz_ntr(lang, "softmax of %zu score%s\n\n", "softmax of %zu scores%s\n\n", n), n,
+           scale != 1.0 ? qz_tr(lang, " (each multiplied by the scale first)") : "");
     printf("  %3s  ", "#");
-    put_right(QZ_TR(lang, "score", "分数"), 12);
+    put_right(qz_tr(lang, "score"), 12);
     printf("  ");
     put_right(shifted ? "exp(s-max)" : "exp(s)", 12);
     printf("  ");
-    put_right(QZ_TR(lang, "weight", "权重"), 12);
+    put_right(qz_tr(lang, "weight"), 12);
     putchar('\n');
     for (size_t j = 0; j < n; j++)
         printf("  %3zu  %12.4f  %12.4f  %12.4f\n", j + 1, s[j] * scale,
                shifted ? e[j] : e[j] * exp(max), w[j]);
-    printf(QZ_TR(lang, "\n  sum of exp = %.4f\n", "\n  exp 之和 = %.4f\n"), shown_sum);
-    if (lang == QZ_ZH)
-        printf("  权重_i = exp_i / 和%s\n",
-               shifted ? "   （exp 都先减去最大的分数，不会溢出）" : "");
-    else
-        printf("  weight_i = exp_i / sum%s\n",
-               shifted ? "   (exp shifted by the largest score, so nothing overflows)" : "");
+    printf(qz_tr(lang, "\n  sum of exp = %.4f\n"), shown_sum);
+    printf(qz_tr(lang, "  weight_i = exp_i / sum%s\n"),
+           shifted ? qz_tr(lang, "   (exp shifted by the largest score, so nothing overflows)") : "");
 }
 
 int cli_softmax(int argc, char **argv)

@@ -10,7 +10,8 @@ static int run(ui_start start, const char *arg)
 {
     int refused = cli_refuse_special_files(start == UI_START_HOME ? "" : start == UI_START_LAB
                                            ? "lab" : start == UI_START_QUIZ ? "quiz" : "lesson",
-                                           cli_g.lang, CLI_FILES_MODEL | CLI_FILES_LESSONS);
+                                           cli_g.lang, CLI_FILES_MODEL | CLI_FILES_MODEL_DIR |
+                                           CLI_FILES_LESSONS);
     if (refused)
         return refused;
     static char dirs[8][CLI_PATH_MAX];

@@ -147,6 +147,11 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
  *   beyond what the projections need, instead of one head's n_q × n_k weights per
  *   worker thread (1 GiB at n = 16384)
  *   trace  optional; only its scores and scaled are used
+ * Up to 4096 keys (on one worker, on a CPU with AVX2 + FMA, without traced scores) all
+ * heads go through one fused pass (kernels.h, at_attention_fused_avx2 / _avx512): the
+ * softmax down the keys for 8 or 16 queries at once, no sgemm call, past 1024 keys
+ * without weights in tiles of keys with the online softmax; scratch in ws of
+ * O(n_k · d_head) floats (AT_FUSED_PACK); same results to rounding.
  * On large inputs the heads are shared by up to at_blas_set_max_threads worker
  * threads (pthreads, joined before returning), each product then on one BLAS
  * thread; results agree with one thread to rounding.

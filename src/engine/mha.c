@@ -3,8 +3,10 @@
 
 #include "engine/kernels.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 /* y = X·W + b: X [n × d], W [d × d], b [d] or NULL, y [n × d]. */
@@ -51,6 +53,18 @@ static int use_online(const float *weights, const at_mha_trace *trace, size_t n_
  * use (at_blas_scaled_work). */
 #define AT_HEAD_WORKERS_MIN_WORK ((size_t)8 * 112 * 112 * 64)
 #define AT_MAX_WORKERS 16
+
+/* Up to this many keys (with one worker), at_mha_attend takes the fused kernel
+ * (attention_fused_*.c). Measured with bench_attention --crossover (8 heads of 64, the
+ * two paths interleaved in one process, two-pass / fused CPU time per round, [min–max])
+ * on a 2-core AVX-512 machine shared with other work: with OpenBLAS's best core there
+ * (Cooperlake), 2 rounds: n = 8: 1.43–2.27, 16: 2.14–2.18, 64: 1.91–2.00, 256:
+ * 1.54–1.58, 1024: 1.84–1.88, 4096: 1.93; with the Haswell core, 3 rounds: 2.13–3.33 at
+ * every n from 8 to 4096 (bench/RESULTS.md). It wins at every size it takes, so it takes
+ * every size up to its limit. */
+#define AT_FUSED_AUTO_MAX_KEYS AT_FUSED_MAX_KEYS
+/* From this many queries the 16-lane kernel is taken where the CPU has AVX-512. */
+#define AT_FUSED_WIDE_MIN_QUERIES 16
 
 /* How many threads share the heads: 1, or up to the BLAS thread maximum. */
 static size_t attend_workers(size_t h_n, size_t n_q, size_t n_k, size_t d_head)
@@ -162,17 +176,58 @@ static int check_heads(size_t n_heads, size_t d_model, size_t n_q, size_t n_k, a
     return AT_OK;
 }
 
-int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
-                  const float *k, const float *v, float scale, const at_mask *mask, float *out,
-                  float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
-                  at_workspace *ws, at_error *err)
+int at_fused_possible(size_t n_heads, size_t d_model, size_t n_k, const at_mha_trace *trace)
+{
+    return n_heads > 0 && d_model % n_heads == 0 && n_k <= AT_FUSED_MAX_KEYS &&
+           d_model / n_heads <= AT_FUSED_MAX_DHEAD && !(trace && (trace->scores || trace->scaled)) &&
+           at_vhave_avx2();
+}
+
+/* 1 when the heads go through the fused kernel: asked for (fused > 0) or chosen
+ * (fused < 0: few keys, one worker), and possible. */
+static int use_fused(int fused, size_t n_heads, size_t d_model, size_t n_k,
+                     const at_mha_trace *trace, size_t workers)
+{
+    return fused && (fused > 0 || (n_k <= AT_FUSED_AUTO_MAX_KEYS && workers == 1)) &&
+           at_fused_possible(n_heads, d_model, n_k, trace);
+}
+
+typedef int fused_fn(size_t, size_t, size_t, const float *, size_t, const float *,
+                     const float *, float, const at_mask *, float *, float *, unsigned char *,
+                     float *, at_error *);
+
+/* The fused kernel of the width asked for (8 or 16 lanes; 2: the AVX2 one), else the
+ * widest this CPU has, except for fewer than 16 queries (half the lanes of a 16-lane
+ * block would idle): then 8 lanes, with the AVX-512 output sums where the CPU has them. */
+static fused_fn *fused_kernel(int fused, size_t n_q)
+{
+    if (at_cpu_isa() < AT_ISA_AVX512 || fused == 2)
+        return at_attention_fused_avx2;
+    if (fused == 8 || (fused != 16 && n_q < AT_FUSED_WIDE_MIN_QUERIES))
+        return at_attention_fused8_avx512;
+    return at_attention_fused_avx512;
+}
+
+int at_mha_attend_ex(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
+                     const float *k, const float *v, float scale, const at_mask *mask,
+                     float *out, float *weights, unsigned char *fully_masked,
+                     const at_mha_trace *trace, at_workspace *ws, int fused, at_error *err)
 {
     if (!q || !k || !v || !out || !ws)
         return at_error_set(err, AT_EINVAL, "multi-head attention: a required argument is missing");
     int rc = check_heads(n_heads, d_model, n_q, n_k, err);
     if (rc)
         return rc;
+    if (!isfinite(scale))
+        return at_error_set(err, AT_EINVAL, "attention: the scale must be a finite number");
     size_t workers = attend_workers(n_heads, n_q, n_k, d_model / n_heads), need;
+    if (use_fused(fused, n_heads, d_model, n_k, trace, workers)) {
+        float *pack = at_workspace_reserve(ws, AT_FUSED_PACK(n_k, d_model / n_heads));
+        if (!pack)
+            return at_error_set(err, AT_ENOMEM, "multi-head attention: out of memory");
+        return fused_kernel(fused, n_q)(n_heads, d_model, n_q, q, n_k, k, v, scale, mask, out,
+                                        weights, fully_masked, pack, err);
+    }
     if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
                         &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
@@ -186,10 +241,19 @@ int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, si
     return attend_heads(&jobs, workers, scratch, err);
 }
 
-int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
-                   const float *X_kv, float scale, const at_mask *mask, float *out,
-                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
-                   at_workspace *ws, at_error *err)
+int at_mha_attend(size_t n_heads, size_t d_model, size_t n_q, const float *q, size_t n_k,
+                  const float *k, const float *v, float scale, const at_mask *mask, float *out,
+                  float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                  at_workspace *ws, at_error *err)
+{
+    return at_mha_attend_ex(n_heads, d_model, n_q, q, n_k, k, v, scale, mask, out, weights,
+                            fully_masked, trace, ws, -1, err);
+}
+
+int at_mha_forward_ex(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                      const float *X_kv, float scale, const at_mask *mask, float *out,
+                      float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                      at_workspace *ws, int fused, at_error *err)
 {
     if (!w || !X_q || !X_kv || !out || !ws)
         return at_error_set(err, AT_EINVAL, "multi-head attention: a required argument is missing");
@@ -201,8 +265,13 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     /* One scratch block: q [n_q × d], k, v [n_k × d], concatenated heads [n_q × d],
      * then the attention core's scratch. */
     size_t workers = attend_workers(w->n_heads, n_q, n_k, d / w->n_heads), core, need;
-    if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
-                        &core) || n_q + n_k < n_q ||
+    fused = use_fused(fused, w->n_heads, d, n_k, trace, workers) ? fused : 0;
+    if (fused)   /* one head's keys and values, packed */
+        core = AT_FUSED_PACK(n_k, d / w->n_heads);
+    else if (!attend_scratch(n_q, n_k, weights || use_online(weights, trace, n_k) ? 0 : workers,
+                             &core))
+        core = SIZE_MAX;
+    if (core == SIZE_MAX || n_q + n_k < n_q ||
         2 * d < d || !size_muladd(2 * d, n_q + n_k, core, &need))
         return at_error_set(err, AT_ERANGE, "multi-head attention: %zu × %zu tokens is too large",
                             n_q, n_k);
@@ -221,9 +290,22 @@ int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t
     head_jobs jobs = {.h_n = w->n_heads, .d = d, .n_q = n_q, .n_k = n_k, .q = q, .k = k,
                       .v = v, .scale = scale, .mask = mask, .heads = heads, .weights = weights,
                       .fully_masked = fully_masked, .trace = trace};
-    rc = attend_heads(&jobs, workers, scratch, err);
+    if (fused)
+        rc = fused_kernel(fused, n_q)(w->n_heads, d, n_q, q, n_k, k, v, scale, mask, heads,
+                                      weights, fully_masked, scratch, err);
+    else
+        rc = attend_heads(&jobs, workers, scratch, err);
     if (rc)
         return rc;
     linear(n_q, d, heads, w->W_o, w->b_o, out);
     return AT_OK;
+}
+
+int at_mha_forward(const at_mha_weights *w, size_t n_q, const float *X_q, size_t n_k,
+                   const float *X_kv, float scale, const at_mask *mask, float *out,
+                   float *weights, unsigned char *fully_masked, const at_mha_trace *trace,
+                   at_workspace *ws, at_error *err)
+{
+    return at_mha_forward_ex(w, n_q, X_q, n_k, X_kv, scale, mask, out, weights, fully_masked,
+                             trace, ws, -1, err);
 }

@@ -30,10 +30,10 @@ float at_rng_normal(uint64_t *s)
 
 at_model_config at_model_default_config(size_t vocab_size)
 {
-    at_model_config c = {.d_model = 32, .n_layers = 2, .vocab_size = vocab_size,
+    at_model_config c = {.d_model = 48, .n_layers = 2, .vocab_size = vocab_size,
                          .n_buckets = 4096, .ngram_min = 2, .ngram_max = 4};
     c.n_heads[0] = 4;
-    c.d_ff[0] = 128;
+    c.d_ff[0] = 192;
     c.n_heads[1] = 1;
     c.d_ff[1] = 0;
     return c;
@@ -139,6 +139,10 @@ void at_model_free(at_model *m)
         free(m->frames[i].example);
     }
     free(m->frames);
+    for (size_t i = 0; m->pronouns && i < m->n_pronouns; i++)
+        free(m->pronouns[i]);
+    free(m->pronouns);
+    free(m->evaluation);
     free(m);
 }
 

@@ -6,7 +6,9 @@
  * residual connections and, where configured, a position-wise feed-forward block
  * (§3.3). The shipped model has 2 layers: several heads plus feed-forward in
  * layer 1, ONE head in layer 2 (the coreference head: it looks up a pronoun's
- * antecedent). Training: src/engine/train.h and `make model`.
+ * antecedent). Layer 1 head 1 is trained to look at the token before each token, on
+ * any sentence (the previous-token head, at_model_named_head). Training:
+ * src/engine/train.h and `make model`.
  *
  * Every attention weight comes from the engine's at_mha_forward (attention.h),
  * the same code the lab and lessons run. The engine does no hidden I/O: a model is
@@ -87,6 +89,12 @@ int at_model_attend(const at_model *m, const at_tokens *toks, const at_run_opts 
 /* NULL-safe; leaves run zeroed. */
 void at_model_run_free(at_model_run *run);
 
+/* How much a head of a run looks at the token before: over the rows i ≥ 1, the mean
+ * and the lowest of weight[i][i − 1], and *argmin the row of the lowest. Returns 0
+ * (outputs untouched) when the run has fewer than 2 tokens or no such head, else 1. */
+int at_run_previous_token(const at_model_run *r, size_t layer, size_t head, double *mean,
+                          double *min, size_t *argmin);
+
 /* What one head does, as measured by the trainer on the training sentences (stored
  * in the model file's metadata "heads"; see train.h, at_head_survey). Weights are
  * means in [0, 1]; "pronoun" rows are the pronoun's row of the head. */
@@ -98,6 +106,8 @@ typedef struct at_head_profile {
     double pronoun_to_itself;
     double to_previous, to_itself;  /* every row: weight on the previous token, on itself */
     double antecedent_above_other;  /* share of sentences where antecedent > other noun */
+    char role[24];                  /* what training made it: "previous token",
+                                       "coreference", or "" (nothing named) */
 } at_head_profile;
 
 /* The profile of (layer, head), 0-based. Returns AT_EINVAL when there is no such
@@ -126,11 +136,22 @@ typedef struct at_model_frame {
  * 0 for the demo weights and for a file that does not record its corpus. */
 size_t at_model_frames(const at_model *m, const at_model_frame **frames);
 
+/* The model's held-out evaluation as `make model` measured it (metadata "evaluation",
+ * JSON, see at_evaluation_json in train.h), borrowed from m; NULL when not recorded. */
+const char *at_model_evaluation(const at_model *m);
+
+/* The head training named after what it does on any sentence (the previous-token
+ * head): its layer and head, 0-based. 0 when the model has none (demo weights, older
+ * files), else 1. */
+int at_model_named_head(const at_model *m, size_t *layer, size_t *head);
+
 /* How many sentences the model was trained on (0 when not recorded). */
 size_t at_model_train_sentences(const at_model *m);
 
-/* The distinct pronouns of the trained (not held-out) frames, in corpus order, into
- * out[0 .. max) (borrowed from m). Returns how many there are. */
+/* The distinct pronouns of the training sentences, in corpus order, into
+ * out[0 .. max) (borrowed from m). Returns how many there are (AT_MODEL_MAX_PRONOUNS
+ * holds all of the shipped model's). */
+#define AT_MODEL_MAX_PRONOUNS 32
 size_t at_model_pronouns(const at_model *m, const char **out, size_t max);
 
 /* The model's scope on one sentence: which words it never saw, at which tokens its

@@ -1,4 +1,5 @@
 /* The mini-model's forward pass and at_model_attend. */
+#include "engine/kernels.h"
 #include "engine/model_impl.h"
 #include "engine/model_ops.h"
 
@@ -119,8 +120,12 @@ static int layer_forward(const at_model *m, size_t l, size_t n, const at_run_opt
                        .scaled = L->scaled, .heads_out = L->heads};
     at_mask mask = {.causal = o && o->causal};
     float scale = o && o->unscaled ? 1.0f : 1.0f / sqrtf((float)(d / H));
-    int rc = at_mha_forward(&w, n, L->ln1, n, L->ln1, scale, &mask, L->attn, L->weights,
-                            l == 0 ? a->fully_masked : NULL, &tr, &a->ws, err);
+    /* The two-pass kernel (0), not the fused one: the trainer's sums then come out as they
+     * did when models/mini.safetensors was made, so `make model-check` reproduces it bit
+     * for bit (the fused kernel rounds differently, within 1e-5); with traced scores (the
+     * lab, attend) the two-pass kernel is taken anyway. */
+    int rc = at_mha_forward_ex(&w, n, L->ln1, n, L->ln1, scale, &mask, L->attn, L->weights,
+                               l == 0 ? a->fully_masked : NULL, &tr, &a->ws, 0, err);
     if (rc)
         return rc;
     for (size_t i = 0; i < n * d; i++)
@@ -240,4 +245,27 @@ out:
     at_model_acts_free(&a);
     free(feats);
     return rc;
+}
+
+int at_run_previous_token(const at_model_run *r, size_t layer, size_t head, double *mean,
+                          double *min, size_t *argmin)
+{
+    if (!r || r->n < 2 || layer >= r->n_layers || head >= r->n_heads[layer])
+        return 0;
+    const size_t n = r->n;
+    const float *w = r->weights[layer] + head * n * n;
+    double sum = 0.0, lo = 2.0;
+    size_t at = 1;
+    for (size_t i = 1; i < n; i++) {
+        double x = w[i * n + i - 1];
+        sum += x;
+        if (x < lo) {
+            lo = x;
+            at = i;
+        }
+    }
+    *mean = sum / (double)(n - 1);
+    *min = lo;
+    *argmin = at;
+    return 1;
 }

@@ -66,6 +66,9 @@ struct at_model {
     at_model_frame *frames;             /* [n_frames] metadata "corpus", or NULL */
     size_t n_frames;
     size_t train_sentences;             /* 0 when not recorded */
+    char **pronouns;                    /* [n_pronouns] metadata "corpus" "pronouns" */
+    size_t n_pronouns;
+    char *evaluation;                   /* metadata "evaluation" (JSON), or NULL */
 };
 
 /* Allocate a model for cfg with zeroed parameters and an empty vocabulary. */
@@ -79,7 +82,7 @@ void at_model_init_params(at_model *m, uint64_t seed, float emb_sd);
 int at_model_save_meta(const at_model *m, const char *path, const char *const *extra,
                        size_t n_extra, at_error *err);
 
-/* The shipped architecture (d_model 32, layer 1: 4 heads + feed-forward 128,
+/* The shipped architecture (d_model 48, layer 1: 4 heads + feed-forward 192,
  * layer 2: 1 head) with the given vocabulary size. */
 at_model_config at_model_default_config(size_t vocab_size);
 

@@ -99,6 +99,9 @@ static void parse_profiles(const char *text, at_model *m)
             p->to_previous = json_number(e, "to_previous");
             p->to_itself = json_number(e, "to_itself");
             p->antecedent_above_other = json_number(e, "antecedent_above_other");
+            const cJSON *role = cJSON_GetObjectItemCaseSensitive(e, "role");
+            if (cJSON_IsString(role))
+                snprintf(p->role, sizeof p->role, "%s", role->valuestring);
         }
     }
     cJSON_Delete(j);
@@ -139,6 +142,17 @@ static int parse_corpus(const char *text, at_model *m)
     }
     double total = json_number(j, "sentences");
     m->train_sentences = total > 0 && total < 1e12 ? (size_t)total : 0;
+    const cJSON *pron = cJSON_GetObjectItemCaseSensitive(j, "pronouns");
+    int np = cJSON_IsArray(pron) ? cJSON_GetArraySize(pron) : 0;
+    if (!rc && np > 0 && !(m->pronouns = calloc((size_t)np, sizeof *m->pronouns)))
+        rc = -1;
+    for (int i = 0; !rc && i < np; i++) {
+        const cJSON *w = cJSON_GetArrayItem(pron, i);
+        if (!cJSON_IsString(w))
+            continue;
+        if (!(m->pronouns[m->n_pronouns++] = strdup(w->valuestring)))
+            rc = -1;
+    }
     cJSON_Delete(j);
     return rc;
 }
@@ -193,6 +207,11 @@ int at_model_load(const char *path, at_model **out, at_error *err)
     }
     parse_profiles(at_st_meta(&st, "heads"), m);
     if (parse_corpus(at_st_meta(&st, "corpus"), m)) {
+        rc = at_error_set(err, AT_ENOMEM, "%s: out of memory", path);
+        goto out;
+    }
+    const char *ev = at_st_meta(&st, "evaluation");
+    if (ev && !(m->evaluation = strdup(ev))) {
         rc = at_error_set(err, AT_ENOMEM, "%s: out of memory", path);
         goto out;
     }

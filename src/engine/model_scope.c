@@ -20,10 +20,35 @@ size_t at_model_train_sentences(const at_model *m)
     return m->train_sentences;
 }
 
+const char *at_model_evaluation(const at_model *m)
+{
+    return m->evaluation;
+}
+
+int at_model_named_head(const at_model *m, size_t *layer, size_t *head)
+{
+    if (!m->trained || !m->profiles)
+        return 0;
+    size_t k = 0;
+    for (size_t l = 0; l < m->cfg.n_layers; l++)
+        for (size_t h = 0; h < m->cfg.n_heads[l]; h++, k++)
+            if (!strcmp(m->profiles[k].role, "previous token")) {
+                *layer = l;
+                *head = h;
+                return 1;
+            }
+    return 0;
+}
+
 size_t at_model_pronouns(const at_model *m, const char **out, size_t max)
 {
     size_t n = 0;
-    for (size_t i = 0; i < m->n_frames; i++) {
+    if (m->pronouns) {   /* the file's own list */
+        for (size_t i = 0; i < m->n_pronouns && i < max; i++)
+            out[i] = m->pronouns[i];
+        return m->n_pronouns;
+    }
+    for (size_t i = 0; i < m->n_frames; i++) {   /* older files: one pronoun a frame */
         const at_model_frame *f = &m->frames[i];
         int dup = f->held_out || !f->pronoun[0];
         for (size_t k = 0; k < n && k < max && !dup; k++)
@@ -35,15 +60,15 @@ size_t at_model_pronouns(const at_model *m, const char **out, size_t max)
     return n;
 }
 
-/* 1 when the token is a pronoun of a trained frame (compared lower-cased, as the
- * model reads words). */
+/* 1 when the token is a pronoun of the training sentences (compared lower-cased, as
+ * the model reads words). */
 static int is_trained_pronoun(const at_model *m, const char *low)
 {
-    for (size_t i = 0; i < m->n_frames; i++) {
-        const at_model_frame *f = &m->frames[i];
-        if (!f->held_out && f->pronoun[0] && !strcmp(f->pronoun, low) && at_model_knows(m, low))
+    const char *p[64];
+    size_t n = at_model_pronouns(m, p, 64);
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (!strcmp(p[i], low) && at_model_knows(m, low))
             return 1;
-    }
     return 0;
 }
 

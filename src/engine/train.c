@@ -121,12 +121,10 @@ static void embed_backward(const at_model_config *c, const at_token_feat *feats,
     }
 }
 
-/* The supervised-attention loss and its gradient on the weights (into g->dweights). */
+/* The supervised-attention loss; its gradient on the weights adds into g->dweights. */
 static float attn_target_grad(const at_model *m, const at_attn_target *t, size_t n,
                               size_t pronoun, const at_model_acts *a, at_grad_acts *g, float scale)
 {
-    const size_t H = m->cfg.n_heads[t->layer];
-    memset(g->dweights, 0, H * n * n * sizeof(float));
     const float *row = a->layer[t->layer].weights + (t->head * n + pronoun) * n;
     float mass = 0.0f;
     for (size_t j = t->begin; j < t->end; j++)
@@ -135,17 +133,34 @@ static float attn_target_grad(const at_model *m, const at_attn_target *t, size_t
         mass = 1e-30f;
     float *drow = g->dweights + (t->head * n + pronoun) * n;
     for (size_t j = t->begin; j < t->end; j++)
-        drow[j] = -t->lambda / mass * scale;
+        drow[j] += -t->lambda / mass * scale;
     return -t->lambda * logf(mass);
+}
+
+/* The previous-token loss (at_prev_target); its gradient adds into g->dweights. */
+static float prev_target_grad(const at_prev_target *t, size_t n, const at_model_acts *a,
+                              at_grad_acts *g, float scale)
+{
+    const float *w = a->layer[t->layer].weights + t->head * n * n;
+    float *dw = g->dweights + t->head * n * n, loss = 0.0f, k = t->lambda / (float)n;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = i ? i - 1 : 0;
+        float p = w[i * n + j] > 1e-30f ? w[i * n + j] : 1e-30f;
+        loss -= k * logf(p);
+        dw[i * n + j] += -k / p * scale;
+    }
+    return loss;
 }
 
 int at_example_loss_grad(const at_model *m, const at_token_feat *feats, size_t n,
                          size_t pronoun, const long *S, size_t n_S,
-                         const at_attn_target *target, float scale, at_model_acts *a,
-                         at_grad_acts *g, float *grad, float *loss, at_error *err)
+                         const at_attn_target *target, const at_prev_target *prev,
+                         float scale, at_model_acts *a, at_grad_acts *g, float *grad,
+                         float *loss, at_error *err)
 {
     const size_t d = m->cfg.d_model, V = m->cfg.vocab_size;
-    if (n > g->cap || pronoun >= n || n_S == 0)
+    int predict = pronoun != AT_NO_INDEX;
+    if (n > g->cap || (predict && (pronoun >= n || n_S == 0)))
         return at_error_set(err, AT_EINVAL, "trainer: bad example (n = %zu, pronoun %zu)", n,
                             pronoun);
     int rc = at_model_forward(m, feats, n, NULL, a, err);
@@ -153,33 +168,50 @@ int at_example_loss_grad(const at_model *m, const at_token_feat *feats, size_t n
         return rc;
     at_model_params G;
     at_model_layout(&m->cfg, grad, &G, NULL, NULL);
-    /* Tied output: logits = tok_emb · lnf[pronoun]. */
-    const float *h = a->lnf + pronoun * d;
-    at_gemm(0, 1, 1, V, d, h, d, m->p.tok_emb, d, 0.0f, g->logits, V);
-    *loss = at_set_xent_forward(V, g->logits, S, n_S, g->probs);
-    memset(g->dlogits, 0, V * sizeof(float));
-    at_set_xent_backward(V, g->probs, S, n_S, scale, g->dlogits);
-    at_gemm(0, 0, 1, d, V, g->dlogits, V, m->p.tok_emb, d, 0.0f, g->dh, d);
-    at_gemm(1, 0, V, d, 1, g->dlogits, V, h, d, 1.0f, G.tok_emb, d);
-    /* Final layer norm: only the pronoun's row has a gradient. */
-    memset(g->dln, 0, n * d * sizeof(float));
-    memcpy(g->dln + pronoun * d, g->dh, d * sizeof(float));
+    *loss = 0.0f;
     memset(g->dx, 0, n * d * sizeof(float));
-    at_layernorm_backward(n, d, a->x_out, m->p.lnf_g, a->lnf_mean, a->lnf_rstd, g->dln, g->dx,
-                          G.lnf_g, G.lnf_b);
-    if (target)
-        *loss += attn_target_grad(m, target, n, pronoun, a, g, scale);
-    for (size_t l = m->cfg.n_layers; l-- > 0;)
-        layer_backward(m, l, a, g, &G.layer[l], target && target->layer == l);
-    embed_backward(&m->cfg, feats, n, g->dx, &G);
+    if (predict) {
+        /* Tied output: logits = tok_emb · lnf[pronoun]. */
+        const float *h = a->lnf + pronoun * d;
+        at_gemm(0, 1, 1, V, d, h, d, m->p.tok_emb, d, 0.0f, g->logits, V);
+        *loss = at_set_xent_forward(V, g->logits, S, n_S, g->probs);
+        memset(g->dlogits, 0, V * sizeof(float));
+        at_set_xent_backward(V, g->probs, S, n_S, scale, g->dlogits);
+        at_gemm(0, 0, 1, d, V, g->dlogits, V, m->p.tok_emb, d, 0.0f, g->dh, d);
+        at_gemm(1, 0, V, d, 1, g->dlogits, V, h, d, 1.0f, G.tok_emb, d);
+        /* Final layer norm: only the pronoun's row has a gradient. */
+        memset(g->dln, 0, n * d * sizeof(float));
+        memcpy(g->dln + pronoun * d, g->dh, d * sizeof(float));
+        at_layernorm_backward(n, d, a->x_out, m->p.lnf_g, a->lnf_mean, a->lnf_rstd, g->dln,
+                              g->dx, G.lnf_g, G.lnf_b);
+    }
+    int flowing = predict;   /* does a gradient reach this layer's output? */
+    for (size_t l = m->cfg.n_layers; l-- > 0;) {
+        int t_here = predict && target && target->layer == l;
+        int p_here = prev && prev->layer == l;
+        if (t_here || p_here) {
+            memset(g->dweights, 0, m->cfg.n_heads[l] * n * n * sizeof(float));
+            if (t_here)
+                *loss += attn_target_grad(m, target, n, pronoun, a, g, scale);
+            if (p_here)
+                *loss += prev_target_grad(prev, n, a, g, scale);
+        }
+        if (!flowing && !t_here && !p_here)
+            continue;
+        layer_backward(m, l, a, g, &G.layer[l], t_here || p_here);
+        flowing = 1;
+    }
+    if (flowing)
+        embed_backward(&m->cfg, feats, n, g->dx, &G);
     return AT_OK;
 }
 
 at_train_opts at_train_defaults(void)
 {
-    return (at_train_opts){.steps = 1200, .batch = 32, .lr = 3e-3f, .warmup = 50,
+    return (at_train_opts){.steps = 3000, .batch = 32, .lr = 3e-3f, .warmup = 50,
                            .weight_decay = 0.01f, .beta1 = 0.9f, .beta2 = 0.98f, .eps = 1e-8f,
-                           .word_dropout = 0.1f, .attn_lambda = 0.3f, .log_every = 100};
+                           .word_dropout = 0.1f, .attn_lambda = 0.3f, .prev_lambda = 0.3f,
+                           .noise_share = 0.25f, .log_every = 100};
 }
 
 /* AdamW (Loshchilov & Hutter 2019); decay only on weight matrices. */
@@ -203,26 +235,31 @@ static float lr_at(const at_train_opts *o, size_t step)
     return o->lr * (0.1f + 0.9f * 0.5f * (1.0f + cosf(3.14159265f * p)));
 }
 
-/* Training examples of each training frame. */
+/* Training examples of each training frame; the last pool: the random sequences. */
 typedef struct frame_pool {
     size_t *idx, n;
 } frame_pool;
 
-static int build_pools(const at_corpus *c, frame_pool *pools, size_t *n_pools, at_error *err)
+static int build_pools(const at_corpus *c, frame_pool *pools, size_t *n_pools,
+                       frame_pool *noise, at_error *err)
 {
     *n_pools = 0;
-    for (size_t f = 0; f < c->n_frames; f++) {
-        frame_pool *p = &pools[*n_pools];
+    for (size_t f = 0; f <= c->n_frames; f++) {
+        frame_pool *p = f < c->n_frames ? &pools[*n_pools] : noise;
         p->n = 0;
-        p->idx = malloc(c->n * sizeof *p->idx);
+        p->idx = malloc((c->n ? c->n : 1) * sizeof *p->idx);
         if (!p->idx)
             return at_error_set(err, AT_ENOMEM, "trainer: out of memory");
-        for (size_t i = 0; i < c->n; i++)
-            if (c->ex[i].frame == f && c->ex[i].split == AT_SPLIT_TRAIN)
+        for (size_t i = 0; i < c->n; i++) {
+            const at_example *e = &c->ex[i];
+            if (e->split == AT_SPLIT_TRAIN &&
+                (f < c->n_frames ? e->kind == AT_EX_PRONOUN && e->frame == f
+                                 : e->kind == AT_EX_NOISE))
                 p->idx[p->n++] = i;
-        if (p->n)
+        }
+        if (f < c->n_frames && p->n)
             (*n_pools)++;
-        else
+        else if (f < c->n_frames)
             free(p->idx);
     }
     return *n_pools ? AT_OK : at_error_set(err, AT_EINVAL, "trainer: no training sentences");
@@ -232,7 +269,7 @@ typedef struct train_state {
     float *grad, *mom, *vel;
     unsigned char *decay;
     at_token_feat *feats;
-    frame_pool *pools;
+    frame_pool *pools, noise;
     size_t n_pools;
     at_model_acts acts;
     at_grad_acts *g;
@@ -255,7 +292,7 @@ static int train_setup(at_model *m, const at_corpus *c, train_state *s, at_error
     for (size_t t = 0; t < n_table; t++)
         if (table[t].kind == AT_P_WEIGHT)
             memset(s->decay + table[t].offset, 1, table[t].rows * table[t].cols);
-    int rc = build_pools(c, s->pools, &s->n_pools, err);
+    int rc = build_pools(c, s->pools, &s->n_pools, &s->noise, err);
     if (!rc)
         rc = at_model_acts_alloc(&m->cfg, c->max_tokens, 0, &s->acts, err);
     if (!rc)
@@ -268,6 +305,7 @@ static void train_teardown(train_state *s)
     for (size_t i = 0; s->pools && i < s->n_pools; i++)
         free(s->pools[i].idx);
     free(s->pools);
+    free(s->noise.idx);
     free(s->grad);
     free(s->mom);
     free(s->vel);
@@ -277,29 +315,40 @@ static void train_teardown(train_state *s)
     at_grad_acts_free(s->g);
 }
 
+/* One example's loss and gradient, its word ids hidden at random (word dropout). */
+static int train_example(at_model *m, const at_example *e, const at_train_opts *o,
+                         train_state *s, uint64_t *rng, float *loss, at_error *err)
+{
+    memcpy(s->feats, e->feats, e->toks.n * sizeof *s->feats);
+    for (size_t i = 0; i < e->toks.n; i++)
+        if (at_rng_uniform(rng) < o->word_dropout)
+            s->feats[i].id = -1;
+    long S[AT_MAX_SPAN];
+    size_t n_S = 0, pronoun = e->kind == AT_EX_PRONOUN ? e->pronoun : AT_NO_INDEX;
+    if (pronoun != AT_NO_INDEX)
+        n_S = at_example_ids(e, e->answer, S);
+    at_attn_target t = {m->cfg.n_layers - 1, 0, e->span[e->answer][0], e->span[e->answer][1],
+                        o->attn_lambda};
+    at_prev_target p = {0, 0, o->prev_lambda};
+    return at_example_loss_grad(m, s->feats, e->toks.n, pronoun, S, n_S,
+                                o->attn_lambda > 0 ? &t : NULL, o->prev_lambda > 0 ? &p : NULL,
+                                1.0f / (float)o->batch, &s->acts, s->g, s->grad, loss, err);
+}
+
 int at_train(at_model *m, const at_corpus *c, const at_train_opts *o, at_error *err)
 {
     train_state s;
     uint64_t rng = o->seed ^ 0x5EEDull;
     int rc = train_setup(m, c, &s, err);
+    size_t n_noise = s.noise.n ? (size_t)(o->noise_share * (float)o->batch + 0.5f) : 0;
     for (size_t step = 0; !rc && step < o->steps; step++) {
         memset(s.grad, 0, m->n_flat * sizeof(float));
         float loss_sum = 0.0f;
         for (size_t b = 0; !rc && b < o->batch; b++) {
-            const frame_pool *p = &s.pools[at_rng_next(&rng) % s.n_pools];
+            const frame_pool *p = b < n_noise ? &s.noise : &s.pools[at_rng_next(&rng) % s.n_pools];
             const at_example *e = &c->ex[p->idx[at_rng_next(&rng) % p->n]];
-            memcpy(s.feats, e->feats, e->toks.n * sizeof *s.feats);
-            for (size_t i = 0; i < e->toks.n; i++)
-                if (at_rng_uniform(&rng) < o->word_dropout)
-                    s.feats[i].id = -1;
-            long S[AT_MAX_SPAN];
-            size_t n_S = at_example_ids(e, e->answer, S);
             float loss;
-            at_attn_target t = {m->cfg.n_layers - 1, 0, e->span[e->answer][0],
-                                e->span[e->answer][1], o->attn_lambda};
-            rc = at_example_loss_grad(m, s.feats, e->toks.n, e->pronoun, S, n_S,
-                                      o->attn_lambda > 0 ? &t : NULL, 1.0f / (float)o->batch,
-                                      &s.acts, s.g, s.grad, &loss, err);
+            rc = train_example(m, e, o, &s, &rng, &loss, err);
             loss_sum += loss;
         }
         if (rc)

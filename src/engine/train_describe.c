@@ -9,13 +9,17 @@ char *at_corpus_describe(const at_corpus *c)
     cJSON *j = cJSON_CreateObject(), *frames = cJSON_CreateArray();
     size_t sentences = 0;
     for (size_t i = 0; i < c->n; i++)
-        sentences += c->ex[i].split == AT_SPLIT_TRAIN;
+        sentences += c->ex[i].split == AT_SPLIT_TRAIN && c->ex[i].kind == AT_EX_PRONOUN;
     if (!j || !frames) {
         cJSON_Delete(j);
         cJSON_Delete(frames);
         return NULL;
     }
     cJSON_AddNumberToObject(j, "sentences", (double)sentences);
+    cJSON *pron = cJSON_CreateArray();
+    for (size_t i = 0; pron && i < c->n_pronouns; i++)
+        cJSON_AddItemToArray(pron, cJSON_CreateString(c->pronouns[i]));
+    cJSON_AddItemToObject(j, "pronouns", pron);
     cJSON_AddItemToObject(j, "frames", frames);
     for (size_t i = 0; i < c->n_frames; i++) {
         const at_frame_info *f = &c->frames[i];
@@ -26,7 +30,7 @@ char *at_corpus_describe(const at_corpus *c)
         cJSON_AddStringToObject(o, "lang", f->lang);
         cJSON_AddStringToObject(o, "pattern", f->pattern);
         cJSON_AddStringToObject(o, "pronoun", f->pronoun);
-        if (f->example != (size_t)-1)
+        if (f->example != AT_NO_INDEX)
             cJSON_AddStringToObject(o, "example", c->ex[f->example].text);
         cJSON_AddNumberToObject(o, "sentences", (double)f->n_train);
         cJSON_AddBoolToObject(o, "held_out_frame", f->held_out_frame);

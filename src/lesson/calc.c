@@ -161,6 +161,7 @@ static int build_mask(const at_compute *c, at_compute_result *r, at_error *err)
     if (!r->allowed || !r->fully_masked)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     memset(r->allowed, 1, n);
+    r->masked = (c->mask && !strcmp(c->mask, "causal")) || c->mask_rows.rows_count > 0;
     if (c->mask && !strcmp(c->mask, "causal")) {
         for (size_t i = 0; i < r->n_q; i++)
             for (size_t j = i + 1; j < r->n_k; j++)
@@ -237,19 +238,20 @@ static int run_heads(const at_compute *c, at_compute_result *r, at_error *err)
     return AT_OK;
 }
 
-static void raw_variance(at_compute_result *r)
+/* The sample variance of the visible, finite entries of m [heads × n_q × n_k]. */
+static double variance_of(const at_compute_result *r, const float *m)
 {
     double sum = 0, sq = 0;
     size_t n = 0, nn = r->n_q * r->n_k;
-    for (size_t i = 0; r->raw && i < r->heads * nn; i++) {
-        double x = r->raw[i];
+    for (size_t i = 0; m && i < r->heads * nn; i++) {
+        double x = m[i];
         if (!r->allowed[i % nn] || !isfinite(x))
             continue;
         sum += x;
         sq += x * x;
         n++;
     }
-    r->raw_variance = n > 1 ? (sq - sum * sum / (double)n) / (double)(n - 1) : 0.0;
+    return n > 1 ? (sq - sum * sum / (double)n) / (double)(n - 1) : 0.0;
 }
 
 int at_compute_run(const at_compute *c, at_compute_result *r, at_error *err)
@@ -294,7 +296,8 @@ int at_compute_run(const at_compute *c, at_compute_result *r, at_error *err)
     }
     if ((rc = run_heads(c, r, err)))
         goto out;
-    raw_variance(r);
+    r->raw_variance = variance_of(r, r->raw);
+    r->scaled_variance = variance_of(r, r->scaled);
 out:
     if (rc)
         at_compute_result_free(r);

@@ -159,3 +159,95 @@ int at_expect_check(const at_expect *e, const at_compute_result *r, const char *
     snprintf(what, sizeof what, "output (row %ld, column %u)", i + 1, *v->col);
     return check_number(r->out[(size_t)i * r->d_v + *v->col - 1], v, what, msg, cap);
 }
+
+/* ---- predictions: what the engine answers to a step's `predict` */
+
+double at_predict_tolerance(const at_predict *p)
+{
+    if (p->tolerance)
+        return *p->tolerance;
+    return p->variance ? 1.0 : 0.05;
+}
+
+static int predict_number(const at_predict *p, const at_compute_result *r,
+                          const char *from_default, at_predict_answer *out, char *msg,
+                          size_t cap)
+{
+    if (p->variance) {
+        if (!r->raw) {
+            snprintf(msg, cap, "`variance` needs `q`, `k`, `v` or `random` (given scores, there "
+                     "are no raw scores)");
+            return -1;
+        }
+        out->value = p->variance == AT_VARIANCE_RAW ? r->raw_variance : r->scaled_variance;
+        return 0;
+    }
+    const at_expect_value *v = p->weight ? p->weight : p->output;
+    if (!v) {
+        snprintf(msg, cap, "a number prediction needs `weight`, `output` or `variance`");
+        return -1;
+    }
+    long i = query_row(v->row, v->from, from_default, r, msg, cap);
+    if (i < 0)
+        return -1;
+    out->row = (size_t)i;
+    if (p->weight) {
+        size_t len = 1;
+        long j = v->col ? resolve(v->col, NULL, r->key_tokens, r->n_k)
+                        : key_span(r->key_tokens, r->n_k, v->to, &len);
+        if (j < 0) {
+            snprintf(msg, cap, "the key (`col` or `to`) is missing or not one of the %zu keys",
+                     r->n_k);
+            return -1;
+        }
+        out->col = (size_t)j;
+        out->value = 0;
+        for (size_t k = 0; k < len; k++)
+            out->value += r->weights[(size_t)i * r->n_k + (size_t)j + k];
+        return 0;
+    }
+    if (!r->out || !v->col || *v->col < 1 || *v->col > r->d_v) {
+        snprintf(msg, cap, r->out ? "`output` needs `col` from 1 to d_v" :
+                 "`output` needs `q`, `k`, `v` (given scores, there is no output)");
+        return -1;
+    }
+    out->col = *v->col - 1;
+    out->value = r->out[(size_t)i * r->d_v + out->col];
+    return 0;
+}
+
+int at_predict_answer_of(const at_predict *p, const at_compute_result *r,
+                         const char *from_default, at_predict_answer *out, char *msg,
+                         size_t cap)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = p->kind;
+    snprintf(msg, cap, "ok");
+    switch (p->kind) {
+    case AT_PREDICT_CHOICE:
+        for (unsigned i = 0; i < p->options_count && i < 64; i++)
+            out->correct |= p->options[i].correct ? 1ull << i : 0;
+        if (!out->correct) {
+            snprintf(msg, cap, "no option is marked `correct: true`");
+            return -1;
+        }
+        return 0;
+    case AT_PREDICT_NUMBER:
+        return predict_number(p, r, from_default, out, msg, cap);
+    case AT_PREDICT_TOKEN: {
+        long i = query_row(p->row, p->from, from_default, r, msg, cap);
+        if (i < 0 || r->n_k == 0)
+            return -1;
+        const float *w = r->weights + (size_t)i * r->n_k;
+        size_t best = 0;
+        for (size_t j = 1; j < r->n_k; j++)
+            if (w[j] > w[best])
+                best = j;
+        out->row = (size_t)i;
+        out->token = best;
+        return 0;
+    }
+    }
+    snprintf(msg, cap, "`kind` is choice, number or token");
+    return -1;
+}

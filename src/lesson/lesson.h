@@ -118,6 +118,41 @@ typedef enum at_onoff { AT_UNSET = 0, AT_ON = 1, AT_OFF = 2 } at_onoff;      /* 
 typedef enum at_lab_mask { AT_LAB_MASK_UNSET = 0, AT_LAB_MASK_NONE = 1,
                            AT_LAB_MASK_CAUSAL = 2 } at_lab_mask;            /* none | causal */
 
+typedef struct at_option {
+    char *text;               /* text: */
+    bool correct;             /* correct: true | false */
+    char *feedback;           /* feedback: shown when picked */
+} at_option;
+
+/* A prediction asked before a compute or lab step shows its result (predict then
+ * reveal): the student commits to an answer, then sees the engine's and how close
+ * they were. */
+typedef enum at_predict_kind {
+    AT_PREDICT_CHOICE = 1,    /* one of `options` */
+    AT_PREDICT_NUMBER,        /* a number: a weight, an output or a variance */
+    AT_PREDICT_TOKEN,         /* a key token: the one the query gives the largest weight */
+} at_predict_kind;            /* kind: choice | number | token */
+
+typedef enum at_predict_variance {
+    AT_VARIANCE_UNSET = 0, AT_VARIANCE_RAW, AT_VARIANCE_SCALED,
+} at_predict_variance;        /* variance: raw | scaled */
+
+typedef struct at_predict {
+    char *prompt;             /* prompt: asked before the result is shown */
+    at_predict_kind kind;     /* kind: */
+    at_option *options;       /* options: [..] (choice) as in a choice question */
+    unsigned options_count;
+    at_expect_value *weight;  /* weight: {row/from, col/to} (number) the weight to guess */
+    at_expect_value *output;  /* output: {row/from, col} (number, compute) an output entry */
+    at_predict_variance variance; /* variance: raw | scaled (number, compute) */
+    char *from;               /* from: (token) the query row, text or 1-based; lab default:
+                                 focus; compute: the only row */
+    unsigned *row;            /* row: (token, compute) the 1-based query row */
+    double *tolerance;        /* tolerance: (number) how close counts as close; default 0.05,
+                                 for a variance 1 */
+    char *explanation;        /* explanation: shown with the result */
+} at_predict;
+
 typedef struct at_lab {
     char *sentence;           /* sentence: the text the model reads */
     unsigned *layer;          /* layer: 1-based; NULL = the last layer */
@@ -127,6 +162,7 @@ typedef struct at_lab {
     char *focus;              /* focus: query token to highlight (text or 1-based) */
     at_expect *expect;        /* expect: [..] */
     unsigned expect_count;
+    at_predict *predict;      /* predict: asked before the heatmap is shown */
 } at_lab;
 
 /* Seeded standard-normal q, k, v for demos too big to type (the √d_k lesson). */
@@ -156,6 +192,7 @@ typedef struct at_compute {
     bool *time;               /* time: true = the tutor times the computation live */
     at_expect *expect;        /* expect: [..] */
     unsigned expect_count;
+    at_predict *predict;      /* predict: asked before the results are shown (lessons) */
 } at_compute;
 
 typedef enum at_question_kind {
@@ -170,11 +207,12 @@ typedef struct at_gloss {
     unsigned words_count;
 } at_gloss;
 
-typedef struct at_option {
-    char *text;               /* text: */
-    bool correct;             /* correct: true | false */
-    char *feedback;           /* feedback: shown when picked */
-} at_option;
+/* A wrong number students often give for a numeric question, and the slip it shows
+ * (n² pairs for n(n+1)/2, W_O left out): named on a wrong try without the right answer. */
+typedef struct at_slip {
+    double value;             /* value: the wrong number */
+    char *feedback;           /* feedback: what was slipped, in the lesson's language */
+} at_slip;
 
 /* A wrong statement about a concept (see qz_concept for how it is matched). */
 typedef struct at_contradiction {
@@ -259,6 +297,8 @@ typedef struct at_question {
     double *value;            /* value: */
     double *tolerance;        /* tolerance: absolute */
     double *relative;         /* relative: fraction of value */
+    at_slip *slips;           /* slips: [..] wrong values with the slip each shows */
+    unsigned slips_count;
     /* attention (as in compute) */
     at_rows q, k, v;          /* q: k: v: */
     char *mask;               /* mask: none | causal */
@@ -335,6 +375,8 @@ typedef struct at_compute_result {
     unsigned char *allowed;   /* [n_q × n_k] 1 = may attend */
     unsigned char *fully_masked;   /* [n_q] 1 = the row saw no key (weights and output 0) */
     double raw_variance;      /* variance of the visible entries of raw (random demos) */
+    double scaled_variance;   /* … and of scaled (raw · scale): ≈ 1 for random demos at 1/√d_k */
+    int masked;               /* the block gave a mask (causal or rows of 1/0) */
     const char *const *tokens;     /* borrowed labels [n_q] or NULL */
     const char *const *key_tokens; /* borrowed labels [n_k] or NULL */
 } at_compute_result;
@@ -361,6 +403,28 @@ void at_compute_result_free(at_compute_result *r);
  * 0.42 ± 0.005". */
 int at_expect_check(const at_expect *e, const at_compute_result *r, const char *from_default,
                     char *msg, size_t cap);
+
+/* The engine's answer to a prediction, from the step's computed attention (a compute
+ * step's result, or a lab's weights wrapped as at_lab_result.view). */
+typedef struct at_predict_answer {
+    at_predict_kind kind;
+    double value;             /* number: the engine's value */
+    size_t row;               /* token, number (weight/output): 0-based query row */
+    size_t col;               /* number: 0-based key (weight) or output column */
+    size_t token;             /* token: 0-based key with the largest weight of `row` */
+    unsigned long long correct; /* choice: bit i set when option i is right */
+} at_predict_answer;
+
+/* Work out the answer of p from r (heads > 1: head 1, as `expect`); from_default is the
+ * query a lab names by `focus` (may be NULL). Returns 0, or -1 with msg saying why it
+ * cannot be answered (a row or token that is not there, a number with nothing to
+ * guess, a token prediction on a block with several query rows and no row named). */
+int at_predict_answer_of(const at_predict *p, const at_compute_result *r,
+                         const char *from_default, at_predict_answer *out, char *msg,
+                         size_t cap);
+/* How close counts as close for a number prediction: `tolerance`, else 1 for a
+ * variance and 0.05 for a weight or an output. */
+double at_predict_tolerance(const at_predict *p);
 
 /* Expected answer of a computed question. */
 typedef struct at_question_calc {
@@ -438,6 +502,10 @@ int at_lesson_load_data(const char *name, const char *data, size_t len, at_lesso
 int at_lesson_load_checked(const char *path, const at_model *m, at_lesson **out,
                            at_diag_list *diags);
 void at_lesson_free(at_lesson *l);
+
+/* The question whose `follow_up` names q — q is then its second part, as the seed's Q2
+ * asks for the formula and then what its denominator is for — or NULL. */
+const at_question *at_lesson_part_of(const at_lesson *l, const at_question *q);
 
 /* A question of a lesson by id, or NULL; *step_index (may be NULL) gets its step. */
 const at_question *at_lesson_find_question(const at_lesson *l, const char *id,

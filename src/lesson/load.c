@@ -240,6 +240,16 @@ const at_question *at_lesson_find_question(const at_lesson *l, const char *id,
     return NULL;
 }
 
+const at_question *at_lesson_part_of(const at_lesson *l, const at_question *q)
+{
+    for (unsigned i = 0; q && q->id && i < l->doc->steps_count; i++) {
+        const at_question *p = l->doc->steps[i].question;
+        if (p && p != q && p->follow_up && !strcmp(p->follow_up, q->id))
+            return p;
+    }
+    return NULL;
+}
+
 at_step_kind at_step_kind_of(const at_step *s)
 {
     return s->text ? AT_STEP_TEXT : s->table ? AT_STEP_TABLE : s->formula ? AT_STEP_FORMULA

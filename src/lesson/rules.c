@@ -20,7 +20,7 @@ typedef struct kind_rule {
 static const char *const common_keys = "id kind prompt hints explanation";
 static const kind_rule question_rules[] = {
     {"softmax", "tokens scores ask glosses decimals", "tokens scores ask"},
-    {"numeric", "value tolerance relative decimals", "value"},
+    {"numeric", "value tolerance relative decimals slips", "value"},
     {"attention", "tokens glosses q k v mask scale ask row decimals", "q k v ask row"},
     {"choice", "options multiple", "options"},
     {"formula", "canonical follow_up", "canonical"},
@@ -86,6 +86,54 @@ static void check_expect(at_checker *c, const ynode *list, int in_lab)
     }
 }
 
+/* A step's `predict`: the keys each kind uses (a choice its options, a number one thing
+ * to guess, a token the query whose largest weight is guessed). */
+static void check_predict(at_checker *c, const ynode *p, int in_lab)
+{
+    if (!p || p->type != YN_MAP)
+        return;
+    const ynode *kind = ynode_get(p, "kind", NULL);
+    if (!kind || kind->type != YN_SCALAR)
+        return;                                   /* reported by the schema pass */
+    static const kind_rule rules[] = {
+        {"choice", "options", "options"},
+        {"number", "weight output variance tolerance", ""},
+        {"token", "from row", ""},
+    };
+    const kind_rule *r = NULL;
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (!strcmp(rules[i].kind, kind->value))
+            r = &rules[i];
+    if (!r)
+        return;
+    for (size_t i = 0; i + 1 < p->n; i += 2) {
+        const char *key = p->items[i]->value;
+        if (!in_list("prompt kind explanation", key) && !in_list(r->uses, key))
+            at_err(c, p->items[i], "`%s` is not used by a %s prediction (it uses: %s)", key,
+                   r->kind, r->uses);
+        else if (in_lab && in_list("output variance row", key))
+            at_err(c, p->items[i], "`%s` is for compute steps; a lab's prediction names a token "
+                   "(`from`) or a weight", key);
+    }
+    if (!strcmp(r->kind, "choice") && !ynode_get(p, "options", NULL))
+        at_err(c, p, "a choice prediction needs `options`");
+    if (!strcmp(r->kind, "number")) {
+        int n = !!ynode_get(p, "weight", NULL) + !!ynode_get(p, "output", NULL) +
+                !!ynode_get(p, "variance", NULL);
+        if (n != 1)
+            at_err(c, p, "a number prediction guesses exactly one of `weight`, `output`, "
+                         "`variance` (found %d)", n);
+    }
+    static const char *const guessed[] = {"weight", "output"};
+    for (size_t g = 0; g < 2; g++) {
+        const ynode *w = ynode_get(p, guessed[g], NULL);
+        for (size_t i = 0; w && w->type == YN_MAP && i + 1 < w->n; i += 2)
+            if (in_list("value tolerance at_least at_most", w->items[i]->value))
+                at_err(c, w->items[i], "`%s` has no place in a prediction: the engine computes "
+                       "the %s the student guesses", w->items[i]->value, guessed[g]);
+    }
+}
+
 void at_check_compute_rules(at_checker *c, const ynode *m)
 {
     if (!m || m->type != YN_MAP)
@@ -106,6 +154,7 @@ void at_check_compute_rules(at_checker *c, const ynode *m)
     if (ynode_get(m, "scores", &key) && ynode_get(m, "heads", NULL))
         at_err(c, key, "`heads` needs `q`, `k`, `v`: given `scores` there is one softmax per row");
     check_expect(c, ynode_get(m, "expect", NULL), 0);
+    check_predict(c, ynode_get(m, "predict", NULL), 0);
 }
 
 /* Every row of a table as wide as its header (else as row 1): a comma left unquoted
@@ -167,8 +216,44 @@ static void check_step(at_checker *c, const ynode *step)
         at_check_compute_rules(c, v);
     if ((v = ynode_get(step, "table", NULL)))
         check_table(c, v);
-    if ((v = ynode_get(step, "lab", NULL)) && v->type == YN_MAP)
+    if ((v = ynode_get(step, "lab", NULL)) && v->type == YN_MAP) {
         check_expect(c, ynode_get(v, "expect", NULL), 1);
+        check_predict(c, ynode_get(v, "predict", NULL), 1);
+    }
+}
+
+/* The kind of a step node ("lab", "question", …), or NULL. */
+static const char *step_kind(const ynode *step)
+{
+    for (size_t i = 0; step && step->type == YN_MAP && i + 1 < step->n; i += 2)
+        for (size_t k = 0; k < N_STEP_KINDS; k++)
+            if (!strcmp(step->items[i]->value, step_kinds[k]))
+                return step_kinds[k];
+    return NULL;
+}
+
+/* Predict, then reveal: a step that shows a result (compute, lab) asks for a prediction
+ * first, or follows one that did (a run of results after one prediction), or follows a
+ * question the student just answered. A warning: the lesson still works. */
+static void check_predictions(at_checker *c, const ynode *steps)
+{
+    int covered = 0;
+    const char *prev = NULL;
+    for (size_t i = 0; i < steps->n; i++) {
+        const ynode *step = steps->items[i];
+        const char *kind = step_kind(step);
+        int result = kind && (!strcmp(kind, "compute") || !strcmp(kind, "lab"));
+        if (result) {
+            const ynode *body = ynode_get(step, kind, NULL);
+            int own = body && body->type == YN_MAP && ynode_get(body, "predict", NULL);
+            int after_result = prev && (!strcmp(prev, "compute") || !strcmp(prev, "lab"));
+            covered = own || (prev && !strcmp(prev, "question")) || (after_result && covered);
+            if (!covered)
+                at_warn(c, step, "this %s step shows a result with no prediction before it: add "
+                        "`predict:` so the student commits to an answer first", kind);
+        }
+        prev = kind;
+    }
 }
 
 void at_check_lesson_rules(at_checker *c, const ynode *root)
@@ -178,4 +263,5 @@ void at_check_lesson_rules(at_checker *c, const ynode *root)
         return;
     for (size_t i = 0; i < steps->n; i++)
         check_step(c, steps->items[i]);
+    check_predictions(c, steps);
 }

@@ -72,6 +72,44 @@ static const cyaml_schema_value_t expect_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_expect, expect_fields),
 };
 
+/* ---- options (choice questions and predictions) */
+static const cyaml_schema_field_t option_fields[] = {
+    CYAML_FIELD_STRING_PTR("text", CYAML_FLAG_DEFAULT, at_option, text, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_BOOL("correct", OPT, at_option, correct),
+    CYAML_FIELD_STRING_PTR("feedback", OPT, at_option, feedback, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t option_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_option, option_fields),
+};
+
+/* ---- predict: asked before a compute or lab step shows its result */
+static const cyaml_strval_t predict_kind_strings[] = {
+    {"choice", AT_PREDICT_CHOICE},
+    {"number", AT_PREDICT_NUMBER},
+    {"token", AT_PREDICT_TOKEN},
+};
+static const cyaml_strval_t variance_strings[] = {
+    {"raw", AT_VARIANCE_RAW},
+    {"scaled", AT_VARIANCE_SCALED},
+};
+static const cyaml_schema_field_t predict_fields[] = {
+    CYAML_FIELD_STRING_PTR("prompt", CYAML_FLAG_DEFAULT, at_predict, prompt, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_ENUM("kind", CYAML_FLAG_STRICT, at_predict, kind, predict_kind_strings,
+                     COUNT(predict_kind_strings)),
+    CYAML_FIELD_SEQUENCE("options", OPT | CYAML_FLAG_POINTER, at_predict, options, &option_entry,
+                         0, CYAML_UNLIMITED),
+    CYAML_FIELD_MAPPING_PTR("weight", OPT, at_predict, weight, expect_value_fields),
+    CYAML_FIELD_MAPPING_PTR("output", OPT, at_predict, output, expect_value_fields),
+    CYAML_FIELD_ENUM("variance", OPT | CYAML_FLAG_STRICT, at_predict, variance, variance_strings,
+                     COUNT(variance_strings)),
+    CYAML_FIELD_STRING_PTR("from", OPT, at_predict, from, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_UINT_PTR("row", OPT, at_predict, row),
+    CYAML_FIELD_FLOAT_PTR("tolerance", OPT | CYAML_FLAG_STRICT, at_predict, tolerance),
+    CYAML_FIELD_STRING_PTR("explanation", OPT, at_predict, explanation, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+
 /* ---- lab */
 const cyaml_schema_field_t at_lab_fields[] = {
     CYAML_FIELD_STRING_PTR("sentence", CYAML_FLAG_DEFAULT, at_lab, sentence, 1, CYAML_UNLIMITED),
@@ -84,6 +122,7 @@ const cyaml_schema_field_t at_lab_fields[] = {
     CYAML_FIELD_STRING_PTR("focus", OPT, at_lab, focus, 1, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("expect", OPT | CYAML_FLAG_POINTER, at_lab, expect, &expect_entry, 0,
                          CYAML_UNLIMITED),
+    CYAML_FIELD_MAPPING_PTR("predict", OPT, at_lab, predict, predict_fields),
     CYAML_FIELD_END,
 };
 
@@ -111,6 +150,7 @@ const cyaml_schema_field_t at_compute_fields[] = {
     CYAML_FIELD_BOOL_PTR("time", OPT, at_compute, time),
     CYAML_FIELD_SEQUENCE("expect", OPT | CYAML_FLAG_POINTER, at_compute, expect, &expect_entry,
                          0, CYAML_UNLIMITED),
+    CYAML_FIELD_MAPPING_PTR("predict", OPT, at_compute, predict, predict_fields),
     CYAML_FIELD_END,
 };
 
@@ -124,14 +164,13 @@ static const cyaml_schema_field_t gloss_fields[] = {
 static const cyaml_schema_value_t gloss_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_gloss, gloss_fields),
 };
-static const cyaml_schema_field_t option_fields[] = {
-    CYAML_FIELD_STRING_PTR("text", CYAML_FLAG_DEFAULT, at_option, text, 1, CYAML_UNLIMITED),
-    CYAML_FIELD_BOOL("correct", OPT, at_option, correct),
-    CYAML_FIELD_STRING_PTR("feedback", OPT, at_option, feedback, 0, CYAML_UNLIMITED),
+static const cyaml_schema_field_t slip_fields[] = {
+    CYAML_FIELD_FLOAT("value", CYAML_FLAG_STRICT, at_slip, value),
+    CYAML_FIELD_STRING_PTR("feedback", CYAML_FLAG_DEFAULT, at_slip, feedback, 1, CYAML_UNLIMITED),
     CYAML_FIELD_END,
 };
-static const cyaml_schema_value_t option_entry = {
-    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_option, option_fields),
+static const cyaml_schema_value_t slip_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_slip, slip_fields),
 };
 static const cyaml_schema_field_t contradiction_fields[] = {
     CYAML_FIELD_SEQUENCE("phrases", OPT | CYAML_FLAG_POINTER, at_contradiction, phrases,
@@ -225,6 +264,8 @@ const cyaml_schema_field_t at_question_fields[] = {
     CYAML_FIELD_FLOAT_PTR("value", OPT | CYAML_FLAG_STRICT, at_question, value),
     CYAML_FIELD_FLOAT_PTR("tolerance", OPT | CYAML_FLAG_STRICT, at_question, tolerance),
     CYAML_FIELD_FLOAT_PTR("relative", OPT | CYAML_FLAG_STRICT, at_question, relative),
+    CYAML_FIELD_SEQUENCE("slips", OPT | CYAML_FLAG_POINTER, at_question, slips, &slip_entry, 0,
+                         CYAML_UNLIMITED),
     CYAML_FIELD_IGNORE("q", OPT),                                  /* at_rows */
     CYAML_FIELD_IGNORE("k", OPT),                                  /* at_rows */
     CYAML_FIELD_IGNORE("v", OPT),                                  /* at_rows */

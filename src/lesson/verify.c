@@ -4,6 +4,7 @@
 
 #include "lesson/rubriclint.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistr.h>
@@ -94,6 +95,18 @@ static const ynode *blamed_key(const ynode *map, const char *msg)
     return map;
 }
 
+/* A prediction the engine can answer (its row, key, column exist; a choice has a right
+ * option): else an error at its `predict`. */
+static void verify_predict(verifier *v, const at_predict *p, const at_compute_result *r,
+                           const char *from_default, const ynode *node)
+{
+    at_predict_answer a;
+    char msg[400];
+    if (p && at_predict_answer_of(p, r, from_default, &a, msg, sizeof msg))
+        report(v, AT_DIAG_ERROR, ynode_get(node, "predict", NULL), "the prediction cannot be "
+               "answered: %s", msg);
+}
+
 static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
                            const ynode *node)
 {
@@ -111,6 +124,7 @@ static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
     if (over_budget(v, r, node))
         return;
     verify_expects(v, c->expect, c->expect_count, r, NULL, ynode_get(node, "expect", NULL));
+    verify_predict(v, c->predict, r, NULL, node);
 }
 
 static void verify_question(verifier *v, at_step_calc *calc, const at_question *q,
@@ -139,6 +153,11 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
         else if (right > 1 && !(q->multiple && *q->multiple))
             report(v, AT_DIAG_ERROR, opts, "%s", "several options are correct: add `multiple: true`");
     }
+    for (unsigned i = 0; q->kind == AT_Q_NUMERIC && qc->n == 1 && i < q->slips_count; i++)
+        if (fabs(q->slips[i].value - qc->expected[0]) <= qc->tolerance * (1 + 1e-9))
+            report(v, AT_DIAG_ERROR, ynode_get(item(ynode_get(node, "slips", NULL), i), "value", NULL),
+                   "%s", "this slip's `value` is the right answer (within the tolerance): a slip "
+                   "is a wrong value");
     if (q->kind == AT_Q_TEXT && q->min_concepts && *q->min_concepts > q->rubric_count)
         report(v, AT_DIAG_ERROR, ynode_get(node, "min_concepts", NULL), "%s",
                "`min_concepts` is larger than the number of rubric concepts");
@@ -160,13 +179,19 @@ static void verify_lab(verifier *v, const at_lab *lab, const at_model *m, const 
 {
     at_lab_result r;
     at_error err;
-    if (!m)
+    if (!m) {   /* the options of a choice are checked without a model */
+        at_compute_result none = {0};
+        if (lab->predict && lab->predict->kind == AT_PREDICT_CHOICE)
+            verify_predict(v, lab->predict, &none, lab->focus, node);
         return;
+    }
     if (at_lab_run(lab, m, &r, &err))
         report(v, AT_DIAG_ERROR, node, "%s", err.msg);
-    else
+    else {
         verify_expects(v, lab->expect, lab->expect_count, &r.view, lab->focus,
                        ynode_get(node, "expect", NULL));
+        verify_predict(v, lab->predict, &r.view, lab->focus, node);
+    }
     at_lab_result_free(&r);
 }
 

@@ -387,16 +387,13 @@ static int refuse_e(const qz_lexer *lx, const char *p)
     while (isdigit((unsigned char)*end))
         end++;
     int n = (int)(end - p), m = (int)(q - p), k = (int)(end - q - 1);
+    const qz_tok at_end = {.s = p, .len = 0, .kind = T_END};   /* (xgettext counts braces' commas) */
     if (n > 40)
-        return qz_lex_fail(lx, &(qz_tok){.s = p, .len = 0, .kind = T_END},
-                           "a number with e and a sign is ambiguous here: write 2*e+1 or 2E+1",
-                           "这里带 e 和正负号的数有歧义：请写 2*e+1 或 2E+1");
+        return qz_lex_fail(lx, &at_end, "a number with e and a sign is ambiguous here: write 2*e+1 or 2E+1");
     int rc = at_error_set(lx->err, AT_EINVAL,
-                          QZ_TR(lx->lang,
+                          qz_tr(lx->lang,
                                 "'%.*s' (character %ld) is ambiguous: write %.*s*e%.*s for %.*s·e%.*s, or "
-                                "%.*sE%.*s for %g",
-                                "'%.*s'（第 %ld 个字符）有歧义：请写 %.*s*e%.*s 表示 %.*s·e%.*s，或写 "
-                                "%.*sE%.*s 表示 %g"),
+                                "%.*sE%.*s for %g"),
                           n, p, lx->orig[p - lx->text] + 1, m, p, k, q + 1, m, p, k, q + 1,
                           m, p, k, q + 1, strtod(p, NULL));
     if (lx->err)
@@ -409,17 +406,17 @@ static int is_word_byte(unsigned char c)
     return isalpha(c) || c == '_' || c == '\'' || c >= 0x80;
 }
 
-int qz_lex_fail(const qz_lexer *lx, const qz_tok *t, const char *en, const char *zh)
+int qz_lex_fail(const qz_lexer *lx, const qz_tok *t, const char *msgid)
 {
     at_error *err = lx->err;
     int len = (int)(t->kind == T_END ? 0 : t->len);
-    int rc = at_error_set(err, AT_EINVAL, "%s", lx->lang == QZ_ZH ? zh : en);
+    int rc = at_error_set(err, AT_EINVAL, "%s", qz_tr(lx->lang, msgid));
     if (err) {
         err->offset = lx->orig[t->s - lx->text];
         size_t m = strlen(err->msg);
         if (len > 0 && len < 64 && m + (size_t)len + 32 < sizeof err->msg)
             snprintf(err->msg + m, sizeof err->msg - m,
-                     QZ_TR(lx->lang, " (at '%.*s')", "（在 '%.*s' 处）"), len, t->s);
+                     qz_tr(lx->lang, " (at '%.*s')"), len, t->s);
     }
     return rc;
 }
@@ -436,8 +433,7 @@ static int lex_word(qz_lexer *lx, const char *p, size_t *len)
         for (size_t i = 1; i < l; i++)
             if (!q[i]) {
                 int rc = at_error_set(lx->err, AT_EINVAL,
-                                      QZ_TR(lx->lang, "the answer ends in the middle of a character",
-                                            "答案在一个字符的中间结束了"));
+                                      qz_tr(lx->lang, "the answer ends in the middle of a character"));
                 if (lx->err)
                     lx->err->offset = lx->orig[q - lx->text];   /* where the cut character starts */
                 return rc;
@@ -548,9 +544,9 @@ typedef struct parser {
 
 static const qz_tok *peek(const parser *ps) { return &ps->lx->toks[ps->i]; }
 
-static int fail_at(const parser *ps, const qz_tok *t, const char *en, const char *zh)
+static int fail_at(const parser *ps, const qz_tok *t, const char *msgid)
 {
-    return qz_lex_fail(ps->lx, t, en, zh);
+    return qz_lex_fail(ps->lx, t, msgid);
 }
 
 static int parse_sum(parser *ps, double *out);
@@ -583,7 +579,7 @@ static int parse_primary(parser *ps, double *out)
         if (rc)
             return rc;
         if (peek(ps)->kind != T_RPAR)
-            return fail_at(ps, peek(ps), "a ')' is missing", "缺少一个 ')'");
+            return fail_at(ps, peek(ps), "a ')' is missing");
         ps->i++;
         ps->depth--;
         return AT_OK;
@@ -594,7 +590,7 @@ static int parse_primary(parser *ps, double *out)
         if (rc)
             return rc;
         if (*out < 0)
-            return fail_at(ps, t, "square root of a negative number", "负数不能开平方");
+            return fail_at(ps, t, "square root of a negative number");
         *out = sqrt(*out);
         return AT_OK;
     }
@@ -606,8 +602,7 @@ static int parse_primary(parser *ps, double *out)
     if (is_function_word(t)) {
         ps->i++;
         if (peek(ps)->kind != T_LPAR)
-            return fail_at(ps, t, "a function needs its argument in parentheses: exp(0.3)",
-                           "函数的参数要写在括号里：exp(0.3)");
+            return fail_at(ps, t, "a function needs its argument in parentheses: exp(0.3)");
         double x;
         int rc = parse_primary(ps, &x);
         if (rc)
@@ -615,17 +610,17 @@ static int parse_primary(parser *ps, double *out)
         if (is_word(t, "exp"))
             *out = exp(x);
         else if (x < 0 || (is_word(t, "ln") && x == 0))
-            return fail_at(ps, t, "the argument is out of range", "参数超出了定义域");
+            return fail_at(ps, t, "the argument is out of range");
         else
             *out = is_word(t, "ln") ? log(x) : sqrt(x);
         return AT_OK;
     }
     ps->soft = 1;
     if (t->kind == T_END)
-        return fail_at(ps, t, "a number is missing at the end", "结尾缺少一个数");
+        return fail_at(ps, t, "a number is missing at the end");
     if (t->kind == T_WORD)
-        return fail_at(ps, t, "a word where a number belongs", "这里应该是数字，不是文字");
-    return fail_at(ps, t, "a number is missing here", "这里缺少一个数");
+        return fail_at(ps, t, "a word where a number belongs");
+    return fail_at(ps, t, "a number is missing here");
 }
 
 /* primary [%] */
@@ -695,7 +690,7 @@ static int parse_product(parser *ps, double *out)
         if ((rc = parse_unary(ps, &y)))
             break;
         if (how == '/' && y == 0)
-            return fail_at(ps, op, "division by zero", "除数为 0");
+            return fail_at(ps, op, "division by zero");
         *out = how == '*' ? *out * y : *out / y;
     }
     return rc;
@@ -774,7 +769,7 @@ int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v, int *soft)
         return rc;
     }
     if (!isfinite(v->x))
-        return fail_at(&ps, start, "the value is too large to be a weight", "这个数值太大了");
+        return fail_at(&ps, start, "the value is too large to be a weight");
     if (v->x == 0)
         v->x = 0.0;   /* -0 is 0 */
     v->percent = ps.percent;
@@ -843,19 +838,15 @@ static int read_plain(const char *text, const long *orig, const qz_read_opts *o,
     }
     if ((separating > 0 || runs) && want == 1)
         return at_error_set(err, AT_EINVAL,
-                            QZ_TR(lang,
+                            qz_tr(lang,
                                   "the commas are ambiguous: one number is asked, and a comma stands "
-                                  "inside it and after it. Write the decimal with a dot",
-                                  "逗号有歧义：题目只要一个数，逗号却既在数字中间又在数字之后。"
-                                  "请用小数点写小数"));
+                                  "inside it and after it. Write the decimal with a dot"));
     if (separating > 0 || runs)
         return at_error_set(err, AT_EINVAL,
-                            QZ_TR(lang,
+                            qz_tr(lang,
                                   "the commas are ambiguous: a comma stands both inside a number and "
                                   "between numbers. Write decimals with a dot (0.5, 0.25) or separate "
-                                  "comma decimals with spaces (0,5 0,25)",
-                                  "逗号有歧义：逗号既出现在数字中间又用来分隔数字。请用小数点写小数"
-                                  "（0.5, 0.25），或用空格分隔逗号小数（0,5 0,25）"));
+                                  "comma decimals with spaces (0,5 0,25)"));
     /* Only "digit,digit" commas: read them as decimals unless that gives the wrong
      * count and reading them as separators gives the right one ("1,2" for two). */
     int rc = run(text, orig, o, 1, slash, lang, out, err);
@@ -932,8 +923,7 @@ int qz_eval(const char *text, qz_lang lang, double *out, at_error *err)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     int rc = qz_parse_numbers(text, 1, lang, nums, err);
     if (!rc && (nums->n != 1 || nums->labelled))
-        rc = at_error_set(err, AT_EINVAL, QZ_TR(lang, "one number is wanted, %zu were given",
-                                                "只要一个数，却写了 %zu 个"), nums->n);
+        rc = at_error_set(err, AT_EINVAL, qz_tr(lang, "one number is wanted, %zu were given"), nums->n);
     if (!rc)
         *out = nums->v[0].x;
     free(nums);

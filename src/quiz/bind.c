@@ -192,6 +192,15 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
         b->values[0] = *src->value;
         q->values = b->values;
         q->n_values = 1;
+        if (src->slips_count) {
+            b->slips = calloc(src->slips_count, sizeof *b->slips);
+            if (!b->slips)
+                return at_error_set(err, AT_ENOMEM, "out of memory");
+            for (unsigned i = 0; i < src->slips_count; i++)
+                b->slips[i] = (qz_slip){src->slips[i].value, src->slips[i].feedback};
+            q->slips = b->slips;
+            q->n_slips = src->slips_count;
+        }
         break;
     case AT_Q_FORMULA: q->canonical = src->canonical; break;
     default: rc = bind_choice_text(src, b, err);
@@ -240,6 +249,7 @@ void qz_bound_free(qz_bound *b)
     }
     free(b->scores);
     free(b->values);
+    free(b->slips);
     free(b->mq);
     free(b->mk);
     free(b->mv);

@@ -19,6 +19,7 @@ typedef struct qz_bound {
     size_t *ask;
     unsigned char *allowed;
     qz_option *options;
+    qz_slip *slips;                  /* a numeric question's `slips` */
     qz_gloss *glosses;               /* one per word of every `glosses` entry */
     struct qz_text_bound *text;      /* a text question's rubric (bindtext.c) */
 } qz_bound;

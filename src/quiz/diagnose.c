@@ -77,23 +77,20 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
     for (size_t j = 0; j < c->n; j++)
         alt[j] = sum_s != 0 ? c->row_s[row_index(c, j)] / sum_s : NAN;
     if (matches(c, given, ok, alt, 1)) {
-        fprintf(fb, QZ_TR(L, "It looks like the exp was skipped: the raw scores divided by their sum (",
-                          "看起来漏掉了 exp：直接用原始分数除以它们的和（"));
+        fprintf(fb, qz_tr(L, "It looks like the exp was skipped: the raw scores divided by their sum ("));
         qz_put_num(fb, sum_s, 4);
-        fprintf(fb, QZ_TR(L, ") give ", "）得到 "));
+        fprintf(fb, qz_tr(L, ") give "));
         show_alt(c, ok, alt, fb);
-        fprintf(fb, QZ_TR(L, ". Softmax first takes exp of every score, then divides by the sum of the exps.\n",
-                          "。softmax 要先对每个分数取 exp，再除以这些 exp 的和。\n"));
+        fprintf(fb, qz_tr(L, ". Softmax first takes exp of every score, then divides by the sum of the exps.\n"));
         return QZ_M_NO_EXP;
     }
     /* exp without normalising. */
     for (size_t j = 0; j < c->n; j++)
         alt[j] = max < 80 ? exp(c->row_s[row_index(c, j)]) : NAN;
     if (matches(c, given, ok, alt, 1)) {
-        fprintf(fb, QZ_TR(L, "These are the exps themselves (", "这些是 exp 本身（"));
+        fprintf(fb, qz_tr(L, "These are the exps themselves ("));
         show_alt(c, ok, alt, fb);
-        fprintf(fb, QZ_TR(L, "), not yet divided by the sum of all the exps. Weights must add up to 1.\n",
-                          "），还没有除以所有 exp 的和。权重加起来必须等于 1。\n"));
+        fprintf(fb, qz_tr(L, "), not yet divided by the sum of all the exps. Weights must add up to 1.\n"));
         return QZ_M_NO_NORMALISE;
     }
     /* One token's exp left out of the sum (often the query's own). */
@@ -104,9 +101,8 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
         for (size_t j = 0; j < c->n; j++)
             alt[j] = exp(c->row_s[row_index(c, j)] - max) / (sum_e - ek);
         if (matches(c, given, ok, alt, 1)) {
-            fprintf(fb, QZ_TR(L, "These are the weights with the exp of %s left out of the sum. "
-                                 "Every visible token counts in the sum, the query's own token included.\n",
-                              "这是没把 %s 的 exp 计入总和时得到的权重。所有可见的词元都要计入总和，包括查询词自己。\n"),
+            fprintf(fb, qz_tr(L, "These are the weights with the exp of %s left out of the sum. "
+                                 "Every visible token counts in the sum, the query's own token included.\n"),
                     c->q->tokens && (c->q->kind == QZ_SOFTMAX || c->q->n_tokens == c->row_n)
                         ? c->q->tokens[k] : "?");
             return QZ_M_LEFT_OUT_TOKEN;
@@ -135,14 +131,12 @@ static qz_mistake attention_mistakes(const qz_numctx *c, const double *given, co
         if (!matches(c, given, ok, alt, 1))
             continue;
         if (pass == 0)
-            fprintf(fb, QZ_TR(L, "These are the values without dividing the scores by √d_k = √%zu = %.4f. "
-                                 "Scale the scores first: q·k / √d_k.\n",
-                              "这是没有把分数除以 √d_k = √%zu = %.4f 得到的结果。先缩放分数：q·k / √d_k。\n"),
+            fprintf(fb, qz_tr(L, "These are the values without dividing the scores by √d_k = √%zu = %.4f. "
+                                 "Scale the scores first: q·k / √d_k.\n"),
                     q->d_k, sq);
         else
-            fprintf(fb, QZ_TR(L, "These are the values with the scores divided by √d_k twice (by d_k = %zu). "
-                                 "Divide once, by √d_k = %.4f.\n",
-                              "这是把分数除了两次 √d_k（即除以 d_k = %zu）的结果。只除一次，除以 √d_k = %.4f。\n"),
+            fprintf(fb, qz_tr(L, "These are the values with the scores divided by √d_k twice (by d_k = %zu). "
+                                 "Divide once, by √d_k = %.4f.\n"),
                     q->d_k, sq);
         m = pass == 0 ? QZ_M_NO_SCALE : QZ_M_DOUBLE_SCALE;
         goto out;
@@ -154,9 +148,8 @@ static qz_mistake attention_mistakes(const qz_numctx *c, const double *given, co
         for (size_t j = 0; j < c->n; j++)
             alt[j] = q->ask_output ? c->att_out[r * q->d_v + j] : c->att_w[r * q->n_k + j];
         if (matches(c, given, ok, alt, 1)) {
-            fprintf(fb, QZ_TR(L, "These are the values of row %zu; the question asks for row %zu "
-                                 "(one row per query).\n",
-                              "这是第 %zu 行的值；题目问的是第 %zu 行（每个查询一行）。\n"), r + 1, q->row + 1);
+            fprintf(fb, qz_tr(L, "These are the values of row %zu; the question asks for row %zu "
+                                 "(one row per query).\n"), r + 1, q->row + 1);
             m = QZ_M_WRONG_ROW;
             goto out;
         }
@@ -185,12 +178,11 @@ static void say_rounding(const qz_numctx *c, size_t j, int slip, const double *g
     qz_lang L = c->lang;
     slot_name(c, j, fb);
     if (slip == 1) {
-        fprintf(fb, QZ_TR(L, ": ", "："));
+        fprintf(fb, qz_tr(L, ": "));
         qz_put_num(fb, given[j], dec[j]);
-        fprintf(fb, QZ_TR(L, " looks cut off after %d decimals: round the last digit instead.\n",
-                          " 看起来是在第 %d 位小数后直接截断的：最后一位要四舍五入。\n"), dec[j]);
+        fprintf(fb, qz_tr(L, " looks cut off after %d decimals: round the last digit instead.\n"), dec[j]);
     } else {
-        fprintf(fb, QZ_TR(L, ": give %d decimals, not %d.\n", "：请保留 %d 位小数，而不是 %d 位。\n"),
+        fprintf(fb, qz_tr(L, ": give %d decimals, not %d.\n"),
                 c->decimals, dec[j]);
     }
 }
@@ -225,11 +217,11 @@ static qz_mistake slot_mistakes(const qz_numctx *c, const double *given, const i
         long k = all_rounding == wrong ? -1 : other_token(c, j, given);
         if (k >= 0) {
             qz_put_num(fb, given[j], dec[j] >= 0 && dec[j] <= 6 ? dec[j] : 4);
-            fprintf(fb, QZ_TR(L, " is the weight of %s (token %ld), not of ", " 是 %s（第 %ld 个词元）的权重，不是 "),
+            fprintf(fb, qz_tr(L, " is the weight of %s (token %ld), not of "),
                     c->q->tokens && (c->q->kind == QZ_SOFTMAX || c->q->n_tokens == c->row_n)
                         ? c->q->tokens[k] : "?", k + 1);
             slot_name(c, j, fb);
-            fprintf(fb, QZ_TR(L, " (token %ld): count the tokens again.\n", "（第 %ld 个词元）：再数一遍词元。\n"),
+            fprintf(fb, qz_tr(L, " (token %ld): count the tokens again.\n"),
                     row_index(c, j) + 1);
             token++;
         } else if (slip) {
@@ -244,9 +236,31 @@ static qz_mistake slot_mistakes(const qz_numctx *c, const double *given, const i
     return QZ_M_NONE;
 }
 
+/* A slip the question names (a lesson's `slips`, a practice exercise's): a wrong value
+ * students often give, told by what it shows, never by the right value. */
+static qz_mistake named_slip(const qz_numctx *c, const double *given, const int *ok, FILE *fb)
+{
+    const qz_question *q = c->q;
+    for (size_t s = 0; s < q->n_slips; s++)
+        for (size_t j = 0; j < c->n; j++)
+            if (ok[j] == 0 && q->slips[s].feedback &&
+                fabs(given[j] - q->slips[s].value) <= c->tol[j] * (1 + 1e-9) + 1e-12) {
+                const char *f = q->slips[s].feedback;
+                size_t n = strlen(f);
+                while (n && (f[n - 1] == '\n' || f[n - 1] == ' '))
+                    n--;
+                fprintf(fb, "%.*s\n", (int)n, f);
+                return QZ_M_SLIP;
+            }
+    return QZ_M_NONE;
+}
+
 qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, const int *ok,
                        FILE *fb)
 {
+    qz_mistake named = named_slip(c, given, ok, fb);
+    if (named != QZ_M_NONE)
+        return named;
     qz_lang L = c->lang;
     double *alt = calloc(c->n ? c->n : 1, sizeof *alt);
     qz_mistake m = QZ_M_NONE;
@@ -255,14 +269,13 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
     for (size_t j = 0; j < c->n; j++)
         alt[j] = 100 * c->want[j];
     if (matches(c, given, ok, alt, 100)) {
-        fprintf(fb, QZ_TR(L, "These look like percentages without the %% sign: write ",
-                          "这些看起来是百分数却没有写 %% 号：请写成 "));
+        fprintf(fb, qz_tr(L, "These look like percentages without the %% sign: write "));
         for (size_t j = 0; j < c->n; j++) {
             fprintf(fb, "%s", j ? " " : "");
             qz_put_num(fb, given[j], dec[j] >= 0 ? dec[j] : 2);
             fprintf(fb, "%%");
         }
-        fprintf(fb, QZ_TR(L, ", or as fractions of 1.\n", "，或写成小于 1 的小数。\n"));
+        fprintf(fb, qz_tr(L, ", or as fractions of 1.\n"));
         m = QZ_M_PERCENT_NO_SIGN;
         goto out;
     }
@@ -281,13 +294,12 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
             swapped = found;
         }
         if (swapped && wrong) {
-            fprintf(fb, QZ_TR(L, "These numbers belong to the other tokens: they are swapped. The question asks for ",
-                              "数值和词元对应反了：题目的顺序是 "));
+            fprintf(fb, qz_tr(L, "These numbers belong to the other tokens: they are swapped. The question asks for "));
             for (size_t j = 0; j < c->n; j++) {
-                fprintf(fb, "%s", j ? QZ_TR(L, ", then ", "，然后 ") : "");
+                fprintf(fb, "%s", j ? qz_tr(L, ", then ") : "");
                 slot_name(c, j, fb);
             }
-            fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+            fprintf(fb, qz_tr(L, ".\n"));
             m = QZ_M_SWAPPED;
             goto out;
         }
@@ -320,13 +332,13 @@ static void walk_softmax(const qz_numctx *c, FILE *fb, int step, int all_row)
             max = fmax(max, c->row_s[k]);
     int shifted = max > 80 || max < -80;
     double shift = shifted ? max : 0;
-    fprintf(fb, QZ_TR(L, "  %d. exp of each score%s:", "  %d. 对每个分数取 exp%s："), step++,
-            shifted ? QZ_TR(L, " (minus the largest, so nothing overflows)", "（先减去最大值，避免溢出）") : "");
+    fprintf(fb, qz_tr(L, "  %d. exp of each score%s:"), step++,
+            shifted ? qz_tr(L, " (minus the largest, so nothing overflows)") : "");
     for (size_t k = 0; k < c->row_n; k++) {
         const char *t = row_token(c, k);
-        fprintf(fb, "%s%s%s", k ? ", " : " ", t ? t : "", t ? " " : "");
+        fprintf(fb, "%s%s%s", k ? qz_trc(L, "list of values", ", ") : " ", t ? t : "", t ? " " : "");
         if (!isfinite(c->row_s[k])) {
-            fprintf(fb, QZ_TR(L, "masked → 0", "被遮挡 → 0"));
+            fprintf(fb, qz_tr(L, "masked → 0"));
             continue;
         }
         double e = exp(c->row_s[k] - shift);
@@ -336,18 +348,19 @@ static void walk_softmax(const qz_numctx *c, FILE *fb, int step, int all_row)
         fprintf(fb, ") = ");
         qz_put_num(fb, e, 4);
     }
-    fprintf(fb, QZ_TR(L, "\n  %d. their sum: ", "\n  %d. 求和："), step++);
+    fprintf(fb, qz_tr(L, "\n  %d. their sum: "), step++);
     qz_put_num(fb, sum, 4);
-    fprintf(fb, QZ_TR(L, "\n  %d. each exp divided by the sum:", "\n  %d. 每个 exp 除以总和："), step);
+    fprintf(fb, qz_tr(L, "\n  %d. each exp divided by the sum:"), step);
     size_t m = all_row ? c->row_n : c->n;
     for (size_t j = 0; j < m; j++) {
         long k = all_row ? (long)j : row_index(c, j);
         if (!isfinite(c->row_s[k])) {
-            fprintf(fb, "%s%s 0", j ? "; " : " ", row_token(c, (size_t)k) ? row_token(c, (size_t)k) : "");
+            fprintf(fb, "%s%s 0", j ? qz_trc(L, "list of values", "; ") : " ",
+                    row_token(c, (size_t)k) ? row_token(c, (size_t)k) : "");
             continue;
         }
         const char *t = row_token(c, (size_t)k);
-        fprintf(fb, "%s%s%s", j ? "; " : " ", t ? t : "", t ? " " : "");
+        fprintf(fb, "%s%s%s", j ? qz_trc(L, "list of values", "; ") : " ", t ? t : "", t ? " " : "");
         qz_put_num(fb, exp(c->row_s[k] - shift), 4);
         fprintf(fb, " / ");
         qz_put_num(fb, sum, 4);
@@ -366,18 +379,18 @@ static void walk_attention_scores(const qz_numctx *c, FILE *fb)
     const qz_question *q = c->q;
     qz_lang L = c->lang;
     double scale = q->scale > 0 ? q->scale : 1 / sqrt((double)q->d_k);
-    fprintf(fb, QZ_TR(L, "  1. scores of query %zu: q·k for each key, times ", "  1. 第 %zu 个查询的分数：q 与每个 k 的点积，乘以 "),
+    fprintf(fb, qz_tr(L, "  1. scores of query %zu: q·k for each key, times "),
             q->row + 1);
     if (q->scale > 0)
         qz_put_num(fb, scale, 4);
     else
         fprintf(fb, "1/√d_k = 1/√%zu = %.4f", q->d_k, scale);
-    fprintf(fb, ":");
+    fprintf(fb, "%s", qz_tr(L, ":"));
     for (size_t k = 0; k < q->n_k; k++) {
         float raw = c->att_raw[q->row * q->n_k + k];
-        fprintf(fb, "%s k%zu ", k ? "," : "", k + 1);
+        fprintf(fb, "%s k%zu ", k ? qz_trc(L, "list of values", ",") : "", k + 1);
         if (!isfinite(c->row_s[k])) {
-            fprintf(fb, QZ_TR(L, "masked (causal: a later position)", "被遮挡（因果遮挡：后面的位置）"));
+            fprintf(fb, qz_tr(L, "masked (causal: a later position)"));
             continue;
         }
         qz_put_num(fb, raw, QZ_NUM_SHORT);
@@ -390,7 +403,7 @@ static void walk_attention_scores(const qz_numctx *c, FILE *fb)
 static void walk_output(const qz_numctx *c, FILE *fb)
 {
     const qz_question *q = c->q;
-    fprintf(fb, QZ_TR(c->lang, "  5. output = Σ weight_j · v_j =", "  5. 输出 = Σ 权重_j · v_j ="));
+    fprintf(fb, qz_tr(c->lang, "  5. output = Σ weight_j · v_j ="));
     for (size_t k = 0; k < q->n_k; k++) {
         fprintf(fb, "%s", k ? " +" : "");
         fprintf(fb, " ");
@@ -409,7 +422,7 @@ void qz_walk_steps(const qz_numctx *c, FILE *fb)
 {
     if (!c->row_n)
         return;
-    fprintf(fb, QZ_TR(c->lang, "\nThe steps, with the engine's numbers:\n", "\n正确的步骤（数值由引擎计算）：\n"));
+    fprintf(fb, qz_tr(c->lang, "\nThe steps, with the engine's numbers:\n"));
     if (c->q->kind == QZ_SOFTMAX) {
         walk_softmax(c, fb, 1, 0);
         return;

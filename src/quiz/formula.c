@@ -440,56 +440,42 @@ int qz_formula_compare(const char *student, const char *canonical, unsigned *mis
     return rc;
 }
 
-const char *qz_formula_mistake_text(unsigned bit, int zh)
+const char *qz_formula_mistake_text(unsigned bit, qz_lang lang)
 {
     switch (bit) {
     case QZ_F_NO_SOFTMAX:
-        return zh ? "没有 softmax：分数要先经过 softmax，变成每行和为 1 的权重。"
-                  : "There is no softmax: the scores must go through softmax to become weights that sum to 1 in each row.";
+        return qz_tr(lang, "There is no softmax: the scores must go through softmax to become weights that sum to 1 in each row.");
     case QZ_F_NOT_SOFTMAX:
-        return zh ? "这里应该用 softmax：只有 softmax 能把每行分数变成为正、和为 1 的权重。"
-                  : "softmax belongs here: only softmax turns each row of scores into positive weights that sum to 1.";
+        return qz_tr(lang, "softmax belongs here: only softmax turns each row of scores into positive weights that sum to 1.");
     case QZ_F_SOFTMAX_PLACE:
-        return zh ? "softmax 的位置不对：它作用在 Q 与 K 的打分（缩放后）上，而不是单个矩阵上。"
-                  : "The softmax is in the wrong place: it acts on the (scaled) scores of Q against K, not on one matrix.";
+        return qz_tr(lang, "The softmax is in the wrong place: it acts on the (scaled) scores of Q against K, not on one matrix.");
     case QZ_F_NO_SCALE:
-        return zh ? "没有缩放：分数要先除以 √dₖ 再做 softmax。"
-                  : "No scaling: the scores are divided by √dₖ before the softmax.";
+        return qz_tr(lang, "No scaling: the scores are divided by √dₖ before the softmax.");
     case QZ_F_DK_NOT_SQRT:
-        return zh ? "除以的是 dₖ，应该除以 √dₖ（点积的标准差是 √dₖ）。"
-                  : "Divided by dₖ instead of √dₖ (the dot product's standard deviation is √dₖ).";
+        return qz_tr(lang, "Divided by dₖ instead of √dₖ (the dot product's standard deviation is √dₖ).");
     case QZ_F_SCALE_MULTIPLIED:
-        return zh ? "乘了 √dₖ：应该是除以 √dₖ。" : "Multiplied by √dₖ: divide by it instead.";
+        return qz_tr(lang, "Multiplied by √dₖ: divide by it instead.");
     case QZ_F_SCALE_OTHER:
-        return zh ? "缩放因子不对：应该是 1/√dₖ（dₖ 是键向量的维度）。"
-                  : "The scale is not 1/√dₖ (dₖ: the dimension of the keys).";
+        return qz_tr(lang, "The scale is not 1/√dₖ (dₖ: the dimension of the keys).");
     case QZ_F_SCALE_OUTSIDE:
-        return zh ? "缩放写在了 softmax 外面：它属于 softmax 里面，作用在分数上。"
-                  : "The scaling stands outside the softmax: it belongs inside, on the scores.";
+        return qz_tr(lang, "The scaling stands outside the softmax: it belongs inside, on the scores.");
     case QZ_F_K_NOT_TRANSPOSED:
-        return zh ? "K 没有转置：分数是 Q 乘 K 的转置（每个查询与每个键做点积）。"
-                  : "K is not transposed: the scores are Q times K transposed (each query dotted with each key).";
+        return qz_tr(lang, "K is not transposed: the scores are Q times K transposed (each query dotted with each key).");
     case QZ_F_QK_SWAPPED:
-        return zh ? "Q 和 K 的位置反了：那样得到的是分数矩阵的转置，softmax 会沿查询方向归一。每一行应该是一个查询：Q 在左。"
-                  : "Q and K are swapped: that gives the transpose of the scores, and softmax would run over the queries. Each row is one query: Q on the left.";
+        return qz_tr(lang, "Q and K are swapped: that gives the transpose of the scores, and softmax would run over the queries. Each row is one query: Q on the left.");
     case QZ_F_WRONG_PRODUCT:
-        return zh ? "分数的乘积不对：应该是每个查询（Q 的行）与每个键（K 的行）做点积。"
-                  : "The product of the scores is not right: it dots each query (a row of Q) with each key (a row of K).";
+        return qz_tr(lang, "The product of the scores is not right: it dots each query (a row of Q) with each key (a row of K).");
     case QZ_F_V_INSIDE:
-        return zh ? "softmax 作用到了 V 上：softmax 只作用于分数，得到的权重再乘 V。"
-                  : "The softmax takes in V: it acts on the scores only, and the weights it gives then multiply V.";
+        return qz_tr(lang, "The softmax takes in V: it acts on the scores only, and the weights it gives then multiply V.");
     case QZ_F_NO_FORMULA:
-        return zh ? "没有写出公式：要写出 Q、K、V 和 dₖ 是怎样组合起来的，只列出符号不算公式。"
-                  : "There is no formula: write how Q, K, V and dₖ combine; a list of symbols is not a formula.";
+        return qz_tr(lang, "There is no formula: write how Q, K, V and dₖ combine; a list of symbols is not a formula.");
     case QZ_F_V_MISSING:
-        return zh ? "缺少 V：权重要乘以 V 才得到输出。" : "V is missing: the weights must multiply V to give the output.";
+        return qz_tr(lang, "V is missing: the weights must multiply V to give the output.");
     case QZ_F_V_LEFT:
-        return zh ? "V 在左边：权重在左，V 在右。" : "V stands on the left: the weights come first, then V.";
+        return qz_tr(lang, "V stands on the left: the weights come first, then V.");
     case QZ_F_SOFTMAX_AXIS:
-        return zh ? "softmax 的方向不对：要对每个查询的那一行（键的方向，最后一维）归一。"
-                  : "The softmax runs over the wrong axis: each query's row (over the keys, the last axis) must sum to 1.";
+        return qz_tr(lang, "The softmax runs over the wrong axis: each query's row (over the keys, the last axis) must sum to 1.");
     default:
-        return zh ? "公式里还有不属于注意力的部分（比如多出的矩阵或加法）。"
-                  : "Something else in the formula is not part of attention (an extra matrix, a sum…).";
+        return qz_tr(lang, "Something else in the formula is not part of attention (an extra matrix, a sum…).");
     }
 }

@@ -45,6 +45,7 @@
 #include <stddef.h>
 
 #include "engine/error.h"
+#include "quiz/lang.h"
 
 /* Mistakes named by the comparison (a bit set). QZ_F_OTHER is the highest bit. */
 enum {
@@ -103,8 +104,8 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
 int qz_formula_compare(const char *student, const char *canonical, unsigned *mistakes,
                        at_error *err);
 
-/* One short sentence (en or zh) naming a single QZ_F_* bit and what was expected of the
+/* One short sentence in lang naming a single QZ_F_* bit and what was expected of the
  * part that broke (never the whole formula). */
-const char *qz_formula_mistake_text(unsigned bit, int zh);
+const char *qz_formula_mistake_text(unsigned bit, qz_lang lang);
 
 #endif

@@ -25,9 +25,9 @@ static void name_mistakes(const qz_formula_diag *d, qz_lang lang, FILE *fb)
             if (!(m & bit) || ((bit & QZ_F_FATAL) == 0) != pass)
                 continue;
             if (bit == QZ_F_NOT_SOFTMAX && d->function[0])
-                fprintf(fb, "  - %s: %s\n", d->function, qz_formula_mistake_text(bit, lang == QZ_ZH));
+                fprintf(fb, qz_tr(lang, "  - %s: %s\n"), d->function, qz_formula_mistake_text(bit, lang));
             else
-                fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang == QZ_ZH));
+                fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang));
             named++;
         }
 }
@@ -81,8 +81,7 @@ static void print_words(const qz_question *q, const qz_result *r, qz_lang lang, 
     if ((r->verdict == QZ_CORRECT || r->verdict == QZ_PARTIAL || r->verdict == QZ_WRONG) && r->feedback &&
         *r->feedback) {
         size_t n = strcspn(r->feedback, "\n");
-        fprintf(fb, QZ_TR(lang, "Your words beside the formula, as question %s grades them: %.*s\n",
-                          "公式旁边的说明（按 %s 题评分）：%.*s\n"),
+        fprintf(fb, qz_tr(lang, "Your words beside the formula, as question %s grades them: %.*s\n"),
                 q->follow_up->id ? q->follow_up->id : "?", (int)n, r->feedback);
     }
     if (r->verdict != QZ_WRONG || r->mistake != QZ_M_MISCONCEPTION || !r->feedback)
@@ -118,8 +117,7 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     if (rc) {
         out->verdict = QZ_MALFORMED;
         fprintf(fb, "%s\n", ferr.msg);
-        fprintf(fb, QZ_TR(lang, "Unicode, ASCII, LaTeX or code (NumPy, PyTorch) are all fine.\n",
-                          "Unicode、ASCII、LaTeX 或代码（NumPy、PyTorch）写法都可以。\n"));
+        fprintf(fb, qz_tr(lang, "Unicode, ASCII, LaTeX or code (NumPy, PyTorch) are all fine.\n"));
         return AT_OK;
     }
     /* the words beside the formula, graded by the follow-up: a misconception stated
@@ -134,21 +132,20 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         out->verdict = QZ_WRONG;
         out->score = 0;
         out->mistake = QZ_M_MISCONCEPTION;
-        fprintf(fb, QZ_TR(lang, "Not right: the formula is right, but the words beside it state something "
-                                "wrong.\n",
-                          "不正确：公式是对的，但旁边的说明有错误的说法。\n"));
+        fprintf(fb, qz_tr(lang, "Not right: the formula is right, but the words beside it state something "
+                                "wrong.\n"));
         out->body_at = qz_fb_pos(fb);
     } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
-        fprintf(fb, QZ_TR(lang, "Correct: %s\n", "正确：%s\n"), q->canonical);
+        fprintf(fb, qz_tr(lang, "Correct: %s\n"), q->canonical);
     } else {
         int partial = !d.fatal && d.slips == 1 && !misconceived;
         out->verdict = partial ? QZ_PARTIAL : QZ_WRONG;
         out->score = partial ? 0.5 : 0;
         out->mistake = QZ_M_FORMULA;
-        fprintf(fb, "%s", partial ? QZ_TR(lang, "Partly right: one part is off.\n", "部分正确：有一处不对。\n")
-                                  : QZ_TR(lang, "Not right.\n", "不对。\n"));
+        fprintf(fb, "%s", partial ? qz_tr(lang, "Partly right: one part is off.\n")
+                                  : qz_tr(lang, "Not right.\n"));
         out->body_at = qz_fb_pos(fb);
         name_mistakes(&d, lang, fb);
     }
@@ -157,7 +154,7 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     if (out->verdict == QZ_CORRECT)
         return AT_OK;
     out->reveal_at = qz_fb_pos(fb);
-    fprintf(fb, QZ_TR(lang, "Expected: %s\n", "标准形式：%s\n"), q->canonical);
+    fprintf(fb, qz_tr(lang, "Expected: %s\n"), q->canonical);
     if (q->explanation)
         fprintf(fb, "\n%s%s", q->explanation,
                 *q->explanation && q->explanation[strlen(q->explanation) - 1] == '\n' ? "" : "\n");

@@ -16,7 +16,7 @@ const char *qz_mistake_name(qz_mistake m)
     static const char *const names[] = {
         "none", "no_exp", "no_normalise", "swapped", "wrong_token", "whole_row",
         "percent_without_sign", "left_out_token", "no_scale", "double_scale", "rounding",
-        "wrong_row", "weights_not_output", "formula",
+        "wrong_row", "weights_not_output", "formula", "misconception", "slip",
     };
     return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "none";
 }
@@ -188,8 +188,7 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
     out->expected = dup_text(expected);
     if (qz_choice_chosen(q, answer, chosen, &bad, &bad_len)) {
         out->verdict = QZ_MALFORMED;
-        fprintf(fb, QZ_TR(lang, "'%.*s' is not an option: answer with a letter from a to %c.\n",
-                          "'%.*s' 不是选项：请用 a 到 %c 的字母作答。\n"),
+        fprintf(fb, qz_tr(lang, "'%.*s' is not an option: answer with a letter from a to %c.\n"),
                 (int)bad_len, bad, (char)('a' + (q->n_options - 1) % 26));
         goto out;
     }
@@ -200,25 +199,25 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
     }
     if (!n_chosen || (!q->multiple && n_chosen > 1)) {
         out->verdict = QZ_MALFORMED;
-        fprintf(fb, n_chosen ? QZ_TR(lang, "Choose one option.\n", "只选一个选项。\n")
-                             : QZ_TR(lang, "Choose an option (a, b, …).\n", "请选择一个选项（a、b……）。\n"));
+        fprintf(fb, n_chosen ? qz_tr(lang, "Choose one option.\n")
+                             : qz_tr(lang, "Choose an option (a, b, …).\n"));
         goto out;
     }
     out->score = n_correct ? (double)(hits > false_hits ? hits - false_hits : 0) / (double)n_correct : 0;
     out->verdict = hits == n_correct && !false_hits ? QZ_CORRECT : out->score > 0 ? QZ_PARTIAL : QZ_WRONG;
-    fprintf(fb, "%s\n", out->verdict == QZ_CORRECT ? QZ_TR(lang, "Correct.", "正确。")
-                      : out->verdict == QZ_PARTIAL ? QZ_TR(lang, "Partly right.", "部分正确。")
-                                                   : QZ_TR(lang, "Not right.", "不对。"));
+    fprintf(fb, "%s\n", out->verdict == QZ_CORRECT ? qz_tr(lang, "Correct.")
+                      : out->verdict == QZ_PARTIAL ? qz_tr(lang, "Partly right.")
+                                                   : qz_tr(lang, "Not right."));
     out->body_at = qz_fb_pos(fb);
     for (size_t i = 0; i < q->n_options; i++) {
         if (!chosen[i] && !(q->options[i].correct && out->verdict != QZ_CORRECT))
             continue;
         fprintf(fb, "  %c) %s — %s", (char)('a' + i % 26), q->options[i].text ? q->options[i].text : "",
-                chosen[i] ? (q->options[i].correct ? QZ_TR(lang, "right", "对") : QZ_TR(lang, "wrong", "错"))
-                          : hits ? QZ_TR(lang, "also correct, not chosen", "也是正确选项，未选")
-                                 : QZ_TR(lang, "the right answer", "正确答案"));
+                chosen[i] ? (q->options[i].correct ? qz_tr(lang, "right") : qz_tr(lang, "wrong"))
+                          : hits ? qz_tr(lang, "also correct, not chosen")
+                                 : qz_tr(lang, "the right answer"));
         if (q->options[i].feedback && chosen[i])
-            fprintf(fb, ": %s", q->options[i].feedback);
+            fprintf(fb, qz_tr(lang, ": %s"), q->options[i].feedback);
         fprintf(fb, "\n");
     }
     out->reveal_at = qz_fb_pos(fb);

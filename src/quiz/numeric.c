@@ -15,8 +15,8 @@
 static void list_asked(FILE *fb, const qz_numctx *c)
 {
     for (size_t j = 0; j < c->n; j++)
-        fprintf(fb, "%s%s", j ? QZ_TR(c->lang, (j + 1 == c->n ? " and " : ", "),
-                                      (j + 1 == c->n ? " 和 " : "、")) : "",
+        fprintf(fb, "%s%s", !j ? "" : j + 1 == c->n ? qz_trc(c->lang, "list of tokens", " and ")
+                                                    : qz_trc(c->lang, "list of tokens", ", "),
                 c->names[j] ? c->names[j] : "?");
 }
 
@@ -79,7 +79,7 @@ static void print_example(FILE *fb, const qz_numctx *c, int labelled)
             fprintf(fb, "0.%.*s", d > 9 ? 9 : d, "xxxxxxxxx");
     }
     if (shown < c->n)
-        fprintf(fb, QZ_TR(c->lang, " … (%zu values)", " …（共 %zu 个数）"), c->n);
+        fprintf(fb, qz_tr(c->lang, " … (%zu values)"), c->n);
 }
 
 /* The slot a token's value answers; (size_t)-1 when the token is not asked. */
@@ -140,17 +140,17 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
         if (v->token < 0 || slot_of_token(c, v->token) != (size_t)-1 || !c->row_w)
             continue;
         others++;
-        fprintf(fb, QZ_TR(L, "%s is not asked: the question asks for ", "题目没有问 %s：题目问的是 "),
+        fprintf(fb, qz_tr(L, "%s is not asked: the question asks for "),
                 c->q->tokens[v->token]);
         list_asked(fb, c);
-        fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+        fprintf(fb, qz_tr(L, ".\n"));
     }
     for (size_t j = 0; j < c->n && !others; j++)
         if (ok[j] == MISSING) {   /* graded as not answered: "下雨 0.14" alone is partly right */
-            fprintf(fb, QZ_TR(L, "%s has no value; the question asks for ", "%s 没有给出数值；题目问的是 "),
+            fprintf(fb, qz_tr(L, "%s has no value; the question asks for "),
                     c->names[j] ? c->names[j] : "?");
             list_asked(fb, c);
-            fprintf(fb, QZ_TR(L, ".\n", "。\n"));
+            fprintf(fb, qz_tr(L, ".\n"));
         }
     (void)out;
     if (others)
@@ -235,18 +235,16 @@ static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, 
     out->verdict = QZ_PARTIAL;
     out->score = 0.5;
     out->mistake = output ? QZ_M_WEIGHTS_NOT_OUTPUT : QZ_M_WHOLE_ROW;
-    fprintf(fb, QZ_TR(L, "Partly right.\n", "部分正确。\n"));
+    fprintf(fb, qz_tr(L, "Partly right.\n"));
     out->body_at = qz_fb_pos(fb);
     if (output)
-        fprintf(fb, QZ_TR(L, "These are the %zu attention weights of the row, and they are right; "
-                             "the question asks for the output: the weights times the rows of V.\n",
-                          "这是该行的 %zu 个注意力权重，都对；但题目问的是输出：用这些权重对 V 的各行加权求和。\n"),
+        fprintf(fb, qz_tr(L, "These are the %zu attention weights of the row, and they are right; "
+                             "the question asks for the output: the weights times the rows of V.\n"),
                 c->row_n);
     else {
-        fprintf(fb, QZ_TR(L, "You gave the whole row (%zu weights, all right). The question asks only for ",
-                          "你给出了整行（%zu 个权重，全对）。题目只问 "), c->row_n);
+        fprintf(fb, qz_tr(L, "You gave the whole row (%zu weights, all right). The question asks only for "), c->row_n);
         list_asked(fb, c);
-        fprintf(fb, QZ_TR(L, ", in that order.\n", "，并按这个顺序。\n"));
+        fprintf(fb, qz_tr(L, ", in that order.\n"));
     }
     return 1;
 }
@@ -255,20 +253,18 @@ static void count_mismatch(const qz_numctx *c, size_t got, qz_result *out, FILE 
 {
     qz_lang L = c->lang;
     out->verdict = QZ_MALFORMED;
-    fprintf(fb, QZ_TR(L, "The question asks for %zu number%s", "题目要 %zu 个数"), c->n,
-            QZ_TR(L, c->n == 1 ? "" : "s", ""));
+    fprintf(fb, qz_ntr(L, "The question asks for %zu number", "The question asks for %zu numbers", c->n),
+            c->n);
     if (c->names[0]) {
-        fprintf(fb, " (");
+        fprintf(fb, "%s", qz_tr(L, " ("));
         list_asked(fb, c);
-        fprintf(fb, ")");
+        fprintf(fb, "%s", qz_tr(L, ")"));
     }
     if (got > c->n && c->names[0])
-        fprintf(fb, QZ_TR(L, "; the answer has %zu and does not say which is which. Nothing was counted: "
-                             "answer again, e.g. ",
-                          "，答案里有 %zu 个，看不出哪个是哪个。这次不算作答，请重新回答，例如 "), got);
+        fprintf(fb, qz_tr(L, "; the answer has %zu and does not say which is which. Nothing was counted: "
+                             "answer again, e.g. "), got);
     else
-        fprintf(fb, QZ_TR(L, "; the answer has %zu. Nothing was counted: answer again, e.g. ",
-                          "，答案里有 %zu 个。这次不算作答，请重新回答，例如 "), got);
+        fprintf(fb, qz_tr(L, "; the answer has %zu. Nothing was counted: answer again, e.g. "), got);
     print_example(fb, c, got > c->n && c->names[0]);
     fprintf(fb, "\n");
 }
@@ -317,18 +313,18 @@ static void report_values(const qz_numctx *c, const double *given, const int *de
     qz_lang L = c->lang;
     for (size_t j = 0; j < c->n; j++) {
         if (c->names[j])
-            fprintf(fb, "  %s: ", c->names[j]);
+            fprintf(fb, qz_tr(L, "  %s: "), c->names[j]);
         else
-            fprintf(fb, "  #%zu: ", j + 1);
+            fprintf(fb, qz_tr(L, "  #%zu: "), j + 1);
         if (ok[j] == MISSING)
-            fprintf(fb, QZ_TR(L, "no value", "未作答"));
+            fprintf(fb, qz_tr(L, "no value"));
         else
             put_given(fb, given[j], dec[j]);
         fprintf(fb, "  %s", ok[j] == 1 ? "✓" : "✗");
         if (with_engine && !c->q->unordered) {
-            fprintf(fb, QZ_TR(L, "  (engine: ", "  （引擎："));
+            fprintf(fb, qz_tr(L, "  (engine: "));
             put_expected(fb, c, c->want[j]);
-            fprintf(fb, QZ_TR(L, ")", "）"));
+            fprintf(fb, qz_tr(L, ")"));
         }
         fprintf(fb, "\n");
     }
@@ -338,9 +334,9 @@ static void report_values(const qz_numctx *c, const double *given, const int *de
 static void report_expected(const qz_numctx *c, FILE *fb)
 {
     qz_lang L = c->lang;
-    fprintf(fb, QZ_TR(L, "\nThe right answer (engine): ", "\n正确答案（引擎计算）："));
+    fprintf(fb, qz_tr(L, "\nThe right answer (engine): "));
     for (size_t j = 0; j < c->n; j++) {
-        fprintf(fb, "%s", j ? QZ_TR(L, ", ", "，") : "");
+        fprintf(fb, "%s", j ? qz_tr(L, ", ") : "");
         if (c->names[j])
             fprintf(fb, "%s ", c->names[j]);
         put_expected(fb, c, c->want[j]);
@@ -392,7 +388,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         out->verdict = QZ_CORRECT;
         out->score = 1;
         out->mistake = QZ_M_NONE;   /* a value for a token not asked is only noted */
-        fprintf(fb, QZ_TR(L, "Correct.\n", "正确。\n"));
+        fprintf(fb, qz_tr(L, "Correct.\n"));
         out->body_at = qz_fb_pos(fb);
         report_values(c, given, dec, ok, 1, fb);
         if (notes && *notes)
@@ -411,7 +407,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
      * wrongly; percentages without their sign are right numbers written wrongly. */
     int partly = m != QZ_M_SWAPPED && (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
                                        (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
-    fprintf(fb, partly ? QZ_TR(L, "Partly right.\n", "部分正确。\n") : QZ_TR(L, "Not right.\n", "不对。\n"));
+    fprintf(fb, partly ? qz_tr(L, "Partly right.\n") : qz_tr(L, "Not right.\n"));
     out->body_at = qz_fb_pos(fb);
     report_values(c, given, dec, ok, 0, fb);
     fprintf(fb, "%s%s", notes ? notes : "", diag ? diag : "");
@@ -444,8 +440,7 @@ static void comma_hint(const char *answer, qz_lang lang, FILE *fb)
     while (isdigit((unsigned char)*z))
         z++;
     int il = (int)(p - a), fl = (int)(z - p - 1);
-    fprintf(fb, QZ_TR(lang, "(Read %.*s,%.*s as %.*s.%.*s; a dot is safer: %.*s.%.*s.)\n",
-                      "（%.*s,%.*s 按 %.*s.%.*s 理解；用小数点更稳妥：%.*s.%.*s。）\n"),
+    fprintf(fb, qz_tr(lang, "(Read %.*s,%.*s as %.*s.%.*s; a dot is safer: %.*s.%.*s.)\n"),
             il, a, fl, p + 1, il, a, fl, p + 1, il, a, fl, p + 1);
 }
 
@@ -472,10 +467,9 @@ static void no_number(const qz_numctx *c, qz_result *out, FILE *fb)
     qz_lang L = c->lang;
     out->verdict = QZ_WRONG;
     out->score = 0;
-    fprintf(fb, QZ_TR(L, "Not right.\n", "不对。\n"));
+    fprintf(fb, qz_tr(L, "Not right.\n"));
     out->body_at = qz_fb_pos(fb);
-    fprintf(fb, QZ_TR(L, "The answer gives no number. Try the hints, then answer with numbers, e.g. ",
-                      "答案里没有数字。可以先看提示，再用数字作答，例如 "));
+    fprintf(fb, qz_tr(L, "The answer gives no number. Try the hints, then answer with numbers, e.g. "));
     print_example(fb, c, 0);
     fprintf(fb, "\n");
     out->reveal_at = qz_fb_pos(fb);
@@ -533,10 +527,9 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     if (lost_digits(answer)) {
         fclose(notes_f);
-        malformed(out, fb, QZ_TR(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
-                                       "number).",
-                                 "有的数字看不清（数字里有方框 ▯ 或省略号 …）。"));
-        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        malformed(out, fb, qz_tr(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
+                                       "number)."));
+        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
         print_example(fb, &c, 0);
         fprintf(fb, "\n");
         goto out;
@@ -550,8 +543,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
             goto out;
         }
         malformed(out, fb, perr.msg);
-        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ",
-                          "这次不算作答，请重新回答，例如 "));
+        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
         print_example(fb, &c, 0);
         fprintf(fb, "\n");
         goto out;
@@ -563,20 +555,18 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         /* "0.14 0.17 … actually …: 0.21 and 0.26": the values before are taken back, and
          * those after cannot be matched to what is asked */
         fclose(notes_f);
-        malformed(out, fb, QZ_TR(lang, "The answer takes its values back at the end, and the new ones cannot "
-                                       "be matched to what is asked: write the final values once.",
-                                 "答案最后推翻了前面的数值，但新的数值对不上题目问的量：请只写一次最终的数值。"));
-        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        malformed(out, fb, qz_tr(lang, "The answer takes its values back at the end, and the new ones cannot "
+                                       "be matched to what is asked: write the final values once."));
+        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
         print_example(fb, &c, 0);
         fprintf(fb, "\n");
         goto out;
     }
     if (nums->alternatives) {
         fclose(notes_f);
-        malformed(out, fb, QZ_TR(lang, "The answer offers alternatives (one value or another): "
-                                       "give one value for each one asked.",
-                                 "答案给出了几种可能（这个或那个）：每个要求的值只写一个。"));
-        fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ", "这次不算作答，请重新回答，例如 "));
+        malformed(out, fb, qz_tr(lang, "The answer offers alternatives (one value or another): "
+                                       "give one value for each one asked."));
+        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
         print_example(fb, &c, 0);
         fprintf(fb, "\n");
         goto out;
@@ -586,8 +576,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fclose(notes_f);
         if (bad) {
             fprintf(fb, "%s", notes);
-            fprintf(fb, QZ_TR(lang, "Nothing was counted: answer again, e.g. ",
-                              "这次不算作答，请重新回答，例如 "));
+            fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
             print_example(fb, &c, 1);
             fprintf(fb, "\n");
             goto out;

@@ -71,8 +71,9 @@ int qz_value_starts(const qz_lexer *lx, size_t i);
  * is the token where it stopped making sense, and the caller may read on as text. */
 int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v, int *soft);
 
-/* Set err (via lx) to msg at token t, quoting it; returns AT_EINVAL. */
-int qz_lex_fail(const qz_lexer *lx, const qz_tok *t, const char *en, const char *zh);
+/* Set err (via lx) to msgid (an English message, in lx->lang through qz_tr) at token t,
+ * quoting it; returns AT_EINVAL. */
+int qz_lex_fail(const qz_lexer *lx, const qz_tok *t, const char *msgid);
 
 /* The sentence reader (reader.c): every value of the tokens with its label. */
 int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out);

@@ -77,16 +77,13 @@ static void make_softmax(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p)
     q->ask = e->ask;
     q->n_ask = n_ask;
     q->decimals = 2;
-    fprintf(p, QZ_TR(lang, "Softmax by hand. One query's scaled scores (QKᵀ/√d_k) are\n ",
-                     "手算 softmax。某个查询的缩放后分数（QKᵀ/√d_k）为\n "));
+    fprintf(p, qz_tr(lang, "Softmax by hand. One query's scaled scores (QKᵀ/√d_k) are\n "));
     for (unsigned i = 0; i < n; i++)
         fprintf(p, " %s %.1f%s", e->tokens[i], e->scores[i], i + 1 < n ? "," : "\n");
     if (n_ask == 1)
-        fprintf(p, QZ_TR(lang, "Give the softmax weight of %s, to 2 decimals.\n",
-                         "给出 %s 的 softmax 权重，保留两位小数。\n"), e->tokens[e->ask[0]]);
+        fprintf(p, qz_tr(lang, "Give the softmax weight of %s, to 2 decimals.\n"), e->tokens[e->ask[0]]);
     else
-        fprintf(p, QZ_TR(lang, "Give the softmax weights of %s and %s, to 2 decimals, in that order.\n",
-                         "按顺序给出 %s 和 %s 的 softmax 权重，保留两位小数。\n"),
+        fprintf(p, qz_tr(lang, "Give the softmax weights of %s and %s, to 2 decimals, in that order.\n"),
                 e->tokens[e->ask[0]], e->tokens[e->ask[1]]);
 }
 
@@ -119,18 +116,15 @@ static void make_attention(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p)
     q->row = pick(s, 3);
     q->ask_output = (int)pick(s, 2);
     q->decimals = 2;
-    fprintf(p, QZ_TR(lang, "One row of scaled dot-product attention (d_k = 2, so divide by √2).\n",
-                     "缩放点积注意力的一行（d_k = 2，分数要除以 √2）。\n"));
+    fprintf(p, qz_tr(lang, "One row of scaled dot-product attention (d_k = 2, so divide by √2).\n"));
     print_matrix(p, "Q", e->mq, 3, 2);
     print_matrix(p, "K", e->mk, 3, 2);
     print_matrix(p, "V", e->mv, 3, 2);
     if (q->ask_output)
-        fprintf(p, QZ_TR(lang, "Give the output of query %zu (the 2 numbers of softmax(q·Kᵀ/√2)·V), to 2 decimals.\n",
-                         "给出第 %zu 个查询的输出（softmax(q·Kᵀ/√2)·V 的 2 个数），保留两位小数。\n"),
+        fprintf(p, qz_tr(lang, "Give the output of query %zu (the 2 numbers of softmax(q·Kᵀ/√2)·V), to 2 decimals.\n"),
                 q->row + 1);
     else
-        fprintf(p, QZ_TR(lang, "Give the 3 attention weights of query %zu, to 2 decimals.\n",
-                         "给出第 %zu 个查询的 3 个注意力权重，保留两位小数。\n"), q->row + 1);
+        fprintf(p, qz_tr(lang, "Give the 3 attention weights of query %zu, to 2 decimals.\n"), q->row + 1);
 }
 
 static int make_causal(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p, FILE *x, at_error *err)
@@ -158,17 +152,14 @@ static int make_causal(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p, FILE 
     q->n_values = m;
     q->unordered = 1;
     q->tolerance = 0;
-    fprintf(p, QZ_TR(lang, "Causal (decoder) self-attention over %zu tokens:", "因果（解码器）自注意力，共 %zu 个词元："), n);
+    fprintf(p, qz_tr(lang, "Causal (decoder) self-attention over %zu tokens:"), n);
     for (size_t j = 0; j < n; j++)
         fprintf(p, " %zu:%s", j + 1, e->tokens[j]);
-    fprintf(p, QZ_TR(lang, "\nWhich key positions get weight 0 for the query at position %zu (%s)? "
-                           "Give the positions, in any order.\n",
-                     "\n位置 %zu（%s）的查询，哪些键位置的权重为 0？写出这些位置，顺序不限。\n"),
+    fprintf(p, qz_tr(lang, "\nWhich key positions get weight 0 for the query at position %zu (%s)? "
+                           "Give the positions, in any order.\n"),
             i + 1, e->tokens[i]);
-    fprintf(x, QZ_TR(lang, "A causal mask lets position %zu see positions 1 … %zu only; the keys after it "
-                           "(%zu … %zu) are masked before the softmax, so their weights are exactly 0.\n",
-                     "因果遮挡只让位置 %zu 看到位置 1 … %zu；它后面的键（%zu … %zu）在 softmax 之前被遮挡，"
-                     "权重正好是 0。\n"),
+    fprintf(x, qz_tr(lang, "A causal mask lets position %zu see positions 1 … %zu only; the keys after it "
+                           "(%zu … %zu) are masked before the softmax, so their weights are exactly 0.\n"),
             i + 1, i + 1, i + 2, n);
     return AT_OK;
 }
@@ -187,21 +178,37 @@ static void make_heads(qz_exercise *e, uint64_t *s, qz_lang lang, FILE *p, FILE 
     q->values = e->values;
     q->n_values = 1;
     q->tolerance = 0;
-    fprintf(p, QZ_TR(lang, "Multi-head attention with d_model = %zu and h = %zu heads, %s.\n"
-                           "How many parameters do W_Q, W_K, W_V, W_O%s hold together?\n",
-                     "多头注意力，d_model = %zu，h = %zu 个头，%s。\n"
-                     "W_Q、W_K、W_V、W_O%s 一共有多少个参数？\n"),
-            d, h, bias ? QZ_TR(lang, "with biases", "带偏置") : QZ_TR(lang, "without biases", "不带偏置"),
-            bias ? QZ_TR(lang, " and their biases", " 及其偏置") : "");
-    fprintf(x, QZ_TR(lang, "Each of W_Q, W_K, W_V, W_O is d_model × d_model = %zu × %zu = %.0f; the %zu heads "
-                           "split their columns (d_head = %zu) and add no parameters. 4 × %.0f = %.0f",
-                     "W_Q、W_K、W_V、W_O 各是 d_model × d_model = %zu × %zu = %.0f；%zu 个头只是把列分开"
-                     "（d_head = %zu），不增加参数。4 × %.0f = %.0f"),
+    /* The usual slips, computed from the same numbers: W_O left out, the biases left out
+     * or counted when there are none, one head's share, the heads multiplying it. */
+    double b4 = bias ? 4.0 * (double)d : 0, b3 = bias ? 3.0 * (double)d : 0;
+    qz_slip *sl = e->slips;
+    size_t n = 0;
+    sl[n++] = (qz_slip){3 * per_matrix + b3,
+        qz_tr(lang, "You counted W_Q, W_K and W_V but left out W_O: the output projection that "
+                    "mixes the heads is a d_model × d_model matrix too.")};
+    sl[n++] = bias ? (qz_slip){4 * per_matrix,
+        qz_tr(lang, "You left out the biases: each of the four matrices has one of d_model values.")}
+                   : (qz_slip){4 * per_matrix + 4.0 * (double)d,
+        qz_tr(lang, "You added biases, but this layer has none: count the four matrices only.")};
+    sl[n++] = (qz_slip){4 * (double)d * (double)(d / h) + (bias ? 4.0 * (double)(d / h) : 0),
+        qz_tr(lang, "That is one head's share: all the heads together fill the d_model columns of "
+                    "each matrix.")};
+    sl[n++] = (qz_slip){(4 * per_matrix + b4) * (double)h,
+        qz_tr(lang, "The heads do not multiply the parameters: they split the columns of the same "
+                    "d_model × d_model matrices.")};
+    q->slips = e->slips;
+    q->n_slips = n;
+    fprintf(p, qz_tr(lang, "Multi-head attention with d_model = %zu and h = %zu heads, %s.\n"
+                           "How many parameters do W_Q, W_K, W_V, W_O%s hold together?\n"),
+            d, h, bias ? qz_tr(lang, "with biases") : qz_tr(lang, "without biases"),
+            bias ? qz_tr(lang, " and their biases") : "");
+    fprintf(x, qz_tr(lang, "Each of W_Q, W_K, W_V, W_O is d_model × d_model = %zu × %zu = %.0f; the %zu heads "
+                           "split their columns (d_head = %zu) and add no parameters. 4 × %.0f = %.0f"),
             d, d, per_matrix, h, d / h, per_matrix, 4 * per_matrix);
     if (bias)
-        fprintf(x, QZ_TR(lang, ", plus 4 biases of %zu = %zu: %.0f", "，再加 4 个长度为 %zu 的偏置 = %zu：%.0f"),
+        fprintf(x, qz_tr(lang, ", plus 4 biases of %zu = %zu: %.0f"),
                 d, 4 * d, total);
-    fprintf(x, QZ_TR(lang, ".\n", "。\n"));
+    fprintf(x, qz_tr(lang, ".\n"));
 }
 
 int qz_practice_make(qz_practice_kind kind, uint64_t seed, qz_lang lang, qz_exercise *e,

@@ -32,6 +32,7 @@ typedef struct qz_exercise {
     size_t ask[2];
     double mq[8], mk[8], mv[8];
     double values[8];
+    qz_slip slips[4];          /* wrong values with the slip each shows (q.slips) */
 } qz_exercise;
 
 /* Make the exercise of `kind` for `seed` (the same seed always gives the same

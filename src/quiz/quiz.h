@@ -111,6 +111,13 @@ typedef struct qz_misconception {
     qz_statement statement;
 } qz_misconception;
 
+/* A wrong value students often give (numeric questions), with the slip it shows: named
+ * on a wrong try instead of a generic "not right", never with the right value. */
+typedef struct qz_slip {
+    double value;
+    const char *feedback;      /* in the question's language */
+} qz_slip;
+
 /* Everything is borrowed: the question does not own or free its arrays. */
 typedef struct qz_question {
     const char *id;            /* "q3" */
@@ -137,6 +144,8 @@ typedef struct qz_question {
     const double *values;      /* [n_values] */
     size_t n_values;
     int unordered;             /* the values may come in any order (a set) */
+    const qz_slip *slips;      /* [n_slips] wrong values and the slip each shows, or NULL */
+    size_t n_slips;
 
     /* QZ_ATTENTION: one query row of softmax(q kᵀ · scale [+ causal mask]) v */
     const double *q, *k, *v;   /* [n_q × d_k], [n_k × d_k], [n_k × d_v] row-major */
@@ -195,6 +204,7 @@ typedef enum qz_mistake {
     QZ_M_FORMULA,           /* formula: see feedback (qz_formula_mistake names it) */
     QZ_M_MISCONCEPTION,     /* text: a misconception stated, or a key idea denied (the
                              * feedback names it) */
+    QZ_M_SLIP,              /* numeric: one of the question's slips (qz_question.slips) */
 } qz_mistake;
 
 typedef struct qz_result {

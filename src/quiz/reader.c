@@ -331,7 +331,7 @@ static int walk(reader *r)
         }
         if (qz_value_starts(lx, i)) {
             if (out->n == QZ_MAX_VALUES)
-                return qz_lex_fail(lx, t, "too many numbers", "数字太多了");
+                return qz_lex_fail(lx, t, "too many numbers");
             qz_value *v = &out->v[out->n];
             memset(v, 0, sizeof *v);
             v->token = v->inherited = -1;
@@ -351,8 +351,7 @@ static int walk(reader *r)
             v->aside = asides > 0;
             if (glued_after_value(lx, i))
                 return qz_lex_fail(lx, &lx->toks[i],
-                                   "letters or digits glued to a number: write one number, then a space",
-                                   "数字后面紧跟着字母或数字：每个数写完后请加空格");
+                                   "letters or digits glued to a number: write one number, then a space");
             r->it[r->n++] = (item){.kind = IT_VALUE, .value = out->n++, .group = r->group};
             continue;
         }
@@ -380,7 +379,7 @@ static int walk(reader *r)
             break;
         case T_RPAR:
             if (!asides)
-                return qz_lex_fail(lx, t, "a ')' without its '('", "多了一个 ')'");
+                return qz_lex_fail(lx, t, "a ')' without its '('");
             asides--;
             r->group = asides < 8 ? outer[asides] : r->group;
             break;
@@ -391,7 +390,7 @@ static int walk(reader *r)
     }
     if (!out->n)
         return at_error_set(lx->err, AT_EINVAL,
-                            QZ_TR(lx->lang, "the answer holds no number", "答案里没有数字"));
+                            qz_tr(lx->lang, "the answer holds no number"));
     return AT_OK;
 }
 

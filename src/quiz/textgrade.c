@@ -113,27 +113,21 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
 static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, qz_lang lang)
 {
     if (v == QZ_CORRECT)
-        return QZ_TR(lang, "Correct: the key ideas are there.\n", "正确：关键要点都说到了。\n");
+        return qz_tr(lang, "Correct: the key ideas are there.\n");
     if (v == QZ_PARTIAL)
-        return QZ_TR(lang, "Partly right.\n", "部分正确。\n");
+        return qz_tr(lang, "Partly right.\n");
     if (v == QZ_REVIEW)
-        return QZ_TR(lang, "Needs your review: the grader recognised neither a key idea nor a known "
-                           "mistake in this answer.\n",
-                     "需要你自己评判：评分程序在这个答案里既没有认出关键要点，也没有认出常见的错误说法。\n");
+        return qz_tr(lang, "Needs your review: the grader recognised neither a key idea nor a known "
+                           "mistake in this answer.\n");
     if (rd->gave_up)
-        return QZ_TR(lang, "No answer yet: read the reference answer, then try again.\n",
-                     "还没有作答：先读一读参考答案，再试一次。\n");
+        return qz_tr(lang, "No answer yet: read the reference answer, then try again.\n");
     if (rd->restated && !t->found && !t->wrong && !t->off_point && !rd->salad)
-        return QZ_TR(lang, "Not right: the answer says the question again; it does not answer it.\n",
-                     "不正确：答案只是把题目又说了一遍，没有回答。\n");
+        return qz_tr(lang, "Not right: the answer says the question again; it does not answer it.\n");
     if (rd->retracted)
-        return QZ_TR(lang, "Not right: the answer takes back what it first stated.\n",
-                     "不正确：答案最后把前面的说法推翻了。\n");
+        return qz_tr(lang, "Not right: the answer takes back what it first stated.\n");
     if (t->wrong || t->off_point)
-        return QZ_TR(lang, "Not right: the answer states something wrong.\n",
-                     "不正确：答案里有错误的说法。\n");
-    return QZ_TR(lang, "Not right: the answer lists terms but states nothing about them.\n",
-                 "不正确：答案只罗列了术语，没有说明它们之间的关系。\n");
+        return qz_tr(lang, "Not right: the answer states something wrong.\n");
+    return qz_tr(lang, "Not right: the answer lists terms but states nothing about them.\n");
 }
 
 /* The key ideas found, the misconceptions stated (with why), and what is missing. */
@@ -141,18 +135,17 @@ static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_re
                         const tally *t, qz_lang lang, FILE *fb)
 {
     if (t->found) {
-        fprintf(fb, QZ_TR(lang, "Key ideas found (%zu of %zu, %zu needed):\n",
-                          "说到的要点（%zu/%zu，需要 %zu 个）：\n"),
+        fprintf(fb, qz_tr(lang, "Key ideas found (%zu of %zu, %zu needed):\n"),
                 t->found, q->n_rubric, t->need);
         for (size_t i = 0; i < q->n_rubric; i++)
             if (rd->idea[i])
                 fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
     }
     if (t->wrong || t->off_point) {
-        fprintf(fb, QZ_TR(lang, "Stated wrongly:\n", "说错的地方：\n"));
+        fprintf(fb, qz_tr(lang, "Stated wrongly:\n"));
         for (size_t i = 0; i < q->n_rubric; i++)
             if (rd->denied[i])
-                fprintf(fb, QZ_TR(lang, "  ✗ you wrote the opposite of: %s\n", "  ✗ 你写的与这一点相反：%s\n"),
+                fprintf(fb, qz_tr(lang, "  ✗ you wrote the opposite of: %s\n"),
                         q->rubric[i].concept);
         for (size_t m = 0; m < rd->n_misc; m++) {
             if (!rd->misc[m])
@@ -161,17 +154,17 @@ static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_re
             int n = trimmed(info.feedback);
             if (info.concept >= 0)
                 fprintf(fb, "  ✗ %s%s%.*s\n", q->rubric[info.concept].concept,
-                        n ? QZ_TR(lang, " — ", "——") : "", n, n ? info.feedback : "");
+                        n ? qz_tr(lang, " — ") : "", n, n ? info.feedback : "");
             else
                 fprintf(fb, "  ✗ %.*s\n", n, n ? info.feedback : (info.name ? info.name : "?"));
         }
     }
     if (t->found < q->n_rubric) {
-        fprintf(fb, QZ_TR(lang, "Missing:\n", "没有说到的要点：\n"));
+        fprintf(fb, qz_tr(lang, "Missing:\n"));
         for (size_t i = 0; i < q->n_rubric; i++)
             if (!rd->idea[i])
                 fprintf(fb, "  ✗ %s%s\n", q->rubric[i].concept,
-                        q->rubric[i].required ? QZ_TR(lang, " (needed for a full answer)", "（完整答案必须有）")
+                        q->rubric[i].required ? qz_tr(lang, " (needed for a full answer)")
                                               : "");
     }
 }
@@ -179,20 +172,17 @@ static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_re
 static void print_reference(const qz_question *q, qz_verdict v, qz_lang lang, FILE *fb)
 {
     if (q->reference) {
-        fprintf(fb, QZ_TR(lang, "\nReference answer:\n%s", "\n参考答案：\n%s"), q->reference);
+        fprintf(fb, qz_tr(lang, "\nReference answer:\n%s"), q->reference);
         if (*q->reference && q->reference[strlen(q->reference) - 1] != '\n')
             fprintf(fb, "\n");
     }
     if (v == QZ_REVIEW)
-        fprintf(fb, QZ_TR(lang, "Grade your answer yourself against the reference: y (right), p (partly), "
+        fprintf(fb, qz_tr(lang, "Grade your answer yourself against the reference: y (right), p (partly), "
                                 "n (not yet) in the tutor, or attn-tutor check --self correct|partial|wrong. "
-                                "It is not counted as a wrong attempt.\n",
-                          "请对照参考答案给自己的答案评分：在辅导界面按 y（对）、p（部分对）、n（还不对），"
-                          "或用 attn-tutor check --self correct|partial|wrong。这次不算答错。\n"));
+                                "It is not counted as a wrong attempt.\n"));
     else
-        fprintf(fb, QZ_TR(lang, "(Graded by the key ideas stated; you may grade it yourself after reading "
-                                "the reference.)\n",
-                          "（按答案说出的关键要点评分；读完参考答案后你也可以自己评分。）\n"));
+        fprintf(fb, qz_tr(lang, "(Graded by the key ideas stated; you may grade it yourself after reading "
+                                "the reference.)\n"));
 }
 
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
@@ -204,7 +194,7 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     out->expected = q->reference ? strdup(q->reference) : NULL;
     if (blank(answer)) {
         out->verdict = QZ_MALFORMED;
-        fprintf(fb, QZ_TR(lang, "Write an answer first (a sentence or two).\n", "请先写下答案（一两句话）。\n"));
+        fprintf(fb, qz_tr(lang, "Write an answer first (a sentence or two).\n"));
         return AT_OK;
     }
     qz_rubric_c *rc = NULL;
@@ -227,9 +217,8 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         out->verdict = QZ_MALFORMED;
         out->score = 0;
         out->mistake = QZ_M_NONE;
-        fprintf(fb, QZ_TR(lang, "Part of the answer cannot be read (struck out, a letter lost, or cut off): "
-                                "write it again in full.\n",
-                          "答案有一部分看不清（被划掉、缺了字或没写完）：请完整地重新写一遍。\n"));
+        fprintf(fb, qz_tr(lang, "Part of the answer cannot be read (struck out, a letter lost, or cut off): "
+                                "write it again in full.\n"));
         qz_reading_free(&rd);
         qz_rubric_c_free(rc);
         return AT_OK;

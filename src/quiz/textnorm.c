@@ -509,6 +509,17 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     int wide = 0;
     for (const char *p = s; *p && !wide; p++)
         wide = (unsigned char)*p >= 0x80;
+    /* OpenCC reads a truncated multibyte character past the end of its buffer, and the
+     * case folding below refuses invalid UTF-8: a rubric phrase or an answer that is not
+     * UTF-8 is named as such here, before either sees it. */
+    const uint8_t *bad = wide ? u8_check((const uint8_t *)s, strlen(s)) : NULL;
+    if (bad) {
+        int rc = at_error_set(err, AT_EUTF8, "not valid UTF-8 at byte %zu",
+                              (size_t)(bad - (const uint8_t *)s) + 1);
+        if (err)
+            err->offset = (long)(bad - (const uint8_t *)s);
+        return rc;
+    }
     if (wide && nm->t2s)
         simp = opencc_convert_utf8(nm->t2s, s, strlen(s));
     char *q = straight_quotes(simp ? simp : s);

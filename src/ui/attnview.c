@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/hf/hf.h"
 #include "ui/i18n.h"
 
 void ui_attn_free(ui_attn *a)
@@ -68,6 +69,60 @@ int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
         a->untrained[i] = !at_scope_row_trained(m, &a->scope, a->last_layer, i);
     if (a->layer < 0 || (size_t)a->layer >= a->run.n_layers)
         a->layer = (int)a->run.n_layers - 1;
+    if (a->head != UI_HEAD_ALL && (a->head < 0 || (size_t)a->head >= ui_attn_heads(a)))
+        a->head = 0;
+    return AT_OK;
+}
+
+int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, at_hf_cache *cache,
+                       const char *sentence)
+{
+    at_error err;
+    at_error_clear(&err);
+    at_model_run prev = a->run;   /* kept for the cache until the new run is made */
+    memset(&a->run, 0, sizeof a->run);
+    a->reused = 0;
+    ui_attn_free(a);
+    a->error[0] = '\0';
+    at_hf_tokens t;
+    at_hf_info info;
+    at_hf_get_info(m, &info);
+    a->causal = info.causal;
+    int rc = at_hf_tokenize(m, sentence, strlen(sentence), &t, &err);
+    if (rc != AT_OK) {
+        snprintf(a->error, sizeof a->error, "%s", err.msg);
+        at_model_run_free(&prev);
+        return rc;
+    }
+    a->n_total = t.n;
+    at_hf_tokens view = t;   /* the first max_tokens only */
+    if (view.n > info.max_tokens)
+        view.n = info.max_tokens;
+    if (view.n && !(a->labels = malloc(view.n * sizeof *a->labels)))
+        rc = at_error_set(&err, AT_ENOMEM, "%s", _("out of memory"));
+    if (!rc && view.n)
+        rc = at_hf_attend_cached(m, cache, &view, prev.n ? &prev : NULL, &a->run, &a->reused,
+                                 &err);
+    at_model_run_free(&prev);
+    if (rc != AT_OK) {
+        snprintf(a->error, sizeof a->error, "%s", err.msg);
+        free(a->labels);
+        a->labels = NULL;
+        at_hf_tokens_free(&t);
+        return rc;
+    }
+    /* keep the labels and spans of the tokens shown; drop the rest */
+    a->toks = t.shown;
+    for (size_t i = view.n; i < a->toks.n; i++)
+        free(a->toks.items[i].text);
+    a->toks.n = view.n;
+    t.shown = (at_tokens){0};
+    at_hf_tokens_free(&t);
+    for (size_t i = 0; i < a->toks.n; i++)
+        a->labels[i] = a->toks.items[i].text;
+    a->last_layer = (size_t)-1;   /* no row is dimmed */
+    if (a->layer < 0 || (size_t)a->layer >= a->run.n_layers)
+        a->layer = 0;
     if (a->head != UI_HEAD_ALL && (a->head < 0 || (size_t)a->head >= ui_attn_heads(a)))
         a->head = 0;
     return AT_OK;

@@ -26,6 +26,8 @@ typedef struct ui_attn {
     unsigned char *untrained; /* owned [toks.n]: 1 = a row of the last layer that training
                                  never reached (trained model only; see at_scope) */
     size_t last_layer;        /* the model's last layer (the coreference head's) */
+    size_t reused;            /* real causal model: tokens whose rows came from the
+                                 key/value cache (engine/hf/hf.h), not computed again */
 } ui_attn;
 
 /* Tokenise `sentence`, run the model with the current toggles and take its scope
@@ -36,6 +38,19 @@ typedef struct ui_attn {
  * tokens are dropped and a->error says what is wrong and where.
  * Returns 0, or the AT_E* code. */
 int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence);
+
+struct at_hf_model;
+
+/* The same with a real checkpoint (engine/hf/hf.h): its own tokens (labels as the
+ * model sees them, spans in the sentence), every layer and head; no scope. The mask
+ * is the model's own (a->causal is set to it); a->unscaled is ignored. A sentence of
+ * more tokens than the model reads is cut as above. cache (may be NULL): the key/value
+ * cache this ui_attn's runs go through (a causal model then computes only the tokens
+ * after the first one that changed since the last call; a->reused says how many were
+ * kept). */
+struct at_hf_cache;
+int ui_attn_compute_hf(ui_attn *a, const struct at_hf_model *m, struct at_hf_cache *cache,
+                       const char *sentence);
 
 /* Point h at the current layer and head (head ≥ 0): weights, scores (for masked
  * cells), fully masked rows, labels, and on the last layer the rows training never

@@ -134,7 +134,8 @@ out:
     free(rowp);
 }
 
-/* The line `show` starts with: sizes, heads and the scale used. */
+/* The line `show` starts with: sizes, heads and the scale used. With several heads the
+ * scale follows each head's own width, which is named: "d_k = 4 (2 per head)". */
 static void header_line(ui_doc *d, const at_compute_result *cr)
 {
     char b[512];
@@ -142,12 +143,16 @@ static void header_line(ui_doc *d, const at_compute_result *cr)
     const char *why = fabsf(cr->scale * sqrtf((float)per_head) - 1.0f) < 1e-6f ? _(" (1/√dₖ)")
                       : cr->scale == 1.0f                                  ? _(" (no scaling)")
                                                                            : "";
-    char nq[64], nk[64], nh[64];
-    snprintf(nq, sizeof nq, ngettext("%zu query", "%zu queries", cr->n_q), cr->n_q);
-    snprintf(nk, sizeof nk, ngettext("%zu key", "%zu keys", cr->n_k), cr->n_k);
-    snprintf(nh, sizeof nh, ngettext("%zu head", "%zu heads", cr->heads), cr->heads);
-    snprintf(b, sizeof b, _("n_q = %s, n_k = %s, d_k = %zu, d_v = %zu, %s, scale = %.6g%s"), nq, nk,
-             cr->d_k, cr->d_v, nh, (double)cr->scale, why);
+    char nq[64], nk[64], nh[64], dk[64];
+    snprintf(nq, sizeof nq, _n("%zu query", "%zu queries", cr->n_q), cr->n_q);
+    snprintf(nk, sizeof nk, _n("%zu key", "%zu keys", cr->n_k), cr->n_k);
+    snprintf(nh, sizeof nh, _n("%zu head", "%zu heads", cr->heads), cr->heads);
+    if (cr->heads > 1)
+        snprintf(dk, sizeof dk, _("%zu (%zu per head)"), cr->d_k, per_head);
+    else
+        snprintf(dk, sizeof dk, "%zu", cr->d_k);
+    snprintf(b, sizeof b, _("n_q = %s, n_k = %s, d_k = %s, d_v = %zu, %s, scale = %.6g%s"), nq, nk,
+             dk, cr->d_v, nh, (double)cr->scale, why);
     ui_doc_text(d, b, CRT_DIM, 0);
     ui_doc_blank(d);
 }
@@ -171,14 +176,20 @@ static void mask_table(ui_doc *d, const at_compute *c, const at_compute_result *
     free(m);
 }
 
-/* What `show` prints under the matrices: the variance of the raw scores and the
- * largest weight of each row (the first head's, as `show` has it). */
+/* What `show` prints under the matrices: the variance of the raw scores (and of the
+ * scaled ones beside it, when the block scales) and the largest weight of each row (the
+ * first head's, as `show` has it). A masked block has no variance line: its scores are
+ * not what it is about. */
 static void summary_lines(ui_doc *d, const at_compute_result *cr)
 {
     char b[256];
-    if (cr->raw && cr->n_q * cr->n_k > 1) {
+    if (cr->raw && cr->n_q * cr->n_k > 1 && !cr->masked) {
         snprintf(b, sizeof b, _("Variance of the raw scores q·k: %.4g"), cr->raw_variance);
         ui_doc_text(d, b, CRT_NORMAL, 0);
+        if (cr->scale != 1.0f) {
+            snprintf(b, sizeof b, _("Variance of the scaled scores: %.4g"), cr->scaled_variance);
+            ui_doc_text(d, b, CRT_NORMAL, 0);
+        }
     }
     if (cr->n_k < 2)
         return;
@@ -200,15 +211,44 @@ static void summary_lines(ui_doc *d, const at_compute_result *cr)
     free(s);
 }
 
-void ui_compute_layout(ui_doc *d, const at_compute *c, const at_compute_result *cr)
+void ui_compute_layout_results(ui_doc *d, const at_compute *c, const at_compute_result *cr)
+{
+    char title[256];
+    const char *const *kl = cr->key_tokens ? cr->key_tokens : cr->tokens;
+    mat_style vec = {cr->tokens, NULL, 0, 0}, weights = {cr->tokens, kl, 0, 1};
+    int random = c && c->random;
+    if (random) {   /* the figures the demo is about, before any matrix */
+        summary_lines(d, cr);
+        ui_doc_blank(d);
+    }
+    for (size_t h = 0; h < cr->heads; h++) {
+        char head[32] = "";
+        if (cr->heads > 1)
+            snprintf(head, sizeof head, _(" · head %zu"), h + 1);
+        snprintf(title, sizeof title, _("Weights = softmax of each row%s"), head);
+        matrix_table(d, title, cr->weights + h * cr->n_q * cr->n_k, cr->n_q, cr->n_k, &weights);
+    }
+    for (size_t i = 0; i < cr->n_q; i++)
+        if (cr->fully_masked && cr->fully_masked[i]) {
+            snprintf(title, sizeof title, _("Row %zu is fully masked: it sees no key, its weights and output are 0."), i + 1);
+            ui_doc_text(d, title, CRT_WARN, 2);
+            if (i + 1 == cr->n_q || !cr->fully_masked[i + 1])
+                ui_doc_blank(d);
+        }
+    if (!cr->scores_only && cr->out)
+        matrix_table(d, _("Output = weights · V"), cr->out, cr->n_q, cr->d_v, &vec);
+    if (!random)
+        summary_lines(d, cr);
+    ui_doc_blank(d);
+}
+
+void ui_compute_layout_inputs(ui_doc *d, const at_compute *c, const at_compute_result *cr)
 {
     char title[256];
     const char *const *kl = cr->key_tokens ? cr->key_tokens : cr->tokens;
     mat_style vec = {cr->tokens, NULL, 0, 0}, kvec = {kl, NULL, 0, 0};
-    mat_style scores = {cr->tokens, kl, 1, 0}, weights = {cr->tokens, kl, 0, 1};
-    mat_style mask = {cr->tokens, kl, 0, 0};
+    mat_style scores = {cr->tokens, kl, 1, 0}, mask = {cr->tokens, kl, 0, 0};
     if (!cr->scores_only) {
-        header_line(d, cr);
         matrix_table(d, _("Q (queries)"), cr->q, cr->n_q, cr->d_k, &vec);
         matrix_table(d, _("K (keys)"), cr->k, cr->n_k, cr->d_k, &kvec);
         matrix_table(d, _("V (values)"), cr->v, cr->n_k, cr->d_v, &kvec);
@@ -227,15 +267,20 @@ void ui_compute_layout(ui_doc *d, const at_compute *c, const at_compute_result *
             snprintf(title, sizeof title, _("Scores (already scaled)%s"), head);
         }
         matrix_table(d, title, cr->scaled + off, cr->n_q, cr->n_k, &scores);
-        snprintf(title, sizeof title, _("Weights = softmax of each row%s"), head);
-        matrix_table(d, title, cr->weights + off, cr->n_q, cr->n_k, &weights);
     }
-    for (size_t i = 0; i < cr->n_q; i++)
-        if (cr->fully_masked && cr->fully_masked[i]) {
-            snprintf(title, sizeof title, _("Row %zu is fully masked: it sees no key, its weights and output are 0."), i + 1);
-            ui_doc_text(d, title, CRT_WARN, 2);
-        }
-    if (!cr->scores_only && cr->out)
-        matrix_table(d, _("Output = weights · V"), cr->out, cr->n_q, cr->d_v, &vec);
-    summary_lines(d, cr);
+}
+
+void ui_compute_layout_header(ui_doc *d, const at_compute_result *cr)
+{
+    if (!cr->scores_only)
+        header_line(d, cr);
+}
+
+void ui_compute_layout(ui_doc *d, const at_compute *c, const at_compute_result *cr)
+{
+    ui_compute_layout_header(d, cr);
+    ui_compute_layout_results(d, c, cr);
+    ui_doc_line_add(d, _("How the engine got there:"), CRT_DIM, 0);
+    ui_doc_blank(d);
+    ui_compute_layout_inputs(d, c, cr);
 }

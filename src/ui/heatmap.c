@@ -44,6 +44,8 @@ static int label_width(const char *const *labels, size_t n)
 
 static int row_label_cols(const ui_heatmap *h, int cols)
 {
+    if (h->label_cols > 1)
+        return h->label_cols;
     int lw = label_width(h->q_labels, h->n_q);
     int cap = cols / 4 < 12 ? cols / 4 : 12;
     if (lw > cap)
@@ -63,6 +65,12 @@ int ui_heatmap_cell_width(const ui_heatmap *h, int cols)
     if (cw < 2)
         cw = maxc < 2 ? 1 : 2;
     return cw;
+}
+
+int ui_heatmap_width(const ui_heatmap *h, int cols)
+{
+    int w = row_label_cols(h, cols) + ui_heatmap_cell_width(h, cols) * (int)h->n_k;
+    return w < cols ? w : cols;
 }
 
 int ui_heatmap_shows_numbers(const ui_heatmap *h, int cols)
@@ -95,6 +103,12 @@ static void draw_cell(WINDOW *w, int y, int x, int cw, const ui_heatmap *h, size
     float v = h->weights[i * h->n_k + j];
     char num[64];
     int colour = crt_palette_in_use() != CRT_PALETTE_NONE;
+    if (h->hidden) {   /* nothing of the weight: the cursor cell marked with "?" */
+        attr_t a = selected ? crt_attr(CRT_SELECTED) : crt_attr(CRT_DIM);
+        ui_fill(w, y, x, cw, a);
+        ui_puts(w, y, x + cw - 1, selected ? "?" : "·", 1, a);
+        return;
+    }
     if (is_masked(h, i, j)) {
         attr_t a = selected ? crt_attr(CRT_SELECTED) : crt_attr(CRT_DIM);
         ui_fill(w, y, x, cw, a);

@@ -22,6 +22,10 @@ typedef struct ui_heatmap {
     int max_cell;                      /* widest cell in columns (0 = 6; 1 = colour only) */
     const unsigned char *dim_rows;     /* optional [n_q]: 1 = a row drawn dimmed (its label
                                           and its cells: numbers and shades, no heat colour) */
+    int label_cols;                    /* columns of the row labels, the gap included
+                                          (0 = from the labels and the width) */
+    int hidden;                        /* 1: the weights are not shown yet (a prediction is
+                                          pending): blank cells, the cursor cell marked */
 } ui_heatmap;
 
 /* Draw in r (at least 3 rows × 8 columns, else nothing is drawn). */
@@ -29,6 +33,10 @@ void ui_heatmap_draw(WINDOW *w, ui_rect r, ui_heatmap *h);
 
 /* The cell width the heatmap would use in an area `cols` wide. */
 int ui_heatmap_cell_width(const ui_heatmap *h, int cols);
+
+/* The columns the heatmap takes in an area `cols` wide: its labels and every key's cell
+ * (no more than cols). */
+int ui_heatmap_width(const ui_heatmap *h, int cols);
 
 /* 1 when cells in an area `cols` wide are wide enough to print the weights (else the
  * heatmap is colour or shade only, and the screen should say where the numbers are). */

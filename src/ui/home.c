@@ -8,10 +8,8 @@
 #include "ui/crt.h"
 #include "ui/draw.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
-#include "ui/lessonview.h"
 #include "ui/question.h"
-#include "ui/quizview.h"
+#include "ui/route.h"
 #include "quiz/bind.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
@@ -45,38 +43,50 @@ static const ui_help_item home_help[] = {
 /* Questions of a lesson answered right so far (the best result of each, as the
  * self-test summary counts them), tried, and how many it has. The ids are those the
  * lesson player and the self-test both record: "LESSON:QID". */
-static void lesson_score(ui_tutor *t, const at_lesson *l, unsigned *right, unsigned *tried,
+static void lesson_score(ui_app *app, const at_lesson *l, unsigned *right, unsigned *tried,
                          unsigned *total)
 {
+    qz_store *store = ui_tutor_store(app);
     char id[160];
     *right = *tried = *total = 0;
     for (unsigned i = 0; i < l->doc->steps_count; i++) {
         const at_question *q = l->doc->steps[i].question;
-        if (!q)
+        if (!q || at_lesson_part_of(l, q))   /* a second part counts with its question */
             continue;
         (*total)++;
         snprintf(id, sizeof id, "%s:%s", l->doc->id, q->id);
-        qz_rec_verdict v = ui_question_standing(t->store_open ? qz_store_answer(&t->store, id) : NULL);
+        const qz_answer_rec *a = store ? qz_store_answer(store, id) : NULL, *b = NULL;
+        if (q->follow_up && at_lesson_find_question(l, q->follow_up, NULL)) {
+            snprintf(id, sizeof id, "%s:%s", l->doc->id, q->follow_up);
+            b = store ? qz_store_answer(store, id) : NULL;
+        }
+        qz_rec_verdict v = ui_question_standing_parts(a, b, q->follow_up != NULL &&
+                                                      at_lesson_find_question(l, q->follow_up, NULL));
         *tried += v != QZ_REC_NONE;
         *right += v == QZ_REC_CORRECT;
     }
 }
 
-/* "✓ done", "▸ 3/9", "· new", plus " Q2/3" for questions. The self-test (opened as
- * the quiz) is done when every question was tried, under way when some were. */
-static void lesson_mark(ui_tutor *t, const at_lesson *l, int quiz, char *mark, size_t n,
+/* "✓ done", "▸ 3/9", "· new", plus " Q2/3" for questions. A lesson is done when its
+ * last step was reached and every question of it was tried (paging through to the end
+ * leaves it at "▸ 9/9" while a question waits); the self-test (opened as the quiz) when
+ * every question was tried, under way when some were. */
+static void lesson_mark(ui_app *app, const at_lesson *l, int quiz, char *mark, size_t n,
                         char *shrt, size_t sn)
 {
-    const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, l->doc->id) : NULL;
+    qz_store *store = ui_tutor_store(app);
+    const qz_lesson_rec *r = store ? qz_store_lesson(store, l->doc->id) : NULL;
     unsigned right, tried, total;
-    lesson_score(t, l, &right, &tried, &total);
+    lesson_score(app, l, &right, &tried, &total);
     char q[32] = "";
     if (total)
         snprintf(q, sizeof q, _(" Q%u/%u"), right, total);
-    if ((r && r->done) || (quiz && total && tried == total))
+    if ((r && r->done && tried == total) || (quiz && total && tried == total))
         snprintf(shrt, sn, "%s", _("✓ done"));
     else if (quiz && tried)
         snprintf(shrt, sn, _("▸ %u/%u"), tried, total);
+    else if (r && r->done)   /* read to the end, a question left */
+        snprintf(shrt, sn, _("▸ %u/%u"), l->doc->steps_count, l->doc->steps_count);
     else if (r)
         snprintf(shrt, sn, _("▸ %u/%u"), r->step + 1, l->doc->steps_count);
     else
@@ -89,37 +99,38 @@ static void lesson_mark(ui_tutor *t, const at_lesson *l, int quiz, char *mark, s
 
 static void build(ui_home *h)
 {
-    ui_tutor *t = ui_tutor_of(h->base.app);
-    ui_tutor_load_lessons(t);
+    const at_lesson_set *set = ui_tutor_lessons(h->base.app);
+    unsigned pos_step = 0;
+    const char *pos_lesson = ui_tutor_position(h->base.app, &pos_step);
     h->n = 0;
     home_item *it;
-    if (t->store_open && t->store.p->lesson) {
-        const at_lesson *l = at_lesson_set_find(&t->lessons, t->store.p->lesson);
+    if (pos_lesson) {
+        const at_lesson *l = at_lesson_set_find(set, pos_lesson);
         if (l) {
             it = &h->items[h->n++];
             *it = (home_item){.kind = ITEM_CONTINUE};
             snprintf(it->label, sizeof it->label, _("Continue: %s, step %u"), l->doc->title,
-                     t->store.p->step + 1);
+                     pos_step + 1);
         }
     }
     /* the self-test lesson is one entry among the lessons, opening the self-test
      * screen; its size counted, not typed */
-    for (size_t i = 0; i < t->lessons.count && h->n < 60; i++) {
-        const at_lesson *l = t->lessons.lessons[i];
+    for (size_t i = 0; i < set->count && h->n < 60; i++) {
+        const at_lesson *l = set->lessons[i];
         unsigned nq = 0;
         int quiz = !strcmp(l->doc->id, QZ_SELF_TEST_LESSON);
-        for (unsigned k = 0; quiz && k < l->doc->steps_count; k++)
-            nq += l->doc->steps[k].question != NULL;
+        for (unsigned k = 0; quiz && k < l->doc->steps_count; k++)   /* a part (Q2's b) is no question of its own */
+            nq += l->doc->steps[k].question && !at_lesson_part_of(l, l->doc->steps[k].question);
         quiz = nq > 0;
         it = &h->items[h->n++];
         *it = (home_item){.kind = quiz ? ITEM_QUIZ : ITEM_LESSON, .lesson = (int)i};
         snprintf(it->num, sizeof it->num, "%zu.", i + 1);
         if (quiz)
             snprintf(it->label, sizeof it->label,
-                     ngettext("Self-test: %u question", "Self-test: %u questions", nq), nq);
+                     _n("Self-test: %u question", "Self-test: %u questions", nq), nq);
         else
             snprintf(it->label, sizeof it->label, "%s", l->doc->title);
-        lesson_mark(t, l, quiz, it->mark, sizeof it->mark, it->mark_short, sizeof it->mark_short);
+        lesson_mark(h->base.app, l, quiz, it->mark, sizeof it->mark, it->mark_short, sizeof it->mark_short);
     }
     it = &h->items[h->n++];
     *it = (home_item){.kind = ITEM_LAB};
@@ -157,10 +168,9 @@ static void put_cut(WINDOW *w, int y, int x, const char *s, int max, attr_t a)
 static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
 {
     ui_home *h = (ui_home *)s;
-    ui_tutor *t = ui_tutor_of(s->app);
     ui_puts(w, r.y + 1, r.x + 2, _("Self-attention, step by step"), r.w - 4, crt_attr(CRT_TITLE));
     int y0 = r.y + 3, rows = r.h - 4;
-    const char *note = t->store_note[0] ? t->store_note : t->lessons_note[0] ? t->lessons_note : NULL;
+    const char *note = ui_tutor_note(s->app);
     if (note) {   /* wrapped at the bottom, so a file name in it shows whole */
         ui_lines lines = {0};
         if (ui_wrap(note, strlen(note), r.w - 4, &lines) == 0) {
@@ -221,31 +231,37 @@ static void home_draw(ui_screen *s, WINDOW *w, ui_rect r)
 static int open_item(ui_home *h)
 {
     const home_item *it = &h->items[h->sel];
-    ui_screen *s = NULL;
-    ui_tutor *t = ui_tutor_of(h->base.app);
+    const at_lesson_set *set = ui_tutor_lessons(h->base.app);
+    qz_store *store = ui_tutor_store(h->base.app);
+    unsigned pos_step = 0;
+    const char *pos_lesson = ui_tutor_position(h->base.app, &pos_step);
+    ui_open_arg arg = {.layer = -1, .head = -1, .focus = -1};
     switch (it->kind) {
-    case ITEM_LAB: s = ui_lab_new(h->base.app, NULL, NULL); break;
-    case ITEM_QUIZ: s = ui_quiz_new(h->base.app); break;
+    case ITEM_LAB: ui_open(h->base.app, UI_SCREEN_LAB, NULL); break;
+    case ITEM_QUIZ: ui_open(h->base.app, UI_SCREEN_QUIZ, NULL); break;
     case ITEM_CONTINUE: {
-        for (size_t i = 0; i < t->lessons.count; i++)
-            if (!strcmp(t->lessons.lessons[i]->doc->id, t->store.p->lesson))
-                s = ui_lesson_new(h->base.app, i, t->store.p->step);
+        for (size_t i = 0; pos_lesson && i < set->count; i++)
+            if (!strcmp(set->lessons[i]->doc->id, pos_lesson)) {
+                arg.lesson = i;
+                arg.step = pos_step;
+                ui_open(h->base.app, UI_SCREEN_LESSON, &arg);
+            }
         break;
     }
     case ITEM_LESSON: {
-        const at_lesson *l = t->lessons.lessons[it->lesson];
-        const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, l->doc->id) : NULL;
+        const at_lesson *l = set->lessons[it->lesson];
+        const qz_lesson_rec *r = store ? qz_store_lesson(store, l->doc->id) : NULL;
         unsigned step = 0;
-        if (t->store_open && t->store.p->lesson && !strcmp(t->store.p->lesson, l->doc->id))
-            step = t->store.p->step;
+        if (pos_lesson && !strcmp(pos_lesson, l->doc->id))
+            step = pos_step;
         else if (r && !r->done)
             step = r->step;
-        s = ui_lesson_new(h->base.app, (size_t)it->lesson, step);
+        arg.lesson = (size_t)it->lesson;
+        arg.step = step;
+        ui_open(h->base.app, UI_SCREEN_LESSON, &arg);
         break;
     }
     }
-    if (s)
-        ui_app_push(h->base.app, s);
     return UI_HANDLED | UI_REDRAW;
 }
 
@@ -271,13 +287,9 @@ static int home_key(ui_screen *s, ui_key k)
             return open_item(h);
         }
     } else if (UI_IS_CHAR(k, 't')) {
-        ui_screen *q = ui_quiz_new(s->app);
-        if (q)
-            ui_app_push(s->app, q);
+        ui_open(s->app, UI_SCREEN_QUIZ, NULL);
     } else if (UI_IS_CHAR(k, 'L')) {
-        ui_screen *lab = ui_lab_new(s->app, NULL, NULL);
-        if (lab)
-            ui_app_push(s->app, lab);
+        ui_open(s->app, UI_SCREEN_LAB, NULL);
     } else if (UI_IS_CHAR(k, 'q') || UI_IS_CHAR(k, 27)) {
         ui_tutor_save(s->app);
         return UI_QUIT;

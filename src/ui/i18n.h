@@ -1,22 +1,26 @@
-/* UI strings through gettext (text domain "attn-tutor"), in the language the student
- * chose with --lang or through the locale strings, even when that locale is not
- * installed (only C.UTF-8 may exist: see ui_i18n_init). */
+/* UI strings in the language the student chose (--lang, else the locale strings): the
+ * English text in the code, its translation from the gettext catalogue po/<lang>.po,
+ * looked up as the grader's and the commands' messages are (quiz/lang.h: qz_tr), so
+ * the choice does not depend on the process locale or on which locales are installed
+ * (only C.UTF-8 may exist). */
 #ifndef AT_UI_I18N_H
 #define AT_UI_I18N_H
 
-#include <libintl.h>
+#include "quiz/lang.h"
 
-#define _(s) gettext(s)
+/* A UI string in the UI's language (xgettext keywords _, N_, _n:1,2). */
+#define _(s) qz_tr(ui_qz_lang(), s)
 #define N_(s) (s)
+/* The form of a plural message for n. */
+#define _n(singular, plural, n) qz_ntr(ui_qz_lang(), singular, plural, n)
 
-/* Make gettext answer in lang ("zh" or "en"): binds the domain to the compiled
- * catalogues (build/locale beside the executable in a checkout, else the install
- * prefix's share/locale), with UTF-8 output; when LC_MESSAGES is the plain C locale
- * (the wanted locale is not installed) it switches LC_MESSAGES to C.UTF-8 and sets
- * LANGUAGE, so the catalogue is used. Call once, before the first _(). */
+/* Make the UI speak lang ("zh" or "en"). Call once, before the first _(). */
 void ui_i18n_init(const char *lang);
 
 /* The language in use: "zh" or "en". */
 const char *ui_lang(void);
+
+/* The same as the grader's qz_lang. */
+qz_lang ui_qz_lang(void);
 
 #endif

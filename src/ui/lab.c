@@ -9,9 +9,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/headstats.h"
+#include "engine/hf/hf.h"
 #include "ui/attnview.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
+#include "ui/headsgrid.h"
 #include "ui/heatmap.h"
 #include "ui/i18n.h"
 #include "ui/lineedit.h"
@@ -28,6 +31,9 @@ typedef struct ui_lab {
     int detail_top;      /* first key row shown in the detail pane */
     int stale;           /* the sentence changed since the model last ran on it */
     size_t frame;        /* the training frame t shows next */
+    int find;            /* the measure f looks for next (at_head_measure) */
+    char found[256];     /* what f found, shown under the settings ("" = nothing) */
+    at_hf_cache *cache;  /* a real model's key/value cache (NULL: none yet, or BERT) */
 } ui_lab;
 
 static const ui_help_item lab_help[] = {
@@ -40,28 +46,55 @@ static const ui_help_item lab_help[] = {
     {N_("[  ]"), N_("previous / next layer")},
     {N_(",  .  1-9  a"), N_("previous / next head, head N, all heads side by side")},
     {N_("m"), N_("causal mask on/off (a token sees only itself and earlier ones)")},
-    {N_("s"), N_("scaling by √dₖ on/off (without it the weights sharpen)")},
+    {N_("s"), N_("scaling by √dₖ on/off in every layer (without it the weights sharpen; the "
+                 "layers below change too, so q·k itself changes)")},
     {N_("e"), N_("export the shown weights as CSV (the file name is shown)")},
+    {N_("f"), N_("find a head by what it does, over every layer: the most weight on the "
+                 "previous token, on the first token, on the other pieces of the same word "
+                 "(each press: the next)")},
     {N_("t"), N_("put in a sentence the model was trained on (each press: the next sentence "
                  "frame)")},
     {N_("the model"), N_("The built-in model was trained only to tell which noun a pronoun "
                          "refers to, in a few sentence frames (the line under the layer "
                          "says which; t shows them). There its coreference head, the head "
                          "shown first, looks from the pronoun to that noun.")},
+    {N_("layer 1 head 1"), N_("The previous-token head: trained so that every token looks at "
+                              "the token before it. Unlike the coreference head it does so on "
+                              "any sentence, words it never saw included; the line above the "
+                              "heatmap gives its weights on your sentence.")},
     {N_("its limits"), N_("Only the pronoun's row of the coreference head was trained: the "
                           "other rows are dimmed and mean nothing. Words it never saw are "
                           "listed; their vectors are guesses from character n-grams. When "
                           "the sentence has no pronoun it was trained at, when more than a "
                           "quarter of its tokens are unseen, or when the query is, a note says "
-                          "the weights are not learned meaning. On sentences unlike its "
-                          "frames its choice of noun is no better than a guess.")},
+                          "the weights are not learned meaning. It learned agreement (he, "
+                          "she, they, it; 他, 她, 他们) and a few hundred words; on sentences "
+                          "unlike its frames its choice of noun is often wrong.")},
+    {N_("a real model"), N_("With --model DIR (a Hugging Face GPT-2 or BERT folder) the "
+                            "lab shows that model: its own tokens (␣ is the space before a "
+                            "GPT-2 word, ## a WordPiece inside a word), every layer and head, "
+                            "its own mask (GPT-2 looks only backwards). Try f: many heads "
+                            "look at the previous token, many rest on the first token; in "
+                            "the upper layers look for the head that links a pronoun to its "
+                            "noun. Lessons keep the built-in model.")},
+    {N_("the cache"), N_("GPT-2 looks only backwards, so a token's keys, values and "
+                         "attention row never change when words are added after it. The lab "
+                         "keeps them (a key/value cache): typing at the end computes only the "
+                         "new tokens, an edit in the middle everything from there on; the line "
+                         "under the settings says how many were computed.")},
     {NULL, NULL},
 };
 
 static void recompute(ui_lab *l)
 {
     ui_tutor *t = ui_tutor_of(l->base.app);
-    ui_attn_compute(&l->attn, t->model, l->input.buf);
+    l->found[0] = '\0';
+    if (t->hf && !l->cache)
+        at_hf_cache_new(t->hf, &l->cache, NULL);   /* none: every run computes everything */
+    if (t->hf)
+        ui_attn_compute_hf(&l->attn, t->hf, l->cache, l->input.buf);
+    else
+        ui_attn_compute(&l->attn, t->model, l->input.buf);
     ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
     if (l->attn.run.n && l->map.cur_row < 0)
         l->map.cur_row = 0;
@@ -96,17 +129,29 @@ static int lab_typing(ui_screen *s)
     return ((ui_lab *)s)->typing;
 }
 
+/* A real model's layers (heads = 0) or heads per layer (heads = 1). */
+static size_t hf_size(const at_hf_model *m, int heads)
+{
+    at_hf_info hi;
+    at_hf_get_info(m, &hi);
+    return heads ? hi.cfg->n_heads : hi.cfg->n_layers;
+}
+
 /* "12 tokens · layer 2/2 · head 1/1 · no mask · scaled by √dₖ · trained model"; the
  * layer and head counts are the model's even when no sentence is typed yet. */
 static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
 {
     char b[512];
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
+    ui_tutor *t = ui_tutor_of(app);
     const ui_attn *a = &l->attn;
     at_model_info info;
     at_model_get_info(t->model, &info);
-    size_t layer = a->layer >= 0 && (size_t)a->layer < info.n_layers ? (size_t)a->layer : 0;
-    size_t heads = info.n_layers ? info.n_heads[layer] : 0;
+    size_t n_layers = info.n_layers;
+    if (t->hf)   /* a real checkpoint: its own sizes, every layer the same heads */
+        n_layers = hf_size(t->hf, 0);
+    size_t layer = a->layer >= 0 && (size_t)a->layer < n_layers ? (size_t)a->layer : 0;
+    size_t heads = t->hf ? hf_size(t->hf, 1) : info.n_layers ? info.n_heads[layer] : 0;
     char head[48];
     if (a->head == UI_HEAD_ALL && heads == 1)
         snprintf(head, sizeof head, "%s", _("one head"));
@@ -118,37 +163,69 @@ static void draw_info(ui_lab *l, WINDOW *w, int y, int x, int cols)
     if (a->toks.n == 0 || a->run.n == 0)
         snprintf(toks, sizeof toks, "%s", _("type a sentence"));
     else
-        snprintf(toks, sizeof toks, ngettext("%zu token", "%zu tokens", a->toks.n), a->toks.n);
-    snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
-             layer + 1, info.n_layers, head,
-             a->causal ? _("causal mask") : _("no mask"),
-             a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
-             t->trained ? _("trained model") : _("untrained demo weights"));
+        snprintf(toks, sizeof toks, _n("%zu token", "%zu tokens", a->toks.n), a->toks.n);
+    if (t->hf) {
+        at_hf_info hi;
+        at_hf_get_info(t->hf, &hi);
+        snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
+                 layer + 1, n_layers, head,
+                 hi.causal ? _("causal mask (the model's own)") : _("no mask (both ways)"),
+                 _("scaled by √dₖ"), hi.cfg->family == AT_HF_GPT2 ? "GPT-2" : "BERT");
+    } else {
+        snprintf(b, sizeof b, _("%s · layer %zu/%zu · %s · %s · %s · %s"), toks,
+                 layer + 1, info.n_layers, head,
+                 a->causal ? _("causal mask") : _("no mask"),
+                 a->unscaled ? _("not scaled") : _("scaled by √dₖ"),
+                 t->trained ? _("trained model") : _("untrained demo weights"));
+    }
     ui_put_items(w, y, x, b, cols, crt_attr(CRT_DIM));
 }
 
 /* The lines between the settings and the heatmap: what the model was trained on (on
  * tall screens), the cut sentence and the unseen words, then the note that the weights
- * are not learned meaning or, on the coreference layer, which row was trained.
+ * are not learned meaning or, on the coreference layer, which row was trained; on the
+ * previous-token head, what it does on this sentence instead of the note.
  * Returns the rows used from y. */
 static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
+    ui_tutor *t = ui_tutor_of(app);
     const ui_attn *a = &l->attn;
     char b[1024];
     int used = 0, tall = rows >= 18;
+    if (t->hf) {   /* a real checkpoint: what it is, the cut, what f found */
+        at_hf_info hi;
+        at_hf_get_info(t->hf, &hi);
+        const char *base = strrchr(hi.dir, '/');
+        base = base && base[1] ? base + 1 : hi.dir;
+        char cached[160] = "";
+        if (hi.causal && a->run.n)
+            snprintf(cached, sizeof cached, _(" · computed %zu of %zu tokens (key/value cache)"),
+                     a->run.n - a->reused, a->run.n);
+        snprintf(b, sizeof b, _("%s · %zu layers × %zu heads · %s tokens%s · %s"), base,
+                 hi.cfg->n_layers, hi.cfg->n_heads, hi.tokenizer, cached, _("f: find heads"));
+        ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
+        if (a->n_total > a->toks.n && a->toks.n) {
+            snprintf(b, sizeof b, _("first %zu of %zu tokens (model limit)"), a->toks.n,
+                     a->n_total);
+            ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_WARN));
+        }
+        if (l->found[0] && rows > 9)
+            ui_put_items(w, y + used++, x, l->found, cols, crt_attr(CRT_OK));
+        return used;
+    }
     if (t->model_note[0] && rows > 9) {
         ui_puts(w, y + used++, x, t->model_note, cols, crt_attr(CRT_WARN));
     } else if (tall) {
-        ui_scope_trained_on(t->model, 0, b, sizeof b);
-        if (t->trained)
+        ui_scope_trained_on(ui_tutor_model(app), 0, b, sizeof b);
+        if (ui_tutor_trained(app))
             strcat(b, _(" · t: one of its sentences"));
         ui_put_items(w, y + used++, x, b, cols, crt_attr(CRT_DIM));
     }
     ui_scope_unseen(a, l->input.cut ? UI_LINE_MAX - 1 : 0, cols < 60, b, sizeof b);
     if (b[0])
         ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_WARN));
-    else if (tall && a->run.n && t->trained)
+    else if (tall && a->run.n && ui_tutor_trained(app))
         ui_puts(w, y + used, x, _("every word was in the training sentences"), cols,
                 crt_attr(CRT_DIM));
     used += b[0] || tall;
@@ -156,8 +233,12 @@ static int draw_scope(ui_lab *l, WINDOW *w, int y, int x, int cols, int rows)
      * otherwise the note, or the trained rows when there is none */
     char note[1024];
     int has_note = ui_scope_note(t->model, a, l->map.cur_row, note, sizeof note);
+    if (ui_scope_named(t->model, a, b, sizeof b)) {   /* the named head: what it does here */
+        ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_OK));
+        return used + 1;
+    }
     if (tall || !has_note) {
-        ui_scope_rows(t->model, a, b, sizeof b);
+        ui_scope_rows(ui_tutor_model(app), a, b, sizeof b);
         if (b[0])
             ui_put_items(w, y + used, x, b, cols, crt_attr(CRT_DIM));
         used += b[0] || tall;
@@ -267,7 +348,7 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     char b[256];
     snprintf(b, sizeof b, _("Query %zu: %s"), i + 1, a->labels[i]);
     int tw = ui_puts(w, r.y, r.x, b, r.w, crt_attr(CRT_TITLE));
-    if (ui_tutor_of(l->base.app)->trained && a->run.unknown && a->run.unknown[i])
+    if (ui_tutor_trained(l->base.app) && a->run.unknown && a->run.unknown[i])
         tw += ui_puts(w, r.y, r.x + tw, _(" (unseen word)"), r.w - tw, crt_attr(CRT_WARN));
     if (untrained_row(a, i))
         ui_puts(w, r.y, r.x + tw, _(" (untrained row)"), r.w - tw, crt_attr(CRT_DIM));
@@ -320,34 +401,82 @@ static void draw_detail(ui_lab *l, WINDOW *w, ui_rect r)
     }
 }
 
-/* Every head of the layer side by side, when they fit: cells of 2 columns, or of 1
- * (colour or shade only, the numbers are in the single-head view) when 2 do not fit.
- * Returns 0 when even 1-column cells do not fit. */
+/* Every head of the layer side by side, when they fit (ui/headsgrid.h: numbers in the
+ * cells and whole labels where there is room). Returns 0 when they do not. */
 static int draw_all_heads(ui_lab *l, WINDOW *w, ui_rect r)
 {
-    size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n;
-    if (H == 0)
+    ui_heads_grid g;
+    if (!ui_heads_grid_plan(&l->attn, r.w, r.h, &g))
         return 0;
-    int lw = 6, ph = (int)n + 2, cw = 2, per_row = 0;
-    for (; cw >= 1; cw--) {
-        int pw = lw + cw * (int)n + 2;
-        per_row = r.w / pw;
-        if (per_row >= 1 && ((int)H + per_row - 1) / per_row * ph <= r.h)
-            break;
+    ui_heads_grid_draw(w, r, 0, &l->attn, l->map.cur_row, &g);
+    if (g.cell < 4 && g.rows + 1 < r.h)
+        ui_puts(w, r.y + g.rows + 1, r.x, _("colour only: a head alone (1-9) shows its numbers"),
+                r.w, crt_attr(CRT_DIM));
+    return 1;
+}
+
+/* One head as a thumbnail of side rows × rows (2 columns a cell, so it looks square):
+ * cell (a, b) shows the largest weight of its block of queries and keys; a block whose
+ * every cell is masked is blank. */
+static void draw_thumbnail(const ui_attn *a, int head, WINDOW *w, int y, int x, size_t side)
+{
+    size_t n = a->run.n;
+    const float *wt = a->run.weights[a->layer] + ui_attn_index(a, head, 0, 0);
+    const float *sc = a->run.scores[a->layer] + ui_attn_index(a, head, 0, 0);
+    int colour = crt_palette_in_use() != CRT_PALETTE_NONE;
+    for (size_t r = 0; r < side; r++)
+        for (size_t c = 0; c < side; c++) {
+            size_t i0 = r * n / side, i1 = (r + 1) * n / side, j0 = c * n / side,
+                   j1 = (c + 1) * n / side;
+            float best = -1;
+            for (size_t i = i0; i < i1; i++)
+                for (size_t j = j0; j < j1; j++)
+                    if (!(isinf(sc[i * n + j]) && sc[i * n + j] < 0) && wt[i * n + j] > best)
+                        best = wt[i * n + j];
+            int cy = y + (int)r, cx = x + 2 * (int)c;
+            if (best < 0) {
+                ui_fill(w, cy, cx, 2, crt_attr(CRT_NORMAL));
+            } else if (colour) {
+                ui_fill(w, cy, cx, 2, crt_attr(crt_heat_role(best)));
+            } else {
+                ui_puts(w, cy, cx, crt_shade(best), 1, crt_attr(CRT_NORMAL));
+                ui_puts(w, cy, cx + 1, crt_shade(best), 1, crt_attr(CRT_NORMAL));
+            }
+        }
+}
+
+/* Every head of the layer as thumbnails (BertViz's model view), when the full maps do
+ * not fit: the largest side that fits, at most one cell per token. Returns 0 when not
+ * even 4 × 4 cells fit. */
+static int draw_thumbnails(ui_lab *l, WINDOW *w, ui_rect r)
+{
+    size_t H = ui_attn_heads(&l->attn), n = l->attn.run.n, best = 0, best_per_row = 1;
+    for (size_t per_row = 1; per_row <= H; per_row++) {
+        size_t rows_of = (H + per_row - 1) / per_row;
+        size_t by_w = (size_t)r.w / per_row, by_h = ((size_t)r.h - 1) / rows_of;
+        size_t side = by_w >= 3 ? (by_w - 2) / 2 : 0;
+        if (by_h >= 1 && by_h - 1 < side)
+            side = by_h - 1;
+        if (side > n)
+            side = n;
+        if (side > best) {
+            best = side;
+            best_per_row = per_row;
+        }
     }
-    if (cw < 1)
+    if (best < 4)
         return 0;
-    int pw = lw + cw * (int)n + 2;
+    int pw = 2 * (int)best + 2, ph = (int)best + 1;
+    char t[160];
+    snprintf(t, sizeof t, _("every head of layer %d: each cell the largest weight of its "
+                            "block (%zu × %zu tokens a cell at most)"), l->attn.layer + 1,
+             (n + best - 1) / best, (n + best - 1) / best);
+    ui_put_items(w, r.y, r.x, t, r.w, crt_attr(CRT_DIM));
     for (size_t h = 0; h < H; h++) {
-        ui_heatmap m = {0};
-        m.cur_row = m.cur_col = -1;
-        m.max_cell = cw;
-        ui_attn_heatmap(&l->attn, (int)h, &m);
-        int gx = r.x + (int)(h % (size_t)per_row) * pw, gy = r.y + (int)(h / (size_t)per_row) * ph;
-        char t[32];
+        int gx = r.x + (int)(h % best_per_row) * pw, gy = r.y + 1 + (int)(h / best_per_row) * ph;
         snprintf(t, sizeof t, _("head %zu"), h + 1);
         ui_puts(w, gy, gx, t, pw - 1, crt_attr(CRT_TITLE));
-        ui_heatmap_draw(w, (ui_rect){gy + 1, gx, (int)n + 1, lw + cw * (int)n}, &m);
+        draw_thumbnail(&l->attn, (int)h, w, gy + 1, gx, best);
     }
     return 1;
 }
@@ -375,20 +504,28 @@ static void lab_draw(ui_screen *s, WINDOW *w, ui_rect r)
         return;
     }
     if (l->attn.head == UI_HEAD_ALL) {
-        if (draw_all_heads(l, w, body))
+        if (draw_all_heads(l, w, body) || draw_thumbnails(l, w, body))
             return;
         ui_puts(w, body.y, body.x, _("All heads do not fit this terminal; showing head 1."),
                 body.w, crt_attr(CRT_WARN));
         body.y++;
         body.h--;
     }
+    /* wide screens: cells as wide as the longest key label (up to 12 columns), so the
+     * labels are whole; the default 6 otherwise */
+    int longest = 0;
+    for (size_t j = 0; j < l->attn.run.n; j++) {
+        int lw = ui_text_width(l->attn.labels[j], strlen(l->attn.labels[j]));
+        longest = lw > longest ? lw : longest;
+    }
+    l->map.max_cell = longest + 1 > 6 ? (longest + 1 < 12 ? longest + 1 : 12) : 0;
     ui_rect map = body, detail = {0, 0, 0, 0};
     /* the detail pane on the right, unless the heatmap beside it would lose its
      * numbers while there is room for the pane below */
     int right_ok = body.w >= 78 &&
                    (ui_heatmap_shows_numbers(&l->map, body.w - 36) || body.h < 16);
-    if (right_ok) {
-        map.w = body.w - 36;
+    if (right_ok) {   /* the pane right beside the heatmap, not at the screen's edge */
+        map.w = ui_heatmap_width(&l->map, body.w - 36);
         detail = (ui_rect){body.y, body.x + map.w + 2, body.h, 34};
     } else if (body.h >= 16) {   /* below */
         int dh = body.h / 2 > 10 ? 10 : body.h / 2;
@@ -468,9 +605,9 @@ static void export_csv(ui_lab *l)
 /* t: the next training frame's example sentence, the query on its pronoun. */
 static void load_frame(ui_lab *l)
 {
-    ui_tutor *t = ui_tutor_of(l->base.app);
+    ui_app *app = l->base.app;
     size_t n, k = l->frame;
-    const at_model_frame *f = ui_scope_frame(t->model, k, &n);
+    const at_model_frame *f = ui_scope_frame(ui_tutor_model(app), k, &n);
     if (!f) {
         ui_app_message(l->base.app, CRT_WARN, "%s",
                        _("The model file records no sentences it was trained on."));
@@ -487,6 +624,54 @@ static void load_frame(ui_lab *l)
         }
     ui_app_message(l->base.app, CRT_OK, _("Training frame %zu of %zu: %s"), k % n + 1, n,
                    f->pattern);
+}
+
+/* m, s and t with a real model: its mask and scaling are its own, and it has no
+ * training sentences to show. */
+static void real_model_key(ui_lab *l, int ch)
+{
+    at_hf_info hi;
+    at_hf_get_info(ui_tutor_of(l->base.app)->hf, &hi);
+    const char *why = ch == 't' ? _("t shows the built-in model's training sentences; a real "
+                                    "model takes any sentence: type one (i).")
+                    : ch == 's' ? _("A real model's scores are scaled by √dₖ as it was trained; "
+                                    "s is for the built-in model.")
+                    : hi.causal ? _("GPT-2 is causal by construction: the mask is the model's "
+                                    "own (it was trained to look only backwards).")
+                                : _("BERT attends both ways by construction: it has no causal "
+                                    "mask.");
+    ui_app_message(l->base.app, CRT_WARN, "%s", why);
+}
+
+/* f: the head, over every layer, with the most weight on the previous token, on the
+ * first token, on the other pieces of the same word (each press the next measure). */
+static void find_head(ui_lab *l)
+{
+    static const char *const what[AT_HEAD_N_MEASURES] = {
+        N_("on the previous token"), N_("on the first token"),
+        N_("on the other pieces of the same word")};
+    if (l->attn.run.n == 0) {
+        ui_app_message(l->base.app, CRT_WARN, "%s", _("Type a sentence first."));
+        return;
+    }
+    for (int tries = 0; tries < AT_HEAD_N_MEASURES; tries++) {
+        at_head_measure m = (at_head_measure)l->find;
+        l->find = (l->find + 1) % AT_HEAD_N_MEASURES;
+        size_t layer, head;
+        double v;
+        size_t count = at_head_best(&l->attn.run, &l->attn.toks, l->input.buf, m, &layer,
+                                    &head, &v);
+        if (!count)
+            continue;   /* e.g. no word of several pieces: the next measure */
+        l->attn.layer = (int)layer;
+        change_head(l, (int)head);
+        snprintf(l->found, sizeof l->found, _("f: layer %zu, head %zu puts %.2f %s on average "
+                                               "(the most of %zu heads)"),
+                 layer + 1, head + 1, v, _(what[m]), count);
+        ui_app_message(l->base.app, CRT_OK, "%s", l->found);
+        return;
+    }
+    ui_app_message(l->base.app, CRT_WARN, "%s", _("Nothing to measure: the sentence is one token."));
 }
 
 static int key_typing(ui_lab *l, ui_key k)
@@ -583,15 +768,28 @@ static int lab_key(ui_screen *s, ui_key k)
             change_head(l, UI_HEAD_ALL);
         break;
     case 'm':
-        l->attn.causal = !l->attn.causal;
-        recompute(l);
-        break;
     case 's':
-        l->attn.unscaled = !l->attn.unscaled;
+    case 't':
+        if (ui_tutor_of(s->app)->hf) {
+            real_model_key(l, k.ch);
+            break;
+        }
+        if (k.ch == 't') {
+            load_frame(l);
+            break;
+        }
+        if (k.ch == 'm')
+            l->attn.causal = !l->attn.causal;
+        else
+            l->attn.unscaled = !l->attn.unscaled;
         recompute(l);
+        ui_app_message(s->app, CRT_WARN, "%s", l->attn.unscaled
+            ? _("Scaling off in every layer: the layers below change too, so even q·k changes, "
+                "not only the division by √dₖ.")
+            : _("Scaling by √dₖ on again, in every layer."));
         break;
+    case 'f': find_head(l); break;
     case 'e': export_csv(l); break;
-    case 't': load_frame(l); break;
     case 'q': case 27: return UI_BACK;
     default:
         if (k.ch >= '1' && k.ch <= '9') {
@@ -599,7 +797,7 @@ static int lab_key(ui_screen *s, ui_key k)
             if (h < (int)ui_attn_heads(&l->attn))
                 change_head(l, h);
             else
-                ui_app_message(s->app, CRT_WARN, ngettext("This layer has %zu head.", "This layer has %zu heads.", ui_attn_heads(&l->attn)),
+                ui_app_message(s->app, CRT_WARN, _n("This layer has %zu head.", "This layer has %zu heads.", ui_attn_heads(&l->attn)),
                                ui_attn_heads(&l->attn));
             break;
         }
@@ -612,6 +810,7 @@ static void lab_free(ui_screen *s)
 {
     ui_lab *l = (ui_lab *)s;
     ui_attn_free(&l->attn);
+    at_hf_cache_free(l->cache);
     free(l);
 }
 
@@ -632,24 +831,33 @@ ui_screen *ui_lab_new(ui_app *app, const char *sentence, const ui_lab_opts *opts
         return NULL;
     l->base.ops = &lab_ops;
     l->base.app = app;
-    ui_tutor *t = ui_tutor_of(app);
     at_model_info info;
-    at_model_get_info(t->model, &info);
+    at_model_get_info(ui_tutor_model(app), &info);
     ui_lab_opts o = opts ? *opts : (ui_lab_opts){-1, -1, 0, 0, -1};
     l->attn.layer = o.layer >= 0 ? o.layer : (int)info.n_layers - 1;
     l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : (int)info.coref_head;
     if (o.head == -1)
         l->attn.layer = o.layer >= 0 ? o.layer : (int)info.coref_layer;
+    if (ui_tutor_of(app)->hf) {   /* a real model: layer 1, head 1 unless asked */
+        l->attn.layer = o.layer >= 0 ? o.layer : 0;
+        l->attn.head = o.head == -2 ? UI_HEAD_ALL : o.head >= 0 ? o.head : 0;
+    }
     l->attn.causal = o.causal;
     l->attn.unscaled = o.unscaled;
     l->map.cur_row = o.focus;
     l->map.cur_col = o.focus;
     if (!sentence) {
-        sentence = !strcmp(t->lang, "zh") ? "小明今天没来学校，因为他生病了。"
+        sentence = !strcmp(ui_tutor_lang(app), "zh") ? "小明今天没来学校，因为他生病了。"
                                           : "The animal didn't cross the road because it was too tired.";
     }
     l->typing = sentence[0] == '\0';   /* typing mode only on an empty sentence */
     ui_lineedit_set(&l->input, sentence);
     recompute(l);
+    if (o.focus < 0)   /* no token named: the cursor on the pronoun the model was trained at */
+        for (size_t i = 0; i < l->attn.scope.n && l->attn.scope.trained_row; i++)
+            if (l->attn.scope.trained_row[i]) {
+                l->map.cur_row = l->map.cur_col = (int)i;
+                break;
+            }
     return &l->base;
 }

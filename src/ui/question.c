@@ -19,6 +19,7 @@
 
 const ui_help_item ui_question_help[] = {
     {N_("a  i  Enter"), N_("answer: type on the answer line")},
+    {N_("a b c …"), N_("on a choice question: answer with that option")},
     {N_("Enter"), N_("while answering: grade the answer")},
     {N_("Esc"), N_("while answering: leave the answer line")},
     {N_("H"), N_("show the next hint")},
@@ -110,6 +111,15 @@ static int retry_choice(const ui_question *uq)
 }
 
 static const char *const retry_hint = N_("Press a to try again, or r to see the right answer.");
+static const char *const retry_letter = N_("Press a letter to try again, or r to see the right answer.");
+
+/* Options answered by their letter alone (a single answer, a–f: the letters the screens
+ * use for nothing else); else the answer line takes the letters. */
+static int letters_answer(const ui_question *uq)
+{
+    return uq->q->options_count > 0 && uq->q->options_count <= 6 &&
+           !(uq->q->multiple && *uq->q->multiple);
+}
 
 /* The grader's feedback for a first wrong try: the values marked and the slip named, up
  * to what gives the answer away (qz_result.reveal_at: the right answer, the engine's
@@ -138,7 +148,7 @@ static void layout_chosen(ui_question *uq, ui_doc *d)
                  o->feedback ? o->feedback : "");
         ui_doc_flow(d, line, o->correct ? CRT_OK : CRT_WRONG, 2);
     }
-    ui_doc_line_add(d, _(retry_hint), CRT_DIM, 2);
+    ui_doc_line_add(d, letters_answer(uq) ? _(retry_letter) : _(retry_hint), CRT_DIM, 2);
 }
 
 /* The student's own grade of a text answer, or how to give one. */
@@ -174,6 +184,22 @@ qz_rec_verdict ui_question_standing(const qz_answer_rec *r)
     return r->best > 0 ? QZ_REC_PARTIAL : QZ_REC_WRONG;
 }
 
+qz_rec_verdict ui_question_standing_parts(const qz_answer_rec *a, const qz_answer_rec *b,
+                                          int has_b)
+{
+    qz_rec_verdict sa = ui_question_standing(a);
+    if (!has_b)
+        return sa;
+    qz_rec_verdict sb = ui_question_standing(b);
+    if (sa == QZ_REC_CORRECT && sb == QZ_REC_CORRECT)
+        return QZ_REC_CORRECT;
+    if (sa == QZ_REC_NONE && sb == QZ_REC_NONE)
+        return QZ_REC_NONE;
+    if ((sa == QZ_REC_WRONG || sa == QZ_REC_NONE) && (sb == QZ_REC_WRONG || sb == QZ_REC_NONE))
+        return QZ_REC_WRONG;
+    return QZ_REC_PARTIAL;
+}
+
 void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
 {
     const at_question *q = uq->q;
@@ -190,7 +216,8 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
     }
     if (q->options_count)
         ui_doc_line_add(d, q->multiple && *q->multiple ? _("(answer with the letters, e.g. a c)")
-                                                       : _("(answer with the letter)"),
+                           : letters_answer(uq) ? _("(press the letter of your answer)")
+                                                : _("(answer with the letter)"),
                         CRT_DIM, 2);
     for (unsigned i = 0; i < uq->hints_shown && i < q->hints_count; i++) {
         snprintf(b, sizeof b, _("Hint %u: "), i + 1);
@@ -219,6 +246,9 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
             ui_doc_line_add(d, _(retry_hint), CRT_DIM, 2);
         } else if (uq->result.feedback) {
             ui_doc_flow(d, feedback_body(uq), CRT_NORMAL, 2);
+            if (uq->result.verdict == QZ_MALFORMED && !uq->typing)
+                ui_doc_line_add(d, letters_answer(uq) ? _("Press a letter to try again.")
+                                                      : _("Press a to try again."), CRT_DIM, 2);
         }
     }
     if (uq->show_reference) {
@@ -246,6 +276,7 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
     const char *keys = uq->typing ? _("Enter: grade · Esc: leave the answer line")
                        : ui_question_can_self_grade(uq)
                            ? _("a: answer · H: hint · r: reference answer · y/p/n: your own grade")
+                       : letters_answer(uq) ? _("a, b, …: answer · H: hint · r: reference answer")
                            : _("a: answer · H: hint · r: reference answer");
     ui_doc_text(d, keys, CRT_DIM, 0);   /* wrapped on a narrow screen, never cut */
 }
@@ -299,7 +330,7 @@ void ui_question_draw_field(ui_question *uq, ui_app *app, WINDOW *w, ui_rect whe
 
 static void grade(ui_question *uq, ui_app *app)
 {
-    ui_tutor *t = ui_tutor_of(app);
+    qz_store *store = ui_tutor_store(app);
     if (!uq->bound_ok) {
         ui_app_message(app, CRT_WRONG, "%s", uq->bind_error);
         return;
@@ -309,22 +340,25 @@ static void grade(ui_question *uq, ui_app *app)
     uq->graded = 0;
     at_error err;
     at_error_clear(&err);
-    if (qz_grade(&uq->bound.q, uq->answer.buf, qz_lang_from(t->lang), &uq->result, &err) != AT_OK) {
+    if (qz_grade(&uq->bound.q, uq->answer.buf, qz_lang_from(ui_tutor_lang(app)), &uq->result, &err) != AT_OK) {
         ui_app_message(app, CRT_WRONG, "%s", err.msg);
         return;
     }
     uq->graded = 1;
     uq->scroll_pending = 1;
-    if (uq->result.verdict == QZ_MALFORMED)
+    if (uq->result.verdict == QZ_MALFORMED) {   /* not an attempt; the next one starts empty */
+        uq->typing = 0;
+        uq->new_try = 1;
         return;
+    }
     uq->attempts++;
     uq->typing = 0;
     uq->new_try = 1;   /* the next time the answer line opens, it starts empty */
     uq->wrong_tries += uq->result.verdict != QZ_CORRECT && uq->result.verdict != QZ_REVIEW;
     if (uq->q->options_count)
         uq->chosen = chosen_options(uq);
-    if (t->store_open) {
-        if (qz_store_record(&t->store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
+    if (store) {
+        if (qz_store_record(store, uq->id, &uq->result, (long long)time(NULL), &err) != AT_OK)
             ui_app_message(app, CRT_WRONG, "%s", err.msg);
         else
             ui_tutor_save(app);
@@ -335,14 +369,14 @@ static void grade(ui_question *uq, ui_app *app)
  * the automatic one (as `attn-tutor check --self`). */
 static void self_grade(ui_question *uq, ui_app *app, qz_verdict v)
 {
-    ui_tutor *t = ui_tutor_of(app);
+    qz_store *store = ui_tutor_store(app);
     qz_result_self_assess(&uq->result, v);
     uq->scroll_pending = 1;
-    if (!t->store_open)
+    if (!store)
         return;
     at_error err;
     at_error_clear(&err);
-    if (qz_store_self_assess(&t->store, uq->id, v, (long long)time(NULL), &err) != AT_OK)
+    if (qz_store_self_assess(store, uq->id, v, (long long)time(NULL), &err) != AT_OK)
         ui_app_message(app, CRT_WRONG, "%s", err.msg);
     else
         ui_tutor_save(app);
@@ -385,6 +419,27 @@ int ui_question_key(ui_question *uq, ui_app *app, ui_key k)
 {
     if (uq->typing)
         return key_typing(uq, app, k);
+    if (letters_answer(uq) && !k.fn && k.ch >= 'a' && k.ch <= 'f') {   /* a letter answers */
+        if (k.ch >= 'a' + (wint_t)uq->q->options_count) {
+            ui_app_message(app, CRT_WARN, _("%c is not an option: press a letter from a to %c."),
+                           (int)k.ch, 'a' + (int)uq->q->options_count - 1);
+            return UI_HANDLED | UI_REDRAW;
+        }
+        char letter[2] = {(char)k.ch, '\0'};
+        ui_lineedit_set(&uq->answer, letter);
+        uq->new_try = 0;
+        grade(uq, app);
+        return UI_HANDLED | UI_REDRAW;
+    }
+    if (uq->q->options_count && !k.fn && k.ch >= 'b' && k.ch <= 'z' && k.ch != 'i' && k.ch != 'r' &&
+        !strchr("hjklgq", (int)k.ch)) {   /* several answers: the line opens with the letter */
+        uq->typing = 1;
+        if (uq->new_try)
+            ui_lineedit_clear(&uq->answer);
+        uq->new_try = 0;
+        ui_lineedit_insert(&uq->answer, (wchar_t)k.ch);
+        return UI_HANDLED | UI_REDRAW;
+    }
     if (UI_IS_CHAR(k, 'a') || UI_IS_CHAR(k, 'i') || UI_IS_CHAR(k, '\r') ||
         UI_IS_CHAR(k, '\n') || UI_IS_FN(k, KEY_ENTER)) {
         uq->typing = 1;

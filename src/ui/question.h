@@ -68,6 +68,12 @@ int ui_question_can_self_grade(const ui_question *uq);
  * self-test summary both use it. */
 qz_rec_verdict ui_question_standing(const qz_answer_rec *r);
 
+/* Where a question with two parts stands (the seed's Q2: a formula, then what its
+ * denominator is for): right when both parts are, not tried when neither was, wrong when
+ * each part tried is wrong, else partly right. b NULL: ui_question_standing(a). */
+qz_rec_verdict ui_question_standing_parts(const qz_answer_rec *a, const qz_answer_rec *b,
+                                          int has_b);
+
 /* Help lines for these keys. */
 extern const ui_help_item ui_question_help[];
 

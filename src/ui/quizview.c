@@ -20,6 +20,11 @@ typedef struct ui_quiz {
     const at_lesson *lesson;       /* the self-test lesson, or NULL */
     const at_question *qs[64];     /* its questions, in order */
     size_t n, cur;                 /* cur == n: the summary */
+    /* as the seed numbers them: a question's follow-up is its part (b), not one more
+     * question (Q2: the formula, then what √dₖ is for) */
+    size_t number[64];             /* 1-based number of qs[i] */
+    char part[64];                 /* 'a', 'b', or 0 */
+    size_t numbered;               /* how many numbers: the questions, parts counted once */
     ui_question question;
     int has_question;
     ui_doc doc;
@@ -68,6 +73,8 @@ static const char *quiz_status(ui_screen *s)
     if (z->has_question && ui_question_can_self_grade(&z->question))
         return alone(z) ? _("y/p/n: your own grade · ←/→: question · q: quit")
                         : _("y/p/n: your own grade · ←/→: question · q: back");
+    if (!z->has_question)   /* the summary: no answer, no hint here */
+        return alone(z) ? _("←: the questions · q: quit") : _("←: the questions · q: back");
     return alone(z) ? _("a: answer · H: hint · r: reference · ←/→: question · q: quit")
                     : _("a: answer · H: hint · r: reference · ←/→: question · q: back");
 }
@@ -78,16 +85,25 @@ static int quiz_typing(ui_screen *s)
     return z->has_question && z->question.typing;
 }
 
+/* "Q2 (b)", "Q3". */
+static void question_label(const ui_quiz *z, size_t i, char *b, size_t n)
+{
+    if (z->part[i])
+        snprintf(b, n, _("Q%zu (%c)"), z->number[i], z->part[i]);
+    else
+        snprintf(b, n, _("Q%zu"), z->number[i]);
+}
+
 static void layout_summary(ui_quiz *z, ui_doc *d)
 {
-    ui_tutor *t = ui_tutor_of(z->base.app);
+    qz_store *store = ui_tutor_store(z->base.app);
     char b[512], id[160];
     size_t right = 0, tried = 0;
     ui_doc_line_add(d, _("Your score"), CRT_TITLE, 0);
     ui_doc_blank(d);
     for (size_t i = 0; i < z->n; i++) {
         snprintf(id, sizeof id, "%s:%s", z->lesson->doc->id, z->qs[i]->id);
-        const qz_answer_rec *r = t->store_open ? qz_store_answer(&t->store, id) : NULL;
+        const qz_answer_rec *r = store ? qz_store_answer(store, id) : NULL;
         const char *v = _("not tried");
         crt_role role = CRT_DIM;
         qz_rec_verdict st = ui_question_standing(r);   /* the best result, as the home counts */
@@ -113,11 +129,13 @@ static void layout_summary(ui_quiz *z, ui_doc *d)
             snprintf(own, sizeof own, _(" (your own grade: %s)"),
                      r->self == QZ_REC_CORRECT ? _("right")
                      : r->self == QZ_REC_PARTIAL ? _("partly right") : _("not right yet"));
-        snprintf(b, sizeof b, "%-5s %s%s", z->qs[i]->id, v, own);
+        char label[32];
+        question_label(z, i, label, sizeof label);
+        snprintf(b, sizeof b, "%-7s %s%s", label, v, own);
         ui_doc_line_add(d, b, role, 2);
     }
     ui_doc_blank(d);
-    snprintf(b, sizeof b, _("%zu of %zu right, %zu tried."), right, z->n, tried);
+    snprintf(b, sizeof b, _("%zu of %zu answers right, %zu tried."), right, z->n, tried);
     ui_doc_line_add(d, b, CRT_TITLE, 0);
     ui_doc_line_add(d, alone(z) ? _("← goes back to the questions; q quits.")
                                 : _("← goes back to the questions; q to the home screen."),
@@ -141,8 +159,11 @@ static void quiz_draw(ui_screen *s, WINDOW *w, ui_rect r)
         return;
     }
     char b[128];
-    if (z->cur < z->n)
-        snprintf(b, sizeof b, _("question %zu of %zu"), z->cur + 1, z->n);
+    if (z->cur < z->n && z->part[z->cur])
+        snprintf(b, sizeof b, _("question %zu of %zu, part %c"), z->number[z->cur], z->numbered,
+                 z->part[z->cur]);
+    else if (z->cur < z->n)
+        snprintf(b, sizeof b, _("question %zu of %zu"), z->number[z->cur], z->numbered);
     else
         snprintf(b, sizeof b, "%s", _("summary"));
     ui_puts(w, r.y, r.x + 1, b, r.w - 2, crt_attr(CRT_TITLE));
@@ -218,14 +239,25 @@ ui_screen *ui_quiz_new(ui_app *app)
         return NULL;
     z->base.ops = &quiz_ops;
     z->base.app = app;
-    ui_tutor *t = ui_tutor_of(app);
-    ui_tutor_load_lessons(t);
-    z->lesson = at_lesson_set_find(&t->lessons, QZ_SELF_TEST_LESSON);
+    z->lesson = at_lesson_set_find(ui_tutor_lessons(app), QZ_SELF_TEST_LESSON);
     if (z->lesson) {
         const at_lesson_doc *doc = z->lesson->doc;
         for (unsigned i = 0; i < doc->steps_count && z->n < 64; i++)
             if (doc->steps[i].question)
                 z->qs[z->n++] = doc->steps[i].question;
+        for (size_t i = 0; i < z->n; i++) {
+            const at_question *parent = at_lesson_part_of(z->lesson, z->qs[i]);
+            size_t j = 0;
+            while (parent && j < i && z->qs[j] != parent)
+                j++;
+            if (parent && j < i) {   /* the second part of question j */
+                z->number[i] = z->number[j];
+                z->part[j] = 'a';
+                z->part[i] = 'b';
+            } else {
+                z->number[i] = ++z->numbered;
+            }
+        }
     }
     enter(z);
     return &z->base;

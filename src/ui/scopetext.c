@@ -19,13 +19,30 @@ static void add(char *buf, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The pronouns it was trained at: "it/he/she… 它/他/他们…" (at most three of each
+ * script, a screen line holds that), Latin ones first. */
 static void pronouns(const at_model *m, char *buf, size_t cap)
 {
-    const char *p[16];
-    size_t n = at_model_pronouns(m, p, 16);
+    const char *p[AT_MODEL_MAX_PRONOUNS];
+    size_t n = at_model_pronouns(m, p, AT_MODEL_MAX_PRONOUNS);
     buf[0] = '\0';
-    for (size_t i = 0; i < n && i < 16; i++)
-        add(buf, cap, "%s%s", i ? "/" : "", p[i]);
+    if (n > AT_MODEL_MAX_PRONOUNS)
+        n = AT_MODEL_MAX_PRONOUNS;
+    for (int han = 0; han < 2; han++) {
+        size_t shown = 0, more = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (((unsigned char)p[i][0] >= 0x80) != han)
+                continue;
+            if (shown == 3) {
+                more = 1;
+                continue;
+            }
+            add(buf, cap, "%s%s", shown ? "/" : buf[0] ? " " : "", p[i]);
+            shown++;
+        }
+        if (more)
+            add(buf, cap, "…");
+    }
 }
 
 const at_model_frame *ui_scope_frame(const at_model *m, size_t i, size_t *n_trained)
@@ -60,17 +77,40 @@ int ui_scope_trained_on(const at_model *m, int with_example, char *buf, size_t c
     }
     size_t frames;
     const at_model_frame *ex = ui_scope_frame(m, 0, &frames);
-    char pron[128];
+    char pron[384];
     pronouns(m, pron, sizeof pron);
     if (!ex || !pron[0]) {
         add(buf, cap, "%s", _("The model file does not record what it was trained on"));
         return 0;
     }
-    add(buf, cap, ngettext("Trained only to tell which noun %s refers to, in %zu sentence frame",
+    add(buf, cap, _n("Trained only to tell which noun %s refers to, in %zu sentence frame",
                            "Trained only to tell which noun %s refers to, in %zu sentence frames",
                            frames), pron, frames);
     if (with_example)
         add(buf, cap, _(", such as “%s”"), ex->example);
+    return 1;
+}
+
+/* 1 when a shows the named head with a sentence of two tokens or more. */
+static int shows_named(const at_model *m, const ui_attn *a, double *mean, double *min,
+                       size_t *at)
+{
+    size_t l, h;
+    return at_model_named_head(m, &l, &h) && a->head != UI_HEAD_ALL && a->layer == (int)l &&
+           a->head == (int)h && at_run_previous_token(&a->run, l, h, mean, min, at);
+}
+
+int ui_scope_named(const at_model *m, const ui_attn *a, char *buf, size_t cap)
+{
+    size_t at;
+    double mean, min;
+    buf[0] = '\0';
+    if (!shows_named(m, a, &mean, &min, &at))
+        return 0;
+    add(buf, cap, _("Previous-token head (trained, any sentence)"));
+    add(buf, cap, " · ");
+    add(buf, cap, _("here %.2f on the token before, lowest %.2f (%s)"), mean, min,
+        a->labels[at]);
     return 1;
 }
 
@@ -82,7 +122,9 @@ int ui_scope_note(const at_model *m, const ui_attn *a, int cur_row, char *buf, s
     int query_unseen = info.trained && cur_row >= 0 && (size_t)cur_row < s->n &&
                        a->run.unknown && a->run.unknown[cur_row];
     buf[0] = '\0';
-    if (a->run.n == 0 || (!s->reasons && !query_unseen))
+    size_t at;
+    double mean, min;
+    if (a->run.n == 0 || (!s->reasons && !query_unseen) || shows_named(m, a, &mean, &min, &at))
         return 0;
     int parts = 0;   /* the reasons, " · "-separated after the heading */
     add(buf, cap, "%s", _("Not learned meaning here: "));
@@ -94,7 +136,7 @@ int ui_scope_note(const at_model *m, const ui_attn *a, int cur_row, char *buf, s
         add(buf, cap, s->unseen_han ? _("%d%% unseen characters") : _("%d%% unseen words"), pct);
     }
     if (s->reasons & AT_SCOPE_NO_PRONOUN) {
-        char pron[128];
+        char pron[384];
         pronouns(m, pron, sizeof pron);
         add(buf, cap, "%s", parts++ ? " · " : "");
         add(buf, cap, _("no %s, the pronouns it was trained at"), pron);

@@ -9,16 +9,24 @@
 #include <stddef.h>
 #include "ui/attnview.h"
 
-/* "Trained only to tell which noun it/它/他 refers to, in 7 sentence frames", and with
+/* "Trained only to tell which noun it/he/she…它/他/她… refers to, in 33 sentence frames"
+ * (at most three pronouns of each language), and with
  * with_example ", such as “…”" (a training sentence, in the UI language when there is
  * one). Returns 0 (and says so in buf) when the model file does not record its training. */
 int ui_scope_trained_on(const at_model *m, int with_example, char *buf, size_t cap);
+
+/* When a shows the head training named (the previous-token head, at_model_named_head):
+ * "Previous-token head (trained, any sentence) · here 0.97 on the token before, lowest
+ * 0.81 (cat)" (the mean and the lowest over the rows), computed from a->run.
+ * Returns 1 with the line in buf, else 0 with buf "". */
+int ui_scope_named(const at_model *m, const ui_attn *a, char *buf, size_t cap);
 
 /* The note when the weights of a->run are not learned meaning (a->scope.reasons, or
  * the query in row cur_row is a word the model never saw): "Not learned meaning here:
  * 59% of the tokens are words it never saw · the query “My” is unseen", the reasons
  * " · "-separated (ui_put_items drops the ones that do not fit). Returns 1 with the
- * note in buf, else 0 with buf "". */
+ * note in buf, else 0 with buf "" — also on the named head, whose weights are what
+ * its name says on any sentence (ui_scope_named). */
 int ui_scope_note(const at_model *m, const ui_attn *a, int cur_row, char *buf, size_t cap);
 
 /* " · "-separated items: the sentence cut (cut_bytes > 0), the model's token limit,

@@ -6,12 +6,10 @@
 #include <string.h>
 
 #include "engine/attention.h"
+#include "engine/hf/hf.h"
 #include "ui/crt.h"
-#include "ui/home.h"
 #include "ui/i18n.h"
-#include "ui/lab.h"
-#include "ui/lessonview.h"
-#include "ui/quizview.h"
+#include "ui/route.h"
 
 ui_tutor *ui_tutor_of(ui_app *app)
 {
@@ -134,12 +132,62 @@ static long lesson_index(const ui_tutor *t, const char *id)
     return -1;
 }
 
+const at_model *ui_tutor_model(ui_app *app)
+{
+    return ui_tutor_of(app)->model;
+}
+
+int ui_tutor_trained(ui_app *app)
+{
+    return ui_tutor_of(app)->trained;
+}
+
+const char *ui_tutor_model_note(ui_app *app)
+{
+    return ui_tutor_of(app)->model_note;
+}
+
+const char *ui_tutor_lang(ui_app *app)
+{
+    return ui_tutor_of(app)->lang;
+}
+
+const at_lesson_set *ui_tutor_lessons(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    ui_tutor_load_lessons(t);
+    return &t->lessons;
+}
+
+qz_store *ui_tutor_store(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    return t->store_open ? &t->store : NULL;
+}
+
+const char *ui_tutor_position(ui_app *app, unsigned *step)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    if (!t->store_open || !t->store.p->lesson)
+        return NULL;
+    if (step)
+        *step = t->store.p->step;
+    return t->store.p->lesson;
+}
+
+const char *ui_tutor_note(ui_app *app)
+{
+    ui_tutor *t = ui_tutor_of(app);
+    return t->store_note[0] ? t->store_note : t->lessons_note[0] ? t->lessons_note : NULL;
+}
+
 ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
 {
     ui_tutor *t = ui_tutor_of(app);
+    ui_open_arg a = {.sentence = arg, .layer = -1, .head = -1, .focus = -1};
     switch (start) {
-    case UI_START_LAB: return ui_lab_new(app, arg, NULL);
-    case UI_START_QUIZ: return ui_quiz_new(app);
+    case UI_START_LAB: return ui_screen_new(app, UI_SCREEN_LAB, &a);
+    case UI_START_QUIZ: return ui_screen_new(app, UI_SCREEN_QUIZ, NULL);
     case UI_START_LESSON: {
         long i = lesson_index(t, arg);
         const qz_lesson_rec *r = t->store_open ? qz_store_lesson(&t->store, arg) : NULL;
@@ -148,9 +196,11 @@ ui_screen *ui_tutor_first_screen(ui_app *app, ui_start start, const char *arg)
             step = t->store.p->step;
         else if (r && !r->done)
             step = r->step;
-        return ui_lesson_new(app, (size_t)i, step);
+        a.lesson = (size_t)i;
+        a.step = step;
+        return ui_screen_new(app, UI_SCREEN_LESSON, &a);
     }
-    default: return ui_home_new(app);
+    default: return ui_screen_new(app, UI_SCREEN_HOME, NULL);
     }
 }
 
@@ -160,6 +210,7 @@ static void tutor_free(ui_tutor *t)
         qz_store_close(&t->store);
     at_lesson_set_free(&t->lessons);
     at_model_free(t->model);
+    at_hf_free(t->hf);
 }
 
 int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
@@ -171,6 +222,15 @@ int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
     t->lesson_dirs = lesson_dirs;
     t->n_lesson_dirs = n_lesson_dirs;
     ui_i18n_init(lang);
+    if (model_path && at_hf_is_folder(model_path)) {
+        at_error err;
+        if (at_hf_open(model_path, &t->hf, &err) != AT_OK) {
+            fprintf(stderr, "attn-tutor: %s\n", err.msg);
+            tutor_free(t);
+            return -2;
+        }
+        model_path = NULL;   /* lessons keep the shipped model */
+    }
     if (open_model(t, model_path, shipped_model) < 0) {
         tutor_free(t);
         return -1;
@@ -189,13 +249,14 @@ int ui_tutor_main(ui_start start, const char *arg, const char *lang, const char 
                   const char *shipped_model)
 {
     /* One BLAS thread in the tutor: its matrices are small (a sentence of up to 256
-     * tokens, d_model 32: a fraction of a millisecond on one core), and OpenBLAS's
+     * tokens, d_model 48: a fraction of a millisecond on one core), and OpenBLAS's
      * worker threads, once woken, spin for some 0.1 s of CPU after each product while
      * the tutor waits for a key (tests/e2e/idle_cpu.sh). */
     at_blas_set_max_threads(1);
     ui_tutor t;
-    if (ui_tutor_open(&t, lang, model_path, lesson_dirs, n_lesson_dirs, shipped_model) < 0)
-        return 1;
+    int opened = ui_tutor_open(&t, lang, model_path, lesson_dirs, n_lesson_dirs, shipped_model);
+    if (opened < 0)
+        return opened == -2 ? 2 : 1;
     if (start == UI_START_LESSON)
         ui_tutor_load_lessons(&t);
     if (start == UI_START_LESSON && lesson_index(&t, arg) < 0) {

@@ -8,8 +8,12 @@
 #include "quiz/progress.h"
 #include "ui/screen.h"
 
+struct at_hf_model;
+
 typedef struct ui_tutor {
     at_model *model;          /* owned: the trained model, else the demo weights */
+    struct at_hf_model *hf;   /* owned: --model DIR, a real checkpoint the lab shows (NULL:
+                                 the lab shows `model`; lessons always do) */
     int trained;
     char model_note[512];     /* why the demo weights are in use ("" otherwise) */
     const char *lang;         /* "zh" or "en" */
@@ -39,12 +43,33 @@ typedef enum ui_start {
     UI_START_QUIZ,     /* arg: NULL */
 } ui_start;
 
-/* The tutor of an app (from any screen). */
+/* The tutor of an app (from any screen). Screens read what they share through the
+ * accessors below, not through the struct. */
 ui_tutor *ui_tutor_of(ui_app *app);
 
+/* The model the screens run: the trained mini-model (or --model), else the untrained
+ * demo weights. Borrowed for the tutor's life. */
+const at_model *ui_tutor_model(ui_app *app);
+/* 1 when that model is trained. */
+int ui_tutor_trained(ui_app *app);
+/* Why the demo weights are in use, "" when the model is trained. */
+const char *ui_tutor_model_note(ui_app *app);
+/* "zh" or "en". */
+const char *ui_tutor_lang(ui_app *app);
+/* The lessons of the tutor's language, in order (loaded on first use). */
+const at_lesson_set *ui_tutor_lessons(ui_app *app);
+/* The progress store, or NULL when there is none (it could not be opened). */
+qz_store *ui_tutor_store(ui_app *app);
+/* Where the student left off: the lesson id (NULL when none) and its 0-based step. */
+const char *ui_tutor_position(ui_app *app, unsigned *step);
+/* A problem with the progress store or the lessons to show once, or NULL. */
+const char *ui_tutor_note(ui_app *app);
+
 /* Load what the tutor needs (language, lessons, model, progress store) without
- * touching the terminal. Returns 0, or -1 when no model could be made (message on
- * stderr). Release with ui_tutor_close. */
+ * touching the terminal. model_path may be a Hugging Face model folder (engine/hf/hf.h):
+ * the lab shows it, lessons keep the shipped model. Returns 0, -1 when no model could
+ * be made, -2 when the model folder is bad (message on stderr, one line). Release with
+ * ui_tutor_close. */
 int ui_tutor_open(ui_tutor *t, const char *lang, const char *model_path,
                   const char *const *lesson_dirs, size_t n_lesson_dirs,
                   const char *shipped_model);

@@ -101,7 +101,7 @@ expect_status "check right answer taken back: wrong" 1 chk q4 \
   "Q comes from the decoder, K and V from the encoder; it aligns the words. No, the opposite." --no-save
 
 out=$("$AT_BIN" --lang zh check q3 "0.125 0.208")
-expect_contains "check zh feedback" "看起来漏掉了 exp" "$out"
+expect_contains "check zh feedback" "看起来你没有先取 exp" "$out"
 out=$("$AT_BIN" check q3 "0.14 0.17" --lang zh)
 expect_contains "check --lang after the command" "q3: 正确" "$out"
 

@@ -37,6 +37,10 @@ run_installed() { # label, binary
   out=$(env -u ATTN_TUTOR_DATA XDG_STATE_HOME="$tmp/state" "$b" --lang en check q3 "0.14 0.17" 2>&1); rc=$?
   expect_eq "$1: check q3 exit status" 0 "$rc"
   expect_contains "$1: check q3 graded with the engine's values" "engine: 0.1384" "$out"
+  out=$(env -u ATTN_TUTOR_DATA XDG_STATE_HOME="$tmp/state" "$b" --lang zh check --no-save q3 "0.5 0.6" 2>&1)
+  expect_contains "$1: check --lang zh: feedback from the installed catalogue" "不正确。" "$out"
+  case "$out" in *"stay in English"*) not_ok "$1: the installed catalogue is found" "$out" ;;
+    *) ok "$1: the installed catalogue is found" ;; esac
   out=$(env -u ATTN_TUTOR_DATA "$b" lint 2>&1); rc=$?
   expect_eq "$1: lint of the installed lessons" 0 "$rc"
 }

@@ -13,7 +13,7 @@ for block in re.findall(r"```yaml\n(.*?)```", doc, re.S):
         body = "".join("  " + line + "\n" for line in block.splitlines())
         open("%s/step-%02d.yaml" % (out, n), "w", encoding="utf-8").write(
             "id: doc-step-%d\nlang: en\ntitle: Example\nsteps:\n%s" % (n, body))
-first = re.search(r"1\. Copy this into `lessons/en/11-softmax-again.yaml`:\n\n   ```yaml\n(.*?)   ```", doc, re.S)
+first = re.search(r"1\. Copy this into [^\n]*(?:\n   [^\n]+)*\n\n   ```yaml\n(.*?)   ```", doc, re.S)
 text = "".join(line[3:] + "\n" for line in first.group(1).splitlines())
 open("%s/first-lesson.yaml" % out, "w", encoding="utf-8").write(text)
 PY

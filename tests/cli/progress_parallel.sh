@@ -47,15 +47,18 @@ holder=$!
 i=0
 while [ ! -e "$tmp/held" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "the holder has the lock" "yes" "$([ -e "$tmp/held" ] && echo yes)"
-# Its verdict is printed (line-buffered) before it opens the store, which waits.
-stdbuf -oL "$AT_BIN" --lang en check q3 "0.14 0.17" >"$tmp/out" 2>&1 &
+# check waits for the lock: its flock request shows in /proc/locks as a blocked one
+# ("->") on the lock file's inode.
+"$AT_BIN" --lang en check q3 "0.14 0.17" >"$tmp/out" 2>&1 &
 checker=$!
+ino=$(stat -c %i "$dir/progress.yaml.lock")
 i=0
-while ! grep -q "q3: correct" "$tmp/out" && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-expect_contains "check graded the answer" "q3: correct" "$(cat "$tmp/out")"
+while ! grep -Eq -- "-> FLOCK .*:$ino " /proc/locks && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+expect_eq "check waits for the lock" "yes" "$(grep -Eq -- "-> FLOCK .*:$ino " /proc/locks && echo yes)"
 expect_eq "nothing saved while another process holds the lock" "250 125" "$(count self-test:q3)"
 kill -9 $holder
 wait $holder 2>/dev/null
 wait $checker; rc=$?
 expect_eq "after the holder is killed, check ends (exit status)" 0 "$rc"
+expect_contains "check graded the answer" "q3: correct" "$(cat "$tmp/out")"
 expect_eq "… and its attempt is saved" "251 126" "$(count self-test:q3)"

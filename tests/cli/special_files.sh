@@ -48,8 +48,13 @@ for kind in fifo folder null zero socket; do
     run "$kind: lint FILE" 2 "file.yaml: error: is $k, not a lesson file" "$AT_BIN" lint "$f"
   fi
   run "$kind: compute FILE" 2 "file.yaml: error: is $k, not a compute file" "$AT_BIN" compute "$f"
-  run "$kind: attend --model" 2 "--model $f: is $k, not a model file (.safetensors)" \
-    "$AT_BIN" --model "$f" attend "The animal was tired."
+  if [ $kind = folder ]; then   # attend also opens a Hugging Face model folder
+    run "$kind: attend --model" 2 "--model $f: is a folder without config.json" \
+      "$AT_BIN" --model "$f" attend "The animal was tired."
+  else
+    run "$kind: attend --model" 2 "--model $f: is $k, not a model file (.safetensors)" \
+      "$AT_BIN" --model "$f" attend "The animal was tired."
+  fi
   run "$kind: show --model" 2 "attn-tutor show: --model $f: is $k" "$AT_BIN" --lang en show self-test --model "$f"
   run "$kind: lint --model" 2 "attn-tutor lint: --model $f: is $k" "$AT_BIN" lint --model "$f" lessons/en
   run "$kind: the tutor with --model" 2 "attn-tutor: --model $f: is $k" "$AT_BIN" --model "$f"
@@ -87,8 +92,10 @@ for kind in fifo folder null zero socket; do
 done
 
 # A folder was once reported as "out of memory".
+out=$($T "$AT_BIN" --model models show self-test 2>&1)
+expect_eq "a folder to --model: the message" "attn-tutor show: --model models: is a folder, not a model file (.safetensors): give the file itself, e.g. --model models/mini.safetensors" "$out"
 out=$($T "$AT_BIN" --model models attend "hello" 2>&1)
-expect_eq "a folder to --model: the message" "attn-tutor attend: --model models: is a folder, not a model file (.safetensors): give the file itself, e.g. --model models/mini.safetensors" "$out"
+expect_eq "a folder without config.json to attend --model: the message" "attn-tutor attend: --model models: is a folder without config.json: give a model file (e.g. --model models/mini.safetensors) or a Hugging Face model folder (config.json, model.safetensors and the tokenizer's files)" "$out"
 # A regular file still works everywhere (the checks refuse nothing else).
 out=$($T "$AT_BIN" --model models/mini.safetensors --lang en attend "The animal was tired." 2>&1); rc=$?
 expect_eq "a real model file is read (exit status)" 0 "$rc"

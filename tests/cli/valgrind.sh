@@ -34,3 +34,12 @@ vg "lint of the shipped lessons" 0 lint
 vg "show (English)" 0 --lang en show scaled-dot-product
 vg "show (Chinese)" 0 --lang zh show masking
 vg "softmax" 0 softmax 0.1 0.3 0.2 0.5 0.1 1.2
+# A Hugging Face folder (mapped weights, the tokenizers, the forward passes), when NumPy can
+# make one (tests/hf/hfgen.py).
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  /usr/bin/python3 tests/hf/hfgen.py "$tmp/gpt2" --dtype BF16 --shards 2 --seed 3 >/dev/null
+  /usr/bin/python3 tests/hf/hfgen.py --bert "$tmp/bert" --prefix bert. --seed 5 >/dev/null
+  vg "attend --model DIR, GPT-2 (BF16, two shards)" 0 --model "$tmp/gpt2" attend --format json "我love你, it's tired."
+  vg "attend --model DIR, BERT" 0 --model "$tmp/bert" attend --head all "Les élèves ont réussi l'examen."
+  vg "tokenize --model DIR, a bad UTF-8 byte" 2 --model "$tmp/gpt2" tokenize "$(printf 'a\377b')"
+fi

@@ -6,9 +6,10 @@
 
 # progress in lesson 3, then home at 40×12 in Chinese
 tutor_start 100 30 -- --lang zh lesson scaled-dot-product
-expect_screen "home: lesson 3 opens" "1/18"
+expect_screen "home: lesson 3 opens" "第 1/"
+N=$(line_of "第 1/" | sed 's|.*第 1/\([0-9]*\) 步.*|\1|')
 keys l l l l l l l
-expect_screen "home: at step 8" "8/18"
+expect_screen "home: at step 8" "第 8/$N 步"
 keys q
 wait_exit >/dev/null
 tutor_start 100 30 -- --lang zh
@@ -62,3 +63,37 @@ for size in "100 30" "40 12"; do
   fi
   keys q
 done
+
+# "Done" means every question of the lesson was tried: paged through to its end, a lesson
+# with an untried question is at its last step, not done; once the question is answered
+# (right or not) it is done.
+mkdir -p "$E2E_TMP/done/en" "$E2E_TMP/state-done"
+cat > "$E2E_TMP/done/en/01-done.yaml" <<'YAML'
+id: done-rule
+lang: en
+title: One question
+steps:
+  - text: Read me.
+  - question:
+      id: d1
+      kind: choice
+      prompt: Which?
+      options:
+        - {text: this one, correct: true}
+        - {text: that one}
+YAML
+tutor_start 100 30 XDG_STATE_HOME="$E2E_TMP/state-done" -- --lang en --lessons "$E2E_TMP/done"
+expect_screen "done rule: the home opens" "One question"
+keys Enter
+expect_screen "done rule: the lesson opens" "lesson 1 · step 1/2"
+keys Right
+expect_screen "done rule: the question, not answered" "Question d1"
+keys q
+expect_line "done rule: paged to the end, a question untried: not done" '1\. ▸ 2/2 +Q0/1 +One question'
+keys Enter
+expect_screen "done rule: back on the question" "Question d1"
+keys b
+expect_screen "done rule: a letter answers (wrong here)" "✗ Not right yet"
+keys q
+expect_line "done rule: every question tried: done" '1\. ✓ done +Q0/1 +One question'
+keys q

@@ -17,7 +17,7 @@ tutor_start 100 30 -- --lang zh lab "小明今天没来学校"
 expect_screen "zh lab: token count" "8 个词元"
 expect_screen "zh lab: the input line" "句子：小明今天没来学校"
 keys '?'
-expect_screen "zh lab: help lists the mask key" "因果遮蔽 开/关"
+expect_screen "zh lab: help lists the mask key" "因果掩码 开/关"
 
 # LANG names a locale this machine may not have: the UI is still Chinese and UTF-8.
 tutor_start 100 30 LC_ALL= LANG=zh_CN.UTF-8 --

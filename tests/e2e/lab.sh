@@ -11,8 +11,11 @@ for tok in animal "didn't" because tired; do
   case "$(line_of "$tok")" in *"$tok"*) ok "lab: heatmap shows '$tok'" ;; *) not_ok "lab: heatmap shows '$tok'" ;; esac
 done
 expect_line "lab: the row for 'it' holds weights" '^ it +((\.[0-9]{2}|1\.0) +){11}(\.[0-9]{2}|1\.0)' 
+expect_screen "lab: it opens with the cursor on the pronoun 'it'" "Query 8: it"
+keys k k k k k k k
+expect_screen "lab: moving up 7 rows selects the query 'The'" "Query 1: The"
 keys j j j j j j j
-expect_screen "lab: moving down 7 rows selects the query 'it'" "Query 8: it"
+expect_screen "lab: moving down 7 rows selects the query 'it' again" "Query 8: it"
 expect_screen "lab: detail pane lists q·k, scaled and weight" "weight"
 expect_screen "lab: detail pane names the top 3" "top 3:"
 expect_line "lab: the trained model's 'it' attends most to 'animal'" '^ +1\. [01]\.[0-9]{3} animal' 
@@ -117,12 +120,12 @@ expect_not_screen "a again: no longer every head" "all $heads heads"
 # below), and the column labels are never glued together.
 tutor_start 80 24 -- --lang en lab "$EN"
 expect_screen "lab 80×24: opens" "12 tokens"
-expect_line "lab 80×24: the heatmap rows show weights" '^ +The +[ ░▒▓█]*[01]\.[0-9]{2}'
+expect_line "lab 80×24: the heatmap rows show weights (the cursor on 'it')" '^ +it +[ ░▒▓█]*[01]\.[0-9]{2}'
 case "$SCREEN" in *Thandi*|*Theanimal*) not_ok "lab 80×24: column labels not glued" "$SCREEN" ;; *) ok "lab 80×24: column labels not glued" ;; esac
 # 100×30, 15 Chinese tokens: numbers, or a line saying where they are
 tutor_start 100 30 -- --lang en lab "小明今天没来学校因为他生病了呢"
 expect_screen "lab 100×30 zh 15 tokens: opens" "15 tokens"
-if printf '%s\n' "$SCREEN" | grep -Eq '^ +小 +[ ░▒▓█]*[01]\.[0-9]{2}|colour only'; then ok "lab 100×30 zh: numbers, or said where they are"; else not_ok "lab 100×30 zh: numbers, or said where they are" "$SCREEN"; fi
+if printf '%s\n' "$SCREEN" | grep -Eq '^ +[小明今天] +[ ░▒▓█]*[01]\.[0-9]{2}|colour only'; then ok "lab 100×30 zh: numbers, or said where they are"; else not_ok "lab 100×30 zh: numbers, or said where they are" "$SCREEN"; fi
 
 # a on a layer with one head: says so, never "all 1 heads".
 tutor_start 100 30 -- --lang en lab "$EN"

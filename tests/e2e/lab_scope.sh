@@ -11,6 +11,16 @@ import json, struct
 b = open("models/mini.safetensors", "rb").read()
 c = json.loads(json.loads(b[8:8 + struct.unpack("<Q", b[:8])[0]])["__metadata__"]["corpus"])
 print(sum(not f["held_out_frame"] for f in c["frames"]))')
+# The pronouns as a screen line names them: at most three of each script, then "…".
+SHORT=$(python3 -c '
+import json, struct
+b = open("models/mini.safetensors", "rb").read()
+c = json.loads(json.loads(b[8:8 + struct.unpack("<Q", b[:8])[0]])["__metadata__"]["corpus"])
+out = []
+for han in (False, True):
+    p = [w for w in c["pronouns"] if (ord(w[0]) >= 0x80) == han]
+    if p: out.append("/".join(p[:3]) + ("…" if len(p) > 3 else ""))
+print(" ".join(out))')
 EXAMPLE=$(python3 -c '
 import json, struct
 b = open("models/mini.safetensors", "rb").read()
@@ -21,9 +31,12 @@ print([f["example"] for f in c["frames"] if not f["held_out_frame"] and f["lang"
 tutor_start 100 30 -- --lang en lab "The animal didn't cross the road because it was too tired."
 expect_screen "scope: the trained-row line is drawn" "trained row: it · the other rows of this head were never trained (dimmed)"
 expect_screen "scope: what the model was trained on, from the file" \
-  "Trained only to tell which noun it/它/他 refers to, in $FRAMES sentence frames"
+  "Trained only to tell which noun $SHORT refers to, in $FRAMES sentence frames"
 expect_screen "scope: a training sentence has no unseen word" "every word was in the training sentences"
 expect_not_screen "scope: a training sentence has no note" "Not learned meaning"
+expect_screen "scope: the lab opens on the trained row, the pronoun's" "Query 8: it"
+keys g h h h h h h h   # the cursor to the first query and key
+expect_screen "scope: g goes to the first query" "Query 1: The"
 # the rows training never reached are grey, the pronoun's row keeps its heat colours
 attr=$($TM capture-pane -e -p)
 # the raw line (with its SGR sequences) of the heatmap row labelled $1
@@ -47,7 +60,7 @@ expect_not_screen "scope: the pronoun's row is not marked untrained" "Query 8: i
 tutor_start 100 30 -- --lang en lab "The elk didn't cross the road because it was too tired."
 expect_screen "scope: one unseen word is listed" "unseen words (8% of the tokens): elk"
 expect_not_screen "scope: one unseen word of 12, query seen: no note" "Not learned meaning"
-keys j
+keys g j
 expect_screen "scope: the query under the cursor is unseen: the note" \
   "Not learned meaning here: the query “elk” is unseen"
 keys k
@@ -55,14 +68,20 @@ wait_gone "Not learned meaning" >/dev/null
 expect_not_screen "scope: back on a seen query: the note goes" "Not learned meaning"
 
 # Out of the frames: the distinct unseen words, once each, with their share, and the note.
-tutor_start 100 30 -- --lang en lab "My sister gave her dog a bath because it was dirty. My sister was happy."
-expect_screen "scope: outside the frames: the note" "Not learned meaning here: 59% unseen words"
+tutor_start 100 30 -- --lang en lab "The penguin slipped on the ice because it ran too fast. The penguin was fine."
+expect_screen "scope: outside the frames: the note" "Not learned meaning here: 47% unseen words"
 expect_eq "scope: the unseen words listed once each, in order" \
-  " unseen words (59% of the tokens): My sister gave her a bath dirty happy" \
+  " unseen words (47% of the tokens): penguin slipped on ice ran fast fine" \
   "$(line_of "unseen words" | sed 's/ *$//')"
-tutor_start 100 30 -- --lang en lab "a a a a a"
-expect_screen "scope: a a a a a: the note" "Not learned meaning here: 100% unseen words · no it/它/他"
-expect_eq "scope: a a a a a is one unseen word, not five" " unseen words (100% of the tokens): a" \
+# Layer 1 head 1: the previous-token head says what it does on this sentence, no note.
+keys '[' '1'
+expect_screen "scope: the previous-token head is named with its weights here" \
+  "Previous-token head (trained, any sentence) · here "
+expect_screen "scope: its weights on this sentence" "on the token before, lowest "
+expect_not_screen "scope: the previous-token head carries no note" "Not learned meaning"
+tutor_start 100 30 -- --lang en lab "zq zq zq zq zq"
+expect_screen "scope: zq zq zq zq zq: the note" "Not learned meaning here: 100% unseen words"
+expect_eq "scope: zq zq zq zq zq is one unseen word, not five" " unseen words (100% of the tokens): zq" \
   "$(line_of "unseen words" | sed 's/ *$//')"
 expect_screen "scope: no pronoun: no row was trained" "No row of this head was trained"
 
@@ -78,15 +97,17 @@ expect_screen "scope: t again: the next frame" "Training frame 2 of $FRAMES:"
 # The help says what the model can and cannot do.
 keys '?'
 expect_screen "scope: the help says what the model was trained for" "The built-in model was trained only to tell which noun a"
+keys Down Down Down Down Down Down Down Down   # the help is taller than the window: scroll it
 expect_screen "scope: the help says which rows were trained" "Only the pronoun's row of the coreference head was"
-keys j j j j j j
-expect_screen "scope: the help says its limits" "no better than a guess"
+expect_screen "scope: the help names the previous-token head" "The previous-token head: trained so that"
+keys j j j j j j j j j j j j
+expect_screen "scope: the help says its limits" "a few hundred words;"
 
 # 40×12: the unseen list and the note still show.
-tutor_start 40 12 -- --lang en lab "a a a a a"
+tutor_start 40 12 -- --lang en lab "zq zq zq zq zq"
 expect_screen "scope 40×12: the note" "Not learned meaning here:"
-expect_eq "scope 40×12: the unseen list" " unseen (100%): a" "$(line_of "unseen (" | sed 's/ *$//')"
-expect_screen "scope 40×12: the summary marks an untrained row" "a (untrained row) →"
+expect_eq "scope 40×12: the unseen list" " unseen (100%): zq" "$(line_of "unseen (" | sed 's/ *$//')"
+expect_screen "scope 40×12: the summary marks an untrained row" "zq (untrained row) →"
 long=$(printf '%s\n' "$SCREEN" | python3 -c '
 import sys, unicodedata as u
 for line in sys.stdin:
@@ -95,12 +116,18 @@ for line in sys.stdin:
 expect_eq "scope 40×12: no line wider than the terminal" "" "$long"
 
 # Chinese: characters (字), not letters; a resize to 40×12 keeps the list and the note.
-tutor_start 100 30 -- --lang zh lab "猫坐在垫子上，因为它很累。"
-expect_screen "scope zh: unseen characters listed" "没见过的字（占词元的 38%）：坐 在 垫 上 很"
-expect_screen "scope zh: the note" "这里的权重不是学到的语义：38% 的字没见过"
-expect_screen "scope zh: what it was trained on" "只训练过判断 it/它/他 指的是哪个名词，共 $FRAMES 种句式"
+tutor_start 100 30 -- --lang zh lab "企鹅在冰面上滑倒了，因为它跑得太快。"
+expect_screen "scope zh: unseen characters listed" "没见过的字（占词元的 44%）：企 鹅 冰 面 倒 跑 得 快"
+expect_screen "scope zh: the note" "这里的权重不是学到的语义：44% 的字没见过"
+expect_screen "scope zh: what it was trained on" "只训练过判断 $SHORT 指的是哪个名词，共 $FRAMES 种句式"
 case "$SCREEN" in *字母*|*letter*) not_ok "scope zh: no letters" "$SCREEN" ;; *) ok "scope zh: no letters" ;; esac
 resize 40 12
 wait_gone "只训练过" >/dev/null
-expect_screen "scope zh 40×12: the unseen list" "没见过（38%）：坐 在 垫 上 很"
+expect_screen "scope zh 40×12: the unseen list" "没见过（44%）：企 鹅 冰 面 倒 跑 得 快"
 expect_screen "scope zh 40×12: the note" "这里的权重不是学到的语义："
+
+# Chinese: the previous-token head, named in Chinese with its weights on the sentence.
+tutor_start 100 30 -- --lang zh lab "企鹅在冰面上滑倒了，因为它跑得太快。"
+keys '[' '1'
+expect_screen "scope zh: the previous-token head is named" "前一个词元头（训练过，任何句子都适用） · 这里平均 "
+expect_not_screen "scope zh: the previous-token head carries no note" "这里的权重不是学到的语义"

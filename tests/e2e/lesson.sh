@@ -18,6 +18,8 @@ keys h
 expect_screen "lesson: h goes back to step 1" "lesson 3 · step 1/$N"
 keys PageDown PageDown PageDown
 expect_screen "lesson: PgDn ×3 reaches the compute step" "lesson 3 · step 4/$N"
+expect_screen "lesson: the compute step asks for a prediction first" "Predict first"
+keys r
 # softmax of [0.2 2.5 0.8 0.3 0.4 2.0]: 下雨 gets 0.4711 (computed by the engine)
 expect_screen "lesson: compute step shows the engine's weights" "0.4711"
 expect_screen "lesson: the weights table has straight borders" "│ 今天"
@@ -42,7 +44,8 @@ fi
 # The home screen offers to continue there; Enter resumes at the saved step.
 tutor_start 100 30 -- --lang en
 expect_screen "home: continue where you left off" "Continue: Scaled dot-product attention, step 6"
-expect_line "home: lesson 3 is marked done (its last step was reached)" '3\. ✓ done +Q[0-9]+/[0-9]+ +Scaled' 
+expect_line "home: lesson 3 read to its end, questions untried: not done" "3\\. ▸ $N/$N +Q0/[0-9]+ +Scaled"
+expect_not_screen "home: … no done mark for it" "3. ✓ done"
 keys Enter
 expect_screen "home: Enter resumes at step 6" "lesson 3 · step 6/$N"
 keys q
@@ -53,6 +56,8 @@ tutor_start 100 30 -- --lang en lesson it-animal
 expect_screen "lesson 4 opens" "lesson 4 · step 1/"
 keys l
 expect_screen "lab step: the sentence" "Lab: “The animal didn't cross the road because it was too tired.”"
+expect_screen "lab step: a prediction first" "Predict first"
+keys r
 expect_line "lab step: the embedded heatmap has a row for 'it'" '^ it +([01]\.[0-9]{2} +)+'
 keys Enter
 expect_screen "lab step: Enter opens the lab" "Sentence: The animal didn't cross"
@@ -70,13 +75,20 @@ expect_screen "lesson 60×20: scrolls" "↑"
 # prints them, never stood up as a column (4 queries with d = 1).
 tutor_start 100 30 -- --lang en lesson scaled-dot-product
 expect_screen "lesson: opens for the one-query compute" "lesson 3 · step 1/"
-keys l l l l l l
-expect_screen "one query: step 7" "lesson 3 · step 7/"
+keys l l l l l l l
+expect_screen "one query: step 8" "lesson 3 · step 8/"
+keys r   # its prediction: shown without one
+# the weights lead; scroll until the Q table is on screen whole
+k=0
+while [ $k -lt 40 ] && ! shows "K (keys)"; do keys j; k=$((k + 1)); done
 # the table under "Q (queries)": a header row, then exactly one body row of d_k values
 q_rows=$(printf '%s\n' "$SCREEN" | awk '/Q \(queries\)/{on=1; next} on && /└/{exit} on && /│/{n++} END{print n+0}')
 expect_eq "one query: Q is a table of 2 lines (header, one query)" 2 "$q_rows"
 expect_line "one query: the query row holds its 4 numbers" '^ +│ 1 +│ [-0-9.]+ +│ [-0-9.]+ +│ [-0-9.]+ +│ [-0-9.]+ +│$'
-keys j j j j j j j j j j j j j j j j j j j j
+k=0
+while [ $k -lt 60 ] && ! printf '%s\n' "$SCREEN" | sed -n '/Scores QKᵀ/,$p' | grep -q '└'; do
+  keys j; k=$((k + 1)); frame
+done
 expect_screen "one query: the scores table scrolled into view" "Scores QKᵀ"
 s_rows=$(printf '%s\n' "$SCREEN" | awk '/Scores QKᵀ/{on=1; next} on && /└/{exit} on && /│/{n++} END{print n+0}')
 expect_eq "one query: the scores are one row (header + one row)" 2 "$s_rows"

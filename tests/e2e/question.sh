@@ -1,6 +1,7 @@
 # Question keys in the lesson player and the self-test: H and r say why they do
 # nothing, a verdict said once, a wrong choice tried again before the right option is
-# shown, a long answer read from its start after grading, and the student's own
+# shown (a letter answers a choice question), a long answer read from its start after
+# grading, a refused answer cleared for the next try, and the student's own
 # grade of a text answer (y p n), stored apart as `attn-tutor check --self` does.
 . tests/lib.sh
 . tests/e2e/lib/tmux.sh
@@ -15,16 +16,12 @@ expect_screen "lesson: H on a question without hints says so" "This question has
 keys r
 expect_screen "lesson: r before a first try says to try first" "Try an answer first"
 keys a
-type_text "a"
-keys Enter
-expect_screen "lesson: a wrong choice is marked" "✗ Not right yet"
+expect_screen "lesson: a letter answers a choice question" "✗ Not right yet"
 expect_screen "lesson: the chosen option's own feedback" "The opposite: all positions"
-expect_screen "lesson: asked to try again" "Press a to try again, or r to see the right answer."
+expect_screen "lesson: asked to try again" "Press a letter to try again, or r to see the right answer."
 expect_not_screen "lesson: the verdict is said once" "Not right."
 expect_not_screen "lesson: the right option is not given away on a first wrong try" "— the right answer"
-keys a C-u
-type_text "b"
-keys Enter
+keys b
 expect_screen "lesson: a second wrong try shows the right option" "c) The number of scores grows with the square of the length. — the right answer"
 expect_screen "lesson: the second try's own feedback" "— wrong: Plain self-attention"
 keys q
@@ -34,10 +31,8 @@ wait_exit >/dev/null
 tutor_start 100 30 -- --lang en lesson why-attention
 keys G
 expect_screen "lesson again: the question why-2" "Question why-2"
-keys a
-type_text "b"
-keys Enter
-expect_screen "lesson again: a wrong choice" "Press a to try again"
+keys b
+expect_screen "lesson again: a wrong choice" "Press a letter to try again"
 keys r
 expect_screen "lesson again: r shows the reference answer" "Reference answer:"
 expect_screen "lesson again: … and the right option in the feedback" "— the right answer"
@@ -48,9 +43,7 @@ wait_exit >/dev/null
 tutor_start 100 30 -- --lang en lesson why-attention
 keys G
 expect_screen "lesson right: the question why-2" "Question why-2"
-keys a
-type_text "c"
-keys Enter
+keys c
 expect_screen "lesson right: marked right" "✓ Right"
 expect_not_screen "lesson right: the verdict is said once" "Correct."
 keys q
@@ -93,6 +86,32 @@ expect_screen "zh: the question why-2" "why-2"
 keys H
 expect_screen "zh: no hints, translated" "这道题没有提示"
 keys a
-type_text "a"
+expect_screen "zh: try again, translated" "按一个字母再试一次"
+
+# A refused answer (it cannot be read: not an attempt) leaves the answer line; the next
+# try starts on an empty line, so "a" opens it and is not typed after the refused text.
+mkdir -p "$E2E_TMP/state-refused"
+tutor_start 100 30 XDG_STATE_HOME="$E2E_TMP/state-refused" -- --lang en quiz
+expect_screen "refused: the self-test opens" "Question q1"
+keys Right Right Right
+expect_screen "refused: q3" "Question q3"
+keys a
+type_text "0.14abc"
 keys Enter
-expect_screen "zh: try again, translated" "按 a 再试一次"
+expect_screen "refused: the answer is refused" "? This answer cannot be read"
+expect_screen "refused: how to try again" "Press a to try again."
+expect_not_screen "refused: the answer line is left" "Enter: grade · Esc: leave the answer line"
+keys a
+expect_line "refused: the next try starts on an empty line" '^ *Your answer: *$'
+keys q
+wait_exit >/dev/null
+
+# A letter that is no option of a choice question says so.
+mkdir -p "$E2E_TMP/state-letter"
+tutor_start 100 30 XDG_STATE_HOME="$E2E_TMP/state-letter" -- --lang en lesson why-attention
+keys G
+expect_screen "letter: the question why-2" "Question why-2"
+keys e
+expect_screen "letter: e is not an option of three" "e is not an option: press a letter from a to c."
+keys q
+wait_exit >/dev/null

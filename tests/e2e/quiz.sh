@@ -31,11 +31,11 @@ keys a C-u
 type_text "0.14abc"
 keys Enter
 expect_screen "quiz: a malformed answer says it cannot be read" "cannot be read"
-keys Escape
+expect_screen "quiz: … and how to try again (the answer line is left)" "Press a to try again."
 i=0
 while [ $i -lt 10 ] && ! shows "Your score"; do keys Right; i=$((i + 1)); done
 expect_screen "quiz: after the last question, the score" "Your score"
-expect_line "quiz: summary lists q3 as right" '^ +q3 +right'
+expect_line "quiz: summary lists Q3 as right" '^ +Q3 +right'
 expect_screen "quiz: summary counts it" "1 of"
 store="$XDG_STATE_HOME/attn-tutor/progress.yaml"
 if grep -q "id: self-test:q3" "$store" 2>/dev/null && grep -A4 "id: self-test:q3" "$store" | grep -q "attempts: 2"; then

@@ -10,16 +10,12 @@ tutor_start 100 30 -- --lang en lesson scaled-dot-product
 expect_screen "retry: lesson 3 opens" "step 1/"
 keys End
 expect_screen "retry: the question sdp-2" "Question sdp-2"
-keys a
-type_text "b"
-keys Enter
+keys b
 expect_screen "retry: a wrong choice asks to try again with the key" \
-  "Press a to try again, or r to see the right answer."
+  "Press a letter to try again, or r to see the right answer."
 keys a
-expect_line "retry: the answer line opens empty for a new try" '^ *Your answer: *$'
-type_text "a"
-keys Enter
 expect_screen "retry: the right letter alone is right" "✓ Right"
+expect_line "retry: the answer is the new letter alone" '^ *Your answer: a *$'
 expect_not_screen "retry: the old answer is not kept" "Your answer: ba"
 expect_not_screen "retry: no 'not an option' error" "is not an option"
 keys q
@@ -89,12 +85,30 @@ wait_exit >/dev/null
 
 # Chinese: the hint is translated.
 tutor_start 100 30 -- --lang zh lesson scaled-dot-product
-expect_screen "retry: zh lesson 3 opens" "/18"
+expect_screen "retry: zh lesson 3 opens" "第 3 课"
 keys End
 expect_screen "retry: zh question sdp-2" "题目 sdp-2"
+keys b
+expect_screen "retry: zh hint names the key" "按一个字母再试一次，或按 r 查看正确答案。"
+keys q
+wait_exit >/dev/null
+
+# A numeric slip (lesson 6, mask-2): the first wrong try names it (all n² pairs counted)
+# without the right number; a second wrong try gives the answer, a whole number as such.
+tutor_start 100 30 -- --lang en lesson masking
+expect_screen "retry slip: lesson 6 opens" "lesson 6 · step 1/"
+keys End Left
+expect_screen "retry slip: the question mask-2" "Question mask-2"
 keys a
-type_text "b"
+type_text "36"
 keys Enter
-expect_screen "retry: zh hint names the key" "按 a 再试一次，或按 r 查看正确答案。"
+expect_screen "retry slip: the slip is named" "That counts all n² pairs of the n × n grid."
+expect_screen "retry slip: asks to try again" "Press a to try again"
+expect_not_screen "retry slip: the right number is held back" "21"
+keys a
+type_text "20"
+keys Enter
+expect_screen "retry slip: a second wrong try gives the answer" "The right answer (engine): 21"
+expect_not_screen "retry slip: an integer is printed as one" "21.0000"
 keys q
 wait_exit >/dev/null

@@ -34,7 +34,7 @@ keys q
 expect_screen "valgrind tutor: back home" "Self-attention, step by step"
 keys L                              # the lab from home
 expect_screen "valgrind tutor: the lab" "attn-tutor · Attention lab"
-keys j j j j j j j
+keys g j j j j j j j                 # from the first query (the lab opens on the pronoun)
 expect_screen "valgrind tutor: j moves to query 8" "Query 8:"
 keys ']' ','
 expect_line "valgrind tutor: every head of layer 1" 'layer 1/[0-9]+ · all [0-9]+ heads'

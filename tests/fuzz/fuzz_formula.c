@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();                     /* a verdict follows from the mistakes */
     m = d.mistakes;
     for (unsigned bit = 1; rc == AT_OK && m && bit <= QZ_F_OTHER; bit <<= 1)
-        if ((m & bit) && !qz_formula_mistake_text(bit, 1))
+        if ((m & bit) && !qz_formula_mistake_text(bit, QZ_ZH))
             __builtin_trap();
     if (second) {
         (void)qz_formula_compare(s, second, &m, &err);

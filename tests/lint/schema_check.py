@@ -38,7 +38,8 @@ for path in lessons:
 
 # Broken files whose faults a schema can express: the schema rejects each, as lint does.
 for name in ["title-mapping", "steps-number", "steps-empty", "unknown-key", "missing-key",
-             "bad-enum", "step-kinds", "wrong-types", "question-fields", "compute-source"]:
+             "bad-enum", "step-kinds", "wrong-types", "question-fields", "compute-source",
+             "predict-fields"]:
     path = "tests/lint/%s.yaml" % name
     doc = yaml.safe_load(open(path, encoding="utf-8"))
     tap(not validator.is_valid(doc), "%s is rejected by the schema" % path)

@@ -29,6 +29,7 @@ static const struct {
     {"lint", {"lessons/en", "extra.yaml"}},
     {"check", {"q3", "0.14 0.17", "--format", "json"}},
     {"practice", {"--seed", "7", "--kind", "softmax", "--answer", "-0.5"}},
+    {"tokenize", {"--format", "json", "The cat"}},
 };
 
 /* A global flag in one of its forms, and what it sets. */
@@ -161,7 +162,7 @@ static void test_flags_anywhere(void **state)
     }
     for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++, runs++)
         check_one(NULL, NULL, 0, f, 0);   /* the tutor: the flag alone */
-    assert_int_equal(runs, 41 * 9 + 9);   /* 41 positions of the samples × 9 flags, + the tutor */
+    assert_int_equal(runs, 45 * 9 + 9);   /* 45 positions of the samples × 9 flags, + the tutor */
 }
 
 /* Several flags at once, scattered: all taken, the arguments untouched. */

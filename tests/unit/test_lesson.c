@@ -124,6 +124,91 @@ static void test_compute_fully_masked(void **state)
     at_diag_list_free(&d);
 }
 
+/* The variance of the raw scores and of the scaled ones, computed from the engine's
+ * scores: q·k for q = [1, 2], keys [1, 0], [0, 1], [1, 1] is 1, 2, 3 (variance 1); ÷ √2
+ * halves the variance. A block with a mask says so (its variance is not shown). */
+static void test_compute_variances(void **state)
+{
+    const char *yaml =
+        "id: v\nlang: en\ntitle: V\nsteps:\n"
+        "  - compute:\n      q: [[1, 2]]\n      k: [[1, 0], [0, 1], [1, 1]]\n"
+        "      v: [[1], [2], [3]]\n"
+        "  - compute:\n      q: [[1, 2]]\n      k: [[1, 0], [0, 1], [1, 1]]\n"
+        "      v: [[1], [2], [3]]\n      scale: 1\n"
+        "  - compute:\n      q: [[1, 2], [2, 1]]\n      k: [[1, 0], [0, 1]]\n"
+        "      v: [[1], [2]]\n      mask: causal\n";
+    at_diag_list d = {0};
+    at_lesson *l = load(yaml, &d);
+    char msg[600];
+    first_diag(&d, msg, sizeof msg);
+    if (!l)
+        fail_msg("%s", msg);
+    const at_compute_result *a = l->calc[0].compute, *b = l->calc[1].compute,
+                            *c = l->calc[2].compute;
+    assert_true(fabs(a->raw_variance - 1.0) < 1e-6);
+    assert_true(fabs(a->scaled_variance - 0.5) < 1e-6);
+    assert_int_equal(a->masked, 0);
+    assert_true(fabs(b->scaled_variance - b->raw_variance) < 1e-6);
+    assert_int_equal(c->masked, 1);
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
+/* Predictions answered by the engine: the weight of a key (and of a word over several
+ * tokens), the key a query weighs most, an output entry, the raw variance, the right
+ * options; and what cannot be answered, said. */
+static void test_predict_answers(void **state)
+{
+    const char *yaml =
+        "id: p\nlang: en\ntitle: P\nsteps:\n"
+        "  - compute:\n      tokens: [x, y]\n      q: [[1, 2], [0, 1]]\n"
+        "      k: [[1, 0], [0, 1], [1, 1]]\n      key_tokens: [小, 明, c]\n"
+        "      v: [[1], [2], [3]]\n      scale: 1\n";
+    at_diag_list d = {0};
+    at_lesson *l = load(yaml, &d);
+    char msg[400];
+    first_diag(&d, msg, sizeof msg);
+    if (!l)
+        fail_msg("%s", msg);
+    const at_compute_result *r = l->calc[0].compute;
+    /* row x: scores 1, 2, 3 → weights e/(e+e²+e³) … */
+    double e1 = exp(1), e2 = exp(2), e3 = exp(3), s = e1 + e2 + e3;
+    at_expect_value wv = {.from = "x", .to = "明"};
+    at_predict p = {.prompt = "?", .kind = AT_PREDICT_NUMBER, .weight = &wv};
+    at_predict_answer a;
+    assert_int_equal(at_predict_answer_of(&p, r, NULL, &a, msg, sizeof msg), 0);
+    assert_true(fabs(a.value - e2 / s) < 1e-5);
+    wv.to = "小明";   /* a word over two tokens: the sum of their weights */
+    assert_int_equal(at_predict_answer_of(&p, r, NULL, &a, msg, sizeof msg), 0);
+    assert_true(fabs(a.value - (e1 + e2) / s) < 1e-5);
+    unsigned row1 = 1, col1 = 1;
+    at_expect_value ov = {.row = &row1, .col = &col1};
+    at_predict po = {.prompt = "?", .kind = AT_PREDICT_NUMBER, .output = &ov};
+    assert_int_equal(at_predict_answer_of(&po, r, NULL, &a, msg, sizeof msg), 0);
+    assert_true(fabs(a.value - (e1 * 1 + e2 * 2 + e3 * 3) / s) < 1e-4);
+    at_predict pv = {.prompt = "?", .kind = AT_PREDICT_NUMBER, .variance = AT_VARIANCE_RAW};
+    assert_int_equal(at_predict_answer_of(&pv, r, NULL, &a, msg, sizeof msg), 0);
+    assert_true(fabs(a.value - r->raw_variance) < 1e-12);
+    assert_true(fabs(at_predict_tolerance(&pv) - 1.0) < 1e-12);
+    at_predict pt = {.prompt = "?", .kind = AT_PREDICT_TOKEN, .from = "y"};
+    assert_int_equal(at_predict_answer_of(&pt, r, NULL, &a, msg, sizeof msg), 0);
+    assert_int_equal(a.row, 1);
+    assert_int_equal(a.token, 1);   /* y = [0, 1]: scores 0, 1, 1 → 明 first of the tie */
+    pt.from = NULL;   /* two query rows, none named */
+    assert_int_equal(at_predict_answer_of(&pt, r, NULL, &a, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "which of the 2 query rows"));
+    at_option opts[] = {{"a", false, NULL}, {"b", true, NULL}, {"c", true, NULL}};
+    at_predict pc = {.prompt = "?", .kind = AT_PREDICT_CHOICE, .options = opts, .options_count = 3};
+    assert_int_equal(at_predict_answer_of(&pc, r, NULL, &a, msg, sizeof msg), 0);
+    assert_int_equal(a.correct, 6);
+    opts[1].correct = opts[2].correct = false;
+    assert_int_equal(at_predict_answer_of(&pc, r, NULL, &a, msg, sizeof msg), -1);
+    wv.to = "z";
+    assert_int_equal(at_predict_answer_of(&p, r, NULL, &a, msg, sizeof msg), -1);
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
 /* Case 10: wrong shapes, each an error at its line:col, nothing leaked (ASan). */
 static void expect_first(const char *yaml, const char *want)
 {
@@ -261,6 +346,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_softmax_question),
         cmocka_unit_test(test_compute_fully_masked),
+        cmocka_unit_test(test_compute_variances),
+        cmocka_unit_test(test_predict_answers),
         cmocka_unit_test(test_case10_shapes),
         cmocka_unit_test(test_hostile_input),
         cmocka_unit_test(test_parse_cell),

@@ -82,10 +82,13 @@ static void test_unscaled_scores(void **state)
     at_run_opts unscaled = {.unscaled = 1};
     attend(m, SENT, NULL, &a);
     attend(m, SENT, &unscaled, &b);
-    /* Layer 1 sees the same input both ways: scaled = raw / √d_k with d_k = 8, and
-     * without scaling scaled = raw. */
-    for (size_t i = 0; i < 4 * a.n * a.n; i++) {
-        assert_true(fabsf(a.scaled[0][i] - a.scores[0][i] / sqrtf(8.0f)) < 1e-5f);
+    /* Layer 1 sees the same input both ways: scaled = raw / √d_k with d_k = d_model / heads
+     * (48 / 4 = 12), and without scaling scaled = raw. */
+    at_model_info info;
+    at_model_get_info(m, &info);
+    assert_int_equal(info.d_model / info.n_heads[0], 12);
+    for (size_t i = 0; i < info.n_heads[0] * a.n * a.n; i++) {
+        assert_true(fabsf(a.scaled[0][i] - a.scores[0][i] / sqrtf(12.0f)) < 1e-5f);
         assert_true(b.scaled[0][i] == b.scores[0][i]);
         assert_true(fabsf(a.scores[0][i] - b.scores[0][i]) < 1e-5f);
     }
@@ -137,16 +140,16 @@ static void test_load_names_bad_tensor(void **state)
     assert_int_equal(at_model_demo(3, &m, NULL), AT_OK);
     const char *path = "build/test-model-shape.safetensors";
     assert_int_equal(at_model_save(m, path, &err), AT_OK);
-    /* Rewrite the header: ln_f.weight claims 33 entries instead of 32 (same length,
+    /* Rewrite the header: ln_f.weight claims 49 entries instead of 48 (same length,
      * so the file stays well formed). */
     FILE *f = fopen(path, "r+b");
     assert_non_null(f);
     char buf[8192];
     size_t len = fread(buf, 1, sizeof buf - 1, f);
     buf[len] = '\0';
-    char *hit = strstr(buf + 8, "\"ln_f.weight\":{\"dtype\":\"F32\",\"shape\":[32]");
+    char *hit = strstr(buf + 8, "\"ln_f.weight\":{\"dtype\":\"F32\",\"shape\":[48]");
     assert_non_null(hit);
-    hit[strlen("\"ln_f.weight\":{\"dtype\":\"F32\",\"shape\":[3")] = '3';
+    hit[strlen("\"ln_f.weight\":{\"dtype\":\"F32\",\"shape\":[4")] = '9';
     fseek(f, 0, SEEK_SET);
     assert_int_equal(fwrite(buf, 1, len, f), len);
     fclose(f);

@@ -211,6 +211,8 @@ typedef struct {
     at_grad_acts *g;
     float *grad;
     at_attn_target target;
+    at_prev_target prev;
+    size_t pronoun;             /* AT_NO_INDEX: a random sequence (only the prev loss) */
 } model_ctx;
 
 static const long MS[2] = {2, 3};
@@ -220,12 +222,17 @@ static double model_loss(void *p)
     model_ctx *c = p;
     float loss;
     memset(c->grad, 0, c->m->n_flat * sizeof(float));
-    assert_int_equal(at_example_loss_grad(c->m, c->feats, 5, 3, MS, 2, &c->target, 1.0f, &c->a,
-                                          c->g, c->grad, &loss, NULL), AT_OK);
+    assert_int_equal(at_example_loss_grad(c->m, c->feats, 5, c->pronoun, MS, 2, &c->target,
+                                          &c->prev, 1.0f, &c->a, c->g, c->grad, &loss, NULL),
+                     AT_OK);
     return loss;
 }
 
-static void model_case(size_t ff1, const char *name)
+/* The whole model's gradient against finite differences: prediction at the pronoun,
+ * the coreference head's attention loss and the previous-token loss on layer 1 head 1
+ * (pronoun = AT_NO_INDEX: a random sequence, only the previous-token loss). Each
+ * attention loss, set to zero, changes the gradient: it really reaches the weights. */
+static void model_case(size_t ff1, size_t pronoun, const char *name)
 {
     at_model_config cfg = {.d_model = 8, .n_layers = 2, .vocab_size = 6, .n_buckets = 16,
                            .ngram_min = 2, .ngram_max = 3};
@@ -233,7 +240,8 @@ static void model_case(size_t ff1, const char *name)
     cfg.d_ff[0] = 16;
     cfg.n_heads[1] = 1;
     cfg.d_ff[1] = ff1;
-    model_ctx c = {.target = {.layer = 1, .head = 0, .begin = 0, .end = 2, .lambda = 0.5f}};
+    model_ctx c = {.target = {.layer = 1, .head = 0, .begin = 0, .end = 2, .lambda = 0.5f},
+                   .prev = {.layer = 0, .head = 0, .lambda = 0.7f}, .pronoun = pronoun};
     assert_int_equal(at_model_alloc(&cfg, &c.m, NULL), AT_OK);
     at_model_init_params(c.m, 7, 1.0f);
     fill(c.m->flat, c.m->n_flat, 0.5f);    /* gains and biases away from 1 and 0 too */
@@ -252,13 +260,21 @@ static void model_case(size_t ff1, const char *name)
     model_loss(&c);
     memcpy(analytic, c.grad, c.m->n_flat * sizeof(float));
     check_grad(name, c.m->flat, c.m->n_flat, analytic, model_loss, &c);
-    /* The attention loss really reaches the weights: without it the gradient differs. */
-    c.target.lambda = 0.0f;
-    model_loss(&c);
-    double moved = 0.0;
-    for (size_t i = 0; i < c.m->n_flat; i++)
-        moved += fabs(c.grad[i] - analytic[i]);
-    assert_true(moved > 1e-3);
+    /* Each attention loss really reaches the weights: without it the gradient differs. */
+    for (int which = 0; which < 2; which++) {
+        if (which == 0 && pronoun == AT_NO_INDEX)
+            continue;   /* no coreference loss on a random sequence */
+        float keep = which ? c.prev.lambda : c.target.lambda;
+        *(which ? &c.prev.lambda : &c.target.lambda) = 0.0f;
+        model_loss(&c);
+        double moved = 0.0;
+        for (size_t i = 0; i < c.m->n_flat; i++)
+            moved += fabs(c.grad[i] - analytic[i]);
+        printf("# %s: without the %s loss the gradient moves by %.4f\n", name,
+               which ? "previous-token" : "coreference", moved);
+        assert_true(moved > 1e-3);
+        *(which ? &c.prev.lambda : &c.target.lambda) = keep;
+    }
     free(analytic);
     free(c.grad);
     at_grad_acts_free(c.g);
@@ -268,8 +284,9 @@ static void model_case(size_t ff1, const char *name)
 
 static void test_whole_model(void **state)
 {
-    model_case(0, "whole model (shipped shape)");
-    model_case(8, "whole model (FFN in layer 2)");
+    model_case(0, 3, "whole model (shipped shape)");
+    model_case(8, 3, "whole model (FFN in layer 2)");
+    model_case(0, AT_NO_INDEX, "whole model, a random sequence");
 }
 
 int main(void)

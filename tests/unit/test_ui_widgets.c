@@ -279,7 +279,7 @@ static void test_heatmap_masked(void **state)
     float weights[9] = {0, 0, 0, 0, 1, 0, 0, 0.5f, 0.5f};
     float scores[9] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY, 0, -INFINITY, -INFINITY, 0, 0};
     unsigned char fully[3] = {1, 0, 0};
-    ui_heatmap h = {3, 3, weights, scores, fully, labels, labels, -1, -1, 0, 0, 0, NULL};
+    ui_heatmap h = {3, 3, weights, scores, fully, labels, labels, -1, -1, 0, 0, 0, NULL, 0, 0};
     ui_heatmap_draw(w, (ui_rect){0, 0, 6, 40}, &h);
     char got[256];
     row_text(w, 1, got, sizeof got);
@@ -301,7 +301,7 @@ static void test_heatmap_dim_rows(void **state)
     const char *labels[] = {"it", "was"};
     float weights[4] = {0.0f, 1.0f, 0.0f, 1.0f};
     unsigned char dim[2] = {0, 1};
-    ui_heatmap h = {2, 2, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0, dim};
+    ui_heatmap h = {2, 2, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0, dim, 0, 0};
     ui_heatmap_draw(w, (ui_rect){0, 0, 4, 40}, &h);
     char got[256];
     row_text(w, 2, got, sizeof got);
@@ -324,7 +324,7 @@ static void test_heatmap_column_labels(void **state)
     for (int i = 0; i < 12 * 12; i++)
         weights[i] = 1.0f / 12;
     WINDOW *w = newwin(14, 42, 0, 0);
-    ui_heatmap h = {12, 12, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0, NULL};
+    ui_heatmap h = {12, 12, weights, NULL, NULL, labels, labels, -1, -1, 0, 0, 0, NULL, 0, 0};
     assert_false(ui_heatmap_shows_numbers(&h, 42));
     ui_heatmap_draw(w, (ui_rect){0, 0, 14, 42}, &h);
     char got[512];
@@ -336,7 +336,7 @@ static void test_heatmap_column_labels(void **state)
     const char *three[] = {"I", "am", "here"};
     float wt[9] = {0.25f, 0.5f, 0.25f, 0.2f, 0.6f, 0.2f, 0.1f, 0.1f, 0.8f};
     w = newwin(5, 40, 0, 0);
-    ui_heatmap g = {3, 3, wt, NULL, NULL, three, three, -1, -1, 0, 0, 0, NULL};
+    ui_heatmap g = {3, 3, wt, NULL, NULL, three, three, -1, -1, 0, 0, 0, NULL, 0, 0};
     assert_true(ui_heatmap_shows_numbers(&g, 40));
     ui_heatmap_draw(w, (ui_rect){0, 0, 5, 40}, &g);
     char head[256], row[256];
