@@ -12,6 +12,8 @@ const char *const qz_lex_up[] = {
     "blow up", "blows up", "explode", "explodes", "inflate", "inflates", "enlarge", "enlarges",
     "amplify", "amplifies", "expand", "expands", "longer", "more", "greater", "get big",
     "too big", "too large", "very large", "scale up", "scales up", "accumulate",
+    "scales them up", "scale them up", "scales it up", "scale it up", "scales the scores up",
+    "scale the scores up", "makes them bigger", "makes them larger",
     "增大", "变大", "增加", "增长", "越大", "很大", "过大", "太大", "更大", "变长", "越长", "更长",
     "更远", "更多",
     "越远", "上升", "膨胀", "放大", "大", "高", "变高", "越高", "很高", "过高", "太高", "爆炸",
@@ -65,7 +67,8 @@ const char *const qz_lex_object[] = {"把", "将", NULL};
 const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
                                           "based on", "using", "去", "向", "回头看", "根据", "依据",
                                           "通过", /* a causee: "让 decoder 去源句里找" */ "让",
-                                          "使得", NULL};
+                                          "使得", /* who is asked: "the decoder asks the
+                                          * source" */ "asks", "ask", "asking", "queries", NULL};
 /* before a claim, what is looked at: not the origin of a subject carried from the
  * sentence before ("Q comes from the decoder. It lets the decoder look at the encoder") */
 const char *const qz_lex_looked_at[] = {"look at", "looks at", "looking at", "attend to",

@@ -82,7 +82,8 @@ static void alts_free(qz_alts *a)
 }
 
 /* The verb is not the agent noun its stem shares: "nothing to decode" does not name a
- * decoder, "encode" no encoder (p's word ends in -er/-ers, t's is that stem + e/es). */
+ * decoder, "encode" no encoder, "decoding" no decoder (p's word ends in -er/-ers, t's is
+ * that stem + e/es/ing). */
 static int verb_of_agent(const qz_tok *t, const qz_tok *p)
 {
     if (t->kind != QZ_TK_WORD || p->kind != QZ_TK_WORD || !t->raw || !p->raw)
@@ -92,7 +93,8 @@ static int verb_of_agent(const qz_tok *t, const qz_tok *p)
                   : n > 4 && !strcmp(p->raw + n - 3, "ers") ? n - 3 : 0;
     if (!stem || strncmp(t->raw, p->raw, stem))
         return 0;
-    return (m == stem + 1 && t->raw[stem] == 'e') || (m == stem + 2 && !strcmp(t->raw + stem, "es"));
+    return (m == stem + 1 && t->raw[stem] == 'e') || (m == stem + 2 && !strcmp(t->raw + stem, "es")) ||
+           (m == stem + 3 && !strcmp(t->raw + stem, "ing"));   /* "every step of decoding" */
 }
 
 /* An adverb is not the noun its stem shares: "probably" is no "probability" (t's word

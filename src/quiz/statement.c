@@ -414,6 +414,52 @@ static void choose_order(sentence *s)
     s->forward = 1;
 }
 
+/* Does the clause (between commas) holding token a read forward: its first phrase a
+ * claim, no pronoun or object before it, and, in the sentence's first clause, nothing
+ * carried? "The decoder's query vectors attend over the encoder's keys, i.e. Q from the
+ * decoder, K and V from the encoder": the first clause forward, the others not. */
+static int clause_forward(const sentence *s, size_t a)
+{
+    size_t c0 = s->s0, c1 = s->s1;
+    for (size_t j = s->s0; j < a; j++)
+        if (qz_tok_is(s->t, j, ","))
+            c0 = j + 1;
+    for (size_t j = a; j < s->s1 && c1 == s->s1; j++)
+        if (qz_tok_is(s->t, j, ","))
+            c1 = j;
+    if (c0 == s->s0)
+        return s->forward;
+    const mention *first = NULL;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (!live(m) || m->a < c0 || m->a >= c1 ||
+            (m->kind != M_CLAIM && !(m->kind == M_SUBJ && !m->foil && !m->object && m->set != NEUTRAL)))
+            continue;
+        if (!first || m->a < first->a || (m->a == first->a && m->kind == M_CLAIM))
+            first = m;
+    }
+    if (!first)
+        return s->forward;
+    if (first->kind != M_CLAIM)
+        return 0;
+    int subject_after = 0;   /* a clause without a subject of its own reads as the sentence */
+    for (size_t k = 0; k < s->m.n && !subject_after; k++) {
+        const mention *m = &s->m.v[k];
+        subject_after = live(m) && m->kind == M_SUBJ && !m->foil && !m->object && m->set != NEUTRAL &&
+                        m->a > first->a && m->a < c1;
+    }
+    if (!subject_after)
+        return s->forward;
+    for (size_t k = 0; k < s->m.n; k++)   /* "that's how the decoder asks …" */
+        if (live(&s->m.v[k]) && s->m.v[k].kind == M_SUBJ && s->m.v[k].a == first->b &&
+            !s->m.v[k].foil && !s->m.v[k].object && s->m.v[k].set != NEUTRAL)
+            return 1;
+    for (size_t j = c0; j < first->a; j++)
+        if (qz_alts_at(s->t, j, &s->r->pronoun, NULL) || qz_alts_at(s->t, j, &s->r->object, NULL))
+            return 0;
+    return 1;
+}
+
 /* Is group r only nouns of none of the statements ("layer")? */
 static int neutral_run(const sentence *s, long r)
 {
@@ -521,8 +567,10 @@ static int noun_claim_between(const sentence *s, size_t from, size_t to, const m
             ends_before(s, &s->r->destination, x->a, 0))
             continue;   /* a claim whose `with` or `unless` fails, or an object ("根据 CLS
                          * 生成"), says nothing here */
-        /* claims of one statement go together: "任何两个词都是直接打交道" */
-        if (!same_statement(s, x, of))
+        /* claims of one statement go together: "任何两个词都是直接打交道"; a claim of any
+         * subject ("Q is read from the decoder") is no statement of the subject before */
+        if (!same_statement(s, x, of) && pattern(s->r, x->set, x->pat)->subject.n &&
+            !(x->set == 1 && qz_rubric_c_misc(s->r, pattern(s->r, 1, x->pat)->owner).off_point))
             return 1;
     }
     return 0;
@@ -598,11 +646,12 @@ static void owners(sentence *s, long *owner)
                 owner[k] = taken = joined;
                 continue;
             }
-            if (s->first_content == m->a && !s->forward) {
+            int fwd = clause_forward(s, m->a);
+            if (s->first_content == m->a && !fwd) {
                 o = run_before(s, m->a, 0);
                 if (o >= 0 && s->run_first[o] == s->run_end[o])
                     o = -1;   /* "So the decoder looks …": not said of the carried group */
-            } else if (s->forward) {
+            } else if (fwd) {
                 /* the group after is taken when it is this claim's subject ("够了，不用
                  * Decoder": 够 does not take Decoder); a claim of the same statement may
                  * share it ("只用 Encoder …是不够的") */
@@ -617,10 +666,21 @@ static void owners(sentence *s, long *owner)
                 }
             } else {
                 o = run_before(s, m->a, 0);
-                if (o >= 0 && m->kind == M_CLAIM &&
-                    noun_claim_between(s, s->run_first[o] == s->run_end[o] ? s->s0
-                                                                           : (size_t)s->run_end[o],
-                                       m->a, m))
+                size_t from = o >= 0 && s->run_first[o] != s->run_end[o] ? (size_t)s->run_end[o] : s->s0;
+                /* "… one step apart only if they are adjacent": a claim said of a pronoun
+                 * right before it (a copula between) is said of the group before */
+                int pronoun = 0;
+                for (size_t j = m->a; o >= 0 && j > from && m->a - j < 3 && !pronoun; j--) {
+                    if (qz_alts_at(s->t, j - 1, &s->r->pronoun, NULL)) {
+                        pronoun = 1;
+                        for (size_t g = j; g < m->a; g++)
+                            pronoun &= qz_tok_raw_is(s->t, g, "is") || qz_tok_raw_is(s->t, g, "are") ||
+                                       qz_tok_raw_is(s->t, g, "be") || qz_tok_raw_is(s->t, g, "was") ||
+                                       qz_tok_raw_is(s->t, g, "were") || qz_tok_is(s->t, g, "是") ||
+                                       qz_tok_is(s->t, g, "都");
+                    }
+                }
+                if (o >= 0 && m->kind == M_CLAIM && !pronoun && noun_claim_between(s, from, m->a, m))
                     o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
             }
             /* "It lets the decoder look at the encoder": what is looked at is not where
@@ -654,9 +714,23 @@ static int polarity_holds(qz_polarity want, int denied)
 }
 
 /* `with` affirmed and `unless` absent in the sentence. */
+/* Is every alternative of group a one of the pattern's subjects ("k | key | keys")? */
+static int names_subjects(const qz_cpattern *pt, const qz_alts *a)
+{
+    for (size_t i = 0; i < a->n; i++) {
+        int found = 0;
+        for (size_t j = 0; j < pt->subject.n && !found; j++)
+            found = a->v[i].n == pt->subject.v[j].n && qz_alt_at(&pt->subject.v[j], 0, &a->v[i]);
+        if (!found)
+            return 0;
+    }
+    return a->n > 0;
+}
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c)
 {
-    const qz_cclaim *cl = &pattern(s->r, set, p)->claims[c];
+    const qz_cpattern *pt = pattern(s->r, set, p);
+    const qz_cclaim *cl = &pt->claims[c];
     for (size_t g = 0; g < cl->n_with; g++) {
         int ok = 0;
         for (size_t k = 0; k < s->m.n && !ok; k++) {
@@ -664,6 +738,10 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c)
             ok = m->kind == M_WITH && m->set == set && m->pat == p && m->claim == c &&
                  m->group == g && !m->neg;
         }
+        /* subjects named together ("K … and … V", "keys built from the encoder output,
+         * then the encoder-side values") may stand anywhere in the period */
+        for (size_t i = s->p0; !ok && i < s->p1 && names_subjects(pt, &cl->with[g]); i++)
+            ok = qz_alts_at(s->t, i, &cl->with[g], NULL) != 0;
         if (!ok)
             return 0;
     }
@@ -762,6 +840,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
         denied = 0;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
+        /* "不一样", "not the same": different, not growing */
+        if (denied && got == QZ_DIR_SAME && m->kind == M_DIR &&
+            (qz_han_at(s->t, m->a, "一样") || qz_han_at(s->t, m->a, "相同") ||
+             qz_tok_raw_is(s->t, m->a, "same")))
+            return;
         if (!direction_holds(cl->dir, got, denied))
             return;
     } else if (!polarity_holds(cl->pol, denied)) {
@@ -934,6 +1017,7 @@ static int term_list(const sentence *s)
             continue;
         }
         width += k->kind == QZ_TK_HAN ? 1 : 2;
+        claim |= k->kind == QZ_TK_NUM;   /* "均值 0、方差 1": a value given is said */
         for (size_t m = 0; m < s->m.n; m++) {
             const mention *x = &s->m.v[m];
             if (!live(x) || x->a != i)
@@ -1045,6 +1129,20 @@ static int abbreviation_dot(const qz_text *t, size_t i)
     return 0;
 }
 
+/* Does a list number start at token i: "2)", "(2)", "（2）" (1 or 2 digits)? */
+static int list_number_at(const qz_text *t, size_t i)
+{
+    size_t k = i;
+    if (k < t->n && qz_tok_is(t, k, "("))
+        k++;
+    if (k >= t->n || t->t[k].kind != QZ_TK_NUM || strlen(t->t[k].s) > 2 || strchr(t->t[k].s, '.'))
+        return 0;
+    if (k + 1 >= t->n || !qz_tok_is(t, k + 1, ")"))
+        return 0;
+    /* "2)" after a word ("… long path 2) …"), not after a sign ("Var≈1)") */
+    return k == i ? i == 0 || t->t[i - 1].kind == QZ_TK_WORD || t->t[i - 1].kind == QZ_TK_HAN : 1;
+}
+
 /* How a sentence ends. */
 enum { END_TEXT, END_FULL, END_CONTRAST, END_CONSEQUENCE, END_CORRECTION };
 
@@ -1087,6 +1185,11 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
         if (i > s0 && correction_at(r, t, i)) {
             *next = i;
             *how = END_CORRECTION;
+            return i;
+        }
+        if (i > s0 && list_number_at(t, i)) {   /* "… long path 2) attention …", "（2）" */
+            *next = i;
+            *how = END_FULL;
             return i;
         }
         if (ends_sentence(t, i) && !abbreviation_dot(t, i)) {
@@ -1229,15 +1332,24 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
                 from = i;
                 break;
             }
-        int labels = 0, before = 0;
+        int before = 0, subj_ends = 0;
+        size_t subjects = 0, claim_at = SIZE_MAX;
         for (size_t k = 0; k < s.m.n; k++) {
             const mention *m = &s.m.v[k];
-            labels |= live(m) && m->kind == M_SUBJ && m->b == c;
-            before |= live(m) && shadows(m) && m->set != NEUTRAL && m->a < c;
-            in_label += live(m) && shadows(m) && m->set != NEUTRAL && m->a >= from && m->b <= c &&
-                        (k == 0 || s.m.v[k - 1].a != m->a);
+            if (!live(m) || !shadows(m) || m->set == NEUTRAL)
+                continue;
+            before |= m->a < c;
+            if (m->a < from || m->b > c)
+                continue;
+            subj_ends |= m->kind == M_SUBJ && m->b == c;
+            subjects += m->kind == M_SUBJ;
+            if (m->kind != M_SUBJ && claim_at != m->a)
+                in_label += claim_at == SIZE_MAX || m->a >= claim_at;
+            if (m->kind != M_SUBJ && claim_at == SIZE_MAX)
+                claim_at = m->a;
         }
-        labels |= in_label == 1;
+        /* "K and V:" (subjects only), "From the decoder:" (one claim only) */
+        int labels = (subj_ends && !in_label) || (in_label == 1 && !subjects);
         if (labels || has_words_of(rd->t, s0, c, &rd->r->retract))
             continue;
         free(s.m.v);
@@ -1248,10 +1360,11 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     /* "It's the other way round", 反过来: a turn on what came before. A sentence
      * that says only that, or opens with it, starts a segment of its own. */
     size_t lead = s0;
-    while (lead < s1 && (rd->t->t[lead].kind == QZ_TK_MARK || qz_alts_at(rd->t, lead, &rd->r->filler, NULL) ||
-                         qz_alts_at(rd->t, lead, &rd->r->pronoun, NULL) || qz_tok_raw_is(rd->t, lead, "it's") ||
-                         qz_tok_raw_is(rd->t, lead, "is") || qz_tok_raw_is(rd->t, lead, "应该") ||
-                         qz_tok_is(rd->t, lead, "是")))
+    while (lead < s1 && (rd->t->t[lead].kind == QZ_TK_MARK ||
+                         qz_alts_at(rd->t, lead, &rd->r->filler, NULL) ||
+                         qz_alts_at(rd->t, lead, &rd->r->pronoun, NULL) ||
+                         qz_tok_raw_is(rd->t, lead, "it's") || qz_tok_raw_is(rd->t, lead, "is") ||
+                         qz_tok_raw_is(rd->t, lead, "应该") || qz_tok_is(rd->t, lead, "是")))
         lead++;
     int turn = has_words_of(rd->t, s0, s1, &rd->r->retract);
     if (turn && (!said || (lead < s1 && qz_alts_at(rd->t, lead, &rd->r->retract, NULL)))) {
@@ -1369,104 +1482,6 @@ static void settle(reader *rd)
     }
 }
 
-/* Are the answer's words (two or more of them) nearly all the prompt's own? */
-static int restates(const qz_rubric_c *r, const qz_text *t)
-{
-    size_t words = 0, shared = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->filler, NULL))
-            continue;
-        words++;
-        for (size_t j = 0; j < r->prompt.n; j++)
-            if (!strcmp(r->prompt.t[j].s, t->t[i].s)) {
-                shared++;
-                break;
-            }
-    }
-    return words >= 4 && shared * 100 >= words * 65;
-}
-
-/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度"): four
- * or more short items, no verb among them, no number, no notation. */
-static int spaced_terms(const char *s)
-{
-    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
-                                        "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
-                                        "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
-                                        "做", "看", "传", "变", "可", "得", "需", "只", "都"};
-    size_t items = 0, han_items = 0, width = 0;
-    int han = 0;
-    for (const unsigned char *p = (const unsigned char *)s;; p++) {
-        if (!*p || *p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == '/') {
-            if (width) {
-                items++;
-                han_items += han;
-                if (width > 12)
-                    return 0;
-            }
-            width = 0;
-            han = 0;
-            if (!*p)
-                break;
-            continue;
-        }
-        if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
-            return 0;   /* digits, brackets, =, :, punctuation: more than a term */
-        if (*p >= 0xe4 && *p <= 0xe9) {   /* CJK ideographs */
-            han = 1;
-            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
-                if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
-                    return 0;
-        } else if (*p >= 0xc0) {
-            return 0;   /* another symbol or punctuation: √, ，, 。 */
-        }
-        if ((*p & 0xc0) != 0x80)
-            width += *p >= 0xe0 ? 2 : 1;
-    }
-    return items >= 4 && han_items >= 2 && 2 * han_items >= items;
-}
-
-/* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD, a
- * "?" inside a word: "?coder", "enc?dec"), keys hit at random (@#), doubled question
- * marks or semicolons of a broken input, or the answer cut off after a word that needs
- * more ("from the ...", "从 ……"). */
-static int garbled(const char *s)
-{
-    static const char *const marks[] = {"~~", "▯", "□", "\xef\xbf\xbd", "@#", "#@", "？？", "??",
-                                        "；；", ";;"};
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (strstr(s, marks[i]))
-            return 1;
-    for (const char *p = s; *p; p++) {
-        int before = p > s && (((unsigned char)p[-1] | 32) >= 'a' && ((unsigned char)p[-1] | 32) <= 'z');
-        int after = ((unsigned char)p[1] | 32) >= 'a' && ((unsigned char)p[1] | 32) <= 'z';
-        if ((*p == '?' || !strncmp(p, "？", 3)) && after && (before || p == s || p[-1] == ' '))
-            return 1;
-    }
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
-        n--;
-    static const char *const cut[] = {"...", "…"};
-    for (size_t i = 0; i < 2; i++) {
-        size_t l = strlen(cut[i]);
-        if (n < l || strncmp(s + n - l, cut[i], l))
-            continue;
-        size_t e = n;
-        while (e >= l && !strncmp(s + e - l, cut[i], l))
-            e -= l;
-        while (e && s[e - 1] == ' ')
-            e--;
-        static const char *const open[] = {" the", " a", " to", " from", " of", " is", " frm",
-                                           "从", "会", "是", "的", "在", "用", "把", "让"};
-        for (size_t k = 0; k < sizeof open / sizeof open[0]; k++) {
-            size_t ol = strlen(open[k]);
-            if (e >= ol && !strncmp(s + e - ol, open[k], ol))
-                return 1;
-        }
-    }
-    return 0;
-}
-
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1485,8 +1500,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     reader rd = {.r = r, .t = &t, .out = out};
     int rc = segment_open(&rd), how = END_FULL;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
-    out->garbled = garbled(answer);
-    if (!out->gave_up && spaced_terms(answer))
+    out->garbled = qz_answer_garbled(answer);
+    if (!out->gave_up && qz_answer_spaced_terms(answer))
         out->salad = 1;   /* terms listed: nothing is stated */
     for (size_t s0 = 0; !rc && !out->gave_up && !out->salad && s0 < t.n;) {
         size_t l = correction_at(r, &t, s0);
@@ -1512,7 +1527,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     if (!rc)
         settle(&rd);
-    out->restated = !rc && r->prompt.n && restates(r, &t);
+    out->restated = !rc && r->prompt.n && qz_answer_restates(r, &t);
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];
         if (m->pat == SIZE_MAX)

@@ -4,8 +4,10 @@
  * The answer is normalised once (quiz/textnorm.h), then read sentence by sentence.
  * A sentence ends at . ! ? ; 。, a contrast word (but, while, whereas,
  * however, although; 而, 但, 则, 然而, 反之) and a comma followed by a consequence
- * (so, thus, therefore, because, which; 所以, 因此, 从而, 于是, 导致, 使得). A sentence
- * ending in a question mark (the question repeated) states nothing.
+ * (so, thus, therefore, because, which; 所以, 因此, 从而, 于是, 导致, 使得), a correction
+ * ("no wait", 不对) and a colon after a clause that holds a claim. A sentence ending in a
+ * question mark that asks (what, does, 什么, …吗: the question repeated) states nothing;
+ * one that hedges (maybe, 可能, 吧) is read.
  *
  * In a sentence the grader finds the rubric's phrases (mentions): subjects, claims, the
  * grader's own words of direction (grow, larger, 变大 / shrink, smaller, 变小 /
@@ -42,9 +44,13 @@
  * wins ("it makes the variance larger" is not "the variance grows with dₖ").
  * A sentence that is only rubric terms and list punctuation, three or more of them
  * with no word of its own ("variance softmax gradient"), is a keyword salad: it states
- * nothing. A sentence that takes back what came before ("no, the opposite", "不对，
- * 反过来") cancels every statement before it. An answer that only says it does not
- * know ("I don't know", 不会, 不知道) gave up. */
+ * nothing. The answer is read in segments, a new one after each correction ("no wait",
+ * "sorry, I mean", 不对, 说错了) or turn ("the other way round", 反过来): a segment that
+ * states something keeps the key ideas before it and drops what was wrong before it
+ * (after a turn, it alone counts); a turn that states nothing makes what was right
+ * before it retracted and what was wrong unsure; a correction whose words state nothing
+ * leaves the reading unsure. An answer that only says it does not know ("I don't
+ * know", 不会, 不知道) gave up. */
 #ifndef AT_QUIZ_STATEMENT_H
 #define AT_QUIZ_STATEMENT_H
 
@@ -99,6 +105,16 @@ typedef struct qz_reading {
  * Free with qz_reading_free. */
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err);
 void qz_reading_free(qz_reading *r);
+
+/* What kind of answer it is (textform.c). Are the answer's content words (four or more)
+ * at least three quarters the prompt's own (r holds the normalised prompt)? */
+int qz_answer_restates(const qz_rubric_c *r, const qz_text *t);
+/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度")? */
+int qz_answer_spaced_terms(const char *answer);
+/* Does the answer (UTF-8) hold text that cannot be read: struck out (~~), a character
+ * lost (▯, □, U+FFFD, "?coder"), keys hit at random (@#), doubled ?? or ;;, or a cut after
+ * a word that needs more ("from the ...", 从 ……)? */
+int qz_answer_garbled(const char *answer);
 
 /* Negation cue at token i of t: how many tokens it spans, 0 if none (negation.c). */
 size_t qz_neg_cue_at(const qz_text *t, size_t i);

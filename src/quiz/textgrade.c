@@ -5,7 +5,10 @@
  * The verdict:
  *   - an empty answer is malformed (not an attempt);
  *   - an answer that only says "I don't know" is wrong, and one that takes back what it
- *     stated ("no, the opposite") is wrong;
+ *     stated ("no, the opposite") is wrong; one that corrects itself is graded on what
+ *     it ends on, and is a review when the grader cannot follow the correction;
+ *   - text that cannot be read (struck out, a character lost, cut off) is malformed
+ *     unless what can be read is right;
  *   - the key ideas are complete when at least min_concepts of them (all when not
  *     given) are stated, every `required` one among them;
  *   - a misconception, or a key idea denied ("Q does not come from the decoder"), makes
@@ -17,7 +20,7 @@
  *     min_concepts, below 1 while a required one is missing);
  *   - nothing recognised, neither a key idea nor a misconception: review (the student
  *     grades it after reading the reference), except a keyword salad (terms listed,
- *     nothing stated), which is wrong. */
+ *     nothing stated) or the question said again, which are wrong. */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/rubric.h"
 

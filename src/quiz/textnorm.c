@@ -6,6 +6,7 @@
 #include <opencc/opencc.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -220,6 +221,10 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
             push(t, "—", strlen("—"), "—", strlen("—"), QZ_TK_MARK);   /* -- and — end a clause */
             while (i < n && (f[i] == '-' || !strncmp((const char *)f + i, "—", strlen("—"))))
                 i += f[i] == '-' ? 1 : strlen("—");
+        } else if (c == '~' && i + 1 < n && (isalnum(f[i + 1]) || (f[i + 1] == ' ' && i + 2 < n &&
+                                                                  isalnum(f[i + 2])))) {
+            push(t, "≈", strlen("≈"), "~", 1, QZ_TK_MARK);   /* "~1", "~ n": about, as "≈ 1" */
+            i += 1;
         } else if (c == '-' || c == 0x2010 || c == 0x2011 || c == '"' || c == 0x201c ||
                    c == 0x201d || c == '`' || c == '*' || c == '~' || c == '#' || c == 0x300c ||
                    c == 0x300d || c == 0x300a || c == 0x300b) {

@@ -22,6 +22,8 @@ expect_status "q4 queries are the decoder's states (en)" 0 en q4 \
   "The queries are the decoder's hidden states; keys and values are the encoder outputs. It aligns the translation with the source sentence."
 expect_status "q4 Q 来自解码器 (zh)" 0 zh q4 "Q 来自解码器，K 和 V 来自编码器的输出，作用是把译文和源句对齐。"
 expect_status "q4 decoder provides the queries (en)" 0 en q4 \
+  "The decoder provides the queries, the encoder provides the keys and values; used to align the translation with the source."
+expect_status "q4 'used for translation' is no purpose: partly right (en)" 3 en q4 \
   "The decoder provides the queries, the encoder provides the keys and values; used for translation."
 expect_status "q4 one role right, one swapped: wrong (a misconception is wrong)" 1 en q4 \
   "Q comes from the decoder; K and V come from the decoder too; it aligns the translation."

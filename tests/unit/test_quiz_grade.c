@@ -435,6 +435,27 @@ static void test_q3_free_sentences_wrong(void **state)
     expect(&q, "banana", QZ_MALFORMED, QZ_M_NONE, "no number");
 }
 
+/* The values the answer ends on: a turn at the end makes the two trade places, a
+ * labelled correction replaces its token's value, values taken back and replaced by
+ * others that cannot be matched are unreadable, and digits that did not come through
+ * are unreadable. */
+static void test_q3_ends_on(void **state)
+{
+    qz_question q = q3_glossed();
+    expect(&q, "下雨 0.17，没 0.14。不对，反过来。", QZ_CORRECT, QZ_M_NONE, "✓");
+    expect(&q, "下雨 0.14，没 0.17。不对，反过来。", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    expect(&q, "rains 0.14, didn't 0.17, no wait it's the other way round", QZ_WRONG, QZ_M_SWAPPED,
+           "swapped");
+    expect(&q, "下雨≈0.14，没≈0.17。不对不对，下雨应该是 0.12。", QZ_PARTIAL, QZ_M_NONE, NULL);
+    expect(&q, "0.14, 0.17 — hmm no, I should divide by the max: 0.41 and 0.50", QZ_WRONG, QZ_M_NONE,
+           NULL);
+    expect(&q, "0.14 and 0.17... actually I think I should not include 伞 in the sum: 0.21 and 0.26",
+           QZ_MALFORMED, QZ_M_NONE, "takes its values back");
+    expect(&q, "rains 0.1… didn't 0.…7", QZ_MALFORMED, QZ_M_NONE, "cannot be read");
+    expect(&q, "下雨 0.1▯ 没 0.▯▯", QZ_MALFORMED, QZ_M_NONE, "cannot be read");
+    expect(&q, "0.14, 0.17...", QZ_CORRECT, QZ_M_NONE, "✓");
+}
+
 /* Before a second try nothing gives the answer away: the feedback up to reveal_at holds
  * no expected value, no sum of the exps, and no engine value; after it, all of them. */
 static void test_q3_first_try_gives_nothing_away(void **state)
@@ -521,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_random_answers_are_graded),
         cmocka_unit_test(test_q3_free_sentences),
         cmocka_unit_test(test_q3_free_sentences_wrong),
+        cmocka_unit_test(test_q3_ends_on),
         cmocka_unit_test(test_q3_first_try_gives_nothing_away),
         cmocka_unit_test(test_numeric_whole_and_default_tolerance),
     };

@@ -96,7 +96,11 @@ static void test_q4_natural_phrasings_right(void **state)
                        "outputs. This aligns the translation with the source sentence.", QZ_CORRECT, NULL);
     expect("zh", "q4", "Q 来自解码器，K 和 V 来自编码器的输出，作用是把译文和源句对齐。", QZ_CORRECT, NULL);
     expect("en", "q4", "The decoder provides the queries, the encoder provides the keys and values; "
-                       "used for translation.", QZ_CORRECT, NULL);
+                       "used to align the translation with the source.", QZ_CORRECT, NULL);
+    /* "used for translation" names what the model is for, not what the layer does: the
+     * sources are right and the purpose is missing (both teachers' marking policies) */
+    expect("en", "q4", "The decoder provides the queries, the encoder provides the keys and values; "
+                       "used for translation.", QZ_PARTIAL, NULL);
     expect("zh", "q4", "查询来自解码器，而键和值来自编码器，用于翻译时对齐。", QZ_CORRECT, NULL);
     /* A Chinese answer may use the English words, and the other way round. */
     expect("zh", "q4", "Q from the decoder, K and V from the encoder, for alignment.", QZ_CORRECT, NULL);
@@ -241,6 +245,8 @@ static void states(const qz_concept *ideas, size_t n_ideas, const qz_misconcepti
         strcat(got, " R");
     if (rd.gave_up)
         strcat(got, " G");
+    if (rd.unsure)
+        strcat(got, " U");
     if (strcmp(got, want)) {
         print_error("\"%s\": states \"%s\", expected \"%s\"\n", answer, got, want);
         fail();
@@ -383,6 +389,66 @@ static void test_salad_retract_give_up(void **state)
     roles("I like attention.", "I M");
 }
 
+/* The answer the student ends on: a correction keeps what was right before it and drops
+ * what was wrong; after a turn only what follows counts; a turn with nothing after it
+ * takes back what was right and leaves what was wrong unsure. */
+static void test_ends_on(void **state)
+{
+    (void)state;
+    roles("Q comes from the encoder. No wait, Q comes from the decoder.", "I0 M");
+    roles("Q comes from the encoder, no sorry, from the decoder; K and V from the encoder.", "I01 M");
+    roles("Q comes from the decoder. Sorry, I mean Q comes from the encoder.", "I0 M0");
+    roles("Q comes from the decoder. Actually no, K and V come from the decoder.", "I0 M1");
+    roles("Q 来自编码器。不对，Q 来自解码器。", "I0 M");
+    roles("Q comes from the encoder and K and V from the decoder. No wait, the other way round.",
+          "I M U");
+    roles("Q comes from the encoder. No, the opposite: Q comes from the decoder.", "I0 M");
+    roles("Q comes from the decoder. No wait, hmm.", "I M U");
+    /* no correction: "no decoder", a first "No," */
+    roles("No, Q comes from the decoder.", "I0 M");
+}
+
+/* Answers on the shipped self-test that correct themselves, hedge, restate the question,
+ * list terms, or cannot be read. */
+static void test_answer_forms(void **state)
+{
+    (void)state;
+    expect("en", "q5", "You need a decoder - hmm, no, you don't: the label is one class, so the encoder "
+           "alone suffices, and you take the [CLS] token's final output.", QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q 来自 encoder……不对，Q 来自 decoder，K、V 来自 encoder，用来让 decoder 关注源句。",
+           QZ_CORRECT, NULL);
+    expect("en", "q4", "Q from the decoder, K and V from the encoder, so the decoder can look up the "
+           "source. No wait, it's the other way round.", QZ_WRONG, "takes back");
+    expect("en", "q2b", "Maybe it keeps the softmax from getting too peaky?", QZ_PARTIAL, NULL);
+    expect("en", "q2b", "I think it maybe keeps the numbers from getting too big so softmax doesn't get "
+           "too peaky", QZ_CORRECT, NULL);
+    expect("zh", "q2b", "好像是为了让 softmax 不要太尖？", QZ_PARTIAL, NULL);
+    expect("en", "q1", "The essential difference between them is the dependency distance between the "
+           "two positions.", QZ_WRONG, "says the question again");
+    expect("zh", "q2b", "归一化 方差 softmax 梯度", QZ_WRONG, "罗列了术语");
+    expect("en", "q4", "Q from the ?coder, K,V from the other ?coder, for looking stuff up",
+           QZ_MALFORMED, "cannot be read");
+    expect("en", "q1", "attn dist = ~~n~~1 rnn = 1~~n~~", QZ_MALFORMED, "cannot be read");
+    /* "~1" is about 1, never a bare 1: weights between 0 and 1 are the probabilities */
+    expect("en", "q2b", "It makes sure the attention weights are between 0 and 1.", QZ_WRONG,
+           "probabilities");
+    expect("en", "q2b", "It keeps the variance of the scores ~1.", QZ_PARTIAL, NULL);
+    /* 'probably' is no probability, 'decode' no decoder */
+    expect("en", "q2b", "Probably to keep the variance of the dot products around 1, I think? Otherwise the "
+           "softmax saturates and the gradients become tiny.", QZ_CORRECT, NULL);
+    expect("en", "q5", "I think an encoder-only model suffices since there is nothing to decode, and the "
+           "vector would be the final hidden state of the first ([CLS]) token.", QZ_CORRECT, NULL);
+    /* a decoder after all, however it is said */
+    expect("en", "q5", "Only the encoder is needed, and then the decoder generates the label from the CLS "
+           "vector.", QZ_WRONG, NULL);
+    expect("en", "q5", "The encoder is enough and the decoder isn't used; then the CLS vector is fed into "
+           "a decoder that outputs the label.", QZ_WRONG, NULL);
+    /* the roles by asking and answering */
+    expect("en", "q4", "The decoder asks, the encoder's outputs answer: that's how each generated word finds "
+           "the relevant source words.", QZ_CORRECT, NULL);
+    expect("en", "q4", "The encoder asks, the decoder answers.", QZ_WRONG, NULL);
+}
+
 /* Normalised before matching: Traditional characters, stems, typos, width, case. */
 static void test_normalised(void **state)
 {
@@ -477,6 +543,8 @@ int main(void)
         cmocka_unit_test(test_negation_phrases),
         cmocka_unit_test(test_misconceptions),
         cmocka_unit_test(test_salad_retract_give_up),
+        cmocka_unit_test(test_ends_on),
+        cmocka_unit_test(test_answer_forms),
         cmocka_unit_test(test_normalised),
         cmocka_unit_test(test_older_form),
         cmocka_unit_test(test_q4_and_joins_two_statements),

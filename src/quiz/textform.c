@@ -1,0 +1,112 @@
+/* What kind of answer a written one is, before what it states: the question said again,
+ * a list of terms with spaces between them, text that cannot be read (the rules are in
+ * quiz/statement.h; the verdicts they lead to in quiz/textgrade.c). */
+#define _POSIX_C_SOURCE 200809L
+#include "quiz/statement.h"
+
+#include <string.h>
+
+#include "quiz/compiled.h"
+
+/* Are the answer's content words (four or more) at least three quarters the prompt's own? */
+int qz_answer_restates(const qz_rubric_c *r, const qz_text *t)
+{
+    static const char *const function_words[] = {"在", "上", "有", "是", "了", "和", "与", "就", "都",
+                                                 "也", "很", "is", "are", "of", "in", "and", "to"};
+    size_t words = 0, shared = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        int function = 0;
+        for (size_t w = 0; w < sizeof function_words / sizeof function_words[0]; w++)
+            function |= !strcmp(t->t[i].raw ? t->t[i].raw : t->t[i].s, function_words[w]);
+        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->filler, NULL) || function)
+            continue;
+        words++;
+        for (size_t j = 0; j < r->prompt.n; j++)
+            if (!strcmp(r->prompt.t[j].s, t->t[i].s)) {
+                shared++;
+                break;
+            }
+    }
+    return words >= 4 && shared * 100 >= words * 75;
+}
+
+/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度"): four
+ * or more short items, no verb among them, no number, no notation. */
+int qz_answer_spaced_terms(const char *s)
+{
+    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
+                                        "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
+                                        "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
+                                        "做", "看", "传", "变", "可", "得", "需", "只", "都"};
+    size_t items = 0, han_items = 0, width = 0;
+    int han = 0;
+    for (const unsigned char *p = (const unsigned char *)s;; p++) {
+        if (!*p || *p == ' ' || *p == '\t' || *p == '\n' || *p == ',' || *p == '/') {
+            if (width) {
+                items++;
+                han_items += han;
+                if (width > 12)
+                    return 0;
+            }
+            width = 0;
+            han = 0;
+            if (!*p)
+                break;
+            continue;
+        }
+        if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
+            return 0;   /* digits, brackets, =, :, punctuation: more than a term */
+        if (*p >= 0xe4 && *p <= 0xe9) {   /* CJK ideographs */
+            han = 1;
+            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
+                if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
+                    return 0;
+        } else if (*p >= 0xc0) {
+            return 0;   /* another symbol or punctuation: √, ，, 。 */
+        }
+        if ((*p & 0xc0) != 0x80)
+            width += *p >= 0xe0 ? 2 : 1;
+    }
+    return items >= 4 && han_items >= 2 && 2 * han_items >= items;
+}
+
+/* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD, a
+ * "?" inside a word: "?coder", "enc?dec"), keys hit at random (@#), doubled question
+ * marks or semicolons of a broken input, or the answer cut off after a word that needs
+ * more ("from the ...", "从 ……"). */
+int qz_answer_garbled(const char *s)
+{
+    static const char *const marks[] = {"~~", "▯", "□", "\xef\xbf\xbd", "@#", "#@", "？？", "??",
+                                        "；；", ";;"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(s, marks[i]))
+            return 1;
+    for (const char *p = s; *p; p++) {
+        int before = p > s && (((unsigned char)p[-1] | 32) >= 'a' && ((unsigned char)p[-1] | 32) <= 'z');
+        int after = ((unsigned char)p[1] | 32) >= 'a' && ((unsigned char)p[1] | 32) <= 'z';
+        if ((*p == '?' || !strncmp(p, "？", 3)) && after && (before || p == s || p[-1] == ' '))
+            return 1;
+    }
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+        n--;
+    static const char *const cut[] = {"...", "…"};
+    for (size_t i = 0; i < 2; i++) {
+        size_t l = strlen(cut[i]);
+        if (n < l || strncmp(s + n - l, cut[i], l))
+            continue;
+        size_t e = n;
+        while (e >= l && !strncmp(s + e - l, cut[i], l))
+            e -= l;
+        while (e && s[e - 1] == ' ')
+            e--;
+        static const char *const open[] = {" the", " a", " to", " from", " of", " is", " frm",
+                                           "从", "会", "是", "的", "在", "用", "把", "让"};
+        for (size_t k = 0; k < sizeof open / sizeof open[0]; k++) {
+            size_t ol = strlen(open[k]);
+            if (e >= ol && !strncmp(s + e - ol, open[k], ol))
+                return 1;
+        }
+    }
+    return 0;
+}
