@@ -19,9 +19,9 @@ typedef struct kind_rule {
 
 static const char *const common_keys = "id kind prompt hints explanation";
 static const kind_rule question_rules[] = {
-    {"softmax", "tokens scores ask glosses decimals", "tokens scores ask"},
+    {"softmax", "tokens scores ask glosses decimals tolerance", "tokens scores ask"},
     {"numeric", "value tolerance relative decimals slips", "value"},
-    {"attention", "tokens glosses q k v mask scale ask row decimals", "q k v ask row"},
+    {"attention", "tokens glosses q k v mask scale ask row decimals tolerance", "q k v ask row"},
     {"choice", "options multiple", "options"},
     {"formula", "canonical follow_up", "canonical"},
     {"text", "rubric misconceptions reference min_concepts", "rubric reference"},

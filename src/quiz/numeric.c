@@ -404,9 +404,15 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
     if (df)
         fclose(df);
     /* Right values under swapped labels (or in the swapped order) answer the question
-     * wrongly; percentages without their sign are right numbers written wrongly. */
-    int partly = m != QZ_M_SWAPPED && (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
-                                       (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
+     * wrongly; percentages without their sign are right numbers written wrongly. A wrong
+     * method that gives every value the student wrote (no exp, exps not divided, a token
+     * left out of the sum, no scaling or twice) is wrong even where one of its values
+     * lands within the tolerance, as a teacher marks it. */
+    int method = m == QZ_M_NO_EXP || m == QZ_M_NO_NORMALISE || m == QZ_M_LEFT_OUT_TOKEN ||
+                 m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE;
+    int partly = m != QZ_M_SWAPPED && !method &&
+                 (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
+                  (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
     fprintf(fb, partly ? qz_tr(L, "Partly right.\n") : qz_tr(L, "Not right.\n"));
     out->body_at = qz_fb_pos(fb);
     report_values(c, given, dec, ok, 0, fb);
@@ -414,7 +420,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
     free(diag);
     if (m != QZ_M_NONE || out->mistake == QZ_M_NONE)
         out->mistake = m;
-    out->score = m == QZ_M_SWAPPED ? 0 : (double)n_ok / (double)c->n;
+    out->score = m == QZ_M_SWAPPED || method ? 0 : (double)n_ok / (double)c->n;
     out->verdict = partly ? QZ_PARTIAL : QZ_WRONG;
     if (partly && !n_ok)
         out->score = 0.5;   /* the computation is right; the writing is not */
