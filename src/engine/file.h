@@ -39,4 +39,7 @@ FILE *at_file_fopen(const char *path, const char *what, at_error *err);
 int at_file_read(const char *path, const char *what, size_t cap, char **data, size_t *len,
                  at_error *err);
 
+/* "dir/name", allocated (the caller frees it); NULL when out of memory. */
+char *at_path_join(const char *dir, const char *name);
+
 #endif

@@ -8,20 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int get(at_hf_model *m, const char *name, size_t rows, size_t cols, const float **out,
-               at_error *err)
-{
-    size_t shape[2] = {rows, cols};
-    return at_hf_weights_get(&m->w, name, cols ? 2 : 1, shape, out, err);
-}
-
-/* Layer l's tensor "encoder.layer.<l>.<what>". */
+/* Layer l's tensor "encoder.layer.<l>.<what>" (BERT's names). */
 static int get_l(at_hf_model *m, size_t l, const char *what, size_t rows, size_t cols,
                  const float **out, at_error *err)
 {
-    char name[160];
-    snprintf(name, sizeof name, "encoder.layer.%zu.%s", l, what);
-    return get(m, name, rows, cols, out, err);
+    return hf_layer_tensor(m, "encoder.layer.", l, what, rows, cols, out, err);
 }
 
 int hf_bert_bind(at_hf_model *m, at_error *err)
@@ -29,12 +20,14 @@ int hf_bert_bind(at_hf_model *m, at_error *err)
     const at_hf_config *c = &m->cfg;
     const size_t d = c->d_model, f = c->d_ff;
     int rc;
-    if ((rc = get(m, "embeddings.word_embeddings.weight", c->vocab_size, d, &m->wte, err)) ||
-        (rc = get(m, "embeddings.position_embeddings.weight", c->n_positions, d, &m->wpe, err)) ||
-        (rc = get(m, "embeddings.token_type_embeddings.weight", c->type_vocab_size, d, &m->wtt,
-                  err)) ||
-        (rc = get(m, "embeddings.LayerNorm.weight", d, 0, &m->ln_emb_g, err)) ||
-        (rc = get(m, "embeddings.LayerNorm.bias", d, 0, &m->ln_emb_b, err)))
+    if ((rc = hf_tensor(m, "embeddings.word_embeddings.weight", c->vocab_size, d, &m->wte,
+                        err)) ||
+        (rc = hf_tensor(m, "embeddings.position_embeddings.weight", c->n_positions, d, &m->wpe,
+                        err)) ||
+        (rc = hf_tensor(m, "embeddings.token_type_embeddings.weight", c->type_vocab_size, d,
+                        &m->wtt, err)) ||
+        (rc = hf_tensor(m, "embeddings.LayerNorm.weight", d, 0, &m->ln_emb_g, err)) ||
+        (rc = hf_tensor(m, "embeddings.LayerNorm.bias", d, 0, &m->ln_emb_b, err)))
         return rc;
     for (size_t l = 0; l < c->n_layers; l++) {
         hf_layer *L = &m->layers[l];

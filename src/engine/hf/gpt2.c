@@ -8,20 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int get(at_hf_model *m, const char *name, size_t rows, size_t cols, const float **out,
-               at_error *err)
-{
-    size_t shape[2] = {rows, cols};
-    return at_hf_weights_get(&m->w, name, cols ? 2 : 1, shape, out, err);
-}
-
-/* Layer l's tensor "h.<l>.<what>". */
+/* Layer l's tensor "h.<l>.<what>" (GPT-2's names). */
 static int get_l(at_hf_model *m, size_t l, const char *what, size_t rows, size_t cols,
                  const float **out, at_error *err)
 {
-    char name[128];
-    snprintf(name, sizeof name, "h.%zu.%s", l, what);
-    return get(m, name, rows, cols, out, err);
+    return hf_layer_tensor(m, "h.", l, what, rows, cols, out, err);
 }
 
 int hf_gpt2_bind(at_hf_model *m, at_error *err)
@@ -29,8 +20,8 @@ int hf_gpt2_bind(at_hf_model *m, at_error *err)
     const at_hf_config *c = &m->cfg;
     const size_t d = c->d_model, f = c->d_ff;
     int rc;
-    if ((rc = get(m, "wte.weight", c->vocab_size, d, &m->wte, err)) ||
-        (rc = get(m, "wpe.weight", c->n_positions, d, &m->wpe, err)))
+    if ((rc = hf_tensor(m, "wte.weight", c->vocab_size, d, &m->wte, err)) ||
+        (rc = hf_tensor(m, "wpe.weight", c->n_positions, d, &m->wpe, err)))
         return rc;
     for (size_t l = 0; l < c->n_layers; l++) {
         hf_layer *L = &m->layers[l];

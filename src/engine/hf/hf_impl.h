@@ -36,6 +36,16 @@ struct at_hf_model {
     size_t max_tokens;
 };
 
+/* The tensor name of m's file, of shape [rows × cols] (a vector of rows where cols is 0):
+ * a pointer into the mapped file, owned by m. Errors as at_hf_weights_get. */
+int hf_tensor(at_hf_model *m, const char *name, size_t rows, size_t cols, const float **out,
+              at_error *err);
+
+/* Layer l's tensor "<layer_prefix><l>.<what>" ("h." for GPT-2, "encoder.layer." for
+ * BERT), as hf_tensor. */
+int hf_layer_tensor(at_hf_model *m, const char *layer_prefix, size_t l, const char *what,
+                    size_t rows, size_t cols, const float **out, at_error *err);
+
 /* Find GPT-2's tensors (shapes from cfg). Errors as at_hf_weights_get. */
 int hf_gpt2_bind(at_hf_model *m, at_error *err);
 

@@ -20,18 +20,24 @@ int at_hf_is_folder(const char *path)
     return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static char *join(const char *dir, const char *name)
+int hf_tensor(at_hf_model *m, const char *name, size_t rows, size_t cols, const float **out,
+              at_error *err)
 {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
+    size_t shape[2] = {rows, cols};
+    return at_hf_weights_get(&m->w, name, cols ? 2 : 1, shape, out, err);
+}
+
+int hf_layer_tensor(at_hf_model *m, const char *layer_prefix, size_t l, const char *what,
+                    size_t rows, size_t cols, const float **out, at_error *err)
+{
+    char name[192];
+    snprintf(name, sizeof name, "%s%zu.%s", layer_prefix, l, what);
+    return hf_tensor(m, name, rows, cols, out, err);
 }
 
 static int has_file(const char *dir, const char *name)
 {
-    char *p = join(dir, name);
+    char *p = at_path_join(dir, name);
     struct stat st;
     int ok = p && stat(p, &st) == 0;
     free(p);
@@ -45,7 +51,7 @@ static int lower_case(const at_hf_model *m, int *lower, at_error *err)
     *lower = m->cfg.do_lower_case >= 0 ? m->cfg.do_lower_case : 1;
     if (!has_file(m->dir, "tokenizer_config.json"))
         return AT_OK;
-    char *path = join(m->dir, "tokenizer_config.json"), *text = NULL;
+    char *path = at_path_join(m->dir, "tokenizer_config.json"), *text = NULL;
     size_t len;
     at_error why;
     int rc = path ? at_file_read(path, "a tokenizer file (.json)", 1 << 20, &text, &len, &why)
@@ -75,7 +81,8 @@ static int open_tokenizer(at_hf_model *m, at_error *err)
         return at_error_set(err, AT_EIO, "%s: no %s (the tokenizer's files)", m->dir,
                             m->cfg.family == AT_HF_GPT2 ? "vocab.json and merges.txt, nor vocab.txt"
                                                         : "vocab.txt");
-    char *v = join(m->dir, bpe ? "vocab.json" : "vocab.txt"), *mg = join(m->dir, "merges.txt");
+    char *v = at_path_join(m->dir, bpe ? "vocab.json" : "vocab.txt");
+    char *mg = at_path_join(m->dir, "merges.txt");
     int rc, lower;
     size_t limit = 0;
     if (!v || !mg) {
@@ -107,7 +114,7 @@ int at_hf_open(const char *dir, at_hf_model **out, at_error *err)
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
     int rc;
-    char *cfg_path = join(dir, "config.json");
+    char *cfg_path = at_path_join(dir, "config.json");
     if (!cfg_path) {
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
         goto out;

@@ -14,18 +14,9 @@
 #define INDEX "model.safetensors.index.json"
 #define INDEX_MAX_BYTES (16 << 20)
 
-static char *join(const char *dir, const char *name)
-{
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
 static int exists(const char *dir, const char *name)
 {
-    char *p = join(dir, name);
+    char *p = at_path_join(dir, name);
     struct stat st;
     int ok = p && lstat(p, &st) == 0;
     free(p);
@@ -35,7 +26,7 @@ static int exists(const char *dir, const char *name)
 /* Map dir/name as shard i. */
 static int open_shard(at_hf_weights *w, size_t i, const char *name, at_error *err)
 {
-    char *path = join(w->dir, name);
+    char *path = at_path_join(w->dir, name);
     w->shard_names[i] = strdup(name);
     if (!path || !w->shard_names[i]) {
         free(path);
@@ -60,7 +51,7 @@ static int plain_name(const char *s)
 
 static int open_index(at_hf_weights *w, at_error *err)
 {
-    char *path = join(w->dir, INDEX), *text = NULL;
+    char *path = at_path_join(w->dir, INDEX), *text = NULL;
     size_t len;
     at_error why;
     int rc = path ? at_file_read(path, "an index file (.json)", INDEX_MAX_BYTES, &text, &len, &why)
