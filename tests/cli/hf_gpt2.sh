@@ -4,27 +4,11 @@
 # the GPT-2 paper (tests/hf/ref_forward.py): max |Δ| ≤ 1e-4 on every weight of every
 # layer and head; then every bad input: one line naming the file, exit 2, under ASan.
 . tests/lib.sh
-PY=/usr/bin/python3
-BIN_CHECK=${AT_BIN_ASAN:-$AT_BIN}; [ -x "$BIN_CHECK" ] || BIN_CHECK=$AT_BIN
-if ! $PY -c 'import numpy' 2>/dev/null; then
-  not_ok "hf gpt2: python3-numpy is missing (make deps installs it)"; exit 0
-fi
-dir=build/test-hf/gpt2
-rm -rf "$dir" && mkdir -p "$dir"
+. tests/hf/lib.sh
+hf_setup gpt2
 S_EN="The animal didn't cross the road because it was too tired."
 S_ZH="小明今天没来学校，因为他生病了。"
 S_MIX="我love你 — naïve café, 3.14159 and 👍🏽 it's   spaced"
-
-compare() { # name folder sentence
-  out=$("$AT_BIN" attend --model "$2" --format json "$3" 2>&1) || { not_ok "$1" "$out"; return; }
-  res=$(printf '%s' "$out" | $PY tests/hf/ref_forward.py "$2.ref.npz" 2>&1)
-  case "$res" in
-    maxdiff*) d=${res#maxdiff }; d=${d%% *}
-      if $PY -c "import sys; sys.exit(0 if float('$d') <= 1e-4 else 1)"; then ok "$1: $res"
-      else not_ok "$1: max |Δ| over 1e-4" "$res"; fi ;;
-    *) not_ok "$1" "$res" ;;
-  esac
-}
 
 for v in "f32:" "f16:--dtype F16" "bf16:--dtype BF16" \
          "prefixed:--prefix transformer. --buffers" "sharded:--shards 2" "gammabeta:--gamma-beta" \
