@@ -9,6 +9,7 @@
 #include "quiz/answer.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
+#include "ui/editkeys.h"
 #include "ui/i18n.h"
 #include "ui/uitext.h"
 
@@ -308,23 +309,7 @@ static int key_line(ui_predict *u, ui_key k)
         u->typing = 0;
         return UI_HANDLED | UI_REDRAW;
     }
-    if (k.fn) {
-        switch (k.ch) {
-        case KEY_BACKSPACE: ui_lineedit_backspace(e); break;
-        case KEY_DC: ui_lineedit_delete(e); break;
-        case KEY_LEFT: ui_lineedit_left(e); break;
-        case KEY_RIGHT: ui_lineedit_right(e); break;
-        case KEY_HOME: ui_lineedit_home(e); break;
-        case KEY_END: ui_lineedit_end(e); break;
-        default: break;
-        }
-    } else if (k.ch == 127 || k.ch == 8) {
-        ui_lineedit_backspace(e);
-    } else if (k.ch == 21) {
-        ui_lineedit_clear(e);
-    } else {
-        ui_lineedit_insert(e, (wchar_t)k.ch);
-    }
+    ui_edit_key(e, k);
     return UI_HANDLED | UI_REDRAW;
 }
 

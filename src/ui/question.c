@@ -13,6 +13,7 @@
 #include "quiz/rubric.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
+#include "ui/editkeys.h"
 #include "ui/i18n.h"
 #include "ui/tutor.h"
 #include "ui/uitext.h"
@@ -393,25 +394,8 @@ static int key_typing(ui_question *uq, ui_app *app, ui_key k)
         uq->typing = 0;
         return UI_HANDLED | UI_REDRAW;
     }
-    if (k.fn) {
-        switch (k.ch) {
-        case KEY_BACKSPACE: ui_lineedit_backspace(e); break;
-        case KEY_DC: ui_lineedit_delete(e); break;
-        case KEY_LEFT: ui_lineedit_left(e); break;
-        case KEY_RIGHT: ui_lineedit_right(e); break;
-        case KEY_HOME: ui_lineedit_home(e); break;
-        case KEY_END: ui_lineedit_end(e); break;
-        default: return UI_HANDLED;   /* swallow navigation while typing */
-        }
-    } else if (k.ch == 127 || k.ch == 8) {
-        ui_lineedit_backspace(e);
-    } else if (k.ch == 21) {
-        ui_lineedit_clear(e);
-    } else if (k.ch == 23) {
-        ui_lineedit_kill_word(e);
-    } else {
-        ui_lineedit_insert(e, (wchar_t)k.ch);
-    }
+    if (ui_edit_key(e, k) == UI_EDIT_UNKNOWN)
+        return UI_HANDLED;   /* swallow navigation while typing */
     return UI_HANDLED | UI_REDRAW;
 }
 

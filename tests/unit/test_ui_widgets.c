@@ -15,6 +15,7 @@
 #include "ui/crt.h"
 #include "ui/doc.h"
 #include "ui/draw.h"
+#include "ui/editkeys.h"
 #include "ui/heatmap.h"
 #include "ui/lineedit.h"
 #include "ui/glyphs.h"
@@ -232,6 +233,37 @@ static void test_lineedit_clusters(void **state)
     ui_lineedit_set(&e, "one two");
     assert_int_equal(ui_lineedit_kill_word(&e), 1);
     assert_string_equal(e.buf, "one ");
+}
+
+/* The editing keys every field shares (answers, predictions, the lab's sentence). */
+static void test_edit_keys(void **state)
+{
+    (void)state;
+    ui_lineedit e;
+    ui_lineedit_set(&e, "");
+    const char *typed = "q k 注";
+    wchar_t w[8];
+    size_t n = mbstowcs(w, typed, 8);
+    assert_int_equal(n, 5);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(ui_edit_key(&e, (ui_key){0, (wint_t)w[i]}), UI_EDIT_CHANGED);
+    assert_string_equal(e.buf, "q k 注");
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 23}), UI_EDIT_CHANGED);   /* ^W */
+    assert_string_equal(e.buf, "q k ");
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 1}), UI_EDIT_KEPT);       /* ^A */
+    assert_int_equal(e.cur, 0);
+    assert_int_equal(ui_edit_key(&e, (ui_key){1, KEY_DC}), UI_EDIT_CHANGED);
+    assert_string_equal(e.buf, " k ");
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 5}), UI_EDIT_KEPT);       /* ^E */
+    assert_int_equal(e.cur, e.len);
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 127}), UI_EDIT_CHANGED);  /* DEL */
+    assert_string_equal(e.buf, " k");
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 7}), UI_EDIT_KEPT);       /* BEL: not typed */
+    assert_string_equal(e.buf, " k");
+    assert_int_equal(ui_edit_key(&e, (ui_key){1, KEY_F(1)}), UI_EDIT_UNKNOWN);
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 21}), UI_EDIT_CHANGED);   /* ^U */
+    assert_string_equal(e.buf, "");
+    assert_int_equal(ui_edit_key(&e, (ui_key){0, 21}), UI_EDIT_KEPT);      /* nothing left */
 }
 
 static void test_wrap_mixed(void **state)
@@ -458,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_over_wide_halves),
         cmocka_unit_test(test_lineedit_case9),
         cmocka_unit_test(test_lineedit_clusters),
+        cmocka_unit_test(test_edit_keys),
         cmocka_unit_test(test_wrap_mixed),
         cmocka_unit_test(test_table_cjk_borders),
         cmocka_unit_test(test_heatmap_masked),
