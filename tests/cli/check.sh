@@ -140,14 +140,13 @@ for leak in 0.14 0.17 1.35 9.75 1.65 0.1384 0.1691; do
 done
 expect_contains "check --help: --reveal" "--reveal" "$out"
 expect_contains "check --help: exit follows the automatic grade" "it follows the automatic grade, also with --self" "$out"
-# Q3 is an estimate: each weight within 0.01 of the engine's (0.1384, 0.1691) is right,
-# a truncated 0.13 0.16 as much as a rounded 0.14 0.17.
-expect_status "check 0.13 0.16 (an estimate, ± 0.01)" 0 chk q3 "0.13 0.16" --no-save
-expect_status "check 0.1484 0.179 (the edge of ± 0.01)" 0 chk q3 "0.1484 0.179" --no-save
-expect_status "check 0.149 0.17 (outside ± 0.01 once)" 3 chk q3 "0.149 0.17" --no-save
+expect_status "check 0.1449 at 2 decimals (0.14 ± 0.005)" 0 chk q3 "0.1449 0.17" --no-save
+expect_status "check 0.146 at 2 decimals" 3 chk q3 "0.146 0.17" --no-save
+# Cut off instead of rounded (0.13 0.16): the computation is right, the rounding is not.
+out=$(chk q3 "0.13 0.16" --no-save)
+expect_contains "check 0.13 0.16: partly right" "q3: partly right (score 0.5)" "$out"
 expect_status "check 0.15 0.18 (exp(x) ≈ 1 + x)" 1 chk q3 "0.15 0.18" --no-save
-# No exp: 0.3/2.4 = 0.125 and 0.5/2.4 = 0.208; the 0.13 lands within 0.01 of 0.1384, but
-# the method is wrong, and so is the answer.
+# No exp: 0.3/2.4 = 0.125 and 0.5/2.4 = 0.208: the method is wrong, and so is the answer.
 out=$(chk q3 "0.13 0.21" --no-save)
 expect_contains "check 0.13 0.21 (no exp): wrong" "q3: wrong (score 0)" "$out"
 expect_contains "check 0.13 0.21 (no exp): diagnosed" "the exp was skipped" "$out"
