@@ -75,6 +75,14 @@ void hf_layernorm(size_t n, size_t d, const float *x, const float *g, const floa
  * (trans_w = 1, a torch Linear's weight), b [d_out] or NULL, out [n × d_out]. */
 void hf_linear(size_t n, size_t d_in, size_t d_out, const float *x, const float *W,
                int trans_w, const float *b, float *out);
+/* GPT-2's GELU in the tanh form (Hendrycks & Gimpel 2016):
+ * x · ½ · (1 + tanh(√(2/π) · (x + 0.044715 x³))) in place over x[0 .. len), with SLEEF's
+ * 1-ULP tanhf on vectors (AVX2 + FMA where the CPU has them, else SSE2). */
+#define HF_GELU_C 0.7978845608f   /* √(2/π) */
+void hf_gelu_tanh(size_t len, float *x);
+void hf_gelu_tanh_avx2(size_t len, float *x);   /* AVX2 + FMA CPUs only */
+void hf_gelu_tanh_sse2(size_t len, float *x);   /* any x86-64 */
+
 /* The activation of cfg->act in place over x[0 .. len). */
 void hf_activate(at_hf_act act, size_t len, float *x);
 

@@ -1,6 +1,5 @@
 /* Operations the checkpoints share (see hf_impl.h). */
 #include "engine/hf/hf_impl.h"
-#include "engine/model_ops.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -52,7 +51,7 @@ void hf_activate(at_hf_act act, size_t len, float *x)
 {
     switch (act) {
     case AT_HF_GELU_TANH:
-        at_gelu_forward(len, x, x);
+        hf_gelu_tanh(len, x);
         break;
     case AT_HF_GELU_ERF:
         for (size_t i = 0; i < len; i++)
