@@ -19,7 +19,7 @@ i=1
 while [ "$i" -le "$runs" ]; do
   before=$(cut -d' ' -f1-3 /proc/loadavg)
   XDG_STATE_HOME="$state" "$bin" "$edits" "$starts" "$hf_edits" > "$state/run.$i"
-  loads="$loads${loads:+; }run $i: $before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+  loads="$loads${loads:+; }$before → $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "bench: UI latency run $i of $runs done"
   i=$((i + 1))
 done
@@ -31,9 +31,10 @@ section=$(cat <<EOT
 <!-- ui-latency: written by bench/ui_latency.sh (make bench-ui) -->
 ## UI latency (the lab)
 
-$(date -u '+%Y-%m-%d %H:%M UTC'); $cpus cores; $runs runs one after the other, load average (1, 5,
-15 minutes) $loads. Other programs were running: wall-clock times include waiting for a
-core and CPU times include waiting for memory that others also use.
+$(date -u '+%Y-%m-%d %H:%M UTC'); $cpus cores; $runs runs one after the other.
+Load average (1, 5, 15 minutes) before → after each run: $loads.
+Other programs were running: wall-clock times include waiting for a core, and CPU times
+waiting for the memory they also use.
 
 $table
 
