@@ -81,7 +81,9 @@ static const ui_help_item lab_help[] = {
                          "attention row never change when words are added after it. The lab "
                          "keeps them (a key/value cache): typing at the end computes only the "
                          "new tokens, an edit in the middle everything from there on; the line "
-                         "under the settings says how many were computed.")},
+                         "under the settings says how many were computed. A layer is computed "
+                         "when it is shown: the layers above the one on screen catch up when you "
+                         "move to them ([ ]) or press f.")},
     {NULL, NULL},
 };
 
