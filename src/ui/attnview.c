@@ -65,6 +65,7 @@ int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
         return rc;
     }
     a->last_layer = info.n_layers - 1;
+    a->layers_done = a->run.n_layers;
     for (size_t i = 0; info.trained && i < a->toks.n; i++)
         a->untrained[i] = !at_scope_row_trained(m, &a->scope, a->last_layer, i);
     if (a->layer < 0 || (size_t)a->layer >= a->run.n_layers)
@@ -75,13 +76,14 @@ int ui_attn_compute(ui_attn *a, const at_model *m, const char *sentence)
 }
 
 int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, at_hf_cache *cache,
-                       const char *sentence)
+                       const char *sentence, size_t layers)
 {
     at_error err;
     at_error_clear(&err);
     at_model_run prev = a->run;   /* kept for the cache until the new run is made */
     memset(&a->run, 0, sizeof a->run);
     a->reused = 0;
+    a->layers_done = 0;
     ui_attn_free(a);
     a->error[0] = '\0';
     at_hf_tokens t;
@@ -100,9 +102,12 @@ int ui_attn_compute_hf(ui_attn *a, const at_hf_model *m, at_hf_cache *cache,
         view.n = info.max_tokens;
     if (view.n && !(a->labels = malloc(view.n * sizeof *a->labels)))
         rc = at_error_set(&err, AT_ENOMEM, "%s", _("out of memory"));
+    at_hf_cache_use use = {0, 0};
     if (!rc && view.n)
-        rc = at_hf_attend_cached(m, cache, &view, prev.n ? &prev : NULL, &a->run, &a->reused,
-                                 &err);
+        rc = at_hf_attend_cached(m, cache, &view, prev.n ? &prev : NULL, layers, &a->run,
+                                 &use, &err);
+    a->reused = use.reused;
+    a->layers_done = use.layers;
     at_model_run_free(&prev);
     if (rc != AT_OK) {
         snprintf(a->error, sizeof a->error, "%s", err.msg);

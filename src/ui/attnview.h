@@ -28,6 +28,9 @@ typedef struct ui_attn {
     size_t last_layer;        /* the model's last layer (the coreference head's) */
     size_t reused;            /* real causal model: tokens whose rows came from the
                                  key/value cache (engine/hf/hf.h), not computed again */
+    size_t layers_done;       /* the first layers_done layers of run are complete; the
+                                 ones above (a real causal model's, computed only when
+                                 shown) must not be shown */
 } ui_attn;
 
 /* Tokenise `sentence`, run the model with the current toggles and take its scope
@@ -46,11 +49,12 @@ struct at_hf_model;
  * is the model's own (a->causal is set to it); a->unscaled is ignored. A sentence of
  * more tokens than the model reads is cut as above. cache (may be NULL): the key/value
  * cache this ui_attn's runs go through (a causal model then computes only the tokens
- * after the first one that changed since the last call; a->reused says how many were
- * kept). */
+ * after the first one that changed since the last call, a->reused says how many were
+ * kept, and only the first `layers` layers, 0 for all; a->layers_done says how many
+ * are complete). */
 struct at_hf_cache;
 int ui_attn_compute_hf(ui_attn *a, const struct at_hf_model *m, struct at_hf_cache *cache,
-                       const char *sentence);
+                       const char *sentence, size_t layers);
 
 /* Point h at the current layer and head (head ≥ 0): weights, scores (for masked
  * cells), fully masked rows, labels, and on the last layer the rows training never

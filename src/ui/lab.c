@@ -81,18 +81,22 @@ static const ui_help_item lab_help[] = {
                          "attention row never change when words are added after it. The lab "
                          "keeps them (a key/value cache): typing at the end computes only the "
                          "new tokens, an edit in the middle everything from there on; the line "
-                         "under the settings says how many were computed.")},
+                         "under the settings says how many were computed. A layer is computed "
+                         "when it is shown: the layers above the one on screen catch up when you "
+                         "move to them ([ ]) or press f.")},
     {NULL, NULL},
 };
 
-static void recompute(ui_lab *l)
+/* Run the model on the sentence; a real model through its key/value cache, up to the
+ * layer `layers` − 1 (0: every layer): the layers above the one shown wait until they
+ * are shown or measured (need_layers). */
+static void run_model(ui_lab *l, size_t layers)
 {
     ui_tutor *t = ui_tutor_of(l->base.app);
-    l->found[0] = '\0';
     if (t->hf && !l->cache)
         at_hf_cache_new(t->hf, &l->cache, NULL);   /* none: every run computes everything */
     if (t->hf)
-        ui_attn_compute_hf(&l->attn, t->hf, l->cache, l->input.buf);
+        ui_attn_compute_hf(&l->attn, t->hf, l->cache, l->input.buf, layers);
     else
         ui_attn_compute(&l->attn, t->model, l->input.buf);
     ui_attn_heatmap(&l->attn, l->attn.head == UI_HEAD_ALL ? 0 : l->attn.head, &l->map);
@@ -100,6 +104,21 @@ static void recompute(ui_lab *l)
         l->map.cur_row = 0;
     if (l->attn.run.n && l->map.cur_col < 0)
         l->map.cur_col = 0;
+}
+
+/* The sentence changed: the model runs again, up to the layer shown. */
+static void recompute(ui_lab *l)
+{
+    l->found[0] = '\0';
+    run_model(l, l->attn.layer >= 0 ? (size_t)l->attn.layer + 1 : 0);
+}
+
+/* The first `layers` layers (0: all) complete before they are shown or measured. */
+static void need_layers(ui_lab *l, size_t layers)
+{
+    size_t L = l->attn.run.n_layers;
+    if (l->attn.run.n && l->attn.layers_done < (layers && layers < L ? layers : L))
+        run_model(l, layers);
 }
 
 /* Run the model on the sentence if it changed: once per batch of typed or pasted
@@ -574,6 +593,7 @@ static void step_layer(ui_lab *l, int dir)
     if (L == 0)
         return;
     l->attn.layer = (l->attn.layer + dir + L) % L;
+    need_layers(l, (size_t)l->attn.layer + 1);
     if (l->attn.head != UI_HEAD_ALL && l->attn.head >= (int)ui_attn_heads(&l->attn))
         l->attn.head = 0;
     change_head(l, l->attn.head);
@@ -654,6 +674,7 @@ static void find_head(ui_lab *l)
         ui_app_message(l->base.app, CRT_WARN, "%s", _("Type a sentence first."));
         return;
     }
+    need_layers(l, 0);   /* every layer is compared */
     for (int tries = 0; tries < AT_HEAD_N_MEASURES; tries++) {
         at_head_measure m = (at_head_measure)l->find;
         l->find = (l->find + 1) % AT_HEAD_N_MEASURES;

@@ -57,6 +57,12 @@ expect_screen "lab gpt2: the first run computes every token" "computed 3 of 3 to
 keys i
 type_text " t"
 expect_screen "lab gpt2: typing at the end computes only the new tokens" "computed 1 of 4 tokens"
+# Only the layer shown was computed: layer 2 computes its 4 tokens when it is shown.
+keys Enter ]
+expect_screen "lab gpt2: ] shows layer 2, computed then for every token" "layer 2/3 · head 1/4"
+expect_screen "lab gpt2: layer 2 computes the 4 tokens it had not" "computed 4 of 4 tokens"
+keys i BSpace BSpace
+expect_screen "lab gpt2: Backspace at the end computes nothing" "computed 0 of 3 tokens"
 
 # Every head of a layer: thumbnails when the full maps do not fit.
 LONG="The animal didn't cross the road because it was too tired, so it lay down under a tree and slept."

@@ -120,50 +120,55 @@ static int teardown(void **state)
     return rmdir(dir);
 }
 
-static void same_run(const at_model_run *a, const at_model_run *b)
+/* The first `layers` layers of a and b agree: weights within 1e-6, scores and scaled
+ * scores within 1e-5 (their size is a few units), the masked cells -inf in both. */
+static void same_run(const at_model_run *a, const at_model_run *b, size_t layers)
 {
     assert_int_equal(a->n, b->n);
     size_t len = H * a->n * a->n;
-    for (size_t l = 0; l < LAYERS; l++) {
-        check_tensor(a->weights[l], b->weights[l], len, 1e-5f, "weights");
+    for (size_t l = 0; l < layers; l++) {
+        check_tensor(a->weights[l], b->weights[l], len, 1e-6f, "weights");
         for (size_t k = 0; k < len; k++) {   /* masked cells: -inf in both */
             assert_true(isinf(a->scores[l][k]) == isinf(b->scores[l][k]));
             assert_true(isinf(a->scaled[l][k]) == isinf(b->scaled[l][k]));
             if (!isinf(a->scores[l][k]))
-                assert_true(fabsf(a->scores[l][k] - b->scores[l][k]) < 1e-4f &&
-                            fabsf(a->scaled[l][k] - b->scaled[l][k]) < 1e-4f);
+                assert_true(fabsf(a->scores[l][k] - b->scores[l][k]) < 1e-5f &&
+                            fabsf(a->scaled[l][k] - b->scaled[l][k]) < 1e-5f);
         }
     }
 }
 
-static void test_cache_equals_fresh(void **state)
+/* One edit: the sentence, the layers asked for (0: all), the layers then complete and
+ * the tokens whose rows are reused (one token per byte). */
+typedef struct step {
+    const char *s;
+    size_t layers, want_layers, want_reused;
+} step;
+
+/* Each step through the cache equals a run without it (on the complete layers), with
+ * the rows reused that the edit left unchanged. */
+static void run_steps(const step *steps, size_t n_steps)
 {
-    static const char *const steps[] = {
-        "T", "Th", "The", "The ", "The a", "The an", "The ani", "The animal was tired.",
-        "The animal was tired!",        /* the last token changed */
-        "The animal was tired!",        /* the same sentence */
-        "A animal was tired!",          /* an edit at the start */
-        "A animal",                     /* shorter */
-        "A animal is here",
-    };
-    static const size_t want_reused[] = {0, 1, 2, 3, 4, 5, 6, 7, 20, 20, 0, 7, 8};
     at_hf_cache *c;
     assert_int_equal(at_hf_cache_new(model, &c, NULL), AT_OK);
     at_model_run prev = {0};
-    for (size_t s = 0; s < sizeof steps / sizeof *steps; s++) {
+    for (size_t s = 0; s < n_steps; s++) {
         at_hf_tokens t;
         at_error err;
-        assert_int_equal(at_hf_tokenize(model, steps[s], strlen(steps[s]), &t, &err), AT_OK);
+        const char *text = steps[s].s;
+        assert_int_equal(at_hf_tokenize(model, text, strlen(text), &t, &err), AT_OK);
         at_model_run cached, fresh;
-        size_t reused = 99;
-        int rc = at_hf_attend_cached(model, c, &t, s ? &prev : NULL, &cached, &reused, &err);
+        at_hf_cache_use use = {99, 99};
+        int rc = at_hf_attend_cached(model, c, &t, s ? &prev : NULL, steps[s].layers, &cached,
+                                     &use, &err);
         if (rc)
             fail_msg("%s", err.msg);
         assert_int_equal(at_hf_attend(model, &t, &fresh, &err), AT_OK);
-        same_run(&cached, &fresh);
-        if (reused != want_reused[s])
-            fail_msg("step %zu '%s': %zu tokens reused, expected %zu", s, steps[s], reused,
-                     want_reused[s]);
+        if (use.layers != steps[s].want_layers || use.reused != steps[s].want_reused)
+            fail_msg("step %zu '%s': %zu layers complete, %zu tokens reused; expected %zu, %zu",
+                     s, text, use.layers, use.reused, steps[s].want_layers,
+                     steps[s].want_reused);
+        same_run(&cached, &fresh, use.layers);
         at_model_run_free(&fresh);
         at_model_run_free(&prev);
         prev = cached;
@@ -173,8 +178,47 @@ static void test_cache_equals_fresh(void **state)
     at_hf_cache_free(c);
 }
 
+/* Typing at the end, the last token changed, the same sentence, an edit at the start,
+ * deleting at the end (nothing computed), an edit and a deletion in the middle. */
+static void test_cache_equals_fresh(void **state)
+{
+    static const step steps[] = {
+        {"T", 0, LAYERS, 0}, {"Th", 0, LAYERS, 1}, {"The", 0, LAYERS, 2},
+        {"The ", 0, LAYERS, 3}, {"The a", 0, LAYERS, 4}, {"The an", 0, LAYERS, 5},
+        {"The ani", 0, LAYERS, 6}, {"The animal was tired.", 0, LAYERS, 7},
+        {"The animal was tired!", 0, LAYERS, 20},   /* the last token changed */
+        {"The animal was tired!", 0, LAYERS, 21},   /* the same sentence: nothing again */
+        {"A animal was tired!", 0, LAYERS, 0},      /* an edit at the start */
+        {"A animal was tired", 0, LAYERS, 18},      /* Backspace at the end */
+        {"A animal", 0, LAYERS, 8},                 /* shorter */
+        {"A animal is here", 0, LAYERS, 8},
+        {"A animal is there", 0, LAYERS, 12},       /* an edit in the middle */
+        {"A animal s there", 0, LAYERS, 9},         /* a character deleted in the middle */
+        {"A animal s the", 0, LAYERS, 14},          /* characters deleted at the end */
+    };
+    run_steps(steps, sizeof steps / sizeof *steps);
+}
+
+/* Only the layers asked for are computed; the ones above catch up when asked for, from
+ * the rows they had, and then equal a run without the cache too. */
+static void test_cache_layers_on_demand(void **state)
+{
+    static const step steps[] = {
+        {"The animal", 1, 1, 0},
+        {"The animal was", 1, 1, 10},
+        {"The animal was tired", 0, LAYERS, 0},     /* layer 2 never ran: all its rows */
+        {"The animal was tired.", 1, 1, 20},
+        {"The animal was tired.", 0, LAYERS, 20},   /* layer 2 catches up: 1 row */
+        {"The cat was tired.", 1, 1, 4},
+        {"The cat", 0, LAYERS, 4},                  /* layer 2 kept its first 4 rows */
+        {"The cat", 9, LAYERS, 7},                  /* more layers than the model has */
+    };
+    run_steps(steps, sizeof steps / sizeof *steps);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cache_equals_fresh)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_cache_equals_fresh),
+                                       cmocka_unit_test(test_cache_layers_on_demand)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }

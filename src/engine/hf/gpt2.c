@@ -42,34 +42,34 @@ int hf_gpt2_bind(at_hf_model *m, at_error *err)
     return AT_OK;
 }
 
-/* x_i = wte[id_i] + wpe[p + i] for the rows p … n − 1 */
-static void embed(const at_hf_model *m, const int32_t *ids, size_t p, size_t n, float *x)
+void hf_gpt2_embed(const at_hf_model *m, const int32_t *ids, size_t a, size_t n, float *x)
 {
     const size_t d = m->cfg.d_model;
-    for (size_t i = p; i < n; i++) {
+    for (size_t i = a; i < n; i++) {
         const float *e = m->wte + (size_t)ids[i] * d, *w = m->wpe + i * d;
-        float *x_i = x + (i - p) * d;
+        float *x_i = x + (i - a) * d;
         for (size_t j = 0; j < d; j++)
             x_i[j] = e[j] + w[j];
     }
 }
 
-/* Put the rows of a block [H × r × n] (queries p … p + r − 1) into run's layer l. */
-static void scatter(float *dst, const float *src, size_t H, size_t r, size_t n, size_t p)
+/* Put the rows of a block [H × r × n] (queries a … a + r − 1) into run's layer l. */
+static void scatter(float *dst, const float *src, size_t H, size_t r, size_t n, size_t a)
 {
     for (size_t h = 0; h < H; h++)
-        memcpy(dst + (h * n + p) * n, src + h * r * n, r * n * sizeof *dst);
+        memcpy(dst + (h * n + a) * n, src + h * r * n, r * n * sizeof *dst);
 }
 
-int hf_gpt2_forward_from(const at_hf_model *m, const int32_t *ids, size_t n, size_t p,
-                         float *const *K, float *const *V, at_model_run *run, at_error *err)
+int hf_gpt2_block(const at_hf_model *m, size_t l, size_t a, size_t n, float *x, float *K,
+                  float *V, at_model_run *run, at_error *err)
 {
     const at_hf_config *c = &m->cfg;
-    const size_t d = c->d_model, f = c->d_ff, H = c->n_heads, dh = d / H, r = n - p;
-    if (p >= n)
+    const hf_layer *L = &m->layers[l];
+    const size_t d = c->d_model, f = c->d_ff, H = c->n_heads, dh = d / H, r = n - a;
+    if (a >= n)
         return AT_OK;
-    /* x, a, q, heads, proj [r × d]; qkv [r × 3d]; mid [r × f]; w, s, sc [H × r × n] */
-    size_t floats = r * (8 * d + f) + 3 * H * r * n;
+    /* ln, q, heads, proj [r × d]; qkv [r × 3d]; mid [r × f]; w, s, sc [H × r × n] */
+    size_t floats = r * (7 * d + f) + 3 * H * r * n;
     float *mem = malloc(floats * sizeof *mem);
     unsigned char *allowed = malloc(r * n);
     at_workspace ws = {0};
@@ -78,49 +78,45 @@ int hf_gpt2_forward_from(const at_hf_model *m, const int32_t *ids, size_t n, siz
         rc = at_error_set(err, AT_ENOMEM, "out of memory for %zu tokens", n);
         goto out;
     }
-    float *x = mem, *a = x + r * d, *q = a + r * d, *heads = q + r * d, *proj = heads + r * d,
+    float *ln = mem, *q = ln + r * d, *heads = q + r * d, *proj = heads + r * d,
           *qkv = proj + r * d, *mid = qkv + 3 * r * d, *w = mid + r * f, *sc = w + H * r * n,
           *scd = sc + H * r * n;
-    for (size_t i = 0; i < r; i++)         /* query p + i sees keys 0 … p + i */
+    for (size_t i = 0; i < r; i++)         /* query a + i sees keys 0 … a + i */
         for (size_t j = 0; j < n; j++)
-            allowed[i * n + j] = j <= p + i;
-    embed(m, ids, p, n, x);
-    for (size_t l = 0; l < c->n_layers; l++) {
-        const hf_layer *L = &m->layers[l];
-        /* x += c_proj(attention(c_attn(ln_1(x)))); this block's keys and values join
-         * those of the tokens before it in K[l], V[l] */
-        hf_layernorm(r, d, x, L->ln1_g, L->ln1_b, c->ln_eps, a);
-        hf_linear(r, d, 3 * d, a, L->w_qkv, 0, L->b_qkv, qkv);
-        for (size_t i = 0; i < r; i++) {
-            memcpy(q + i * d, qkv + i * 3 * d, d * sizeof(float));
-            memcpy(K[l] + (p + i) * d, qkv + i * 3 * d + d, d * sizeof(float));
-            memcpy(V[l] + (p + i) * d, qkv + i * 3 * d + 2 * d, d * sizeof(float));
-        }
-        float scale = c->scale_attn ? 1.0f / sqrtf((float)dh) : 1.0f;
-        if (c->scale_by_layer)
-            scale /= (float)(l + 1);
-        at_mask mask = {.allowed = allowed};
-        at_mha_trace tr = {.scores = sc, .scaled = scd};
-        rc = at_mha_attend(H, d, r, q, n, K[l], V[l], scale, &mask, heads, w, NULL, &tr, &ws,
-                           err);
-        if (rc)
-            break;
-        scatter(run->weights[l], w, H, r, n, p);
-        scatter(run->scores[l], sc, H, r, n, p);
-        scatter(run->scaled[l], scd, H, r, n, p);
-        hf_linear(r, d, d, heads, L->w_o, 0, L->b_o, proj);
-        for (size_t i = 0; i < r * d; i++)
-            x[i] += proj[i];
-        if (l + 1 == c->n_layers)
-            break;   /* nothing after the last attention changes a weight */
-        /* x += mlp(ln_2(x)) */
-        hf_layernorm(r, d, x, L->ln2_g, L->ln2_b, c->ln_eps, a);
-        hf_linear(r, d, f, a, L->w_fc, 0, L->b_fc, mid);
-        hf_activate(c->act, r * f, mid);
-        hf_linear(r, f, d, mid, L->w_out, 0, L->b_out, proj);
-        for (size_t i = 0; i < r * d; i++)
-            x[i] += proj[i];
+            allowed[i * n + j] = j <= a + i;
+    /* x += c_proj(attention(c_attn(ln_1(x)))); this block's keys and values join those
+     * of the tokens before them in K, V */
+    hf_layernorm(r, d, x, L->ln1_g, L->ln1_b, c->ln_eps, ln);
+    hf_linear(r, d, 3 * d, ln, L->w_qkv, 0, L->b_qkv, qkv);
+    for (size_t i = 0; i < r; i++) {
+        const float *qkv_i = qkv + i * 3 * d;
+        memcpy(q + i * d, qkv_i, d * sizeof(float));
+        memcpy(K + (a + i) * d, qkv_i + d, d * sizeof(float));
+        memcpy(V + (a + i) * d, qkv_i + 2 * d, d * sizeof(float));
     }
+    float scale = c->scale_attn ? 1.0f / sqrtf((float)dh) : 1.0f;
+    if (c->scale_by_layer)
+        scale /= (float)(l + 1);
+    at_mask mask = {.allowed = allowed};
+    at_mha_trace tr = {.scores = sc, .scaled = scd};
+    rc = at_mha_attend(H, d, r, q, n, K, V, scale, &mask, heads, w, NULL, &tr, &ws, err);
+    if (rc)
+        goto out;
+    scatter(run->weights[l], w, H, r, n, a);
+    scatter(run->scores[l], sc, H, r, n, a);
+    scatter(run->scaled[l], scd, H, r, n, a);
+    if (l + 1 == c->n_layers)
+        goto out;   /* nothing after the last attention changes a weight */
+    hf_linear(r, d, d, heads, L->w_o, 0, L->b_o, proj);
+    for (size_t i = 0; i < r * d; i++)
+        x[i] += proj[i];
+    /* x += mlp(ln_2(x)) */
+    hf_layernorm(r, d, x, L->ln2_g, L->ln2_b, c->ln_eps, ln);
+    hf_linear(r, d, f, ln, L->w_fc, 0, L->b_fc, mid);
+    hf_activate(c->act, r * f, mid);
+    hf_linear(r, f, d, mid, L->w_out, 0, L->b_out, proj);
+    for (size_t i = 0; i < r * d; i++)
+        x[i] += proj[i];
 out:
     at_workspace_free(&ws);
     free(allowed);
@@ -131,17 +127,16 @@ out:
 int hf_gpt2_forward(const at_hf_model *m, const int32_t *ids, size_t n, at_model_run *run,
                     at_error *err)
 {
-    const size_t L = m->cfg.n_layers, d = m->cfg.d_model;
-    float **kv = calloc(2 * L, sizeof *kv), *mem = malloc(2 * L * n * d * sizeof *mem);
-    int rc;
-    if (!kv || !mem) {
-        rc = at_error_set(err, AT_ENOMEM, "out of memory for %zu tokens", n);
-    } else {
-        for (size_t i = 0; i < 2 * L; i++)
-            kv[i] = mem + i * n * d;
-        rc = hf_gpt2_forward_from(m, ids, n, 0, kv, kv + L, run, err);
-    }
-    free(kv);
-    free(mem);
+    const size_t d = m->cfg.d_model;
+    /* x: the residual stream; K, V: the keys and values of one layer at a time */
+    float *x = malloc(3 * n * d * sizeof *x);
+    if (!x)
+        return at_error_set(err, AT_ENOMEM, "out of memory for %zu tokens", n);
+    float *K = x + n * d, *V = K + n * d;
+    hf_gpt2_embed(m, ids, 0, n, x);
+    int rc = AT_OK;
+    for (size_t l = 0; l < m->cfg.n_layers && !rc; l++)
+        rc = hf_gpt2_block(m, l, 0, n, x, K, V, run, err);
+    free(x);
     return rc;
 }

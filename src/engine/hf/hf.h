@@ -86,24 +86,41 @@ int at_hf_attend(const at_hf_model *m, const at_hf_tokens *t, at_model_run *run,
                  at_error *err);
 
 /* A key/value cache for typing: GPT-2 is causal, so the keys, values and attention rows
- * of the tokens a sentence starts with do not depend on the tokens after them. Given the
- * previous run made with the same cache, at_hf_attend_cached computes only the tokens
- * from the first one that differs (typing at the end: the last one or two; an edit in
- * the middle: from there on) and copies the rows before it. Memory: 2 · n_layers ·
- * max_tokens · d_model floats (29 MB for GPT-2 small). BERT has no cache: every row
- * depends on every token, each call computes everything. */
+ * of the tokens a sentence starts with do not depend on the tokens after them, in every
+ * layer. Given the previous run made with the same cache, at_hf_attend_cached computes
+ * only the tokens from the first one that differs (typing at the end: the last one or
+ * two; an edit in the middle: from there on; deleting at the end: none) and copies the
+ * rows before it. It also computes only the layers asked for (a layer's weights depend
+ * on the layers below it only): the layers above stay behind, each with the rows it had,
+ * and catch up when a later call asks for them. Memory: (3 · n_layers + 1) ·
+ * max_tokens · d_model floats (the keys, values and residual stream entering each
+ * layer; 63 MB reserved for GPT-2 small's 557 tokens, of which only the rows of the
+ * tokens typed are touched). BERT has no cache: every row depends on every token,
+ * each call computes everything. */
 typedef struct at_hf_cache at_hf_cache;
 
 /* A cache for m (caller-owned, at_hf_cache_free; only with m). AT_ENOMEM. */
 int at_hf_cache_new(const at_hf_model *m, at_hf_cache **out, at_error *err);
 void at_hf_cache_free(at_hf_cache *c);
 
+/* What at_hf_attend_cached did. */
+typedef struct at_hf_cache_use {
+    size_t layers;      /* the first `layers` layers of the run are complete */
+    size_t reused;      /* the fewest tokens, over those layers, whose rows were taken
+                           from prev rather than computed */
+} at_hf_cache_use;
+
 /* at_hf_attend through the cache c: prev is the run the previous call with c made (or
- * NULL: computes everything); *reused (may be NULL) tells how many tokens' rows were
- * taken from prev. The weights equal at_hf_attend's to rounding. Errors as at_hf_attend;
- * on error the cache is emptied (the next call computes everything). */
+ * NULL: computes everything); layers: how many layers, from the first, must be complete
+ * in run (0, or more than the model has: all). Layers after those hold only the rows
+ * that were already computed before the first token that changed, and zeros after
+ * them: not to be shown until a call with more layers completes them. *use (may be
+ * NULL) tells how many layers are complete (all of them without a cache or for BERT)
+ * and how many tokens' rows were reused. The weights equal at_hf_attend's to rounding.
+ * Errors as at_hf_attend; on error the cache is emptied (the next call computes
+ * everything). */
 int at_hf_attend_cached(const at_hf_model *m, at_hf_cache *c, const at_hf_tokens *t,
-                        const at_model_run *prev, at_model_run *run, size_t *reused,
-                        at_error *err);
+                        const at_model_run *prev, size_t layers, at_model_run *run,
+                        at_hf_cache_use *use, at_error *err);
 
 #endif

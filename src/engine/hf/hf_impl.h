@@ -51,17 +51,24 @@ int hf_gpt2_bind(at_hf_model *m, at_error *err);
 
 /* GPT-2's forward pass over ids[0 .. n), recording attention into run (whose arrays
  * are allocated: weights/scores/scaled [n_layers] of [n_heads × n × n]). Only what the
- * attention of every layer needs is computed: the last block's MLP and the final layer
- * norm are skipped. Errors: AT_ENOMEM, AT_EINVAL from the engine. */
+ * attention of every layer needs is computed: the last block's c_proj and MLP and the
+ * final layer norm are skipped. Errors: AT_ENOMEM, AT_EINVAL from the engine. */
 int hf_gpt2_forward(const at_hf_model *m, const int32_t *ids, size_t n, at_model_run *run,
                     at_error *err);
 
-/* GPT-2's forward pass over the rows p … n − 1 only: the tokens before p are in the
- * key/value cache (K[l], V[l] [≥ n × d] for layer l hold their keys and values; the rows
- * p … n − 1 are written there) and their attention rows are not touched (causal: they
- * do not depend on later tokens). run must be allocated for n. p = 0: everything. */
-int hf_gpt2_forward_from(const at_hf_model *m, const int32_t *ids, size_t n, size_t p,
-                         float *const *K, float *const *V, at_model_run *run, at_error *err);
+/* x [(n − a) × d] = wte[ids[i]] + wpe[i] for the rows i = a … n − 1. */
+void hf_gpt2_embed(const at_hf_model *m, const int32_t *ids, size_t a, size_t n, float *x);
+
+/* GPT-2's block l over the rows a … n − 1 only. x [(n − a) × d] holds the residual
+ * stream entering the block at those rows and leaves holding it after the block
+ * (x += attn(ln_1(x)); x += mlp(ln_2(x))); in the last block only the attention is
+ * computed (nothing after it changes a weight) and x is left as it was. K, V [≥ n × d]:
+ * this layer's keys and values, rows 0 … a − 1 already there (causal: they do not
+ * depend on later tokens), rows a … n − 1 written here. The attention rows a … n − 1 of
+ * layer l go into run (allocated for n); the rows before a are not touched. a = 0:
+ * every row. Errors: AT_ENOMEM, AT_EINVAL from the engine. */
+int hf_gpt2_block(const at_hf_model *m, size_t l, size_t a, size_t n, float *x, float *K,
+                  float *V, at_model_run *run, at_error *err);
 
 /* BERT's tensors and forward pass, as hf_gpt2_*: embeddings (word + position + token
  * type 0, then a layer norm), post-layer-norm blocks x = LN(x + attn(x)),
@@ -78,6 +85,14 @@ void hf_layernorm(size_t n, size_t d, const float *x, const float *g, const floa
  * (trans_w = 1, a torch Linear's weight), b [d_out] or NULL, out [n × d_out]. */
 void hf_linear(size_t n, size_t d_in, size_t d_out, const float *x, const float *W,
                int trans_w, const float *b, float *out);
+/* GPT-2's GELU in the tanh form (Hendrycks & Gimpel 2016):
+ * x · ½ · (1 + tanh(√(2/π) · (x + 0.044715 x³))) in place over x[0 .. len), with SLEEF's
+ * 1-ULP tanhf on vectors (AVX2 + FMA where the CPU has them, else SSE2). */
+#define HF_GELU_C 0.7978845608f   /* √(2/π) */
+void hf_gelu_tanh(size_t len, float *x);
+void hf_gelu_tanh_avx2(size_t len, float *x);   /* AVX2 + FMA CPUs only */
+void hf_gelu_tanh_sse2(size_t len, float *x);   /* any x86-64 */
+
 /* The activation of cfg->act in place over x[0 .. len). */
 void hf_activate(at_hf_act act, size_t len, float *x);
 
