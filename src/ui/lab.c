@@ -14,6 +14,7 @@
 #include "ui/attnview.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
+#include "ui/editkeys.h"
 #include "ui/headsgrid.h"
 #include "ui/heatmap.h"
 #include "ui/i18n.h"
@@ -698,36 +699,15 @@ static void find_head(ui_lab *l)
 static int key_typing(ui_lab *l, ui_key k)
 {
     ui_lineedit *e = &l->input;
-    int changed = 0;
     if (UI_IS_CHAR(k, '\r') || UI_IS_CHAR(k, '\n') || UI_IS_CHAR(k, '\t') ||
         UI_IS_CHAR(k, 27) || UI_IS_FN(k, KEY_ENTER) || UI_IS_FN(k, KEY_DOWN)) {
         l->typing = 0;
         return UI_HANDLED | UI_REDRAW;
     }
-    if (k.fn) {
-        switch (k.ch) {
-        case KEY_BACKSPACE: changed = ui_lineedit_backspace(e); break;
-        case KEY_DC: changed = ui_lineedit_delete(e); break;
-        case KEY_LEFT: ui_lineedit_left(e); break;
-        case KEY_RIGHT: ui_lineedit_right(e); break;
-        case KEY_HOME: ui_lineedit_home(e); break;
-        case KEY_END: ui_lineedit_end(e); break;
-        default: return UI_IGNORED;
-        }
-    } else if (k.ch == 127 || k.ch == 8) {
-        changed = ui_lineedit_backspace(e);
-    } else if (k.ch == 21) {   /* Ctrl-U */
-        changed = ui_lineedit_clear(e);
-    } else if (k.ch == 23) {   /* Ctrl-W */
-        changed = ui_lineedit_kill_word(e);
-    } else if (k.ch == 1) {    /* Ctrl-A */
-        ui_lineedit_home(e);
-    } else if (k.ch == 5) {    /* Ctrl-E */
-        ui_lineedit_end(e);
-    } else {
-        changed = ui_lineedit_insert(e, (wchar_t)k.ch);
-    }
-    if (changed)
+    int r = ui_edit_key(e, k);
+    if (r == UI_EDIT_UNKNOWN)
+        return UI_IGNORED;
+    if (r == UI_EDIT_CHANGED)
         l->stale = 1;   /* the model runs before the next draw */
     return UI_HANDLED | UI_REDRAW;
 }
