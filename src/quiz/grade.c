@@ -1,5 +1,6 @@
 /* qz_grade: one entry for every kind of question; the verdict's names and exit
  * statuses. */
+#include "quiz/garble.h"
 #include "quiz/internal.h"
 
 #include <ctype.h>
@@ -89,14 +90,24 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     out->reveal_at = SIZE_MAX;
     if (!answer)
         answer = "";
-    switch (q->kind) {
-    case QZ_SOFTMAX:
-    case QZ_NUMERIC:
-    case QZ_ATTENTION: rc = qz_grade_numeric(q, answer, lang, out, fb, err); break;
-    case QZ_CHOICE: rc = qz_grade_choice(q, answer, lang, out, fb, err); break;
-    case QZ_FORMULA: rc = qz_grade_formula(q, answer, lang, out, fb, err); break;
-    case QZ_TEXT: rc = qz_grade_text(q, answer, lang, out, fb, err); break;
-    default: rc = at_error_set(err, AT_EINVAL, "question %s: unknown kind", q->id ? q->id : "?");
+    if (q->kind != QZ_CHOICE && qz_answer_unreadable_text(answer)) {
+        /* mojibake, a scan's shading, keys hit at random: no grader can read it */
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, qz_tr(lang, "This cannot be read: the characters look garbled (text saved in one "
+                                "encoding and opened in another, or keys hit at random). Nothing was "
+                                "counted: write the answer again.\n"));
+        rc = AT_OK;
+    } else {
+        switch (q->kind) {
+        case QZ_SOFTMAX:
+        case QZ_NUMERIC:
+        case QZ_ATTENTION: rc = qz_grade_numeric(q, answer, lang, out, fb, err); break;
+        case QZ_CHOICE: rc = qz_grade_choice(q, answer, lang, out, fb, err); break;
+        case QZ_FORMULA: rc = qz_grade_formula(q, answer, lang, out, fb, err); break;
+        case QZ_TEXT: rc = qz_grade_text(q, answer, lang, out, fb, err); break;
+        default:
+            rc = at_error_set(err, AT_EINVAL, "question %s: unknown kind", q->id ? q->id : "?");
+        }
     }
     fclose(fb);
     out->feedback = buf;

@@ -1,0 +1,204 @@
+/* Text that no reader can read, whatever the question: characters decoded with the wrong
+ * encoding (mojibake), a scan's shading, keys hit at random (see quiz/garble.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "quiz/garble.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistr.h>
+
+/* from → to of the whole of s into a new buffer (*n bytes); 0 when a character has no
+ * place in the target encoding or iconv cannot convert at all. With lenient, an
+ * undecodable byte is skipped and counted in *bad. */
+static char *convert(const char *s, size_t len, const char *from, const char *to, int lenient,
+                     size_t *n, size_t *bad)
+{
+    iconv_t cd = iconv_open(to, from);
+    if (cd == (iconv_t)-1)
+        return NULL;
+    size_t cap = 4 * len + 8, left_out = cap, left_in = len;
+    char *out = malloc(cap), *o = out, *in = (char *)s;
+    *bad = 0;
+    while (out && left_in) {
+        if (iconv(cd, &in, &left_in, &o, &left_out) != (size_t)-1)
+            continue;
+        if (!lenient || (errno != EILSEQ && errno != EINVAL)) {
+            free(out);
+            out = NULL;
+            break;
+        }
+        ++*bad;
+        in++;
+        left_in--;
+    }
+    iconv_close(cd);
+    if (out)
+        *n = cap - left_out;
+    return out;
+}
+
+static int is_cjk(ucs4_t c)
+{
+    return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x4e00 && c <= 0x9fff) ||
+           (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xac00 && c <= 0xd7af);
+}
+
+/* What a student's text holds outside ASCII: CJK and its punctuation, full-width forms,
+ * Latin-1's letters and signs, general punctuation, arrows and mathematical operators,
+ * superscripts and subscripts (ᵀ, ₖ). Bytes decoded by chance give Hebrew, Arabic,
+ * Cyrillic, private-use and other scripts instead. */
+static int is_plausible(ucs4_t c)
+{
+    return is_cjk(c) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xffef) ||
+           (c >= 0x00a0 && c <= 0x00ff) || (c >= 0x2000 && c <= 0x22ff) ||
+           (c >= 0x1d00 && c <= 0x1dbf) || (c >= 0x0370 && c <= 0x03ff);
+}
+
+/* s written in UTF-8, read by someone as legacy, and saved again as UTF-8: encoding s
+ * back into legacy gives bytes that read as text in original. True when those bytes
+ * decode (as original) into at least three characters outside ASCII, four in five of
+ * them of the kinds a student writes (is_plausible), and at most two in five of their
+ * bytes outside ASCII do not decode (the reader lost the bytes legacy has
+ * no character for: about one in four). Chinese or European text that was never garbled
+ * leaves three in five or more undecoded. */
+static int reads_back(const char *s, size_t len, const char *legacy, const char *original)
+{
+    size_t n = 0, bad = 0, m = 0, high = 0;
+    char *bytes = convert(s, len, "UTF-8", legacy, 0, &n, &bad);
+    if (!bytes)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        high += (unsigned char)bytes[i] >= 0x80;
+    char *text = convert(bytes, n, original, "UTF-8", 1, &m, &bad);
+    free(bytes);
+    if (!text)
+        return 0;
+    size_t wide = 0, cjk = 0, plausible = 0;
+    for (const uint8_t *p = (const uint8_t *)text, *e = p + m; p < e;) {
+        ucs4_t c;
+        int k = u8_mbtouc(&c, p, (size_t)(e - p));
+        wide += c >= 0x80;
+        cjk += is_cjk(c);
+        plausible += c >= 0x80 && is_plausible(c);
+        p += k > 0 ? k : 1;
+    }
+    free(text);
+    /* Read back as Japanese, most of what is not ASCII must be kana or kanji. */
+    int japanese = !strcmp(original, "SHIFT_JIS");
+    return wide >= 3 && 5 * bad <= 2 * high && 5 * plausible >= 4 * wide &&
+           (!japanese || 2 * cjk >= wide);
+}
+
+/* Characters that stand for what a scan or a terminal could not show: block elements
+ * and shades (U+2580–U+259F). */
+static size_t shades(const char *s, size_t len)
+{
+    size_t k = 0;
+    for (const uint8_t *p = (const uint8_t *)s, *e = p + len; p < e;) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, p, (size_t)(e - p));
+        k += c >= 0x2580 && c <= 0x259f;
+        p += n > 0 ? n : 1;
+    }
+    return k;
+}
+
+static const char *const common[] = {
+    "the", "is", "are", "a", "an", "of", "to", "and", "in", "it", "on", "for", "by", "from",
+    "with", "that", "this", "not", "no", "so", "as", "be", "at", "or", "its", "one", "two",
+    "all", "each", "any", "we", "you", "i", "rnn", "attn", "attention", "softmax", "query",
+    "key", "value", "encoder", "decoder", "cls", "token", "dk", "dim", "seq", "qkv", "kv",
+    "sqrt", "exp", "idk", "dunno", "lol", "ok", "yes", "enc", "dec", "emb", "hid", "len",
+    "pos", "vec", "mat", "src", "tgt", "ctx", "mlp", "ffn", "grad", "var", "std", "avg",
+    "np", "torch", "matmul", "bmm", "einsum", "dims", "ctrl", "msgid", "lm", "nlp", NULL};
+
+/* Is every one of the words a stranger to the word list? (one pass over the list) */
+static int none_in_word_list(char words[][24], size_t n)
+{
+    static const char *const lists[] = {"/usr/share/dict/words", "/usr/share/dict/american-english"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        FILE *f = fopen(lists[i], "r");
+        if (!f)
+            continue;
+        char line[128];
+        int found = 0;
+        while (!found && fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = '\0';
+            for (size_t w = 0; w < n && !found; w++)
+                found = !strcasecmp(line, words[w]);
+        }
+        fclose(f);
+        return !found;
+    }
+    return 0;   /* no word list: nothing is called random */
+}
+
+/* Keys hit at random: five or more words of ASCII letters, none longer than six letters
+ * and none twice, no digit, no character outside ASCII, none of = ( * & (code or a
+ * formula), not one word that the field
+ * knows, and not one of three letters or more (at least three of them) in the English
+ * word list. */
+static int keyboard_mash(const char *s)
+{
+    if (strpbrk(s, "=(*&"))
+        return 0;   /* code or a formula, whatever its names */
+    char words[16][24];
+    size_t n = 0;
+    for (const char *p = s; *p;) {
+        if ((unsigned char)*p >= 0x80 || isdigit((unsigned char)*p))
+            return 0;
+        if (!isalpha((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        size_t l = 0;
+        char w[24];
+        while (isalpha((unsigned char)p[l])) {
+            if (l < sizeof w - 1)
+                w[l] = (char)tolower((unsigned char)p[l]);
+            l++;
+        }
+        p += l;
+        if (l >= sizeof w)
+            continue;
+        w[l] = '\0';
+        for (size_t c = 0; common[c]; c++)
+            if (!strcmp(w, common[c]))
+                return 0;
+        /* keys hit at random are short, and not the same twice; names in code are long */
+        if (l > 6)
+            return 0;
+        for (size_t k = 0; k < n; k++)
+            if (!strcmp(words[k], w))
+                return 0;
+        if (n < sizeof words / sizeof words[0])
+            memcpy(words[n++], w, l + 1);
+    }
+    /* two-letter words are too often abbreviations in the list ("rr", "pp") */
+    size_t k = 0;
+    for (size_t w = 0; w < n; w++)
+        if (strlen(words[w]) >= 3)
+            memmove(words[k++], words[w], sizeof words[0]);
+    return n >= 5 && k >= 3 && none_in_word_list(words, k);
+}
+
+int qz_answer_unreadable_text(const char *s)
+{
+    size_t len = strlen(s);
+    if (!len || u8_check((const uint8_t *)s, len))
+        return 0;
+    if (shades(s, len) >= 2)
+        return 1;
+    size_t wide = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        wide += *p >= 0xc0;
+    if (wide >= 3 && (reads_back(s, len, "CP1252", "UTF-8") || reads_back(s, len, "CP936", "UTF-8") ||
+                      reads_back(s, len, "CP1252", "SHIFT_JIS")))
+        return 1;
+    return keyboard_mash(s);
+}

@@ -1,0 +1,147 @@
+/* Text no reader can read (quiz/garble.h): real answers garbled the ways files and
+ * terminals garble them — UTF-8 read as Windows-1252, as GBK, Shift-JIS read as
+ * Windows-1252 — made here with iconv from sentences a student writes; a scan's shading;
+ * keys hit at random. And what must stay readable: Chinese, Japanese, European accents,
+ * terse notes, code, formulas, numbers. */
+#include "check.h"
+#include "quiz/garble.h"
+
+#include <iconv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* s's bytes in encoding `saved`, read as encoding `read` and written out as UTF-8. */
+static char *garble(const char *s, const char *saved, const char *read)
+{
+    iconv_t to = iconv_open(saved, "UTF-8"), back = iconv_open("UTF-8", read);
+    assert_true(to != (iconv_t)-1 && back != (iconv_t)-1);
+    size_t n = strlen(s), cap = 8 * n + 8, l1 = cap, l2 = cap;
+    char *bytes = calloc(1, cap), *text = calloc(1, cap);
+    char *in = (char *)s, *o = bytes;
+    assert_int_not_equal(iconv(to, &in, &n, &o, &l1), (size_t)-1);
+    size_t m = cap - l1;
+    in = bytes;
+    o = text;
+    /* a byte the reader has no character for is lost, as an editor loses it */
+    while (m && iconv(back, &in, &m, &o, &l2) == (size_t)-1) {
+        in++;
+        m--;
+    }
+    iconv_close(to);
+    iconv_close(back);
+    free(bytes);
+    return text;
+}
+
+static void test_mojibake(void **state)
+{
+    (void)state;
+    static const char *const zh[] = {
+        "注意力的公式是 softmax(QKᵀ/√d_k)V。",
+        "（1）只用编码器就够了（2）取最后一层 [CLS] 的向量接线性层。",
+        "Q 来自解码器，K 和 V 来自编码器的输出。",
+    };
+    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++) {
+        assert_false(qz_answer_unreadable_text(zh[i]));
+        char *g = garble(zh[i], "UTF-8", "CP936");
+        if (!qz_answer_unreadable_text(g))
+            fail_msg("UTF-8 read as GBK not seen: %s", g);
+        free(g);
+        g = garble(zh[i], "UTF-8", "CP1252");
+        if (*g && !qz_answer_unreadable_text(g))
+            fail_msg("UTF-8 read as Windows-1252 not seen: %s", g);
+        free(g);
+    }
+    char *g = garble("QはデコーダからKとVはエンコーダから", "SHIFT_JIS", "CP1252");
+    assert_true(qz_answer_unreadable_text(g));
+    free(g);
+    g = garble("Les élèves ont réussi l'examen — naïve café", "UTF-8", "CP1252");
+    assert_true(qz_answer_unreadable_text(g));
+    free(g);
+}
+
+static void test_shades_and_keys(void **state)
+{
+    (void)state;
+    assert_true(qz_answer_unreadable_text("▒▒ √▒▒ ▒▒▒▒ ▒▒，▒▒（照片模糊）"));
+    assert_true(qz_answer_unreadable_text("wqe rr nn ,,. atn kkj h_ ;/ pp[[ ]]] xz"));
+    assert_true(qz_answer_unreadable_text("asdf jkl qwer uiop zxcv"));
+    assert_false(qz_answer_unreadable_text("▒ one shade alone"));
+}
+
+static void test_readable(void **state)
+{
+    (void)state;
+    static const char *const ok[] = {
+        "Les élèves ont réussi l'examen — naïve café, résumé.",
+        "自注意力里任意两个词一步就到，RNN 要一步一步传。",
+        "自注意力裡任意兩個詞一步就到，RNN 要一步一步傳。",
+        "Qはデコーダから、KとVはエンコーダから来る。",
+        "rnn slow attn fast lol",
+        "Q dec, K V enc, align",
+        "softmax(Q @ K.T / np.sqrt(d_k)) @ V",
+        "$\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V$",
+        "0.14 0.17",
+        "rains: 0.14, didn't: 0.17 — ≈ 13.8 %",
+        "idk tbh",
+        "blah blah blah blah blah",
+        "It’s “peaky” — the softmax saturates…",
+        "",
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (qz_answer_unreadable_text(ok[i]))
+            fail_msg("readable text called unreadable: %s", ok[i]);
+    assert_false(qz_answer_unreadable_text("\xe6\x88\x91\xe6\xb3"));   /* invalid UTF-8: not judged here */
+}
+
+/* Every line the project's own lessons hold, in both languages, and every answer-like
+ * line of its grading sets is readable text (a population, not a few strings). */
+static void test_lesson_lines(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "lessons/en/01-why-attention.yaml", "lessons/zh/01-why-attention.yaml",
+        "lessons/en/03-scaled-dot-product.yaml", "lessons/zh/03-scaled-dot-product.yaml",
+        "lessons/en/10-self-test.yaml", "lessons/zh/10-self-test.yaml",
+        "tests/grading/corpus.tsv", "tests/grading/dev-d.tsv", "tests/grading/kinds.tsv",
+    };
+    size_t lines = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = fopen(files[i], "r");
+        if (!f)
+            fail_msg("cannot open %s (run from the project's folder)", files[i]);
+        char line[8192];
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = '\0';
+            /* a grading line: the answer is its fourth field, unless the teacher marked
+             * it unreadable */
+            char *text = line, *tab = strchr(line, '\t');
+            if (tab) {
+                char *fld[5] = {line};
+                size_t k = 1;
+                for (char *p = line; k < 5 && (p = strchr(p, '\t')); p++)
+                    *p = '\0', fld[k++] = p + 1;
+                if (k < 4 || !strcmp(fld[2], "unreadable"))
+                    continue;
+                text = fld[3];
+            }
+            lines++;
+            if (qz_answer_unreadable_text(text))
+                fail_msg("%s: readable text called unreadable: %s", files[i], text);
+        }
+        fclose(f);
+    }
+    assert_true(lines > 2000);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mojibake),
+        cmocka_unit_test(test_shades_and_keys),
+        cmocka_unit_test(test_readable),
+        cmocka_unit_test(test_lesson_lines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
