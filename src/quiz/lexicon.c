@@ -129,6 +129,15 @@ const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "
                                     "好像", "大概", "应该", "吧", "我觉得", "我猜", "或许", "估计",
                                     NULL};
 
+/* an answer that opens with one of these says the student does not know ("I don't know,
+ * we never covered it"); unlike give_up, no hedge ("not sure", "maybe") is among them */
+const char *const qz_lex_dont_know[] = {
+    "i don't know", "i do not know", "don't know", "dont know", "do not know", "no idea",
+    "no clue", "idk", "dunno", "i forgot", "forgot", "can't remember", "cannot remember",
+    "don't remember", "haven't learned", "didn't learn", "never learned", "不知道", "不会",
+    "忘了", "忘记了", "不记得", "想不起来", "没学过", "没学", "不清楚", "不懂", "不太懂", "不明白",
+    "不太会", NULL};
+
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {
     "i don't know", "i do not know", "don't know", "dont know", "do not know", "no idea",

@@ -311,7 +311,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
     for (size_t d = 0; d < 4; d++)
         alts_free(&r->dir[d]);
     qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
-                      &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up,
+                      &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
                       &r->correct_strong, &r->correct_weak, &r->filler, &r->question, &r->hedge,
                       &r->looked_at};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
@@ -339,6 +339,7 @@ static void lexicon(builder *b)
     lex_add(b, &r->consequence, qz_lex_consequence);
     lex_add(b, &r->retract, qz_lex_retract);
     lex_add(b, &r->give_up, qz_lex_give_up);
+    lex_add(b, &r->dont_know, qz_lex_dont_know);
     lex_add(b, &r->correct_strong, qz_lex_correct_strong);
     lex_add(b, &r->correct_weak, qz_lex_correct_weak);
     lex_add(b, &r->filler, qz_lex_filler);

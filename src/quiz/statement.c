@@ -1500,6 +1500,10 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     reader rd = {.r = r, .t = &t, .out = out};
     int rc = segment_open(&rd), how = END_FULL;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
+    for (size_t i = 0, words = 0; i < t.n && words < 3 && !out->opens_not_knowing; i++) {
+        out->opens_not_knowing = qz_alts_at(&t, i, &r->dont_know, NULL) > 0;
+        words += t.t[i].kind != QZ_TK_MARK;
+    }
     out->garbled = qz_answer_garbled(answer);
     if (!out->gave_up && qz_answer_spaced_terms(answer))
         out->salad = 1;   /* terms listed: nothing is stated */

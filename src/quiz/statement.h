@@ -95,6 +95,7 @@ typedef struct qz_reading {
     int unsure;               /* the answer corrected itself with words the grader
                                * cannot read, or turned a wrong statement round */
     int gave_up;              /* the answer says only that the student does not know */
+    int opens_not_knowing;    /* it opens by saying so ("I don't know, ...", "不知道，…") */
     int restated;             /* its words are nearly all the question's own ("the
                                * difference is the dependency distance") */
     int garbled;              /* part of it cannot be read: struck out (~~n~~), a letter

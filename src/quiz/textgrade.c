@@ -101,7 +101,8 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (t->found) {
         out->verdict = QZ_PARTIAL;
         out->score = share;
-    } else if (t->off_point || rd->salad) {
+    } else if (t->off_point || rd->salad || rd->opens_not_knowing) {
+        /* "I don't know, we never covered it": no key idea, and the student says so */
         out->verdict = QZ_WRONG;
         out->score = 0;
     } else {
@@ -119,7 +120,7 @@ static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, 
     if (v == QZ_REVIEW)
         return qz_tr(lang, "Needs your review: the grader recognised neither a key idea nor a known "
                            "mistake in this answer.\n");
-    if (rd->gave_up)
+    if (rd->gave_up || (rd->opens_not_knowing && !t->found && !t->wrong && !t->off_point))
         return qz_tr(lang, "No answer yet: read the reference answer, then try again.\n");
     if (rd->restated && !t->found && !t->wrong && !t->off_point && !rd->salad)
         return qz_tr(lang, "Not right: the answer says the question again; it does not answer it.\n");
