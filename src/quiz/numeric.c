@@ -3,6 +3,7 @@
  * the tolerance, and explain. */
 #define _GNU_SOURCE
 #include "quiz/internal.h"
+#include "quiz/textnorm.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -542,7 +543,11 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     qz_read_opts opts = read_opts(&c);
     at_error perr;
-    if (qz_read_numbers(answer, &opts, lang, nums, &perr)) {
+    /* Traditional characters read as the question's Simplified tokens (沒 is 没) */
+    char *simplified = qz_simplified_same_offsets(answer);
+    int unread = qz_read_numbers(simplified ? simplified : answer, &opts, lang, nums, &perr);
+    free(simplified);
+    if (unread) {
         fclose(notes_f);
         if (says_no_number(answer)) {
             no_number(&c, out, fb);

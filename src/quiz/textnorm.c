@@ -47,6 +47,41 @@ int qz_norm_open(qz_norm *nm, at_error *err)
     return AT_OK;
 }
 
+char *qz_simplified_same_offsets(const char *s)
+{
+    size_t n = strlen(s);
+    int han = 0;
+    for (const char *p = s; *p && !han; p++)
+        han = (unsigned char)*p >= 0xe0;
+    if (!han || u8_check((const uint8_t *)s, n))
+        return NULL;
+    opencc_t t2s = NULL;
+    const char *dirs[] = {NULL, AT_OPENCC_DIR, getenv("OPENCC_DATA_DIR")};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !t2s; i++) {
+        if (i && !dirs[i])
+            continue;
+        opencc_t o = open_t2s(dirs[i]);
+        if (o != (opencc_t)-1 && o)
+            t2s = o;
+    }
+    if (!t2s)
+        return NULL;
+    char *simp = opencc_convert_utf8(t2s, s, n), *out = NULL;
+    opencc_close(t2s);
+    if (!simp)
+        return NULL;
+    if (strlen(simp) == n && strcmp(simp, s)) {
+        /* same length in bytes is not enough: each character must keep its place */
+        int same = 1;
+        for (size_t i = 0; i < n && same; i++)
+            same = ((unsigned char)s[i] & 0xc0) == ((unsigned char)simp[i] & 0xc0) &&
+                   ((unsigned char)s[i] < 0x80) == ((unsigned char)simp[i] < 0x80);
+        out = same ? strdup(simp) : NULL;
+    }
+    opencc_convert_utf8_free(simp);
+    return out;
+}
+
 void qz_norm_close(qz_norm *nm)
 {
     if (nm->stemmer)

@@ -66,6 +66,13 @@ typedef struct qz_norm {
  * it is when none is found; everything else works. AT_OK or AT_ENOMEM. Close with
  * qz_norm_close (also after an error). */
 int qz_norm_open(qz_norm *nm, at_error *err);
+
+/* s (valid UTF-8) in Simplified Chinese as OpenCC's t2s gives it, in a new string the
+ * caller frees, when that changes s and keeps every byte offset (each character
+ * converted to one of the same UTF-8 length: 沒 → 没, 數 → 数): an answer's labels then
+ * read as the question's tokens, and the offsets the reader reports stay the answer's.
+ * NULL otherwise (nothing to convert, no OpenCC data, invalid UTF-8, out of memory). */
+char *qz_simplified_same_offsets(const char *s);
 void qz_norm_close(qz_norm *nm);
 
 /* Does this process read Traditional Chinese (was t2s.json found)? */

@@ -150,6 +150,11 @@ expect_status "check 0.15 0.18 (exp(x) ≈ 1 + x)" 1 chk q3 "0.15 0.18" --no-sav
 out=$(chk q3 "0.13 0.21" --no-save)
 expect_contains "check 0.13 0.21 (no exp): wrong" "q3: wrong (score 0)" "$out"
 expect_contains "check 0.13 0.21 (no exp): diagnosed" "the exp was skipped" "$out"
+# Traditional characters name the Simplified tokens (沒 is 没), in either order.
+out=$(chk q3 "沒 ≈ 0.17，下雨 ≈ 0.14" --no-save)
+expect_contains "check Traditional labels: correct" "q3: correct (score 1)" "$out"
+out=$(chk q3 "沒 0.14，下雨 0.17" --no-save)
+expect_contains "check Traditional labels swapped: wrong" "q3: wrong (score 0)" "$out"
 out=$(chk q3 "0.17 0.14" --no-save)
 expect_contains "check swapped: wrong" "q3: wrong (score 0)
 Not right." "$out"
