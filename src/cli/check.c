@@ -347,7 +347,10 @@ int cli_check(int argc, char **argv)
                    verdict_label(r.self_verdict, lang), r.self_score);
         size_t shown = shown_len(&r, a.reveal);
         printf("\n%.*s", (int)shown, r.feedback ? r.feedback : "");
-        if (r.feedback && r.feedback[shown])
+        if (r.feedback && r.feedback[shown] && q->kind == AT_Q_TEXT)
+            printf(qz_tr(lang, "\nTry again; to see what is missing and the reference answer, add "
+                               "--reveal.\n"));
+        else if (r.feedback && r.feedback[shown])
             printf(qz_tr(lang, "\nTry again; to see the right answer and the engine's worked steps, "
                                "add --reveal.\n"));
     }

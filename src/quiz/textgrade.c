@@ -160,6 +160,13 @@ static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_re
                 fprintf(fb, "  ✗ %.*s\n", n, n ? info.feedback : (info.name ? info.name : "?"));
         }
     }
+}
+
+/* The key ideas the answer does not state: the answer itself, so it comes after
+ * qz_result.reveal_at for a wrong or partly right try. */
+static void print_missing(const qz_question *q, const qz_reading *rd, const tally *t,
+                          qz_lang lang, FILE *fb)
+{
     if (t->found < q->n_rubric) {
         fprintf(fb, qz_tr(lang, "Missing:\n"));
         for (size_t i = 0; i < q->n_rubric; i++)
@@ -231,6 +238,14 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         out->body_at = qz_fb_pos(fb);
     if (out->verdict != QZ_REVIEW && !rd.gave_up)
         print_ideas(q, rc, &rd, &t, lang, fb);
+    /* A wrong or partly right try is told what it stated and what it stated wrongly;
+     * what is missing and the reference answer give the answer away, and come with a
+     * second try, r in the tutor or --reveal. A review shows the reference at once: the
+     * student grades against it. */
+    if (out->verdict == QZ_WRONG || out->verdict == QZ_PARTIAL)
+        out->reveal_at = qz_fb_pos(fb);
+    if (out->verdict != QZ_REVIEW && !rd.gave_up)
+        print_missing(q, &rd, &t, lang, fb);
     print_reference(q, out->verdict, lang, fb);
     qz_reading_free(&rd);
     qz_rubric_c_free(rc);

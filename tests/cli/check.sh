@@ -220,3 +220,18 @@ if [ -x "${AT_BIN_ASAN:-}" ]; then
   expect_status "asan: 1e99999999999999999999 0.17" 2 asan q3 "1e99999999999999999999 0.17" --no-save
 fi
 rm -rf "$state"
+
+# A text answer's first wrong or partly right try: what it stated, right and wrong; what
+# is missing and the reference answer only with --reveal (they are the answer).
+out=$(chk q2b "It keeps the variance of the scores near 1." --no-save)
+expect_contains "check text partial: the idea found" "✓ dividing by √dₖ keeps the scores' variance about 1" "$out"
+for held in "Missing:" "Reference answer:" "saturate"; do
+  case "$out" in *"$held"*) not_ok "check text partial holds back '$held'" "$out" ;;
+    *) ok "check text partial holds back '$held'" ;; esac
+done
+expect_contains "check text partial: how to see the rest" "to see what is missing and the reference answer, add --reveal" "$out"
+out=$(chk q2b "It keeps the variance of the scores near 1." --no-save --reveal)
+expect_contains "check text partial --reveal: missing" "Missing:" "$out"
+expect_contains "check text partial --reveal: reference" "Reference answer:" "$out"
+out=$(chk q2b "no, really nothing here makes sense to the grader: purple elephants" --no-save)
+expect_contains "check text review: the reference at once (the student grades against it)" "Reference answer:" "$out"
