@@ -223,12 +223,17 @@ int qz_grade_choice(const qz_question *q, const char *answer, qz_lang lang, qz_r
     for (size_t i = 0; i < q->n_options; i++) {
         if (!chosen[i] && !(q->options[i].correct && out->verdict != QZ_CORRECT))
             continue;
-        fprintf(fb, "  %c) %s — %s", (char)('a' + i % 26), q->options[i].text ? q->options[i].text : "",
-                chosen[i] ? (q->options[i].correct ? qz_tr(lang, "right") : qz_tr(lang, "wrong"))
-                          : hits ? qz_tr(lang, "also correct, not chosen")
-                                 : qz_tr(lang, "the right answer"));
-        if (q->options[i].feedback && chosen[i])
-            fprintf(fb, qz_tr(lang, ": %s"), q->options[i].feedback);
+        const char *own = chosen[i] ? q->options[i].feedback : NULL;
+        fprintf(fb, "  %c) %s — ", (char)('a' + i % 26), q->options[i].text ? q->options[i].text : "");
+        if (qz_feedback_has_verdict(own))   /* "Right: exp(−∞) = 0 …" says it itself */
+            fprintf(fb, "%s", own);
+        else {
+            fprintf(fb, "%s", chosen[i] ? (q->options[i].correct ? qz_tr(lang, "right") : qz_tr(lang, "wrong"))
+                              : hits ? qz_tr(lang, "also correct, not chosen")
+                                     : qz_tr(lang, "the right answer"));
+            if (own)
+                fprintf(fb, qz_tr(lang, ": %s"), own);
+        }
         fprintf(fb, "\n");
     }
     out->reveal_at = qz_fb_pos(fb);

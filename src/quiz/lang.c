@@ -135,3 +135,24 @@ const char *qz_lang_catalogue_path(qz_lang lang, char *err, size_t err_size)
                                           ? "" : state[lang].error);
     return c ? state[lang].path : NULL;
 }
+
+int qz_feedback_has_verdict(const char *s)
+{
+    static const char *const words[] = {"Right", "Yes", "Correct", "Exactly", "Wrong", "No",
+                                        "Not quite", "Not right", "Not so", "对", "正确", "没错",
+                                        "不对", "不正确", "错"};
+    static const char *const marks[] = {".", ":", ",", "!", ";", " —", "。", "：", "，", "！", "；"};
+    if (!s)
+        return 0;
+    while (*s == ' ' || *s == '\n')
+        s++;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(s, words[i], n))
+            continue;
+        for (size_t k = 0; k < sizeof marks / sizeof marks[0]; k++)
+            if (!strncmp(s + n, marks[k], strlen(marks[k])))
+                return 1;
+    }
+    return 0;
+}

@@ -28,6 +28,10 @@ const char *qz_lang_catalogue(qz_lang lang);
  * arguments through format_arg) in lang: its translation from lang's catalogue, or msgid
  * itself for English and when the catalogue or the entry is missing. Never NULL; the
  * string lives as long as the process. Safe from several threads. */
+/* Does an option's own feedback (lesson text) open with its verdict — "Right:", "Yes.",
+ * "Correct,", "Not quite:", "对：", "不对。" — so that "right" is not said twice? */
+int qz_feedback_has_verdict(const char *feedback);
+
 const char *qz_tr(qz_lang lang, const char *msgid) __attribute__((format_arg(2)));
 
 /* qz_tr of msgid in a context (msgctxt), for one English text that other languages

@@ -36,3 +36,9 @@ expect_contains "the lint command named shows the error" "g.yaml:6:" "$lint"
 out=$("$AT_BIN" --lessons "$tmp/l" --lang zh check --no-save g:t 1 2>&1)
 expect_contains "broken lesson (zh)" "attn-tutor check：课程 'g' 无法加载（$tmp/l/zh/g.yaml 有 1 个错误）；查看原因：attn-tutor lint $tmp/l/zh/g.yaml" "$out"
 rm -rf "$tmp"
+
+# An option whose own feedback opens with its verdict ("Right: exp(−∞) = 0 …") is not
+# labelled "right" a second time.
+out=$("$AT_BIN" check masking:mask-1 d --no-save 2>&1)
+expect_contains "choice: the option's own verdict" "— Right: exp(−∞) = 0" "$out"
+case "$out" in *"right: Right"*) not_ok "choice: 'right' said once" "$out" ;; *) ok "choice: 'right' said once" ;; esac
