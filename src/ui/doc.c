@@ -81,6 +81,31 @@ static int wide_before(const char *start, const char *end)
     return ui_text_gwidth(start + i, (size_t)(end - start) - i) == 2;
 }
 
+static int wide_at(const char *p);
+
+/* Is c CJK punctuation, which carries its own space (，。、；：！？（）「」)? */
+static int cjk_punct(const char *p, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    if (n < 3)
+        return 0;
+    unsigned c = (unsigned)(u[0] & 0x0f) << 12 | (unsigned)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+    return (u[0] & 0xf0) == 0xe0 &&
+           ((c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff0f) ||
+            (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) ||
+            (c >= 0xff5b && c <= 0xff65));
+}
+
+/* Does a line joined at a soft break need a space there? Not between two CJK
+ * characters, nor after or before CJK punctuation ("，softmax", not "， softmax"). */
+static int join_with_space(const char *line, const char *le, const char *next)
+{
+    if (wide_before(line, le) && wide_at(next))
+        return 0;
+    size_t i = ui_text_prev(line, (size_t)(le - line), (size_t)(le - line));
+    return !cjk_punct(line + i, (size_t)(le - line) - i) && !cjk_punct(next, strlen(next));
+}
+
 static int wide_at(const char *p)
 {
     size_t len = strlen(p);
@@ -109,7 +134,7 @@ static char *reflow(const char *text, size_t len)
                    *next != '\t' && !starts_list(next);
         if (!join)
             out[o++] = '\n';
-        else if (!(wide_before(line, le) && wide_at(next)))
+        else if (join_with_space(line, le, next))
             out[o++] = ' ';
         line = next;
     }
@@ -223,7 +248,10 @@ void ui_doc_flow(ui_doc *d, const char *text, crt_role role, int indent)
             t[o++] = text[i];
             continue;
         }
-        if (!(wide_before(text, text + i) && wide_at(text + i + 1)))
+        size_t ls = i;
+        while (ls > 0 && text[ls - 1] != '\n')
+            ls--;
+        if (join_with_space(text + ls, text + i, text + i + 1))
             t[o++] = ' ';
     }
     while (o > 0 && t[o - 1] == '\n')

@@ -147,10 +147,12 @@ static void layout_chosen(ui_question *uq, ui_doc *d)
         if (qz_feedback_has_verdict(o->feedback))   /* "Right: …" says it itself */
             snprintf(line, sizeof line, "%c) %s — %s", 'a' + (int)(i % 26), o->text ? o->text : "",
                      o->feedback);
+        else if (o->feedback)
+            snprintf(line, sizeof line, _("%c) %s — %s: %s"), 'a' + (int)(i % 26),
+                     o->text ? o->text : "", o->correct ? _("right") : _("not right"), o->feedback);
         else
-            snprintf(line, sizeof line, "%c) %s — %s%s%s", 'a' + (int)(i % 26),
-                     o->text ? o->text : "", o->correct ? _("right") : _("not right"),
-                     o->feedback ? ": " : "", o->feedback ? o->feedback : "");
+            snprintf(line, sizeof line, "%c) %s — %s", 'a' + (int)(i % 26),
+                     o->text ? o->text : "", o->correct ? _("right") : _("not right"));
         ui_doc_flow(d, line, o->correct ? CRT_OK : CRT_WRONG, 2);
     }
     ui_doc_line_add(d, letters_answer(uq) ? _(retry_letter) : _(retry_hint), CRT_DIM, 2);

@@ -383,6 +383,34 @@ static void test_heatmap_column_labels(void **state)
     delwin(w);
 }
 
+/* A soft line break joins with a space, except between CJK characters and after or
+ * before CJK punctuation, in flowing feedback and in lesson paragraphs alike. */
+static void test_cjk_joins(void **state)
+{
+    (void)state;
+    static const struct { const char *src, *want; } cases[] = {
+        {"分数过大时，\nsoftmax 会饱和", "分数过大时，softmax 会饱和"},
+        {"softmax 会饱和\n，梯度消失", "softmax 会饱和，梯度消失"},
+        {"注意力\n机制", "注意力机制"},
+        {"the scores\ngrow", "the scores grow"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (int text = 0; text < 2; text++) {
+            ui_doc d = {0};
+            ui_doc_reset(&d, 200);
+            if (text)
+                ui_doc_text(&d, cases[k].src, CRT_NORMAL, 0);
+            else
+                ui_doc_flow(&d, cases[k].src, CRT_NORMAL, 0);
+            assert_true(d.n >= 1 && d.v[0].text);
+            if (strcmp(d.v[0].text, cases[k].want))
+                fail_msg("%s: \"%s\" gives \"%s\", not \"%s\"", text ? "text" : "flow",
+                         cases[k].src, d.v[0].text, cases[k].want);
+            ui_doc_free(&d);
+        }
+    }
+}
+
 /* Grader feedback flows: a source line break mid-sentence is a space, even on an
  * indented option line; the next option keeps its own line. */
 static void test_feedback_flows(void **state)
@@ -491,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_lineedit_case9),
         cmocka_unit_test(test_lineedit_clusters),
         cmocka_unit_test(test_edit_keys),
+        cmocka_unit_test(test_cjk_joins),
         cmocka_unit_test(test_wrap_mixed),
         cmocka_unit_test(test_table_cjk_borders),
         cmocka_unit_test(test_heatmap_masked),
