@@ -18,7 +18,9 @@ typedef enum at_head_measure {
 } at_head_measure;
 
 /* 1 when token j continues the word of token j − 1: both stand for text (len > 0) and
- * touch in the sentence s with no white space between ("didn" + "'t", "road" + "##s"). */
+ * touch in the sentence s with no white space between ("didn" + "'t", "road" + "##s"),
+ * or are pieces of one character (byte-level BPE); not where either side of the
+ * boundary is a CJK character or punctuation, each a word of its own (小明 is two). */
 int at_tokens_same_word(const at_tokens *t, const char *s, size_t j);
 
 /* The measure m of layer l, head h of run r on tokens t of sentence s: a mean weight in
@@ -26,6 +28,13 @@ int at_tokens_same_word(const at_tokens *t, const char *s, size_t j);
  * token; no word of several pieces). */
 int at_head_measure_of(const at_model_run *r, const at_tokens *t, const char *s, size_t l,
                        size_t h, at_head_measure m, double *out);
+
+/* What the measure m of layer l, head h would be if the head spread each row's weight
+ * evenly over the keys it sees (those of weight > 0; a mask hides the others): the
+ * chance level a measure is read against (about 1/n without a mask; the mean of 1/i
+ * with a causal one). Returns as at_head_measure_of. */
+int at_head_measure_even(const at_model_run *r, const at_tokens *t, const char *s, size_t l,
+                         size_t h, at_head_measure m, double *out);
 
 /* The head with the largest measure m over every layer and head: *l, *h (0-based) and
  * *out. Returns the number of heads compared, 0 when there is nothing to measure. */

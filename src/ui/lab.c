@@ -687,9 +687,18 @@ static void find_head(ui_lab *l)
             continue;   /* e.g. no word of several pieces: the next measure */
         l->attn.layer = (int)layer;
         change_head(l, (int)head);
-        snprintf(l->found, sizeof l->found, _("f: layer %zu, head %zu puts %.2f %s on average "
-                                               "(the most of %zu heads)"),
-                 layer + 1, head + 1, v, _(what[m]), count);
+        /* A best under twice what an even spread would give is no head that does this:
+         * say so, with the figure */
+        double even = 0;
+        if (at_head_measure_even(&l->attn.run, &l->attn.toks, l->input.buf, layer, head, m,
+                                 &even) == 0 && v < 2 * even)
+            snprintf(l->found, sizeof l->found, _("f: no head stands out %s: the most is layer "
+                                                   "%zu, head %zu, with %.2f on average (of %zu heads)"),
+                     _(what[m]), layer + 1, head + 1, v, count);
+        else
+            snprintf(l->found, sizeof l->found, _("f: layer %zu, head %zu puts %.2f %s on average "
+                                                   "(the most of %zu heads)"),
+                     layer + 1, head + 1, v, _(what[m]), count);
         ui_app_message(l->base.app, CRT_OK, "%s", l->found);
         return;
     }
