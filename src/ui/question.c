@@ -280,11 +280,17 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
             ui_doc_text(d, q->explanation, CRT_DIM, 2);
     }
     ui_doc_blank(d);
+    /* H is offered only where the question has a hint */
+    int hints = q->hints_count > 0;
     const char *keys = uq->typing ? _("Enter: grade · Esc: leave the answer line")
                        : ui_question_can_self_grade(uq)
-                           ? _("a: answer · H: hint · r: reference answer · y/p/n: your own grade")
-                       : letters_answer(uq) ? _("a, b, …: answer · H: hint · r: reference answer")
-                           : _("a: answer · H: hint · r: reference answer");
+                           ? (hints ? _("a: answer · H: hint · r: reference answer · y/p/n: your own grade")
+                                    : _("a: answer · r: reference answer · y/p/n: your own grade"))
+                       : letters_answer(uq)
+                           ? (hints ? _("a, b, …: answer · H: hint · r: reference answer")
+                                    : _("a, b, …: answer · r: reference answer"))
+                           : hints ? _("a: answer · H: hint · r: reference answer")
+                                   : _("a: answer · r: reference answer");
     ui_doc_text(d, keys, CRT_DIM, 0);   /* wrapped on a narrow screen, never cut */
 }
 

@@ -52,7 +52,7 @@ tutor_start 40 12 -- --lang en lesson why-attention
 keys G
 expect_screen "40×12: the question" "why-2"
 keys j j j j j j j j
-expect_screen "40×12: scrolled to the question's keys line" "answer · H: hint"
+expect_screen "40×12: scrolled to the question's keys line (no hint offered: it has none)" "answer · r: reference"
 keys i
 expect_screen "40×12: the answer line's keys" "Esc: leave the"
 expect_not_screen "40×12: the keys line is wrapped, not cut" "answer l "
