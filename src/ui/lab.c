@@ -107,11 +107,20 @@ static void run_model(ui_lab *l, size_t layers)
         l->map.cur_col = 0;
 }
 
-/* The sentence changed: the model runs again, up to the layer shown. */
+/* The sentence changed: the model runs again, up to the layer shown. A query on a row
+ * the model was not trained at moves to the first one it was (the pronoun). */
 static void recompute(ui_lab *l)
 {
     l->found[0] = '\0';
     run_model(l, l->attn.layer >= 0 ? (size_t)l->attn.layer + 1 : 0);
+    size_t row = l->map.cur_row >= 0 ? (size_t)l->map.cur_row : 0;
+    if (row < l->attn.scope.n && l->attn.scope.trained_row[row])
+        return;
+    for (size_t i = 0; i < l->attn.scope.n; i++)
+        if (l->attn.scope.trained_row[i]) {
+            l->map.cur_row = (int)i;
+            break;
+        }
 }
 
 /* The first `layers` layers (0: all) complete before they are shown or measured. */
@@ -637,12 +646,7 @@ static void load_frame(ui_lab *l)
     l->frame = (k + 1) % n;
     ui_lineedit_set(&l->input, f->example);
     l->stale = 0;
-    recompute(l);
-    for (size_t i = 0; i < l->attn.scope.n; i++)
-        if (l->attn.scope.trained_row[i]) {
-            l->map.cur_row = (int)i;
-            break;
-        }
+    recompute(l);   /* the query on its pronoun */
     ui_app_message(l->base.app, CRT_OK, _("Training frame %zu of %zu: %s"), k % n + 1, n,
                    f->pattern);
 }

@@ -94,6 +94,14 @@ expect_not_screen "scope: t: no note on a training sentence" "Not learned meanin
 keys t
 expect_screen "scope: t again: the next frame" "Training frame 2 of $FRAMES:"
 
+# A sentence of one's own: the query leaves an untrained row for the pronoun's.
+keys g
+expect_screen "scope: g: the query on token 1" "Query 1: "
+keys i C-u
+type_text "My sister fed the cat because she was hungry."
+keys Enter
+expect_screen "scope: a new sentence puts the query on its pronoun" "Query 7: she"
+
 # The help says what the model can and cannot do.
 keys '?'
 expect_screen "scope: the help says what the model was trained for" "The built-in model was trained only to tell which noun a"
