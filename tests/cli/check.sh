@@ -235,3 +235,12 @@ expect_contains "check text partial --reveal: missing" "Missing:" "$out"
 expect_contains "check text partial --reveal: reference" "Reference answer:" "$out"
 out=$(chk q2b "no, really nothing here makes sense to the grader: purple elephants" --no-save)
 expect_contains "check text review: the reference at once (the student grades against it)" "Reference answer:" "$out"
+
+# Working the reader cannot parse, before the values the answer ends on: the conclusion
+# alone, or each worked chain's result.
+out=$(chk q3 "x = np.array([.1,.3,.2,.5,.1,1.2]); w = np.exp(x)/np.exp(x).sum() gives 下雨 0.14, 没 0.17" --no-save)
+expect_contains "check NumPy working, then the values: correct" "q3: correct (score 1)" "$out"
+out=$(chk q3 '$\frac{e^{0.3}}{\sum_j e^{s_j}} \approx 0.14$, $\frac{e^{0.5}}{\sum_j e^{s_j}} \approx 0.17$' --no-save)
+expect_contains "check LaTeX chains with a sum: correct" "q3: correct (score 1)" "$out"
+out=$(chk q3 "np.exp(x)/np.exp(x).sum() gives 0.13 and 0.21" --no-save)
+expect_contains "check NumPy working, then no exp values: wrong" "q3: wrong (score 0)" "$out"
