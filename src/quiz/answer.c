@@ -871,6 +871,16 @@ static int read_plain(const char *text, const long *orig, const qz_read_opts *o,
 static int read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                         qz_numbers *out, at_error *err);
 
+/* A second reading replaces a first that failed: *out = *alt, no error. AT_OK. */
+static int take_reading(qz_numbers *out, const qz_numbers *alt, at_error *err)
+{
+    *out = *alt;
+    at_error_clear(err);
+    if (err)
+        err->offset = -1;
+    return AT_OK;
+}
+
 /* Where the answer's conclusion starts: after the last "so", "therefore", "thus",
  * "hence", "i.e.", "gives", "which is", "answer:", 所以, 因此, 于是, 得到, 结果是, 答案,
  * "→", "->", "=>" (byte offset), or 0 when none. */
@@ -960,11 +970,7 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
         qz_answer_count(alt) == opts->want && !alt->alternatives) {
         for (size_t i = 0; i < alt->n && at; i++)
             alt->v[i].offset += (long)at;   /* offsets in the whole answer */
-        *out = *alt;
-        at_error_clear(err);
-        if (err)
-            err->offset = -1;
-        rc = AT_OK;
+        rc = take_reading(out, alt, err);
     }
     free(results);
     free(alt);
@@ -991,13 +997,8 @@ static int read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang
         qz_numbers *alt = malloc(sizeof *alt);
         at_error e2;
         if (alt && read_plain(plain, orig, o, 1, lang, alt, &e2) == AT_OK &&
-            qz_answer_count(alt) == o->want) {
-            *out = *alt;
-            at_error_clear(err);
-            if (err)
-                err->offset = -1;
-            rc = AT_OK;
-        }
+            qz_answer_count(alt) == o->want)
+            rc = take_reading(out, alt, err);
         free(alt);
     }
     free(plain);
