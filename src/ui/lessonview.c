@@ -45,7 +45,6 @@ typedef struct ui_lesson {
     /* predict, then reveal (ui/predict.h) */
     ui_predict pred;
     int has_pred;
-    int skip_asked;              /* → pressed once with the prediction not made */
     ui_predict_memo *memo;       /* [steps] what each step's prediction came to, this visit */
     size_t memo_lesson;          /* the lesson memo belongs to; (size_t)-1 = none */
     float *lab_view;             /* a lab step's weights as its prediction reads them
@@ -166,7 +165,6 @@ static void enter_step(ui_lesson *l)
     const at_step *s = step_of(l);
     free_step_state(l);
     l->top = 0;
-    l->skip_asked = 0;
     switch (at_step_kind_of(s)) {
     case AT_STEP_QUESTION:
         ui_question_init(&l->question, lesson_of(l), s->question);
@@ -576,15 +574,7 @@ static int lesson_key(ui_screen *s, ui_key k)
         }
     }
     unsigned n = lesson_of(l)->doc->steps_count;
-    int right = UI_IS_FN(k, KEY_RIGHT) || UI_IS_CHAR(k, 'l');
-    int below = l->page > 0 && l->top + l->page < (int)l->doc.n;   /* the step goes on below */
-    if (right && below && l->has_pred && ui_predict_pending(&l->pred) && !l->skip_asked) {
-        /* on a small screen the options may be below: say so before the step is left */
-        l->skip_asked = 1;
-        ui_app_message(s->app, CRT_WARN, "%s",
-                       _("Predict first (a, b, …; ↓ or j shows the options), or press → again "
-                         "to go on without a prediction."));
-    } else if (right)
+    if (UI_IS_FN(k, KEY_RIGHT) || UI_IS_CHAR(k, 'l'))
         next(l);
     else if (UI_IS_FN(k, KEY_NPAGE) || UI_IS_CHAR(k, ' '))
         page_down(l);

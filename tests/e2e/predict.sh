@@ -97,18 +97,3 @@ keys Enter
 expect_screen "predict 40×12: the reveal" "✓ You predicted 0.47"
 keys q
 wait_exit >/dev/null
-
-# 40×12, a choice prediction whose options are below the fold: → says so first, and a
-# second → goes on without a prediction.
-mkdir -p "$E2E_TMP/state6"
-tutor_start 40 12 XDG_STATE_HOME="$E2E_TMP/state6" -- --lang zh lesson it-animal
-expect_screen "predict 40×12 zh: lesson 4 opens" "第 4 课"
-keys Right
-expect_screen "predict 40×12 zh: step 2, the prompt" "第 2/"
-keys Right
-expect_screen "predict 40×12 zh: → first says the prediction is pending" "先做预测"
-expect_screen "predict 40×12 zh: still step 2" "第 2/"
-keys Right
-expect_screen "predict 40×12 zh: → again goes on" "第 3/"
-keys q
-wait_exit >/dev/null
