@@ -7,7 +7,10 @@ out=$("$AT_BIN" check --no-save q4 "Q from the decoder and K and V from the enco
 expect_eq "q4 textbook answer: partly right (exit 3)" 3 "$rc"
 expect_contains "q4 textbook answer: Q found" "✓ Q comes from the decoder's current state" "$out"
 expect_contains "q4 textbook answer: K, V found" "✓ K and V come from the encoder output" "$out"
-expect_contains "q4 textbook answer: says what is missing" "Missing:
+expect_contains "q4 textbook answer: what is missing comes with --reveal" \
+  "to see what is missing and the reference answer, add --reveal" "$out"
+out=$("$AT_BIN" check --no-save --reveal q4 "Q from the decoder and K and V from the encoder")
+expect_contains "q4 textbook answer --reveal: says what is missing" "Missing:
   ✗ it aligns target words with the relevant source words" "$out"
 expect_status "q4 textbook answer with its purpose" 0 "$AT_BIN" check --no-save q4 \
   "Q from the decoder and K and V from the encoder; it aligns the translation with the source."
