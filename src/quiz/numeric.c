@@ -308,8 +308,11 @@ static void put_expected(FILE *fb, const qz_numctx *c, double x)
 
 /* Each slot with the student's value and ✓ or ✗; with_engine adds the engine's value
  * (for a right answer, or once the answer may be given away). */
+/* Each asked value as given, marked ✓ (within the tolerance), ✗, or ≈ where the slip
+ * is the rounding (rounding_near) and the value is within two tolerances: right but
+ * for its last digit, as the diagnosis below it says. */
 static void report_values(const qz_numctx *c, const double *given, const int *dec, const int *ok,
-                          int with_engine, FILE *fb)
+                          int with_engine, int rounding_near, FILE *fb)
 {
     qz_lang L = c->lang;
     for (size_t j = 0; j < c->n; j++) {
@@ -321,7 +324,9 @@ static void report_values(const qz_numctx *c, const double *given, const int *de
             fprintf(fb, qz_tr(L, "no value"));
         else
             put_given(fb, given[j], dec[j]);
-        fprintf(fb, "  %s", ok[j] == 1 ? "✓" : "✗");
+        int near = rounding_near && ok[j] == 0 &&
+                   fabs(given[j] - c->want[j]) <= 2 * c->tol[j] * (1 + 1e-9);
+        fprintf(fb, "  %s", ok[j] == 1 ? "✓" : near ? "≈" : "✗");
         if (with_engine && !c->q->unordered) {
             fprintf(fb, qz_tr(L, "  (engine: "));
             put_expected(fb, c, c->want[j]);
@@ -391,7 +396,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         out->mistake = QZ_M_NONE;   /* a value for a token not asked is only noted */
         fprintf(fb, qz_tr(L, "Correct.\n"));
         out->body_at = qz_fb_pos(fb);
-        report_values(c, given, dec, ok, 1, fb);
+        report_values(c, given, dec, ok, 1, 0, fb);
         if (notes && *notes)
             fputs(notes, fb);
         return;
@@ -416,7 +421,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
                   (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
     fprintf(fb, partly ? qz_tr(L, "Partly right.\n") : qz_tr(L, "Not right.\n"));
     out->body_at = qz_fb_pos(fb);
-    report_values(c, given, dec, ok, 0, fb);
+    report_values(c, given, dec, ok, 0, m == QZ_M_ROUNDING, fb);
     fprintf(fb, "%s%s", notes ? notes : "", diag ? diag : "");
     free(diag);
     if (m != QZ_M_NONE || out->mistake == QZ_M_NONE)

@@ -145,6 +145,8 @@ expect_status "check 0.146 at 2 decimals" 3 chk q3 "0.146 0.17" --no-save
 # Cut off instead of rounded (0.13 0.16): the computation is right, the rounding is not.
 out=$(chk q3 "0.13 0.16" --no-save)
 expect_contains "check 0.13 0.16: partly right" "q3: partly right (score 0.5)" "$out"
+expect_contains "check 0.13 0.16: each value marked ≈ (right but for its last digit)" "下雨: 0.13  ≈
+  没: 0.16  ≈" "$out"
 expect_status "check 0.15 0.18 (exp(x) ≈ 1 + x)" 1 chk q3 "0.15 0.18" --no-save
 # No exp: 0.3/2.4 = 0.125 and 0.5/2.4 = 0.208: the method is wrong, and so is the answer.
 out=$(chk q3 "0.13 0.21" --no-save)
