@@ -83,6 +83,15 @@ static void print_example(FILE *fb, const qz_numctx *c, int labelled)
         fprintf(fb, qz_tr(c->lang, " … (%zu values)"), c->n);
 }
 
+/* "Nothing was counted: answer again, e.g. 0.xx 0.xx" after a refused answer: a
+ * placeholder example that gives nothing away (labelled: with the tokens' names). */
+static void again_example(FILE *fb, const qz_numctx *c, int labelled)
+{
+    fprintf(fb, qz_tr(c->lang, "Nothing was counted: answer again, e.g. "));
+    print_example(fb, c, labelled);
+    fprintf(fb, "\n");
+}
+
 /* The slot a token's value answers; (size_t)-1 when the token is not asked. */
 static size_t slot_of_token(const qz_numctx *c, long k)
 {
@@ -541,9 +550,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fclose(notes_f);
         malformed(out, fb, qz_tr(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
                                        "number)."));
-        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
-        print_example(fb, &c, 0);
-        fprintf(fb, "\n");
+        again_example(fb, &c, 0);
         goto out;
     }
     qz_read_opts opts = read_opts(&c);
@@ -559,9 +566,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
             goto out;
         }
         malformed(out, fb, perr.msg);
-        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
-        print_example(fb, &c, 0);
-        fprintf(fb, "\n");
+        again_example(fb, &c, 0);
         goto out;
     }
     for (size_t j = 0; j < c.n; j++)
@@ -573,18 +578,14 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fclose(notes_f);
         malformed(out, fb, qz_tr(lang, "The answer takes its values back at the end, and the new ones cannot "
                                        "be matched to what is asked: write the final values once."));
-        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
-        print_example(fb, &c, 0);
-        fprintf(fb, "\n");
+        again_example(fb, &c, 0);
         goto out;
     }
     if (nums->alternatives) {
         fclose(notes_f);
         malformed(out, fb, qz_tr(lang, "The answer offers alternatives (one value or another): "
                                        "give one value for each one asked."));
-        fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
-        print_example(fb, &c, 0);
-        fprintf(fb, "\n");
+        again_example(fb, &c, 0);
         goto out;
     }
     if (use->labelled && c.row_n) {
@@ -592,9 +593,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fclose(notes_f);
         if (bad) {
             fprintf(fb, "%s", notes);
-            fprintf(fb, qz_tr(lang, "Nothing was counted: answer again, e.g. "));
-            print_example(fb, &c, 1);
-            fprintf(fb, "\n");
+            again_example(fb, &c, 1);
             goto out;
         }
     } else {
