@@ -304,17 +304,6 @@ static int parse_sizes(const char *s, size_t *sizes, int max)
     return n;
 }
 
-/* s as a JSON string body (quotes and backslashes escaped, control bytes dropped). */
-static void print_json_text(const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        if ((unsigned char)*s >= 0x20)
-            putchar(*s);
-    }
-}
-
 int main(int argc, char **argv)
 {
     cli_blas_start(argv);   /* the best OpenBLAS core for this CPU, as attn-tutor runs */
@@ -357,7 +346,7 @@ int main(int argc, char **argv)
     }
     printf("{\"impl\":\"versions\",\"openblas\":\"%s\",\"core\":\"%s\",\"core_report\":\"",
            openblas_get_config(), openblas_get_corename());
-    print_json_text(cli_blas_core_report());
+    bench_json_text(cli_blas_core_report());
     printf("\"}\n");
     if (sgemm_n > 0)
         bench_sgemm(sgemm_n, threads);

@@ -215,17 +215,6 @@ static void print_cpu(void)
            at_isa_name(at_cpu_isa()), flags);
 }
 
-/* s as a JSON string body (quotes and backslashes escaped, control bytes dropped). */
-static void print_json_text(const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        if ((unsigned char)*s >= 0x20)
-            putchar(*s);
-    }
-}
-
 int main(int argc, char **argv)
 {
     cli_blas_start(argv);   /* the OpenBLAS core attn-tutor would run */
@@ -260,7 +249,7 @@ int main(int argc, char **argv)
     srand(1);
     printf("{\"impl\":\"versions\",\"round\":%d,\"openblas\":\"%s\",\"core\":\"%s\","
            "\"core_report\":\"", round, openblas_get_config(), openblas_get_corename());
-    print_json_text(cli_blas_core_report());
+    bench_json_text(cli_blas_core_report());
     printf("\",\"onednn\":\"%s\",\"engine_kernel\":\"%s\"}\n", dnnl_peer_version(),
            !at_vhave_avx2() ? "the two-pass kernel (sgemm calls and a softmax row by row)"
            : at_cpu_isa() >= AT_ISA_AVX512

@@ -3,6 +3,7 @@
 #define AT_BENCH_TIMING_H
 
 #include <math.h>
+#include <stdio.h>
 #include <time.h>
 
 /* A timed operation: run(ctx) once per call. */
@@ -10,6 +11,18 @@ typedef struct timed {
     void (*run)(void *ctx);
     void *ctx;
 } timed;
+
+/* s as a JSON string body on stdout (quotes and backslashes escaped, control bytes
+ * dropped): the benchmarks' reports name the CPU and the OpenBLAS core in JSON. */
+static inline void bench_json_text(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        if ((unsigned char)*s >= 0x20)
+            putchar(*s);
+    }
+}
 
 static inline double bench_now(void)
 {
