@@ -9,11 +9,23 @@ MANDIR  ?= $(PREFIX)/share/man
 LOCALEDIR ?= $(PREFIX)/share/locale
 
 CC      ?= cc
-PKGS    := ncursesw libcyaml openblas libcjson sleef opencc
+PKGS    := ncursesw libcyaml openblas libcjson sleef
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libstemmer (Snowball) has no pkg-config file; OpenCC's data folder (t2s.json) is
-# where the grader looks when the library's own lookup fails.
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lstemmer -lunistring -lm -lpthread
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lunistring -lm -lpthread -ldl
+# OpenCC and libstemmer (Snowball) are opened by the grader when it first needs them
+# (src/quiz/textlibs.h), by the sonames of the libraries found here; OpenCC's data
+# folder (t2s.json) is where the grader looks when the library's own lookup fails.
+soname = $(shell objdump -p "$$($(CC) -print-file-name=$(1))" 2>/dev/null | awk '/SONAME/ { print $$2 }')
+OPENCC_SONAME  := $(or $(call soname,libopencc.so),libopencc.so.1.1)
+STEMMER_SONAME := $(or $(call soname,libstemmer.so),libstemmer.so.0d)
+# The program itself links OpenBLAS's static library when the package has one (Debian's
+# libopenblas-pthread-dev does): loading the shared one, whose DYNAMIC_ARCH tables need
+# some 12,000 symbol relocations, cost every start about 8 ms of CPU (measured on this
+# project's 2-core machine: a program that calls cblas_sgemm once starts in 13-14 ms
+# with the shared library, 5-6 ms with the static one). Tests and benchmarks keep the
+# shared library (their binaries would grow by 25 MB each).
+OPENBLAS_A := $(wildcard $(shell pkg-config --variable=libdir openblas 2>/dev/null)/libopenblas.a)
+BIN_LIBS   := $(if $(OPENBLAS_A),$(patsubst -lopenblas,$(OPENBLAS_A),$(PKG_LIBS)),$(PKG_LIBS))
 OPENCC_DIR := $(shell pkg-config --variable=prefix opencc 2>/dev/null || echo /usr)/share/opencc
 VERSION := 0.1.0
 
@@ -21,7 +33,8 @@ WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c17 $(WARN) $(CFLAGS) $(PKG_CFLAGS) -DNCURSES_WIDECHAR=1 \
              -DAT_VERSION='"$(VERSION)"' -DAT_SRCDIR='"$(CURDIR)"' -DAT_DATADIR='"$(DATADIR)"' \
-             -DAT_LOCALEDIR='"$(LOCALEDIR)"' -DAT_OPENCC_DIR='"$(OPENCC_DIR)"' -Isrc -MMD -MP
+             -DAT_LOCALEDIR='"$(LOCALEDIR)"' -DAT_OPENCC_DIR='"$(OPENCC_DIR)"' \
+             -DAT_OPENCC_SONAME='"$(OPENCC_SONAME)"' -DAT_STEMMER_SONAME='"$(STEMMER_SONAME)"' -Isrc -MMD -MP
 ISA_FLAGS = $(if $(findstring _avx2,$<),-mavx2 -mfma)$(if $(findstring _avx512,$<),-mavx512f -mavx512dq -mavx512bw -mavx512vl -mavx2 -mfma)
 SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -67,7 +80,7 @@ $(LIB_ASAN): $(call objs,asan,$(LIB_SRC))
 	@rm -f $@; ar rcs $@ $^
 
 $(BIN): build/rel/src/main.o $(LIB)
-	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD  $@"; $(CC) $(CFLAGS) -o $@ $^ $(BIN_LIBS)
 build/asan/attn-tutor: build/asan/src/main.o $(LIB_ASAN)
 	@echo "  LD  $@"; $(CC) $(CFLAGS) $(SAN) -o $@ $^ $(PKG_LIBS)
 

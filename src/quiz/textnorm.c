@@ -2,8 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/textnorm.h"
 
-#include <libstemmer.h>
-#include <opencc/opencc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <ctype.h>
@@ -15,35 +13,47 @@
 #include <uninorm.h>
 #include <unistr.h>
 
+#include "quiz/textlibs.h"
+
 #ifndef AT_OPENCC_DIR
 #define AT_OPENCC_DIR "/usr/share/opencc"
 #endif
+/* OpenCC's OPENCC_DEFAULT_CONFIG_TRAD_TO_SIMP */
+#define T2S_CONFIG "t2s.json"
 
 /* ---- the converters */
 
-static opencc_t open_t2s(const char *dir)
+/* OpenCC's t2s.json, looked up by name, then in OpenCC's data folder and
+ * $OPENCC_DATA_DIR; NULL when OpenCC or the file is missing. */
+static void *open_t2s(const qz_textlibs *lib)
 {
-    char path[4096];
-    if (!dir)
-        return opencc_open(OPENCC_DEFAULT_CONFIG_TRAD_TO_SIMP);
-    snprintf(path, sizeof path, "%s/%s", dir, OPENCC_DEFAULT_CONFIG_TRAD_TO_SIMP);
-    return opencc_open(path);
+    if (!lib->has_opencc)
+        return NULL;
+    const char *dirs[] = {NULL, AT_OPENCC_DIR, getenv("OPENCC_DATA_DIR")};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char path[4096];
+        if (i && !dirs[i])
+            continue;
+        snprintf(path, sizeof path, "%s%s%s", dirs[i] ? dirs[i] : "", dirs[i] ? "/" : "",
+                 T2S_CONFIG);
+        void *o = lib->opencc_open(path);
+        if (o != (void *)-1 && o)
+            return o;
+    }
+    return NULL;
 }
 
 int qz_norm_open(qz_norm *nm, at_error *err)
 {
     memset(nm, 0, sizeof *nm);
-    nm->stemmer = sb_stemmer_new("english", "UTF_8");
+    const qz_textlibs *lib = qz_textlibs_get(err);
+    if (!lib)
+        return err ? err->code : AT_EINVAL;
+    nm->lib = lib;
+    nm->stemmer = lib->sb_stemmer_new("english", "UTF_8");
     if (!nm->stemmer)
         return at_error_set(err, AT_ENOMEM, "out of memory (English stemmer)");
-    const char *dirs[] = {NULL, AT_OPENCC_DIR, getenv("OPENCC_DATA_DIR")};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !nm->t2s; i++) {
-        if (i && !dirs[i])
-            continue;
-        opencc_t o = open_t2s(dirs[i]);
-        if (o != (opencc_t)-1 && o)
-            nm->t2s = o;
-    }
+    nm->t2s = open_t2s(lib);
     return AT_OK;
 }
 
@@ -55,19 +65,12 @@ char *qz_simplified_same_offsets(const char *s)
         han = (unsigned char)*p >= 0xe0;
     if (!han || u8_check((const uint8_t *)s, n))
         return NULL;
-    opencc_t t2s = NULL;
-    const char *dirs[] = {NULL, AT_OPENCC_DIR, getenv("OPENCC_DATA_DIR")};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0] && !t2s; i++) {
-        if (i && !dirs[i])
-            continue;
-        opencc_t o = open_t2s(dirs[i]);
-        if (o != (opencc_t)-1 && o)
-            t2s = o;
-    }
+    const qz_textlibs *lib = qz_textlibs_get(NULL);
+    void *t2s = lib ? open_t2s(lib) : NULL;
     if (!t2s)
         return NULL;
-    char *simp = opencc_convert_utf8(t2s, s, n), *out = NULL;
-    opencc_close(t2s);
+    char *simp = lib->opencc_convert_utf8(t2s, s, n), *out = NULL;
+    lib->opencc_close(t2s);
     if (!simp)
         return NULL;
     if (strlen(simp) == n && strcmp(simp, s)) {
@@ -78,16 +81,17 @@ char *qz_simplified_same_offsets(const char *s)
                    ((unsigned char)s[i] < 0x80) == ((unsigned char)simp[i] < 0x80);
         out = same ? strdup(simp) : NULL;
     }
-    opencc_convert_utf8_free(simp);
+    lib->opencc_convert_utf8_free(simp);
     return out;
 }
 
 void qz_norm_close(qz_norm *nm)
 {
+    const qz_textlibs *lib = nm->lib;
     if (nm->stemmer)
-        sb_stemmer_delete(nm->stemmer);
+        lib->sb_stemmer_delete(nm->stemmer);
     if (nm->t2s)
-        opencc_close(nm->t2s);
+        lib->opencc_close(nm->t2s);
     memset(nm, 0, sizeof *nm);
 }
 
@@ -391,10 +395,11 @@ static void stem(const qz_norm *nm, qz_tok *k)
         n -= 2;
     else if (strchr(k->s, '\''))
         return;
-    const sb_symbol *st = sb_stemmer_stem(nm->stemmer, (const sb_symbol *)k->s, (int)n);
+    const qz_textlibs *lib = nm->lib;
+    const unsigned char *st = lib->sb_stemmer_stem(nm->stemmer, (const unsigned char *)k->s, (int)n);
     if (!st)
         return;
-    char *s = strndup((const char *)st, (size_t)sb_stemmer_length(nm->stemmer));
+    char *s = strndup((const char *)st, (size_t)lib->sb_stemmer_length(nm->stemmer));
     if (s) {
         free(k->s);
         k->s = s;
@@ -556,10 +561,10 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
         return rc;
     }
     if (wide && nm->t2s)
-        simp = opencc_convert_utf8(nm->t2s, s, strlen(s));
+        simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
     char *q = straight_quotes(simp ? simp : s);
     if (simp)
-        opencc_convert_utf8_free(simp);
+        nm->lib->opencc_convert_utf8_free(simp);
     size_t n = 0;
     uint8_t *f = q ? u8_casefold((const uint8_t *)q, strlen(q), NULL, UNINORM_NFKC, NULL, &n) : NULL;
     free(q);

@@ -56,6 +56,7 @@ typedef struct qz_vocab {
 
 /* The converters, opened once per grading (OpenCC takes a few milliseconds). */
 typedef struct qz_norm {
+    const struct qz_textlibs *lib;   /* the libraries' functions (quiz/textlibs.h) */
     void *stemmer;          /* struct sb_stemmer * */
     void *t2s;              /* opencc_t, or NULL when its configuration was not found */
     const qz_vocab *vocab;  /* words typos are corrected to; may be NULL */
