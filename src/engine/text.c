@@ -21,27 +21,38 @@
 #include <uniwidth.h>
 
 #define GB_WINDOW 256
+/* The window of a single step (at_text_next_grapheme): one cluster is almost always
+ * shorter, and a step that computed 256 bytes of breaks for each cluster made walking
+ * a line cluster by cluster cost 256 bytes of work per character. */
+#define GB_STEP_WINDOW 32
 
 typedef struct gb_iter {
     const uint8_t *s;
     size_t len;
+    size_t cap;               /* window size, at most GB_WINDOW */
     size_t wstart, wlen;      /* brk[i] is the break flag before s[wstart + i] */
     char brk[GB_WINDOW];
 } gb_iter;
 
-static void gb_init(gb_iter *it, const char *s, size_t len)
+static void gb_init_cap(gb_iter *it, const char *s, size_t len, size_t cap)
 {
     it->s = (const uint8_t *)s;
     it->len = len;
+    it->cap = cap;
     it->wstart = 0;
     it->wlen = 0;
+}
+
+static void gb_init(gb_iter *it, const char *s, size_t len)
+{
+    gb_init_cap(it, s, len, GB_WINDOW);
 }
 
 static void gb_fill(gb_iter *it, size_t pos)
 {
     size_t n = it->len - pos;
-    if (n > GB_WINDOW) {
-        n = GB_WINDOW;   /* s[pos + n] exists: back off to a code-point start */
+    if (n > it->cap) {
+        n = it->cap;   /* s[pos + n] exists: back off to a code-point start */
         while (n > 1 && (it->s[pos + n] & 0xC0) == 0x80)
             n--;
     }
@@ -76,11 +87,29 @@ static size_t gb_end_long(const gb_iter *it, size_t pos)
     return end;
 }
 
+/* A character that UAX #29 gives no property that joins it to a neighbour (Grapheme
+ * Cluster Break "Other", not Extended_Pictographic) and that is 1 or 3 bytes long: ASCII
+ * but CR, and the CJK ideographs U+4000..U+9FFF (lead bytes E4..E9). */
+static int gb_plain(const uint8_t *p, size_t n)
+{
+    if (p[0] < 0x80)
+        return p[0] != '\r';
+    return p[0] >= 0xE4 && p[0] <= 0xE9 && n >= 3 && (p[1] & 0xC0) == 0x80 &&
+           (p[2] & 0xC0) == 0x80;
+}
+
 /* End of the cluster that starts at the boundary pos. */
 static size_t gb_end(gb_iter *it, size_t pos)
 {
     if (pos >= it->len)
         return it->len;
+    /* Two plain characters always have a break between them (no rule of UAX #29 joins
+     * them: the rules that do need Extend, ZWJ, SpacingMark, Prepend, CR/LF, Hangul,
+     * regional indicators or pictographs): English and Chinese text need no tables. */
+    const uint8_t *p = it->s + pos;
+    size_t n = it->len - pos, w = p[0] < 0x80 ? 1 : 3;
+    if (gb_plain(p, n) && (n == w || (n > w && gb_plain(p + w, n - w))))
+        return pos + w;
     if (it->wlen == 0 || pos < it->wstart || pos >= it->wstart + it->wlen)
         gb_fill(it, pos);
     size_t e = gb_search(it, pos);
@@ -92,6 +121,11 @@ static size_t gb_end(gb_iter *it, size_t pos)
         return e;
     if (it->wstart + it->wlen == it->len)
         return it->len;
+    if (it->cap < GB_WINDOW) {   /* a long cluster: the full window before the slow way */
+        it->cap = GB_WINDOW;
+        it->wlen = 0;
+        return gb_end(it, pos);
+    }
     return gb_end_long(it, pos);
 }
 
@@ -166,7 +200,7 @@ size_t at_text_next_grapheme(const char *s, size_t len, size_t pos)
     if (!s || pos >= len)
         return len;
     gb_iter it;
-    gb_init(&it, s, len);
+    gb_init_cap(&it, s, len, GB_STEP_WINDOW);
     return gb_end(&it, pos);
 }
 

@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unigbrk.h>
 
 #define WORKER "\xF0\x9F\x91\xA9\xF0\x9F\x8F\xBF\xE2\x80\x8D\xF0\x9F\x94\xA7" /* 👩🏿‍🔧, 15 bytes */
 #define WARNING "\xE2\x9A\xA0\xEF\xB8\x8F"                                    /* ⚠️, 6 bytes */
@@ -329,6 +330,57 @@ static void test_random_bytes_properties(void **state)
     }
 }
 
+/* Walking cluster by cluster (at_text_next_grapheme, with its shortcut for ASCII and
+ * CJK ideographs) finds exactly the breaks UAX #29 gives for the whole string, also
+ * where a plain character meets one that joins it (combining marks, ZWJ, variation
+ * selectors, CR LF, Prepend, SpacingMark, Hangul jamo, regional indicators). */
+static void test_next_matches_uax29_on_mixed_text(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "a", "Z", " ", ".", "\r", "\n", "\t", "\xE4\xB8\xAD" /* 中 */, "\xE6\x96\x87" /* 文 */,
+        "\xE4\xB8\x80" /* 一 */, "\xE9\xBF\xBF" /* U+9FFF */, "\xE4\xB7\x80" /* ䷀ U+4DC0 */,
+        "\xCC\x81" /* U+0301 combining acute */, "\xE2\x80\x8D" /* ZWJ */,
+        "\xEF\xB8\x8F" /* VS16 */, "\xF0\x9F\x91\xA9" /* 👩 */, "\xF0\x9F\x8F\xBF" /* 🏿 */,
+        "\xF0\x9F\x87\xA8" /* RI C */, "\xF0\x9F\x87\xB3" /* RI N */,
+        "\xED\x95\x9C" /* 한 */, "\xE1\x84\x80" /* ᄀ L */, "\xE1\x85\xA1" /* ᅡ V */,
+        "\xE3\x80\x81" /* 、 */, "\xE3\x80\xAA" /* U+302A, Extend */,
+        "\xD8\x80" /* U+0600, Prepend */, "\xE0\xA4\x83" /* U+0903, SpacingMark */,
+        "\xE0\xA4\x95" /* क */, "\xEF\xBE\x9E" /* U+FF9E, Extend */, "\xE2\x9A\xA0" /* ⚠ */,
+    };
+    const size_t n_pieces = sizeof pieces / sizeof pieces[0];
+    unsigned seed = 12345;
+    for (int round = 0; round < 3000; round++) {
+        char buf[512];
+        size_t len = 0, count = 1 + (size_t)(round % 60);
+        for (size_t i = 0; i < count; i++) {
+            seed = seed * 1103515245u + 12345u;
+            /* mostly plain characters, as text is */
+            size_t k = (seed >> 16) % 4 ? (seed >> 8) % 11 : (seed >> 8) % n_pieces;
+            size_t m = strlen(pieces[k]);
+            memcpy(buf + len, pieces[k], m);
+            len += m;
+        }
+        char *b = exact(buf, len);
+        char *brk = malloc(len);
+        assert_non_null(brk);
+        u8_grapheme_breaks((const uint8_t *)b, len, brk);
+        size_t pos = 0;
+        while (pos < len) {
+            size_t want = pos + 1;
+            while (want < len && !brk[want])
+                want++;
+            size_t got = at_text_next_grapheme(b, len, pos);
+            if (got != want)
+                fail_msg("round %d: cluster at byte %zu ends at %zu, UAX #29 says %zu", round,
+                         pos, got, want);
+            pos = want;
+        }
+        free(brk);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_wrap_edges),
         cmocka_unit_test(test_random_bytes_properties),
+        cmocka_unit_test(test_next_matches_uax29_on_mixed_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
