@@ -24,11 +24,12 @@ static int json_sizes(const cJSON *obj, const char *key, size_t n, size_t *out)
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n)
         return -1;
-    for (size_t i = 0; i < n; i++) {
-        const cJSON *x = cJSON_GetArrayItem(a, (int)i);
+    size_t i = 0;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, a) {
         if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 1e6)
             return -1;
-        out[i] = (size_t)x->valuedouble;
+        out[i++] = (size_t)x->valuedouble;
     }
     return 0;
 }
@@ -55,12 +56,16 @@ static int parse_vocab(const char *text, at_model *m)
     int rc = -1;
     if (!cJSON_IsArray(j) || (size_t)cJSON_GetArraySize(j) != m->cfg.vocab_size)
         goto out;
-    for (size_t i = 0; i < m->cfg.vocab_size; i++) {
-        const cJSON *w = cJSON_GetArrayItem(j, (int)i);
+    /* one walk down cJSON's list (cJSON_GetArrayItem(j, i) starts from the head each
+     * time: quadratic in the vocabulary, 3.4 M instructions at every start) */
+    size_t i = 0;
+    const cJSON *w;
+    cJSON_ArrayForEach(w, j) {
         if (!cJSON_IsString(w) || !(m->vocab[i] = strdup(w->valuestring)))
             goto out;
         if (i > 0 && strcmp(m->vocab[i - 1], m->vocab[i]) >= 0)
             goto out;   /* lookup needs strcmp order */
+        i++;
     }
     rc = 0;
 out:
@@ -146,8 +151,10 @@ static int parse_corpus(const char *text, at_model *m)
     int np = cJSON_IsArray(pron) ? cJSON_GetArraySize(pron) : 0;
     if (!rc && np > 0 && !(m->pronouns = calloc((size_t)np, sizeof *m->pronouns)))
         rc = -1;
-    for (int i = 0; !rc && i < np; i++) {
-        const cJSON *w = cJSON_GetArrayItem(pron, i);
+    const cJSON *w, *list = np > 0 ? pron : NULL;
+    cJSON_ArrayForEach(w, list) {
+        if (rc)
+            break;
         if (!cJSON_IsString(w))
             continue;
         if (!(m->pronouns[m->n_pronouns++] = strdup(w->valuestring)))
