@@ -21,7 +21,8 @@
  *
  * The process runs on the OpenBLAS core attn-tutor would choose (cli_blas_start), named
  * under the table. CPU times are the whole process's (OpenBLAS's threads included).
- * Usage: ui_latency [EDITS] [STARTS] [HF_EDITS]   (defaults 2000, 20, 200); prints a
+ * Usage: ui_latency [EDITS] [STARTS] [HF_EDITS]   (defaults 2000, 20, 200;
+ * HF_EDITS 0 leaves the GPT-2 figures out); prints a
  * Markdown table. */
 #include <cblas.h>
 #include <errno.h>
@@ -411,7 +412,7 @@ int main(int argc, char **argv)
         free(c[a]);
     }
     size_t hf_edits = argc > 3 ? (size_t)atol(argv[3]) : 200;
-    int rc = hf_figures(bin, starts, hf_edits);
+    int rc = hf_edits ? hf_figures(bin, starts, hf_edits) : 0;   /* 0: the mini-model alone */
     printf("\n%s (%s).\n", cli_blas_core_report(), openblas_get_config());
     return rc;
 }

@@ -2,6 +2,7 @@
  * blas_start.h). */
 #include "cli/blas_start.h"
 
+#include "engine/attention.h"
 #include "engine/blas_core.h"
 
 #include <errno.h>
@@ -152,7 +153,12 @@ void cli_blas_start(char **argv)
         }
     }
     copy(st.core, sizeof st.core, at_blas_core_name());
-    if (self_check(test_hook("wrong-core", st.core, hook_wrong, sizeof hook_wrong)) == AT_OK)
+    /* OpenBLAS started its worker threads as it loaded; left alone they spin for some
+     * 0.1 s, a core's worth, while the program starts (the products that need them
+     * start them again) */
+    int checked = self_check(test_hook("wrong-core", st.core, hook_wrong, sizeof hook_wrong));
+    at_blas_rest_workers();
+    if (checked == AT_OK)
         return;
     if ((st.origin == CLI_CORE_OPENBLAS || st.origin == CLI_CORE_CHOSEN) &&
         strcasecmp(st.core, AT_BLAS_SAFE_CORE) != 0) {

@@ -44,6 +44,17 @@ void at_blas_set_max_threads(int n)
         at_blas_use_threads(n);
 }
 
+/* OpenBLAS's own (exported by its pthread build, not declared in cblas.h): stops the
+ * worker threads; exec_blas starts them again when a product needs them. Weak: an
+ * OpenBLAS built with OpenMP has none. */
+extern int blas_thread_shutdown_(void) __attribute__((weak));
+
+void at_blas_rest_workers(void)
+{
+    if (blas_thread_shutdown_)
+        blas_thread_shutdown_();
+}
+
 int at_blas_max_threads(void)
 {
     if (blas_max_threads < 0) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/attention.h"
 #include "ui/crt.h"
 #include "ui/draw.h"
 #include "ui/help.h"
@@ -210,6 +211,9 @@ void ui_app_run(ui_app *app)
         ui_app_draw(app);
         if (crt_probe_finish())   /* the terminal's answers, after the first frame */
             continue;             /* it draws emoji sequences whole: draw again */
+        /* nothing is computed while the tutor waits for a key: OpenBLAS's workers
+         * woken by the last key's products would otherwise spin for some 0.1 s */
+        at_blas_rest_workers();
         wint_t ch;
         int r = get_wch(&ch);
         if (r == ERR)
