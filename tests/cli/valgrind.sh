@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1 XDG_STATE_HOME="$tmp/state"
 vg() { # name, expected exit status of the program, args...
   name=$1 want=$2; shift 2
-  valgrind -q --trace-children=yes --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=definite,indirect,possible \
+  valgrind -q --trace-children=yes --suppressions=tests/valgrind.supp --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=definite,indirect,possible \
     --error-exitcode=99 --log-file="$tmp/vg.log" "$AT_BIN" "$@" >"$tmp/out" 2>&1
   rc=$?
   if [ "$rc" -eq "$want" ] && [ ! -s "$tmp/vg.log" ]; then
