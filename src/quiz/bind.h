@@ -22,6 +22,7 @@ typedef struct qz_bound {
     qz_slip *slips;                  /* a numeric question's `slips` */
     qz_gloss *glosses;               /* one per word of every `glosses` entry */
     struct qz_text_bound *text;      /* a text question's rubric (bindtext.c) */
+    qz_code_mistake *code_mistakes;  /* a code question's `mistakes` */
 } qz_bound;
 
 /* Convert one lesson question. Returns AT_OK, AT_EINVAL (err names the field, e.g.

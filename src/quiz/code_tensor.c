@@ -1,0 +1,1289 @@
+/* Tensor operations of the code evaluator, with PyTorch's rules: broadcasting, type
+ * promotion (bool < integer < float), matmul's batch axes, softmax (a row of −∞ only gives
+ * NaN), reshape and view (view raises where PyTorch's strides would not allow it), basic and
+ * boolean-mask indexing, einsum and einops' rearrange. Shapes are row-major; every result
+ * is a new tensor in the run's arena (see quiz/code_impl.h). */
+#include "quiz/code_impl.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *ct_shape_text(const long *shape, int ndim, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "(");
+    for (int i = 0; i < ndim && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%ld", i ? ", " : "", shape[i]);
+    if (n < cap)
+        snprintf(buf + n, cap - n, ndim == 1 ? ",)" : ")");
+    return buf;
+}
+
+void ct_contiguous_strides(ce_tensor *t)
+{
+    long s = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        t->stride[i] = s;
+        s *= t->shape[i] > 0 ? t->shape[i] : 1;
+    }
+}
+
+int ct_is_contiguous(const ce_tensor *t)
+{
+    long s = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] != 1 && t->stride[i] != s)
+            return 0;
+        s *= t->shape[i];
+    }
+    return 1;
+}
+
+ce_tensor *ct_new(ce_ev *ev, ce_dtype dt, int ndim, const long *shape)
+{
+    if (ndim > CE_MAXD) {
+        ce_unread(ev, "a tensor of more than %d axes is too large for the grader", CE_MAXD);
+        return NULL;
+    }
+    long numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            ce_raise(ev, "a size cannot be negative (%ld)", shape[i]);
+            return NULL;
+        }
+        if (shape[i] > QZ_CODE_MAX_NUMEL || (numel *= shape[i]) > QZ_CODE_MAX_NUMEL) {
+            ce_unread(ev, "a tensor this large is too large for the grader (at most %d numbers)",
+                      QZ_CODE_MAX_NUMEL);
+            return NULL;
+        }
+    }
+    ce_tensor *t = ce_alloc(ev->arena, sizeof *t);
+    if (!t || !(t->data = ce_alloc(ev->arena, (size_t)(numel ? numel : 1) * sizeof *t->data))) {
+        ce_nomem(ev);
+        return NULL;
+    }
+    t->dtype = dt;
+    t->ndim = ndim;
+    for (int i = 0; i < ndim; i++)
+        t->shape[i] = shape[i];
+    t->numel = numel;
+    ct_contiguous_strides(t);
+    return t;
+}
+
+ce_tensor *ct_copy(ce_ev *ev, const ce_tensor *a)
+{
+    ce_tensor *t = ct_new(ev, a->dtype, a->ndim, a->shape);
+    if (t) {
+        memcpy(t->data, a->data, (size_t)a->numel * sizeof *t->data);
+        memcpy(t->stride, a->stride, sizeof t->stride);
+    }
+    return t;
+}
+
+ce_tensor *ct_scalar(ce_ev *ev, ce_dtype dt, double x)
+{
+    ce_tensor *t = ct_new(ev, dt, 0, NULL);
+    if (t)
+        t->data[0] = x;
+    return t;
+}
+
+int ct_dim(ce_ev *ev, long dim, int ndim, int *out)
+{
+    int n = ndim ? ndim : 1;
+    *out = 0;
+    if (dim < -n || dim >= n)
+        return ce_raise(ev, "dimension %ld is out of range for a tensor of %d axes (from %d to %d)",
+                        dim, ndim, -n, n - 1);
+    *out = (int)(dim < 0 ? dim + n : dim);
+    return 0;
+}
+
+/* bool < int < float as a rank */
+static int rank(ce_dtype d)
+{
+    return d == CE_BOOL ? 0 : d == CE_INT ? 1 : 2;
+}
+
+/* The type of a result of a and b: the wider (PyTorch's type promotion by category). */
+static ce_dtype wider(ce_dtype a, ce_dtype b)
+{
+    return rank(a) >= rank(b) ? a : b;
+}
+
+/* Nested lists of numbers (and tensors) as a tensor. */
+static int nested_shape(ce_ev *ev, const ce_val *v, int depth, long *shape, int *ndim, ce_dtype *dt)
+{
+    if (depth > CE_MAXD)
+        return ce_unread(ev, "a list nested this deep is too large for the grader%s", "");
+    if (v->kind == CV_NUM) {
+        if (*ndim < 0)
+            *ndim = depth;
+        else if (*ndim != depth)
+            return ce_raise(ev, "the lists are not of one shape%s", "");
+        *dt = wider(*dt, v->ntype);
+        return 0;
+    }
+    if (v->kind == CV_TENSOR && v->t->ndim == 0) {
+        if (*ndim < 0)
+            *ndim = depth;
+        *dt = wider(*dt, v->t->dtype);
+        return 0;
+    }
+    if (v->kind != CV_TUPLE && v->kind != CV_LIST)
+        return ce_raise(ev, "a tensor is made of numbers, not of this%s", "");
+    if (depth >= CE_MAXD)
+        return ce_unread(ev, "a list nested this deep is too large for the grader%s", "");
+    if (shape[depth] < 0)
+        shape[depth] = v->seq->n;
+    else if (shape[depth] != v->seq->n)
+        return ce_raise(ev, "the lists are not of one shape%s", "");
+    for (int i = 0; i < v->seq->n; i++)
+        if (nested_shape(ev, &v->seq->v[i], depth + 1, shape, ndim, dt))
+            return -1;
+    if (!v->seq->n && *ndim < 0)
+        *ndim = depth + 1;
+    return 0;
+}
+
+static void nested_fill(const ce_val *v, double **p)
+{
+    if (v->kind == CV_NUM)
+        *(*p)++ = v->num;
+    else if (v->kind == CV_TENSOR)
+        *(*p)++ = v->t->data[0];
+    else
+        for (int i = 0; i < v->seq->n; i++)
+            nested_fill(&v->seq->v[i], p);
+}
+
+ce_tensor *ct_of(ce_ev *ev, const ce_val *v, ce_dtype want)
+{
+    (void)want;
+    if (v->kind == CV_TENSOR)
+        return v->t;
+    if (v->kind == CV_NUM)
+        return ct_scalar(ev, v->ntype, v->num);
+    if (v->kind == CV_TUPLE || v->kind == CV_LIST) {
+        long shape[CE_MAXD + 1];
+        for (int i = 0; i <= CE_MAXD; i++)
+            shape[i] = -1;
+        int ndim = -1;
+        ce_dtype dt = CE_BOOL;
+        if (nested_shape(ev, v, 0, shape, &ndim, &dt))
+            return NULL;
+        for (int i = 0; i < ndim; i++)
+            if (shape[i] < 0)
+                shape[i] = 0;
+        ce_tensor *t = ct_new(ev, dt, ndim, shape);
+        if (!t)
+            return NULL;
+        double *p = t->data;
+        nested_fill(v, &p);
+        return t;
+    }
+    ce_raise(ev, "a tensor or a number is needed here, not %s",
+             v->kind == CV_NONE ? "None" : v->kind == CV_STR ? "a string" : "this value");
+    return NULL;
+}
+
+/* ---- broadcasting */
+
+static int broadcast(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, int *ndim, long *shape)
+{
+    int n = a->ndim > b->ndim ? a->ndim : b->ndim;
+    for (int i = 0; i < n; i++) {
+        int ia = i - (n - a->ndim), ib = i - (n - b->ndim);
+        long sa = ia >= 0 ? a->shape[ia] : 1, sb = ib >= 0 ? b->shape[ib] : 1;
+        if (sa != sb && sa != 1 && sb != 1) {
+            char x[64], y[64];
+            return ce_raise(ev, "the shapes %s and %s do not broadcast together (%ld against %ld)",
+                            ct_shape_text(a->shape, a->ndim, x, sizeof x),
+                            ct_shape_text(b->shape, b->ndim, y, sizeof y), sa, sb);
+        }
+        shape[i] = sa == 1 ? sb : sa;
+    }
+    *ndim = n;
+    return 0;
+}
+
+/* Steps of t's data per axis of a broadcast shape of ndim axes (0 where t has size 1). */
+static void bsteps(const ce_tensor *t, int ndim, long *steps)
+{
+    long s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        int it = i - (ndim - t->ndim);
+        long size = it >= 0 ? t->shape[it] : 1;
+        steps[i] = size == 1 ? 0 : s;
+        s *= size;
+    }
+}
+
+/* Next multi-index of shape; the offsets of each operand advanced. 0 at the end. */
+static int next_index(int ndim, const long *shape, long *idx, long *off, const long *const *steps, int n_ops)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        idx[d]++;
+        for (int k = 0; k < n_ops; k++)
+            off[k] += steps[k][d];
+        if (idx[d] < shape[d])
+            return 1;
+        for (int k = 0; k < n_ops; k++)
+            off[k] -= steps[k][d] * shape[d];
+        idx[d] = 0;
+    }
+    return 0;
+}
+
+static double floordiv(double x, double y)
+{
+    return floor(x / y);
+}
+
+ce_tensor *ct_binary(ce_ev *ev, enum ct_binop op, const ce_tensor *a, const ce_tensor *b)
+{
+    if (op == B_SUB && (a->dtype == CE_BOOL || b->dtype == CE_BOOL)) {
+        ce_raise(ev, "subtraction with a bool tensor is not supported: to turn a mask around, use ~ "
+                     "or logical_not()%s", "");
+        return NULL;
+    }
+    if ((op == B_AND || op == B_OR || op == B_XOR) && (a->dtype == CE_FLOAT || b->dtype == CE_FLOAT)) {
+        ce_raise(ev, "& | ^ take bool or integer tensors, not floats%s", "");
+        return NULL;
+    }
+    if ((op == B_FLOORDIV || op == B_MOD) && a->dtype != CE_FLOAT && b->dtype != CE_FLOAT)
+        for (long i = 0; i < b->numel; i++)
+            if (b->data[i] == 0) {
+                ce_raise(ev, "integer division by zero%s", "");
+                return NULL;
+            }
+    int ndim;
+    long shape[CE_MAXD];
+    if (broadcast(ev, a, b, &ndim, shape))
+        return NULL;
+    ce_dtype dt = wider(a->dtype, b->dtype);
+    if (op >= B_EQ && op <= B_GE)
+        dt = CE_BOOL;
+    else if (op == B_DIV)
+        dt = CE_FLOAT;
+    else if (op == B_POW && dt == CE_BOOL)
+        dt = CE_INT;
+    ce_tensor *t = ct_new(ev, dt, ndim, shape);
+    if (!t)
+        return NULL;
+    long sa[CE_MAXD], sb[CE_MAXD], idx[CE_MAXD] = {0}, off[2] = {0, 0};
+    bsteps(a, ndim, sa);
+    bsteps(b, ndim, sb);
+    const long *steps[2] = {sa, sb};
+    for (long i = 0; i < t->numel; i++) {
+        double x = a->data[off[0]], y = b->data[off[1]], r;
+        switch (op) {
+        case B_ADD: r = x + y; break;
+        case B_SUB: r = x - y; break;
+        case B_MUL: r = x * y; break;
+        case B_DIV: r = x / y; break;
+        case B_FLOORDIV: r = floordiv(x, y); break;
+        case B_MOD: r = x - y * floordiv(x, y); break;
+        case B_POW: r = pow(x, y); break;
+        case B_EQ: r = x == y; break;
+        case B_NE: r = x != y; break;
+        case B_LT: r = x < y; break;
+        case B_LE: r = x <= y; break;
+        case B_GT: r = x > y; break;
+        case B_GE: r = x >= y; break;
+        case B_AND: r = (double)((long)x & (long)y); break;
+        case B_OR: r = (double)((long)x | (long)y); break;
+        case B_XOR: r = (double)((long)x ^ (long)y); break;
+        case B_MAX: r = isnan(x) || isnan(y) ? NAN : x > y ? x : y; break;
+        default: r = isnan(x) || isnan(y) ? NAN : x < y ? x : y; break;
+        }
+        if (dt == CE_BOOL)
+            r = r != 0;
+        t->data[i] = r;
+        next_index(ndim, shape, idx, off, steps, 2);
+    }
+    return t;
+}
+
+ce_tensor *ct_cast(ce_ev *ev, const ce_tensor *a, ce_dtype dt)
+{
+    ce_tensor *t = ct_copy(ev, a);
+    if (!t)
+        return NULL;
+    t->dtype = dt;
+    for (long i = 0; i < t->numel; i++)
+        t->data[i] = dt == CE_BOOL ? t->data[i] != 0 : dt == CE_INT ? trunc(t->data[i]) : t->data[i];
+    ct_contiguous_strides(t);
+    return t;
+}
+
+ce_tensor *ct_unary(ce_ev *ev, enum ct_unop op, const ce_tensor *a)
+{
+    if (op == U_NEG && a->dtype == CE_BOOL) {
+        ce_raise(ev, "negation with - of a bool tensor is not supported: to turn a mask around, use ~ "
+                     "or logical_not()%s", "");
+        return NULL;
+    }
+    if (op == U_NOT && a->dtype == CE_FLOAT) {
+        ce_raise(ev, "~ takes a bool or integer tensor, not floats%s", "");
+        return NULL;
+    }
+    ce_dtype dt = op == U_NEG || op == U_NOT || op == U_ABS || op == U_RELU ? a->dtype
+                : op == U_ISINF || op == U_ISNAN ? CE_BOOL : CE_FLOAT;
+    if (op == U_ABS && dt == CE_BOOL)
+        dt = CE_BOOL;
+    ce_tensor *t = ct_new(ev, dt, a->ndim, a->shape);
+    if (!t)
+        return NULL;
+    for (long i = 0; i < a->numel; i++) {
+        double x = a->data[i], r;
+        switch (op) {
+        case U_NEG: r = -x; break;
+        case U_NOT: r = a->dtype == CE_BOOL ? !x : -x - 1; break;
+        case U_EXP: r = exp(x); break;
+        case U_LOG: r = log(x); break;
+        case U_SQRT: r = sqrt(x); break;
+        case U_RSQRT: r = 1 / sqrt(x); break;
+        case U_ABS: r = fabs(x); break;
+        case U_SIGMOID: r = 1 / (1 + exp(-x)); break;
+        case U_TANH: r = tanh(x); break;
+        case U_RELU: r = x > 0 ? x : 0; break;
+        case U_ISINF: r = isinf(x) != 0; break;
+        case U_ISNAN: r = isnan(x) != 0; break;
+        default: r = 0.5 * x * (1 + erf(x / sqrt(2))); break;
+        }
+        t->data[i] = r;
+    }
+    return t;
+}
+
+/* ---- matrix products */
+
+ce_tensor *ct_matmul(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, const char *what)
+{
+    if (!a->ndim || !b->ndim) {
+        ce_raise(ev, "%s needs tensors of at least 1 axis, not a number", what);
+        return NULL;
+    }
+    if (a->dtype == CE_BOOL || b->dtype == CE_BOOL) {
+        ce_raise(ev, "%s of a bool tensor is not supported: turn it into floats first (.float())", what);
+        return NULL;
+    }
+    /* a (…, n, k) @ b (…, k, m); a 1-D operand is a row or a column, removed after */
+    long am = a->ndim == 1 ? 1 : a->shape[a->ndim - 2], ak = a->shape[a->ndim - 1];
+    long bk = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2], bm = b->ndim == 1 ? 1 : b->shape[b->ndim - 1];
+    if (ak != bk) {
+        char x[64], y[64];
+        ce_raise(ev, "%s: the shapes %s and %s cannot be multiplied (%ld columns against %ld rows)", what,
+                 ct_shape_text(a->shape, a->ndim, x, sizeof x), ct_shape_text(b->shape, b->ndim, y, sizeof y),
+                 ak, bk);
+        return NULL;
+    }
+    /* the batch axes broadcast */
+    ce_tensor ba = {.ndim = a->ndim > 2 ? a->ndim - 2 : 0}, bb = {.ndim = b->ndim > 2 ? b->ndim - 2 : 0};
+    memcpy(ba.shape, a->shape, sizeof(long) * (size_t)ba.ndim);
+    memcpy(bb.shape, b->shape, sizeof(long) * (size_t)bb.ndim);
+    int nb;
+    long bshape[CE_MAXD];
+    if (broadcast(ev, &ba, &bb, &nb, bshape))
+        return NULL;
+    long shape[CE_MAXD];
+    int ndim = nb;
+    memcpy(shape, bshape, sizeof(long) * (size_t)nb);
+    if (a->ndim > 1)
+        shape[ndim++] = am;
+    if (b->ndim > 1)
+        shape[ndim++] = bm;
+    ce_tensor *t = ct_new(ev, a->dtype == CE_FLOAT || b->dtype == CE_FLOAT ? CE_FLOAT : CE_INT, ndim, shape);
+    if (!t)
+        return NULL;
+    long batch = 1;
+    for (int i = 0; i < nb; i++)
+        batch *= bshape[i];
+    long sa[CE_MAXD], sb[CE_MAXD], idx[CE_MAXD] = {0}, off[2] = {0, 0};
+    ba.numel = bb.numel = 1;
+    bsteps(&ba, nb, sa);
+    bsteps(&bb, nb, sb);
+    const long *steps[2] = {sa, sb};
+    long amat = am * ak, bmat = bk * bm;
+    for (long k = 0; k < batch; k++) {
+        const double *pa = a->data + off[0] * amat, *pb = b->data + off[1] * bmat;
+        double *pt = t->data + k * am * bm;
+        for (long i = 0; i < am; i++)
+            for (long j = 0; j < bm; j++) {
+                double s = 0;
+                for (long l = 0; l < ak; l++)
+                    s += pa[i * ak + l] * pb[l * bm + j];
+                pt[i * bm + j] = s;
+            }
+        if (nb)
+            next_index(nb, bshape, idx, off, steps, 2);
+        if (ce_tick(ev))
+            return NULL;
+    }
+    return t;
+}
+
+/* ---- along one axis: outer × size × inner */
+
+static void split_at(const ce_tensor *a, int dim, long *outer, long *size, long *inner)
+{
+    *outer = *inner = 1;
+    for (int i = 0; i < dim; i++)
+        *outer *= a->shape[i];
+    for (int i = dim + 1; i < a->ndim; i++)
+        *inner *= a->shape[i];
+    *size = a->ndim ? a->shape[dim] : 1;
+}
+
+ce_tensor *ct_softmax(ce_ev *ev, const ce_tensor *a, int dim, int log_)
+{
+    ce_tensor *t = ct_new(ev, CE_FLOAT, a->ndim, a->shape);
+    if (!t)
+        return NULL;
+    long outer, size, inner;
+    split_at(a, dim, &outer, &size, &inner);
+    for (long o = 0; o < outer; o++)
+        for (long in = 0; in < inner; in++) {
+            const double *x = a->data + o * size * inner + in;
+            double *y = t->data + o * size * inner + in;
+            double m = -INFINITY, s = 0;
+            int nan = 0;
+            for (long k = 0; k < size; k++) {
+                nan |= isnan(x[k * inner]);
+                if (x[k * inner] > m)
+                    m = x[k * inner];
+            }
+            if (nan)
+                m = NAN;
+            for (long k = 0; k < size; k++)
+                s += exp(x[k * inner] - m);   /* a row of −∞ only: −∞ − (−∞) is NaN */
+            for (long k = 0; k < size; k++)
+                y[k * inner] = log_ ? x[k * inner] - m - log(s) : exp(x[k * inner] - m) / s;
+        }
+    return t;
+}
+
+ce_tensor *ct_permute(ce_ev *ev, const ce_tensor *a, const int *perm)
+{
+    long shape[CE_MAXD];
+    int seen[CE_MAXD] = {0};
+    for (int i = 0; i < a->ndim; i++) {
+        if (perm[i] < 0 || perm[i] >= a->ndim || seen[perm[i]]++) {
+            ce_raise(ev, "the axes of a permutation must be each axis once%s", "");
+            return NULL;
+        }
+        shape[i] = a->shape[perm[i]];
+    }
+    ce_tensor *t = ct_new(ev, a->dtype, a->ndim, shape);
+    if (!t)
+        return NULL;
+    long src[CE_MAXD], steps_a[CE_MAXD], idx[CE_MAXD] = {0}, off[1] = {0};
+    long s = 1;
+    for (int i = a->ndim - 1; i >= 0; i--) {
+        src[i] = s;
+        s *= a->shape[i];
+    }
+    for (int i = 0; i < a->ndim; i++)
+        steps_a[i] = src[perm[i]];
+    const long *steps[1] = {steps_a};
+    for (long i = 0; i < t->numel; i++) {
+        t->data[i] = a->data[off[0]];
+        next_index(t->ndim, shape, idx, off, steps, 1);
+    }
+    for (int i = 0; i < a->ndim; i++)
+        t->stride[i] = a->stride[perm[i]];
+    return t;
+}
+
+ce_tensor *ct_transpose(ce_ev *ev, const ce_tensor *a, int d0, int d1)
+{
+    int perm[CE_MAXD];
+    for (int i = 0; i < a->ndim; i++)
+        perm[i] = i;
+    perm[d0] = d1;
+    perm[d1] = d0;
+    return ct_permute(ev, a, perm);
+}
+
+/* PyTorch's computeStride: the strides a view of shape would have over a's memory, or
+ * 0 when none can (the axes it merges are not laid out one after the other). */
+static int view_strides(const ce_tensor *a, int ndim, const long *shape, long *out)
+{
+    if (a->ndim == 0 || a->numel == 0) {
+        long s = 1;
+        for (int i = ndim - 1; i >= 0; i--) {
+            out[i] = s;
+            s *= shape[i] ? shape[i] : 1;
+        }
+        return 1;
+    }
+    int view_d = ndim - 1;
+    long chunk_base = a->stride[a->ndim - 1], tensor_numel = 1, view_numel = 1;
+    for (int d = a->ndim - 1; d >= 0; d--) {
+        tensor_numel *= a->shape[d];
+        if (d == 0 || (a->shape[d - 1] != 1 && a->stride[d - 1] != tensor_numel * chunk_base)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+                out[view_d] = view_numel * chunk_base;
+                view_numel *= shape[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel)
+                return 0;
+            if (d > 0) {
+                chunk_base = a->stride[d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    return view_d == -1;
+}
+
+ce_tensor *ct_reshape(ce_ev *ev, const ce_tensor *a, int ndim, const long *shape_in, int view)
+{
+    long shape[CE_MAXD];
+    int infer = -1;
+    long known = 1;
+    char want[96];
+    if (ndim > CE_MAXD) {
+        ce_unread(ev, "a tensor of more than %d axes is too large for the grader", CE_MAXD);
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        shape[i] = shape_in[i];
+        if (shape[i] == -1) {
+            if (infer >= 0) {
+                ce_raise(ev, "only one size can be -1%s", "");
+                return NULL;
+            }
+            infer = i;
+        } else if (shape[i] < 0) {
+            ce_raise(ev, "a size cannot be negative (%ld)", shape[i]);
+            return NULL;
+        } else {
+            known *= shape[i];
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0 || a->numel % known) {
+            ce_raise(ev, "the shape %s does not fit a tensor of %ld numbers",
+                     ct_shape_text(shape_in, ndim, want, sizeof want), a->numel);
+            return NULL;
+        }
+        shape[infer] = a->numel / known;
+        known *= shape[infer];
+    }
+    if (known != a->numel) {
+        ce_raise(ev, "the shape %s does not fit a tensor of %ld numbers",
+                 ct_shape_text(shape, ndim, want, sizeof want), a->numel);
+        return NULL;
+    }
+    long strides[CE_MAXD];
+    int ok = view_strides(a, ndim, shape, strides);
+    if (view && !ok) {
+        ce_raise(ev, "view() cannot give this tensor the shape %s: after a transpose its axes are "
+                     "not in memory order; use .reshape(…) or .contiguous().view(…)",
+                 ct_shape_text(shape, ndim, want, sizeof want));
+        return NULL;
+    }
+    ce_tensor *t = ct_new(ev, a->dtype, ndim, shape);
+    if (!t)
+        return NULL;
+    memcpy(t->data, a->data, (size_t)a->numel * sizeof *t->data);
+    if (ok)
+        memcpy(t->stride, strides, sizeof(long) * (size_t)ndim);
+    return t;
+}
+
+ce_tensor *ct_reduce(ce_ev *ev, enum ct_reduce op, const ce_tensor *a, unsigned dims, int keepdim)
+{
+    if (!dims)
+        dims = (1u << a->ndim) - 1;
+    long shape[CE_MAXD], keep[CE_MAXD];
+    int ndim = 0;
+    long count = 1;
+    for (int i = 0; i < a->ndim; i++) {
+        int r = (dims >> i) & 1;
+        keep[i] = r ? 1 : a->shape[i];
+        if (r)
+            count *= a->shape[i];
+        if (!r || keepdim)
+            shape[ndim++] = r ? 1 : a->shape[i];
+    }
+    if ((op == R_MAX || op == R_MIN || op == R_ARGMAX || op == R_ARGMIN) && count == 0) {
+        ce_raise(ev, "max() or min() of an empty tensor%s", "");
+        return NULL;
+    }
+    ce_dtype dt = op == R_MEAN ? CE_FLOAT : op == R_ARGMAX || op == R_ARGMIN ? CE_INT
+                : (op == R_SUM || op == R_PROD) && a->dtype == CE_BOOL ? CE_INT : a->dtype;
+    if (op == R_MEAN && a->dtype != CE_FLOAT) {
+        ce_raise(ev, "mean() takes a float tensor (not bool or integers): call .float() first%s", "");
+        return NULL;
+    }
+    ce_tensor *t = ct_new(ev, dt, ndim, shape);
+    if (!t)
+        return NULL;
+    /* the reduced place of every element: its index with the reduced axes set to 0 */
+    long src_step[CE_MAXD], dst_step[CE_MAXD];
+    long s = 1;
+    for (int i = a->ndim - 1; i >= 0; i--) {
+        dst_step[i] = keep[i] == 1 && ((dims >> i) & 1) ? 0 : s;
+        s *= keep[i];
+    }
+    (void)src_step;
+    char *seen = ce_alloc(ev->arena, (size_t)(t->numel ? t->numel : 1));
+    long *arg = ce_alloc(ev->arena, (size_t)(t->numel ? t->numel : 1) * sizeof *arg);
+    if (!seen || !arg) {
+        ce_nomem(ev);
+        return NULL;
+    }
+    long idx[CE_MAXD] = {0}, off[1] = {0};
+    const long *steps[1] = {dst_step};
+    for (long i = 0; i < a->numel; i++) {
+        double x = a->data[i];
+        long o = off[0];
+        long pos = 0;   /* position along the reduced axes (argmax of one axis) */
+        for (int d = 0; d < a->ndim; d++)
+            if ((dims >> d) & 1)
+                pos = pos * a->shape[d] + idx[d];
+        double *y = &t->data[o];
+        switch (op) {
+        case R_SUM:
+        case R_MEAN: *y += x; break;
+        case R_PROD: *y = seen[o] ? *y * x : x; break;
+        case R_MAX:
+        case R_ARGMAX:
+            if (!seen[o] || x > *y || isnan(x)) {
+                if (!(seen[o] && isnan(*y))) {
+                    *y = x;
+                    arg[o] = pos;
+                }
+            }
+            break;
+        default:
+            if (!seen[o] || x < *y || isnan(x)) {
+                if (!(seen[o] && isnan(*y))) {
+                    *y = x;
+                    arg[o] = pos;
+                }
+            }
+        }
+        seen[o] = 1;
+        next_index(a->ndim, a->shape, idx, off, steps, 1);
+    }
+    for (long i = 0; i < t->numel; i++) {
+        if (op == R_MEAN)
+            t->data[i] /= (double)count;
+        else if (op == R_ARGMAX || op == R_ARGMIN)
+            t->data[i] = (double)arg[i];
+    }
+    return t;
+}
+
+ce_tensor *ct_where(ce_ev *ev, const ce_tensor *c, const ce_tensor *a, const ce_tensor *b)
+{
+    if (c->dtype != CE_BOOL) {
+        ce_raise(ev, "where() takes a bool condition (a mask of True and False)%s", "");
+        return NULL;
+    }
+    int n1, ndim;
+    long s1[CE_MAXD], shape[CE_MAXD];
+    if (broadcast(ev, c, a, &n1, s1))
+        return NULL;
+    ce_tensor tmp = {.ndim = n1};
+    memcpy(tmp.shape, s1, sizeof s1);
+    if (broadcast(ev, &tmp, b, &ndim, shape))
+        return NULL;
+    ce_tensor *t = ct_new(ev, wider(a->dtype, b->dtype), ndim, shape);
+    if (!t)
+        return NULL;
+    long sc[CE_MAXD], sa[CE_MAXD], sb[CE_MAXD], idx[CE_MAXD] = {0}, off[3] = {0, 0, 0};
+    bsteps(c, ndim, sc);
+    bsteps(a, ndim, sa);
+    bsteps(b, ndim, sb);
+    const long *steps[3] = {sc, sa, sb};
+    for (long i = 0; i < t->numel; i++) {
+        t->data[i] = c->data[off[0]] != 0 ? a->data[off[1]] : b->data[off[2]];
+        next_index(ndim, shape, idx, off, steps, 3);
+    }
+    return t;
+}
+
+ce_tensor *ct_tri(ce_ev *ev, const ce_tensor *a, long diagonal, int upper)
+{
+    if (a->ndim < 2) {
+        ce_raise(ev, "%s needs a tensor of at least 2 axes", upper ? "triu()" : "tril()");
+        return NULL;
+    }
+    ce_tensor *t = ct_copy(ev, a);
+    if (!t)
+        return NULL;
+    ct_contiguous_strides(t);
+    long rows = a->shape[a->ndim - 2], cols = a->shape[a->ndim - 1];
+    for (long i = 0; i < a->numel; i++) {
+        long r = (i / cols) % rows, c = i % cols;
+        if (upper ? c - r < diagonal : c - r > diagonal)
+            t->data[i] = 0;
+    }
+    return t;
+}
+
+ce_tensor *ct_cat(ce_ev *ev, ce_tensor *const *ts, int n, long dim_in, int stack)
+{
+    if (n == 0) {
+        ce_raise(ev, "%s needs at least one tensor", stack ? "stack()" : "cat()");
+        return NULL;
+    }
+    const ce_tensor *f = ts[0];
+    int ndim = f->ndim + (stack ? 1 : 0), dim = 0;
+    if (!stack && f->ndim == 0) {
+        ce_raise(ev, "cat() cannot join 0-d tensors: use stack()%s", "");
+        return NULL;
+    }
+    if (ct_dim(ev, dim_in, ndim, &dim))
+        return NULL;
+    long shape[CE_MAXD];
+    ce_dtype dt = f->dtype;
+    for (int k = 0; k < n; k++) {
+        const ce_tensor *x = ts[k];
+        int same = x->ndim == f->ndim;
+        for (int i = 0; same && i < f->ndim; i++)
+            same = x->shape[i] == f->shape[i] || (!stack && i == dim);
+        if (!same) {
+            char a[64], b[64];
+            ce_raise(ev, "%s: the tensors must have the same shape%s; %s and %s differ",
+                     stack ? "stack()" : "cat()", stack ? "" : " except along the axis joined",
+                     ct_shape_text(f->shape, f->ndim, a, sizeof a), ct_shape_text(x->shape, x->ndim, b, sizeof b));
+            return NULL;
+        }
+        dt = wider(dt, x->dtype);
+    }
+    for (int i = 0, j = 0; i < ndim; i++) {
+        if (stack && i == dim) {
+            shape[i] = n;
+            continue;
+        }
+        shape[i] = f->shape[j++];
+        if (!stack && i == dim) {
+            shape[i] = 0;
+            for (int k = 0; k < n; k++)
+                shape[i] += ts[k]->shape[dim];
+        }
+    }
+    ce_tensor *t = ct_new(ev, dt, ndim, shape);
+    if (!t)
+        return NULL;
+    long outer, size, inner;
+    split_at(t, dim, &outer, &size, &inner);
+    long at = 0;
+    for (int k = 0; k < n; k++) {
+        long part = stack ? 1 : ts[k]->shape[dim];
+        for (long o = 0; o < outer; o++)
+            memcpy(t->data + (o * size + at) * inner, ts[k]->data + o * part * inner,
+                   (size_t)(part * inner) * sizeof *t->data);
+        at += part;
+    }
+    return t;
+}
+
+ce_tensor *ct_narrow(ce_ev *ev, const ce_tensor *a, int dim, long start, long len)
+{
+    long shape[CE_MAXD];
+    memcpy(shape, a->shape, sizeof shape);
+    shape[dim] = len;
+    ce_tensor *t = ct_new(ev, a->dtype, a->ndim, shape);
+    if (!t)
+        return NULL;
+    long outer, size, inner;
+    split_at(a, dim, &outer, &size, &inner);
+    for (long o = 0; o < outer; o++)
+        memcpy(t->data + o * len * inner, a->data + (o * size + start) * inner,
+               (size_t)(len * inner) * sizeof *t->data);
+    memcpy(t->stride, a->stride, sizeof t->stride);
+    return t;
+}
+
+/* ---- indexing */
+
+/* What selects along the result's axes. */
+typedef struct sel_axis {
+    int kind;           /* 0 an axis of a sliced (src, start, step), 1 a new axis (None),
+                         * 2 the places a bool mask holds True (over mask_dims axes from src) */
+    int src;
+    long start, step, size;
+} sel_axis;
+
+typedef struct selection {
+    int ndim;
+    long shape[CE_MAXD];
+    sel_axis ax[CE_MAXD];
+    long fixed[CE_MAXD];        /* per axis of a: the index an int picks, or -1 */
+    long *mask_at;              /* kind 2: [size × mask_dims] coordinates of the True places */
+    int mask_dims;
+    int has_mask;
+    long stride[CE_MAXD];       /* the result's strides over a's memory (no mask) */
+} selection;
+
+static int select_parts(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int n, selection *s)
+{
+    memset(s, 0, sizeof *s);
+    int used = 0, ellipsis = -1;
+    for (int i = 0; i < n; i++) {
+        const ce_val *p = &parts[i];
+        if (p->kind == CV_ELLIPSIS) {
+            if (ellipsis >= 0)
+                return ce_raise(ev, "an index can hold one ... only%s", "");
+            ellipsis = i;
+        } else if (p->kind == CV_TENSOR && p->t->dtype == CE_BOOL && p->t->ndim > 0) {
+            used += p->t->ndim;
+        } else if (p->kind != CV_NONE) {
+            used++;
+        }
+    }
+    if (used > a->ndim)
+        return ce_raise(ev, "too many indices for a tensor of %d axes", a->ndim);
+    for (int d = 0; d < a->ndim; d++)
+        s->fixed[d] = -1;
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+        const ce_val *p = &parts[i];
+        if (p->kind == CV_ELLIPSIS) {
+            for (int k = 0; k < a->ndim - used; k++, d++) {
+                s->ax[s->ndim] = (sel_axis){0, d, 0, 1, a->shape[d]};
+                s->stride[s->ndim] = a->stride[d];
+                s->shape[s->ndim++] = a->shape[d];
+            }
+            continue;
+        }
+        if (s->ndim >= CE_MAXD)
+            return ce_unread(ev, "a tensor of more than %d axes is too large for the grader", CE_MAXD);
+        if (p->kind == CV_NONE) {
+            s->ax[s->ndim] = (sel_axis){1, -1, 0, 1, 1};
+            s->stride[s->ndim] = 1;
+            s->shape[s->ndim++] = 1;
+            continue;
+        }
+        if (p->kind == CV_SLICE) {
+            long size = a->shape[d], step = p->has[2] ? p->r[2] : 1;
+            long lo = p->has[0] ? p->r[0] : 0, hi = p->has[1] ? p->r[1] : size;
+            lo = lo < 0 ? (lo + size < 0 ? 0 : lo + size) : (lo > size ? size : lo);
+            hi = hi < 0 ? (hi + size < 0 ? 0 : hi + size) : (hi > size ? size : hi);
+            long len = hi > lo ? (hi - lo + step - 1) / step : 0;
+            s->ax[s->ndim] = (sel_axis){0, d, lo, step, len};
+            s->stride[s->ndim] = a->stride[d] * step;
+            s->shape[s->ndim++] = len;
+            d++;
+            continue;
+        }
+        if (p->kind == CV_TENSOR && p->t->dtype == CE_BOOL && p->t->ndim > 0) {
+            const ce_tensor *m = p->t;
+            if (s->has_mask)
+                return ce_unread(ev, "indexing with two masks is not read%s", "");
+            for (int k = 0; k < m->ndim; k++)
+                if (m->shape[k] != a->shape[d + k]) {
+                    char x[64], y[64];
+                    return ce_raise(ev, "the mask's shape %s does not match the indexed axes of %s",
+                                    ct_shape_text(m->shape, m->ndim, x, sizeof x),
+                                    ct_shape_text(a->shape, a->ndim, y, sizeof y));
+                }
+            long count = 0;
+            for (long k = 0; k < m->numel; k++)
+                count += m->data[k] != 0;
+            s->mask_at = ce_alloc(ev->arena, (size_t)(count * m->ndim + 1) * sizeof *s->mask_at);
+            if (!s->mask_at)
+                return ce_nomem(ev);
+            long c = 0;
+            for (long k = 0; k < m->numel; k++) {
+                if (!m->data[k])
+                    continue;
+                long rest = k;
+                for (int j = m->ndim - 1; j >= 0; j--) {
+                    s->mask_at[c * m->ndim + j] = rest % m->shape[j];
+                    rest /= m->shape[j];
+                }
+                c++;
+            }
+            s->ax[s->ndim] = (sel_axis){2, d, 0, 1, count};
+            s->shape[s->ndim++] = count;
+            s->mask_dims = m->ndim;
+            s->has_mask = 1;
+            d += m->ndim;
+            continue;
+        }
+        long i0;
+        if (p->kind == CV_NUM && p->ntype != CE_FLOAT)
+            i0 = (long)p->num;
+        else if (p->kind == CV_TENSOR && p->t->ndim == 0 && p->t->dtype == CE_INT)
+            i0 = (long)p->t->data[0];
+        else if (p->kind == CV_TENSOR || p->kind == CV_LIST || p->kind == CV_TUPLE)
+            return ce_unread(ev, "indexing with a list or an integer tensor is not read; use slices, "
+                                 "whole numbers or a bool mask%s", "");
+        else
+            return ce_raise(ev, "an index must be a whole number, a slice, None, ... or a bool mask%s", "");
+        if (i0 < -a->shape[d] || i0 >= a->shape[d])
+            return ce_raise(ev, "index %ld is out of range for an axis of size %ld", i0, a->shape[d]);
+        s->fixed[d] = i0 < 0 ? i0 + a->shape[d] : i0;
+        d++;
+    }
+    for (; d < a->ndim; d++) {   /* the axes not named are taken whole */
+        if (s->ndim >= CE_MAXD)
+            return ce_unread(ev, "a tensor of more than %d axes is too large for the grader", CE_MAXD);
+        s->ax[s->ndim] = (sel_axis){0, d, 0, 1, a->shape[d]};
+        s->stride[s->ndim] = a->stride[d];
+        s->shape[s->ndim++] = a->shape[d];
+    }
+    long numel = 1;
+    for (int i = 0; i < s->ndim; i++)
+        if ((numel *= s->shape[i] ? s->shape[i] : 1) > QZ_CODE_MAX_NUMEL)
+            return ce_unread(ev, "a tensor this large is too large for the grader (at most %d numbers)",
+                             QZ_CODE_MAX_NUMEL);
+    return 0;
+}
+
+/* The offset in a's data of the result's element at idx. */
+static long sel_offset(const ce_tensor *a, const selection *s, const long *idx)
+{
+    long coord[CE_MAXD];
+    for (int d = 0; d < a->ndim; d++)
+        coord[d] = s->fixed[d];
+    for (int i = 0; i < s->ndim; i++) {
+        const sel_axis *x = &s->ax[i];
+        if (x->kind == 0)
+            coord[x->src] = x->start + idx[i] * x->step;
+        else if (x->kind == 2)
+            for (int j = 0; j < s->mask_dims; j++)
+                coord[x->src + j] = s->mask_at[idx[i] * s->mask_dims + j];
+    }
+    long off = 0;
+    for (int d = 0; d < a->ndim; d++)
+        off = off * a->shape[d] + coord[d];
+    return off;
+}
+
+ce_tensor *ct_index(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int n)
+{
+    selection s;
+    if (select_parts(ev, a, parts, n, &s))
+        return NULL;
+    ce_tensor *t = ct_new(ev, a->dtype, s.ndim, s.shape);
+    if (!t)
+        return NULL;
+    long idx[CE_MAXD] = {0};
+    for (long i = 0; i < t->numel; i++) {
+        t->data[i] = a->data[sel_offset(a, &s, idx)];
+        for (int d = s.ndim - 1; d >= 0; d--) {
+            if (++idx[d] < s.shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    if (!s.has_mask)
+        memcpy(t->stride, s.stride, sizeof t->stride);
+    return t;
+}
+
+int ct_index_put(ce_ev *ev, ce_tensor *a, const ce_val *parts, int n, const ce_tensor *v)
+{
+    selection s;
+    if (select_parts(ev, a, parts, n, &s))
+        return -1;
+    ce_tensor shape = {.ndim = s.ndim};
+    memcpy(shape.shape, s.shape, sizeof shape.shape);
+    int ndim;
+    long bshape[CE_MAXD];
+    if (broadcast(ev, &shape, v, &ndim, bshape))
+        return -1;
+    if (ndim != s.ndim || memcmp(bshape, s.shape, sizeof(long) * (size_t)ndim)) {
+        char x[64], y[64];
+        return ce_raise(ev, "a value of shape %s cannot be assigned to a selection of shape %s",
+                        ct_shape_text(v->shape, v->ndim, x, sizeof x), ct_shape_text(s.shape, s.ndim, y, sizeof y));
+    }
+    long sv[CE_MAXD], idx[CE_MAXD] = {0};
+    bsteps(v, s.ndim, sv);
+    long numel = 1;
+    for (int i = 0; i < s.ndim; i++)
+        numel *= s.shape[i];
+    for (long i = 0; i < numel; i++) {
+        long vo = 0;
+        for (int d = 0; d < s.ndim; d++)
+            vo += idx[d] * sv[d];
+        double x = v->data[vo];
+        a->data[sel_offset(a, &s, idx)] = a->dtype == CE_BOOL ? x != 0 : a->dtype == CE_INT ? trunc(x) : x;
+        for (int d = s.ndim - 1; d >= 0; d--) {
+            if (++idx[d] < s.shape[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+    return 0;
+}
+
+/* ---- einsum: any subscripts, as a loop over every assignment of the letters */
+
+ce_tensor *ct_einsum(ce_ev *ev, const char *spec_in, ce_tensor *const *ts, int n)
+{
+    char spec[256], ops[8][CE_MAXD + 1], outs[CE_MAXD + 1] = "";
+    size_t k = 0;
+    for (const char *p = spec_in; *p && k + 1 < sizeof spec; p++)
+        if (*p != ' ')
+            spec[k++] = *p;
+    spec[k] = '\0';
+    if (strstr(spec, "...")) {
+        ce_unread(ev, "einsum with ... is not read: name every axis%s", "");
+        return NULL;
+    }
+    char *arrow = strstr(spec, "->");
+    if (arrow)
+        *arrow = '\0';
+    int n_ops = 0;
+    for (char *p = spec, *q; n_ops < 8; p = q + 1) {
+        q = strchr(p, ',');
+        size_t len = q ? (size_t)(q - p) : strlen(p);
+        if (len > CE_MAXD)
+            goto bad;
+        memcpy(ops[n_ops], p, len);
+        ops[n_ops++][len] = '\0';
+        if (!q)
+            break;
+    }
+    if (n_ops != n) {
+        ce_raise(ev, "einsum: the subscripts name %d tensors, %d are given", n_ops, n);
+        return NULL;
+    }
+    long size[128];
+    for (int c = 0; c < 128; c++)
+        size[c] = -1;
+    int count[128] = {0};
+    for (int i = 0; i < n; i++) {
+        if ((int)strlen(ops[i]) != ts[i]->ndim) {
+            ce_raise(ev, "einsum: '%s' names %d axes, the tensor has %d", ops[i], (int)strlen(ops[i]), ts[i]->ndim);
+            return NULL;
+        }
+        for (int j = 0; ops[i][j]; j++) {
+            unsigned char c = (unsigned char)ops[i][j];
+            if (!isalpha(c))
+                goto bad;
+            count[c]++;
+            long sz = ts[i]->shape[j];
+            if (size[c] >= 0 && size[c] != sz && size[c] != 1 && sz != 1) {
+                ce_raise(ev, "einsum: the axis '%c' has two sizes, %ld and %ld", c, size[c], sz);
+                return NULL;
+            }
+            if (size[c] < 0 || size[c] == 1)
+                size[c] = sz;
+        }
+    }
+    if (arrow) {
+        if (strlen(arrow + 2) > CE_MAXD)
+            goto bad;
+        strcpy(outs, arrow + 2);
+        for (int j = 0; outs[j]; j++)
+            if (!isalpha((unsigned char)outs[j]) || size[(unsigned char)outs[j]] < 0 || strchr(outs + j + 1, outs[j]))
+                goto bad;
+    } else {
+        int m = 0;
+        for (int c = 'A'; c <= 'z' && m < CE_MAXD; c++)
+            if (count[c] == 1)
+                outs[m++] = (char)c;
+        outs[m] = '\0';
+    }
+    /* every letter, the output's first */
+    char letters[64];
+    int nl = 0;
+    for (int j = 0; outs[j]; j++)
+        letters[nl++] = outs[j];
+    for (int c = 0; c < 128; c++)
+        if (size[c] >= 0 && !strchr(outs, c))
+            letters[nl++] = (char)c;
+    long oshape[CE_MAXD];
+    int ond = (int)strlen(outs);
+    for (int j = 0; j < ond; j++)
+        oshape[j] = size[(unsigned char)outs[j]];
+    ce_tensor *t = ct_new(ev, CE_FLOAT, ond, oshape);
+    if (!t)
+        return NULL;
+    long total = 1;
+    for (int j = 0; j < nl; j++)
+        if ((total *= size[(unsigned char)letters[j]] ? size[(unsigned char)letters[j]] : 1) > 4 * QZ_CODE_MAX_NUMEL * 16) {
+            ce_unread(ev, "this einsum is too large for the grader%s", "");
+            return NULL;
+        }
+    long val[128] = {0};
+    for (long it = 0; it < total; it++) {
+        long rest = it;
+        for (int j = nl - 1; j >= 0; j--) {
+            long sz = size[(unsigned char)letters[j]];
+            val[(unsigned char)letters[j]] = sz ? rest % sz : 0;
+            rest = sz ? rest / sz : rest;
+        }
+        double prod = 1;
+        for (int i = 0; i < n; i++) {
+            long off = 0;
+            for (int j = 0; ops[i][j]; j++) {
+                long sz = ts[i]->shape[j];
+                off = off * sz + (sz == 1 ? 0 : val[(unsigned char)ops[i][j]]);
+            }
+            prod *= ts[i]->data[off];
+        }
+        long o = 0;
+        for (int j = 0; j < ond; j++)
+            o = o * oshape[j] + val[(unsigned char)outs[j]];
+        t->data[o] += prod;
+    }
+    return t;
+bad:
+    ce_raise(ev, "einsum cannot read the subscripts '%s'", spec_in);
+    return NULL;
+}
+
+/* ---- einops.rearrange */
+
+typedef struct eaxes {
+    int n;                      /* groups */
+    int len[CE_MAXD];           /* names per group */
+    char name[CE_MAXD][CE_MAXD][24];
+} eaxes;
+
+static int parse_side(const char *s, const char *e, eaxes *out)
+{
+    memset(out, 0, sizeof *out);
+    int group = 0;
+    for (const char *p = s; p < e;) {
+        if (isspace((unsigned char)*p)) {
+            p++;
+            continue;
+        }
+        if (*p == '(') {
+            if (group || out->n >= CE_MAXD)
+                return -1;
+            group = 1;
+            out->len[out->n++] = 0;
+            p++;
+            continue;
+        }
+        if (*p == ')') {
+            if (!group)
+                return -1;
+            group = 0;
+            p++;
+            continue;
+        }
+        if (!isalpha((unsigned char)*p) && *p != '_')
+            return -1;
+        const char *q = p;
+        while (q < e && (isalnum((unsigned char)*q) || *q == '_'))
+            q++;
+        if ((size_t)(q - p) >= sizeof out->name[0][0])
+            return -1;
+        if (!group) {
+            if (out->n >= CE_MAXD)
+                return -1;
+            out->len[out->n++] = 0;
+        }
+        int g = out->n - 1;
+        if (out->len[g] >= CE_MAXD)
+            return -1;
+        memcpy(out->name[g][out->len[g]], p, (size_t)(q - p));
+        out->name[g][out->len[g]++][q - p] = '\0';
+        p = q;
+    }
+    return group ? -1 : 0;
+}
+
+ce_tensor *ct_rearrange(ce_ev *ev, const ce_tensor *a, const char *pattern, const char *const *names,
+                        const long *sizes, int n_sizes)
+{
+    const char *arrow = strstr(pattern, "->");
+    eaxes l, r;
+    if (strstr(pattern, "...") || strchr(pattern, '1')) {
+        ce_unread(ev, "a rearrange pattern with ... or 1 is not read: name every axis%s", "");
+        return NULL;
+    }
+    if (!arrow || parse_side(pattern, arrow, &l) || parse_side(arrow + 2, pattern + strlen(pattern), &r)) {
+        ce_raise(ev, "rearrange cannot read the pattern '%s'", pattern);
+        return NULL;
+    }
+    if (l.n != a->ndim) {
+        ce_raise(ev, "rearrange: the pattern names %d axes, the tensor has %d", l.n, a->ndim);
+        return NULL;
+    }
+    /* the elementary axes of the left side and their sizes */
+    char el[CE_MAXD * 2][24];
+    long esize[CE_MAXD * 2];
+    int ne = 0;
+    for (int g = 0; g < l.n; g++) {
+        long known = 1;
+        int unknown = -1;
+        for (int k = 0; k < l.len[g]; k++) {
+            if (ne >= CE_MAXD * 2) {
+                ce_unread(ev, "a rearrange pattern this long is not read%s", "");
+                return NULL;
+            }
+            for (int j = 0; j < ne; j++)
+                if (!strcmp(el[j], l.name[g][k])) {
+                    ce_raise(ev, "rearrange: the axis '%s' is named twice", l.name[g][k]);
+                    return NULL;
+                }
+            strcpy(el[ne], l.name[g][k]);
+            esize[ne] = -1;
+            for (int j = 0; j < n_sizes; j++)
+                if (!strcmp(names[j], l.name[g][k]))
+                    esize[ne] = sizes[j];
+            if (esize[ne] < 0) {
+                if (unknown >= 0) {
+                    ce_raise(ev, "rearrange: give the size of '%s' (two sizes of one group are unknown)",
+                             l.name[g][k]);
+                    return NULL;
+                }
+                unknown = ne;
+            } else {
+                known *= esize[ne];
+            }
+            ne++;
+        }
+        if (unknown >= 0) {
+            if (!known || a->shape[g] % known) {
+                ce_raise(ev, "rearrange: the axis of size %ld cannot be split so", a->shape[g]);
+                return NULL;
+            }
+            esize[unknown] = a->shape[g] / known;
+        } else if (known != a->shape[g]) {
+            ce_raise(ev, "rearrange: the axis of size %ld is not %ld", a->shape[g], known);
+            return NULL;
+        }
+    }
+    int perm[CE_MAXD * 2], np = 0, used[CE_MAXD * 2] = {0};
+    long oshape[CE_MAXD];
+    for (int g = 0; g < r.n; g++) {
+        oshape[g] = 1;
+        for (int k = 0; k < r.len[g]; k++) {
+            int j = 0;
+            while (j < ne && strcmp(el[j], r.name[g][k]))
+                j++;
+            if (j == ne || used[j]++) {
+                ce_raise(ev, "rearrange: the axis '%s' of the right side is not one of the left side's, "
+                             "once", r.name[g][k]);
+                return NULL;
+            }
+            perm[np++] = j;
+            oshape[g] *= esize[j];
+        }
+    }
+    if (np != ne) {
+        ce_raise(ev, "rearrange: every axis of the left side must be on the right side%s", "");
+        return NULL;
+    }
+    if (ne > CE_MAXD) {
+        ce_unread(ev, "a rearrange pattern this long is not read%s", "");
+        return NULL;
+    }
+    ce_tensor *e = ct_reshape(ev, a, ne, esize, 0);
+    ce_tensor *p = e ? ct_permute(ev, e, perm) : NULL;
+    ce_tensor *t = p ? ct_reshape(ev, p, r.n, oshape, 0) : NULL;
+    if (t)
+        ct_contiguous_strides(t);
+    return t;
+}
