@@ -92,8 +92,8 @@ int ce_unread(ce_ev *ev, const char *msgid, ...)
 int ce_nomem(ce_ev *ev)
 {
     if (ev->arena->over)
-        return ce_unread(ev, "the code computes too much: too large for the grader%s", "");
-    return ce_unread(ev, "out of memory%s", "");
+        return ce_unread(ev, "the code computes too much: too large for the grader");
+    return ce_unread(ev, "out of memory");
 }
 
 int ce_tick(ce_ev *ev)
@@ -255,7 +255,7 @@ int ce_items(ce_ev *ev, const ce_val *v, ce_val **items, long *n)
     if (v->kind == CV_TENSOR) {
         const ce_tensor *t = v->t;
         if (t->ndim == 0)
-            return ce_raise(ev, "iteration over a 0-d tensor%s", "");
+            return ce_raise(ev, "iteration over a 0-d tensor");
         *items = ce_alloc(ev->arena, (size_t)t->shape[0] * sizeof **items);
         if (!*items)
             return ce_nomem(ev);
@@ -295,18 +295,18 @@ static int py_number_op(ce_ev *ev, int op, const ce_val *a, const ce_val *b, ce_
     case '*': r = x * y; break;
     case '/':
         if (y == 0)
-            return ce_raise(ev, "division by zero%s", "");
+            return ce_raise(ev, "division by zero");
         r = x / y;
         t = CE_FLOAT;
         break;
     case OP_FLOORDIV:
         if (y == 0)
-            return ce_raise(ev, "division by zero%s", "");
+            return ce_raise(ev, "division by zero");
         r = floor(x / y);
         break;
     case '%':
         if (y == 0)
-            return ce_raise(ev, "division by zero%s", "");
+            return ce_raise(ev, "division by zero");
         r = x - y * floor(x / y);
         break;
     case OP_POW:
@@ -314,16 +314,16 @@ static int py_number_op(ce_ev *ev, int op, const ce_val *a, const ce_val *b, ce_
         if (t == CE_INT && y < 0)
             t = CE_FLOAT;
         if (x < 0 && y != floor(y))
-            return ce_unread(ev, "a negative number to a fractional power is a complex number%s", "");
+            return ce_unread(ev, "a negative number to a fractional power is a complex number");
         break;
     case '&': r = (double)((long)x & (long)y); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
     case '|': r = (double)((long)x | (long)y); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
     case '^': r = (double)((long)x ^ (long)y); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
-    case '@': return ce_raise(ev, "@ multiplies matrices, not numbers%s", "");
-    default: return ce_raise(ev, "this operator does not apply to numbers%s", "");
+    case '@': return ce_raise(ev, "@ multiplies matrices, not numbers");
+    default: return ce_raise(ev, "this operator does not apply to numbers");
     }
     if ((op == '&' || op == '|' || op == '^') && (a->ntype == CE_FLOAT || b->ntype == CE_FLOAT))
-        return ce_raise(ev, "& | ^ do not apply to floats%s", "");
+        return ce_raise(ev, "& | ^ do not apply to floats");
     *out = num_val(r, t);
     return 0;
 }
@@ -471,7 +471,7 @@ static int eval_call(ce_ev *ev, const ce_node *n, ce_val *out)
                 a.pos[a.n_pos++] = items[k];
         } else {
             if (a.n_pos == cap)
-                return ce_unread(ev, "too many arguments%s", "");
+                return ce_unread(ev, "too many arguments");
             a.pos[a.n_pos++] = v;
         }
     }
@@ -510,7 +510,7 @@ static int eval_index(ce_ev *ev, const ce_node *n, ce_val *out)
         if (ix.kind == CV_SLICE) {
             long a = ix.has[0] ? ix.r[0] : 0, b = ix.has[1] ? ix.r[1] : len;
             if (ix.has[2] && ix.r[2] != 1)
-                return ce_unread(ev, "a slice with a step is not read here%s", "");
+                return ce_unread(ev, "a slice with a step is not read here");
             a = a < 0 ? (a + len < 0 ? 0 : a + len) : (a > len ? len : a);
             b = b < 0 ? (b + len < 0 ? 0 : b + len) : (b > len ? len : b);
             ce_seq *s = new_seq(ev, (int)(b > a ? b - a : 0));
@@ -539,7 +539,7 @@ static int slice_part(ce_ev *ev, const ce_node *n, long *out, int *has)
     if (v.kind == CV_TENSOR && v.t->numel == 1 && v.t->dtype != CE_FLOAT)
         v = num_val(v.t->data[0], CE_INT);
     if (v.kind != CV_NUM || v.ntype == CE_FLOAT)
-        return ce_raise(ev, "slice indices must be whole numbers%s", "");
+        return ce_raise(ev, "slice indices must be whole numbers");
     *out = (long)v.num;
     *has = 1;
     return 0;
@@ -622,7 +622,7 @@ static int eval_unary(ce_ev *ev, const ce_node *n, ce_val *out)
     if (x.kind == CV_NUM) {
         if (n->op == '~') {
             if (x.ntype == CE_FLOAT)
-                return ce_raise(ev, "~ does not apply to a float%s", "");
+                return ce_raise(ev, "~ does not apply to a float");
             *out = x.ntype == CE_BOOL ? num_val(-x.num - 1, CE_INT) : num_val(-x.num - 1, CE_INT);
             return 0;
         }
@@ -647,7 +647,7 @@ int ce_eval(ce_ev *ev, const ce_node *n, ce_val *out)
     if (++ev->depth > QZ_CODE_MAX_DEPTH) {
         ev->at = n->at;
         ev->depth--;
-        return ce_unread(ev, "the code is nested too deeply%s", "");
+        return ce_unread(ev, "the code is nested too deeply");
     }
     int rc = 0;
     switch (n->kind) {
@@ -672,7 +672,7 @@ int ce_eval(ce_ev *ev, const ce_node *n, ce_val *out)
              slice_part(ev, n->c, &out->r[2], &out->has[2]) ? -1 : 0;
         if (!rc && out->has[2] && out->r[2] <= 0) {
             ev->at = n->at;
-            rc = ce_raise(ev, "a slice's step must be positive%s", "");
+            rc = ce_raise(ev, "a slice's step must be positive");
         }
         break;
     case X_BIN: {
@@ -730,11 +730,11 @@ int ce_eval(ce_ev *ev, const ce_node *n, ce_val *out)
     case X_COMP: rc = eval_comp(ev, n, out); break;
     case X_STAR:
         ev->at = n->at;
-        rc = ce_unread(ev, "a *starred value is read only in a call or a list%s", "");
+        rc = ce_unread(ev, "a *starred value is read only in a call or a list");
         break;
     case X_KW:
         ev->at = n->at;
-        rc = ce_unread(ev, "a keyword argument outside a call%s", "");
+        rc = ce_unread(ev, "a keyword argument outside a call");
         break;
     }
     ev->depth--;
@@ -784,7 +784,7 @@ static int assign(ce_ev *ev, const ce_node *target, const ce_val *v)
         return -1;
     ev->at = target->at;
     if (x.kind != CV_TENSOR)
-        return ce_unread(ev, "only a tensor's items can be assigned to here%s", "");
+        return ce_unread(ev, "only a tensor's items can be assigned to here");
     ce_tensor *val = ct_of(ev, v, x.t->dtype);
     if (!val)
         return -1;
@@ -877,7 +877,7 @@ static int run_stmt(ce_ev *ev, const ce_stmt *s)
                                 ct_shape_text(v.t->shape, v.t->ndim, b, sizeof b));
             }
             if (cur.t->dtype != CE_FLOAT && v.t->dtype == CE_FLOAT)
-                return ce_raise(ev, "an in-place update cannot turn an integer or bool tensor into floats%s", "");
+                return ce_raise(ev, "an in-place update cannot turn an integer or bool tensor into floats");
             memcpy(cur.t->data, v.t->data, (size_t)cur.t->numel * sizeof *cur.t->data);
             v = cur;
             if (t->kind == X_NAME)

@@ -45,10 +45,10 @@ static int var_value(ce_ev *ev, const fnode *x, ce_val *out)
 static int fx(ce_ev *ev, const fformula *f, int n, int axis_remark, ce_val *out)
 {
     if (n < 0)
-        return ce_unread(ev, "part of this formula cannot be computed%s", "");
+        return ce_unread(ev, "part of this formula cannot be computed");
     if (++ev->depth > QZ_CODE_MAX_DEPTH) {
         ev->depth--;
-        return ce_unread(ev, "the code is nested too deeply%s", "");
+        return ce_unread(ev, "the code is nested too deeply");
     }
     const fnode *x = &f->node[n];
     ce_val a = {0}, b = {0};
@@ -67,7 +67,7 @@ static int fx(ce_ev *ev, const fformula *f, int n, int axis_remark, ce_val *out)
     case N_SOFTMAX: {
         ce_tensor *t = a.kind == CV_TENSOR ? a.t : NULL;
         if (!t || t->dtype != CE_FLOAT) {
-            rc = ce_raise(ev, "softmax() takes a float tensor%s", "");
+            rc = ce_raise(ev, "softmax() takes a float tensor");
             break;
         }
         int dim = t->ndim - ((x->axis_bad || axis_remark) && t->ndim >= 2 ? 2 : 1);
@@ -100,7 +100,7 @@ static int fx(ce_ev *ev, const fformula *f, int n, int axis_remark, ce_val *out)
             ce_tensor *r = ct_unary(ev, fns[k].op, a.t);
             rc = r ? (*out = (ce_val){.kind = CV_TENSOR, .t = r}, 0) : -1;
         } else {
-            rc = ce_raise(ev, "this function takes a tensor or a number%s", "");
+            rc = ce_raise(ev, "this function takes a tensor or a number");
         }
         break;
     }
@@ -111,12 +111,12 @@ static int fx(ce_ev *ev, const fformula *f, int n, int axis_remark, ce_val *out)
             ce_tensor *r = ct_unary(ev, U_SQRT, a.t);
             rc = r ? (*out = (ce_val){.kind = CV_TENSOR, .t = r}, 0) : -1;
         } else {
-            rc = ce_raise(ev, "a square root of something that is no number%s", "");
+            rc = ce_raise(ev, "a square root of something that is no number");
         }
         break;
     case N_MUL:
         if (!tensor_or_number(&a) || !tensor_or_number(&b))
-            rc = ce_raise(ev, "a product of something that is no tensor%s", "");
+            rc = ce_raise(ev, "a product of something that is no tensor");
         else
             rc = ce_binop(ev, a.kind == CV_TENSOR && b.kind == CV_TENSOR && a.t->ndim && b.t->ndim ? '@' : '*',
                           &a, &b, out);
@@ -137,7 +137,7 @@ static int fx(ce_ev *ev, const fformula *f, int n, int axis_remark, ce_val *out)
             *out = a;
         }
         break;
-    default: rc = ce_unread(ev, "part of this formula cannot be computed%s", "");
+    default: rc = ce_unread(ev, "part of this formula cannot be computed");
     }
 out:
     ev->depth--;

@@ -6,6 +6,7 @@
 #include "quiz/internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,12 +252,19 @@ int qz_grade_code(const qz_question *q, const char *answer, qz_lang lang, qz_res
 
 /* ---- the lesson author's question */
 
+/* One problem into out[*n] (when it fits; lint's messages are English). */
 static int problem(qz_code_problem *out, size_t cap, int *n, qz_code_field field, size_t m, size_t k,
-                   const char *fmt, const char *arg1, const char *arg2)
+                   const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static int problem(qz_code_problem *out, size_t cap, int *n, qz_code_field field, size_t m, size_t k,
+                   const char *fmt, ...)
 {
     if ((size_t)*n < cap) {
         out[*n] = (qz_code_problem){.field = field, .mistake = m, .answer = k};
-        snprintf(out[*n].msg, sizeof out[*n].msg, fmt, arg1, arg2);
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(out[*n].msg, sizeof out[*n].msg, fmt, ap);
+        va_end(ap);
     }
     return ++*n;
 }
@@ -270,15 +278,15 @@ int qz_code_check_question(const qz_question *q, qz_code_problem *out, size_t ca
     if (rc == AT_ENOMEM)
         return -1;
     if (rc) {
-        problem(out, cap, &n, QZ_CODE_FIELD_SETUP, 0, 0, "`setup` does not run: %.300s%s", err.msg, "");
+        problem(out, cap, &n, QZ_CODE_FIELD_SETUP, 0, 0, "`setup` does not run: %.300s", err.msg);
         return n;
     }
     if (!q->result || !*q->result)
-        problem(out, cap, &n, QZ_CODE_FIELD_RESULT, 0, 0, "`result` names nothing%s%s", "", "");
+        problem(out, cap, &n, QZ_CODE_FIELD_RESULT, 0, 0, "`result` names nothing");
     qz_code_outcome want = {0};
     if (!q->canonical || qz_code_run(env, q->canonical, q->result, QZ_EN, &want, &err)) {
         qz_code_env_free(env);
-        return q->canonical ? -1 : problem(out, cap, &n, QZ_CODE_FIELD_CANONICAL, 0, 0, "`canonical` is missing%s%s", "", "");
+        return q->canonical ? -1 : problem(out, cap, &n, QZ_CODE_FIELD_CANONICAL, 0, 0, "`canonical` is missing");
     }
     char where[48] = "";
     if (want.at >= 0)
@@ -287,8 +295,8 @@ int qz_code_check_question(const qz_question *q, qz_code_problem *out, size_t ca
         problem(out, cap, &n, QZ_CODE_FIELD_CANONICAL, 0, 0, "the canonical lines do not run%s: %.300s", where, want.msg);
     else if (want.status == QZ_CODE_NO_VALUE || !want.result_bound)
         problem(out, cap, &n, QZ_CODE_FIELD_CANONICAL, 0, 0,
-                "the canonical lines do not assign a tensor to `%s` (the question's `result`)%s",
-                q->result ? q->result : "", "");
+                "the canonical lines do not assign a tensor to `%s` (the question's `result`)",
+                q->result ? q->result : "");
     for (size_t m = 0; m < q->n_code_mistakes; m++)
         for (size_t k = 0; k < q->code_mistakes[m].n_answers; k++) {
             const char *code = q->code_mistakes[m].answers[k];
@@ -305,10 +313,10 @@ int qz_code_check_question(const qz_question *q, qz_code_problem *out, size_t ca
                 problem(out, cap, &n, QZ_CODE_FIELD_MISTAKE, m, k, "this answer does not run%s: %.300s",
                         where, o.msg);
             else if (o.status == QZ_CODE_NO_VALUE)
-                problem(out, cap, &n, QZ_CODE_FIELD_MISTAKE, m, k, "this answer computes no tensor%s%s", "", "");
+                problem(out, cap, &n, QZ_CODE_FIELD_MISTAKE, m, k, "this answer computes no tensor");
             else if (want.status == QZ_CODE_RAN && qz_code_tensor_same(&o.value, &want.value))
                 problem(out, cap, &n, QZ_CODE_FIELD_MISTAKE, m, k, "this answer computes what the canonical "
-                        "lines compute: it is no mistake%s%s", "", "");
+                        "lines compute: it is no mistake");
             qz_code_outcome_free(&o);
         }
     qz_code_outcome_free(&want);

@@ -236,7 +236,7 @@ static int fn_einsum(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     (void)mode;
     ce_val *spec = arg(a, 0, NULL);
     if (!spec || spec->kind != CV_STR)
-        return ce_raise(ev, "einsum() takes its subscripts first, as a string ('bij,bjd->bid')%s", "");
+        return ce_raise(ev, "einsum() takes its subscripts first, as a string ('bij,bjd->bid')");
     ce_tensor *ts[8];
     int n = 0;
     const ce_val *items = a->pos + 1;
@@ -246,10 +246,10 @@ static int fn_einsum(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         items = items->seq->v;
     }
     if (count > 8)
-        return ce_unread(ev, "einsum of more than 8 tensors is not read%s", "");
+        return ce_unread(ev, "einsum of more than 8 tensors is not read");
     for (int i = 0; i < count; i++) {
         if (items[i].kind != CV_TENSOR)
-            return ce_raise(ev, "einsum() takes tensors after its subscripts%s", "");
+            return ce_raise(ev, "einsum() takes tensors after its subscripts");
         ts[n++] = items[i].t;
     }
     return set_tensor(out, ct_einsum(ev, spec->str, ts, n));
@@ -266,9 +266,9 @@ static int fn_sdpa(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         return -1;
     ce_val *drop = arg(a, 4, "dropout_p");
     if (drop && drop->kind == CV_NUM && drop->num > 0)
-        return ce_unread(ev, "dropout is random: the grader cannot judge it (leave dropout_p at 0)%s", "");
+        return ce_unread(ev, "dropout is random: the grader cannot judge it (leave dropout_p at 0)");
     if (q->ndim < 2 || k->ndim < 2)
-        return ce_raise(ev, "scaled_dot_product_attention() takes tensors of at least 2 axes%s", "");
+        return ce_raise(ev, "scaled_dot_product_attention() takes tensors of at least 2 axes");
     double scale = 1 / sqrt((double)q->shape[q->ndim - 1]);
     ce_val *sv = arg(a, 6, "scale");
     if (sv && sv->kind != CV_NONE) {
@@ -402,7 +402,7 @@ static int fn_reshape(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     long l[CE_MAXD];
     int n;
     if (mode == 1 && a->n_pos == 2 && a->pos[1].kind == CV_DTYPE)
-        return ce_unread(ev, "view(dtype) is not read%s", "");
+        return ce_unread(ev, "view(dtype) is not read");
     if (long_list(ev, a, 1, mode == 2 ? "newshape" : "shape", l, &n))
         return -1;
     return set_tensor(out, ct_reshape(ev, x, n, l, mode == 1));
@@ -421,7 +421,7 @@ static int fn_flatten(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     if (ct_dim(ev, s, x->ndim, &sd) || ct_dim(ev, e, x->ndim, &ed))
         return -1;
     if (sd > ed)
-        return ce_raise(ev, "flatten(): start_dim comes after end_dim%s", "");
+        return ce_raise(ev, "flatten(): start_dim comes after end_dim");
     long shape[CE_MAXD];
     int n = 0;
     for (int i = 0; i < x->ndim; i++) {
@@ -539,7 +539,7 @@ static int fn_masked_fill(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     if (to_double(ev, a, v, &value))
         return -1;
     if (m->ndim > x->ndim)
-        return ce_raise(ev, "masked_fill(): the mask has more axes than the tensor%s", "");
+        return ce_raise(ev, "masked_fill(): the mask has more axes than the tensor");
     for (int i = 0; i < m->ndim; i++) {
         long ms = m->shape[i], xs = x->shape[x->ndim - m->ndim + i];
         if (ms != xs && ms != 1) {
@@ -585,7 +585,7 @@ static int fn_where(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     ce_val *c = arg(a, 0, "condition"), *x = arg(a, 1, "input"), *y = arg(a, 2, "other");
     if (!c || !x || !y) {
         if (c && !x)
-            return ce_unread(ev, "where() with one argument (the places of True) is not read%s", "");
+            return ce_unread(ev, "where() with one argument (the places of True) is not read");
         return missing(ev, a, "condition, input, other");
     }
     ce_tensor *ct = ct_of(ev, c, CE_BOOL), *xt = ct ? ct_of(ev, x, CE_FLOAT) : NULL,
@@ -712,7 +712,7 @@ static int fn_arange(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         is_float |= a->pos[i].kind == CV_NUM ? a->pos[i].ntype == CE_FLOAT : a->pos[i].t->dtype == CE_FLOAT;
     }
     if (v[2] == 0)
-        return ce_raise(ev, "arange(): the step cannot be 0%s", "");
+        return ce_raise(ev, "arange(): the step cannot be 0");
     double count = ceil((v[1] - v[0]) / v[2]);
     if (count < 0)
         count = 0;
@@ -836,7 +836,7 @@ static int fn_unbind(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     if (!x || long_arg(ev, a, 1, "dim", 0, &d, 0) || ct_dim(ev, d, x->ndim, &dd))
         return -1;
     if (!x->ndim)
-        return ce_raise(ev, "unbind() of a 0-d tensor%s", "");
+        return ce_raise(ev, "unbind() of a 0-d tensor");
     int n = (int)x->shape[dd];
     ce_tensor **parts = ce_alloc(ev->arena, (size_t)(n ? n : 1) * sizeof *parts);
     if (!parts)
@@ -870,7 +870,7 @@ static int fn_split(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     int n = 0;
     if (how->kind == CV_LIST || how->kind == CV_TUPLE) {
         if (mode)
-            return ce_raise(ev, "chunk() takes a number of chunks%s", "");
+            return ce_raise(ev, "chunk() takes a number of chunks");
         long total = 0;
         for (int i = 0; i < how->seq->n && n < 64; i++) {
             if (to_long(ev, a, &how->seq->v[i], &sizes[n]))
@@ -889,7 +889,7 @@ static int fn_split(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         for (long at = 0; at < size && n < 64; at += each)
             sizes[n++] = at + each <= size ? each : size - at;
         if (n == 64)
-            return ce_unread(ev, "more than 64 parts is too many for the grader%s", "");
+            return ce_unread(ev, "more than 64 parts is too many for the grader");
     }
     ce_tensor *parts[64];
     long at = 0;
@@ -1077,9 +1077,9 @@ static int fn_rearrange(ce_ev *ev, ce_args *a, ce_val *out, int mode)
             return -1;
     }
     if (!t)
-        return ce_raise(ev, "rearrange() takes a tensor%s", "");
+        return ce_raise(ev, "rearrange() takes a tensor");
     if (p->kind != CV_STR)
-        return ce_raise(ev, "rearrange() takes its pattern as a string ('b h n d -> b n (h d)')%s", "");
+        return ce_raise(ev, "rearrange() takes its pattern as a string ('b h n d -> b n (h d)')");
     const char *names[CE_MAXD * 2];
     long sizes[CE_MAXD * 2];
     int n = 0;
@@ -1129,7 +1129,7 @@ static int fn_float(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         return -1;
     }
     if (mode && !isfinite(x))
-        return ce_raise(ev, "int() of an infinite number%s", "");
+        return ce_raise(ev, "int() of an infinite number");
     *out = num(mode ? trunc(x) : x, mode ? CE_INT : CE_FLOAT);
     return 0;
 }
@@ -1143,7 +1143,7 @@ static int fn_len(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     long n;
     if (v->kind == CV_TENSOR) {
         if (!v->t->ndim)
-            return ce_raise(ev, "len() of a 0-d tensor%s", "");
+            return ce_raise(ev, "len() of a 0-d tensor");
         n = v->t->shape[0];
     } else if (v->kind == CV_TUPLE || v->kind == CV_LIST) {
         n = v->seq->n;
@@ -1154,7 +1154,7 @@ static int fn_len(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         if (ce_items(ev, v, &items, &n))
             return -1;
     } else {
-        return ce_raise(ev, "len() of a value that has no length%s", "");
+        return ce_raise(ev, "len() of a value that has no length");
     }
     *out = num((double)n, CE_INT);
     return 0;
@@ -1165,12 +1165,12 @@ static int fn_range(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     (void)mode;
     long v[3] = {0, 0, 1};
     if (a->n_pos < 1 || a->n_pos > 3)
-        return ce_raise(ev, "range() takes 1 to 3 whole numbers%s", "");
+        return ce_raise(ev, "range() takes 1 to 3 whole numbers");
     for (int i = 0; i < a->n_pos; i++)
         if (to_long(ev, a, &a->pos[i], &v[a->n_pos == 1 ? 1 : i]))
             return -1;
     if (!v[2])
-        return ce_raise(ev, "range(): the step cannot be 0%s", "");
+        return ce_raise(ev, "range(): the step cannot be 0");
     *out = (ce_val){.kind = CV_RANGE, .r = {v[0], v[1], v[2]}};
     return 0;
 }
@@ -1512,7 +1512,7 @@ int ce_lib_tensor_attr(ce_ev *ev, ce_val *self, const char *name, ce_val *out)
     }
     if (!strcmp(name, "mT")) {
         if (t->ndim < 2)
-            return ce_raise(ev, ".mT needs a tensor of at least 2 axes%s", "");
+            return ce_raise(ev, ".mT needs a tensor of at least 2 axes");
         return set_tensor(out, ct_transpose(ev, t, t->ndim - 2, t->ndim - 1));
     }
     int i = lib_index(name, W_M);
@@ -1525,7 +1525,7 @@ int ce_lib_tensor_attr(ce_ev *ev, ce_val *self, const char *name, ce_val *out)
 int ce_lib_call(ce_ev *ev, const ce_val *fn, ce_args *a, ce_val *out)
 {
     if (fn->fn < 0 || fn->fn >= N_LIB)
-        return ce_unread(ev, "the grader cannot call this%s", "");
+        return ce_unread(ev, "the grader cannot call this");
     const lib_fn *f = &lib[fn->fn];
     a->fname = f->name;
     if (fn->self) {   /* a method: the tensor first */

@@ -5,6 +5,7 @@
 #include "quiz/code_impl.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,10 +115,20 @@ typedef struct rd {
     int depth;
 } rd;
 
-static int fail(rd *r, const ctok *t, const char *msgid, const char *arg)
+/* The code cannot be read at token t: msgid (an English printf format) in ev->lang. */
+static int read_fail(rd *r, const ctok *t, const char *msgid, ...) __attribute__((format(printf, 3, 4)));
+
+static int read_fail(rd *r, const ctok *t, const char *msgid, ...)
 {
     r->ev->at = t->at;
-    return ce_unread(r->ev, msgid, arg);
+    if (r->ev->status != QZ_CODE_RAN)
+        return -1;
+    va_list ap;
+    va_start(ap, msgid);
+    r->ev->status = QZ_CODE_UNREADABLE;
+    vsnprintf(r->ev->msg, sizeof r->ev->msg, qz_tr(r->ev->lang, msgid), ap);
+    va_end(ap);
+    return -1;
 }
 
 static int emit(rd *r, enum ctk kind, int op, long at, const char *s, size_t len, int indent)
@@ -221,7 +232,7 @@ static int lex(rd *r, const nbuf *b)
             r->t[r->n - 1].is_int = is_int;
             i = j;
             if (j < n && (isalpha((unsigned char)s[j]) || s[j] == '_'))
-                return fail(r, &r->t[r->n - 1], "a number runs into a name (%s)", "");
+                return read_fail(r, &r->t[r->n - 1], "a number runs into a name");
             continue;
         }
         if (c == '\'' || c == '"') {
@@ -309,16 +320,16 @@ static char *tok_text(rd *r, const ctok *t)
 static int unexpected(rd *r, const ctok *t)
 {
     if (t->kind == T_END)
-        return fail(r, t, "the code ends too early%s", "");
+        return read_fail(r, t, "the code ends too early");
     if (t->kind == T_NEWLINE)
-        return fail(r, t, "the line ends too early%s", "");
+        return read_fail(r, t, "the line ends too early");
     char what[40];
     size_t l = t->len < sizeof what - 1 ? t->len : sizeof what - 1;
     memcpy(what, t->s, l);
     what[l] = '\0';
     if (t->kind == T_NAME && is_keyword(t))
-        return fail(r, t, "'%s' is not read here: write the lines themselves, without it", what);
-    return fail(r, t, "'%s' is not expected here", what);
+        return read_fail(r, t, "'%s' is not read here: write the lines themselves, without it", what);
+    return read_fail(r, t, "'%s' is not expected here", what);
 }
 
 static ce_node *new_node(rd *r, ce_nkind kind, const ctok *t)
@@ -362,7 +373,7 @@ static ce_node *or_test(rd *r);
 static int enter(rd *r)
 {
     if (++r->depth > QZ_CODE_MAX_DEPTH) {
-        fail(r, peek(r), "the code is nested too deeply%s", "");
+        read_fail(r, peek(r), "the code is nested too deeply");
         return -1;
     }
     return 0;
@@ -375,7 +386,7 @@ static int expect_close(rd *r, int op)
         return 0;
     }
     if (peek(r)->kind == T_END || peek(r)->kind == T_NEWLINE)
-        return fail(r, peek(r), op == ')' ? "a closing parenthesis is missing%s"
+        return read_fail(r, peek(r), op == ')' ? "a closing parenthesis is missing%s"
                                           : "a closing bracket %s is missing", op == ']' ? "]" : "");
     return unexpected(r, peek(r));
 }
@@ -396,7 +407,7 @@ static ce_node *comprehension(rd *r, ce_node *elt, const ctok *start)
     r->i++;
     if (!is_word(peek(r), "in")) {
         if (is_op(peek(r), ','))
-            fail(r, peek(r), "a comprehension over several names is not read%s", "");
+            read_fail(r, peek(r), "a comprehension over several names is not read");
         else
             unexpected(r, peek(r));
         return NULL;
@@ -410,7 +421,7 @@ static ce_node *comprehension(rd *r, ce_node *elt, const ctok *start)
             return NULL;
     }
     if (is_word(peek(r), "for")) {
-        fail(r, peek(r), "a comprehension with two for is not read%s", "");
+        read_fail(r, peek(r), "a comprehension with two for is not read");
         return NULL;
     }
     return c;
@@ -519,7 +530,7 @@ static ce_node *atom(rd *r)
             return new_node(r, X_ELLIPSIS, t);
         }
         if (t->op == '{') {
-            fail(r, t, "a dict or a set is not read%s", "");
+            read_fail(r, t, "a dict or a set is not read");
             return NULL;
         }
         /* fall through */
@@ -567,7 +578,7 @@ static ce_node *call_args(rd *r, ce_node *fn, const ctok *open)
         ce_node *e;
         if (is_op(t, '*') || is_op(t, OP_POW)) {
             if (t->op == OP_POW) {
-                fail(r, t, "**keyword arguments are not read%s", "");
+                read_fail(r, t, "**keyword arguments are not read");
                 return NULL;
             }
             r->i++;
@@ -624,7 +635,7 @@ static ce_node *primary(rd *r)
             if (expect_close(r, ']'))
                 return NULL;
             if (!items.n) {
-                fail(r, t, "an index is missing in [%s]", "");
+                read_fail(r, t, "an index is missing in []");
                 return NULL;
             }
             ix->a = x;
@@ -743,7 +754,7 @@ static int comp_op(rd *r)
         return OP_EQ;
     }
     if (is_word(t, "not") && is_word(peek_at(r, 1), "in"))
-        return fail(r, t, "'not in' is not read%s", ""), -1;
+        return read_fail(r, t, "'not in' is not read"), -1;
     return 0;
 }
 
@@ -824,7 +835,7 @@ static ce_node *expr(rd *r)
         return NULL;
     const ctok *t = peek(r);
     if (is_word(t, "lambda")) {
-        fail(r, t, "'lambda' is not read: write the computation itself%s", "");
+        read_fail(r, t, "'lambda' is not read: write the computation itself");
         return NULL;
     }
     ce_node *x = or_test(r);
@@ -837,7 +848,7 @@ static ce_node *expr(rd *r)
         if (!(c->b = or_test(r)))
             return NULL;
         if (!is_word(peek(r), "else")) {
-            fail(r, peek(r), "'if' without 'else' in an expression%s", "");
+            read_fail(r, peek(r), "'if' without 'else' in an expression");
             return NULL;
         }
         r->i++;
@@ -900,7 +911,7 @@ static int valid_target(rd *r, const ce_node *x)
                 return 0;
     }
     r->ev->at = x->at;
-    return ce_unread(r->ev, "only a name, names or x[…] can be assigned to%s", "");
+    return ce_unread(r->ev, "only a name, names or x[…] can be assigned to");
 }
 
 /* "torch.nn.functional": a dotted name. */
@@ -942,9 +953,9 @@ static ce_stmt *import_stmt(rd *r)
     r->i += paren;
     for (;;) {
         if (is_op(peek(r), '*'))
-            return fail(r, peek(r), "import * is not read: import the names%s", ""), NULL;
+            return read_fail(r, peek(r), "import * is not read: import the names"), NULL;
         if (s->n_names == cap)
-            return fail(r, peek(r), "too many names in one import%s", ""), NULL;
+            return read_fail(r, peek(r), "too many names in one import"), NULL;
         const char *name = s->from ? (peek(r)->kind == T_NAME ? tok_text(r, peek(r)) : NULL) : dotted(r);
         if (!name)
             return peek(r)->kind == T_NAME ? NULL : (unexpected(r, peek(r)), NULL);
@@ -1018,7 +1029,7 @@ static ce_stmt *for_stmt(rd *r)
     }
     if (!target || !is_word(peek(r), "in")) {
         if (target && is_op(peek(r), ','))
-            return fail(r, peek(r), "a for over several names is not read%s", ""), NULL;
+            return read_fail(r, peek(r), "a for over several names is not read"), NULL;
         return unexpected(r, peek(r)), NULL;
     }
     r->i++;
@@ -1050,7 +1061,7 @@ static ce_stmt *for_stmt(rd *r)
         }
     }
     if (!s->n_body)
-        return fail(r, peek(r), "the for has no body%s", ""), NULL;
+        return read_fail(r, peek(r), "the for has no body"), NULL;
     return s;
 }
 
@@ -1081,7 +1092,7 @@ static int statement(rd *r, ce_stmt ***list, int *n, int *cap)
                !is_word(t, "None") && !is_word(t, "True") && !is_word(t, "False")) {
         char what[16];
         snprintf(what, sizeof what, "%.*s", (int)(t->len < 15 ? t->len : 15), t->s);
-        return fail(r, t, "'%s' is not read here: write the lines themselves, without it", what);
+        return read_fail(r, t, "'%s' is not read here: write the lines themselves, without it", what);
     } else {
         ce_node *x = exprlist(r);
         if (!x)
@@ -1104,7 +1115,7 @@ static int statement(rd *r, ce_stmt ***list, int *n, int *cap)
         } else if (op->kind == T_OP && (op->op == OP_IADD || op->op == OP_ISUB || op->op == OP_IMUL ||
                                         op->op == OP_IDIV || op->op == OP_IMATMUL)) {
             if (!(s = new_stmt(r, S_AUG, t)) || valid_target(r, x) || x->kind == X_TUPLE)
-                return x->kind == X_TUPLE ? fail(r, op, "only one name can be updated%s", "") : -1;
+                return x->kind == X_TUPLE ? read_fail(r, op, "only one name can be updated") : -1;
             r->i++;
             s->op = op->op == OP_IADD ? '+' : op->op == OP_ISUB ? '-' : op->op == OP_IMUL ? '*'
                   : op->op == OP_IDIV ? '/' : '@';
@@ -1155,7 +1166,7 @@ int ce_read(ce_ev *ev, const char *code, ce_program *out)
     }
     if (!out->n) {
         ev->at = -1;
-        return ce_unread(ev, "there is no code%s", "");
+        return ce_unread(ev, "there is no code");
     }
     return 0;
 }

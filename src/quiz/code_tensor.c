@@ -117,12 +117,12 @@ static ce_dtype wider(ce_dtype a, ce_dtype b)
 static int nested_shape(ce_ev *ev, const ce_val *v, int depth, long *shape, int *ndim, ce_dtype *dt)
 {
     if (depth > CE_MAXD)
-        return ce_unread(ev, "a list nested this deep is too large for the grader%s", "");
+        return ce_unread(ev, "a list nested this deep is too large for the grader");
     if (v->kind == CV_NUM) {
         if (*ndim < 0)
             *ndim = depth;
         else if (*ndim != depth)
-            return ce_raise(ev, "the lists are not of one shape%s", "");
+            return ce_raise(ev, "the lists are not of one shape");
         *dt = wider(*dt, v->ntype);
         return 0;
     }
@@ -133,13 +133,13 @@ static int nested_shape(ce_ev *ev, const ce_val *v, int depth, long *shape, int 
         return 0;
     }
     if (v->kind != CV_TUPLE && v->kind != CV_LIST)
-        return ce_raise(ev, "a tensor is made of numbers, not of this%s", "");
+        return ce_raise(ev, "a tensor is made of numbers, not of this");
     if (depth >= CE_MAXD)
-        return ce_unread(ev, "a list nested this deep is too large for the grader%s", "");
+        return ce_unread(ev, "a list nested this deep is too large for the grader");
     if (shape[depth] < 0)
         shape[depth] = v->seq->n;
     else if (shape[depth] != v->seq->n)
-        return ce_raise(ev, "the lists are not of one shape%s", "");
+        return ce_raise(ev, "the lists are not of one shape");
     for (int i = 0; i < v->seq->n; i++)
         if (nested_shape(ev, &v->seq->v[i], depth + 1, shape, ndim, dt))
             return -1;
@@ -246,17 +246,17 @@ ce_tensor *ct_binary(ce_ev *ev, enum ct_binop op, const ce_tensor *a, const ce_t
 {
     if (op == B_SUB && (a->dtype == CE_BOOL || b->dtype == CE_BOOL)) {
         ce_raise(ev, "subtraction with a bool tensor is not supported: to turn a mask around, use ~ "
-                     "or logical_not()%s", "");
+                     "or logical_not()");
         return NULL;
     }
     if ((op == B_AND || op == B_OR || op == B_XOR) && (a->dtype == CE_FLOAT || b->dtype == CE_FLOAT)) {
-        ce_raise(ev, "& | ^ take bool or integer tensors, not floats%s", "");
+        ce_raise(ev, "& | ^ take bool or integer tensors, not floats");
         return NULL;
     }
     if ((op == B_FLOORDIV || op == B_MOD) && a->dtype != CE_FLOAT && b->dtype != CE_FLOAT)
         for (long i = 0; i < b->numel; i++)
             if (b->data[i] == 0) {
-                ce_raise(ev, "integer division by zero%s", "");
+                ce_raise(ev, "integer division by zero");
                 return NULL;
             }
     int ndim;
@@ -323,11 +323,11 @@ ce_tensor *ct_unary(ce_ev *ev, enum ct_unop op, const ce_tensor *a)
 {
     if (op == U_NEG && a->dtype == CE_BOOL) {
         ce_raise(ev, "negation with - of a bool tensor is not supported: to turn a mask around, use ~ "
-                     "or logical_not()%s", "");
+                     "or logical_not()");
         return NULL;
     }
     if (op == U_NOT && a->dtype == CE_FLOAT) {
-        ce_raise(ev, "~ takes a bool or integer tensor, not floats%s", "");
+        ce_raise(ev, "~ takes a bool or integer tensor, not floats");
         return NULL;
     }
     ce_dtype dt = op == U_NEG || op == U_NOT || op == U_ABS || op == U_RELU ? a->dtype
@@ -472,7 +472,7 @@ ce_tensor *ct_permute(ce_ev *ev, const ce_tensor *a, const int *perm)
     int seen[CE_MAXD] = {0};
     for (int i = 0; i < a->ndim; i++) {
         if (perm[i] < 0 || perm[i] >= a->ndim || seen[perm[i]]++) {
-            ce_raise(ev, "the axes of a permutation must be each axis once%s", "");
+            ce_raise(ev, "the axes of a permutation must be each axis once");
             return NULL;
         }
         shape[i] = a->shape[perm[i]];
@@ -556,7 +556,7 @@ ce_tensor *ct_reshape(ce_ev *ev, const ce_tensor *a, int ndim, const long *shape
         shape[i] = shape_in[i];
         if (shape[i] == -1) {
             if (infer >= 0) {
-                ce_raise(ev, "only one size can be -1%s", "");
+                ce_raise(ev, "only one size can be -1");
                 return NULL;
             }
             infer = i;
@@ -614,13 +614,13 @@ ce_tensor *ct_reduce(ce_ev *ev, enum ct_reduce op, const ce_tensor *a, unsigned 
             shape[ndim++] = r ? 1 : a->shape[i];
     }
     if ((op == R_MAX || op == R_MIN || op == R_ARGMAX || op == R_ARGMIN) && count == 0) {
-        ce_raise(ev, "max() or min() of an empty tensor%s", "");
+        ce_raise(ev, "max() or min() of an empty tensor");
         return NULL;
     }
     ce_dtype dt = op == R_MEAN ? CE_FLOAT : op == R_ARGMAX || op == R_ARGMIN ? CE_INT
                 : (op == R_SUM || op == R_PROD) && a->dtype == CE_BOOL ? CE_INT : a->dtype;
     if (op == R_MEAN && a->dtype != CE_FLOAT) {
-        ce_raise(ev, "mean() takes a float tensor (not bool or integers): call .float() first%s", "");
+        ce_raise(ev, "mean() takes a float tensor (not bool or integers): call .float() first");
         return NULL;
     }
     ce_tensor *t = ct_new(ev, dt, ndim, shape);
@@ -686,7 +686,7 @@ ce_tensor *ct_reduce(ce_ev *ev, enum ct_reduce op, const ce_tensor *a, unsigned 
 ce_tensor *ct_where(ce_ev *ev, const ce_tensor *c, const ce_tensor *a, const ce_tensor *b)
 {
     if (c->dtype != CE_BOOL) {
-        ce_raise(ev, "where() takes a bool condition (a mask of True and False)%s", "");
+        ce_raise(ev, "where() takes a bool condition (a mask of True and False)");
         return NULL;
     }
     int n1, ndim;
@@ -740,7 +740,7 @@ ce_tensor *ct_cat(ce_ev *ev, ce_tensor *const *ts, int n, long dim_in, int stack
     const ce_tensor *f = ts[0];
     int ndim = f->ndim + (stack ? 1 : 0), dim = 0;
     if (!stack && f->ndim == 0) {
-        ce_raise(ev, "cat() cannot join 0-d tensors: use stack()%s", "");
+        ce_raise(ev, "cat() cannot join 0-d tensors: use stack()");
         return NULL;
     }
     if (ct_dim(ev, dim_in, ndim, &dim))
@@ -835,7 +835,7 @@ static int select_parts(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int 
         const ce_val *p = &parts[i];
         if (p->kind == CV_ELLIPSIS) {
             if (ellipsis >= 0)
-                return ce_raise(ev, "an index can hold one ... only%s", "");
+                return ce_raise(ev, "an index can hold one ... only");
             ellipsis = i;
         } else if (p->kind == CV_TENSOR && p->t->dtype == CE_BOOL && p->t->ndim > 0) {
             used += p->t->ndim;
@@ -881,7 +881,7 @@ static int select_parts(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int 
         if (p->kind == CV_TENSOR && p->t->dtype == CE_BOOL && p->t->ndim > 0) {
             const ce_tensor *m = p->t;
             if (s->has_mask)
-                return ce_unread(ev, "indexing with two masks is not read%s", "");
+                return ce_unread(ev, "indexing with two masks is not read");
             for (int k = 0; k < m->ndim; k++)
                 if (m->shape[k] != a->shape[d + k]) {
                     char x[64], y[64];
@@ -920,9 +920,9 @@ static int select_parts(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int 
             i0 = (long)p->t->data[0];
         else if (p->kind == CV_TENSOR || p->kind == CV_LIST || p->kind == CV_TUPLE)
             return ce_unread(ev, "indexing with a list or an integer tensor is not read; use slices, "
-                                 "whole numbers or a bool mask%s", "");
+                                 "whole numbers or a bool mask");
         else
-            return ce_raise(ev, "an index must be a whole number, a slice, None, ... or a bool mask%s", "");
+            return ce_raise(ev, "an index must be a whole number, a slice, None, ... or a bool mask");
         if (i0 < -a->shape[d] || i0 >= a->shape[d])
             return ce_raise(ev, "index %ld is out of range for an axis of size %ld", i0, a->shape[d]);
         s->fixed[d] = i0 < 0 ? i0 + a->shape[d] : i0;
@@ -1032,7 +1032,7 @@ ce_tensor *ct_einsum(ce_ev *ev, const char *spec_in, ce_tensor *const *ts, int n
             spec[k++] = *p;
     spec[k] = '\0';
     if (strstr(spec, "...")) {
-        ce_unread(ev, "einsum with ... is not read: name every axis%s", "");
+        ce_unread(ev, "einsum with ... is not read: name every axis");
         return NULL;
     }
     char *arrow = strstr(spec, "->");
@@ -1108,7 +1108,7 @@ ce_tensor *ct_einsum(ce_ev *ev, const char *spec_in, ce_tensor *const *ts, int n
     long total = 1;
     for (int j = 0; j < nl; j++)
         if ((total *= size[(unsigned char)letters[j]] ? size[(unsigned char)letters[j]] : 1) > 4 * QZ_CODE_MAX_NUMEL * 16) {
-            ce_unread(ev, "this einsum is too large for the grader%s", "");
+            ce_unread(ev, "this einsum is too large for the grader");
             return NULL;
         }
     long val[128] = {0};
@@ -1199,7 +1199,7 @@ ce_tensor *ct_rearrange(ce_ev *ev, const ce_tensor *a, const char *pattern, cons
     const char *arrow = strstr(pattern, "->");
     eaxes l, r;
     if (strstr(pattern, "...") || strchr(pattern, '1')) {
-        ce_unread(ev, "a rearrange pattern with ... or 1 is not read: name every axis%s", "");
+        ce_unread(ev, "a rearrange pattern with ... or 1 is not read: name every axis");
         return NULL;
     }
     if (!arrow || parse_side(pattern, arrow, &l) || parse_side(arrow + 2, pattern + strlen(pattern), &r)) {
@@ -1219,7 +1219,7 @@ ce_tensor *ct_rearrange(ce_ev *ev, const ce_tensor *a, const char *pattern, cons
         int unknown = -1;
         for (int k = 0; k < l.len[g]; k++) {
             if (ne >= CE_MAXD * 2) {
-                ce_unread(ev, "a rearrange pattern this long is not read%s", "");
+                ce_unread(ev, "a rearrange pattern this long is not read");
                 return NULL;
             }
             for (int j = 0; j < ne; j++)
@@ -1273,11 +1273,11 @@ ce_tensor *ct_rearrange(ce_ev *ev, const ce_tensor *a, const char *pattern, cons
         }
     }
     if (np != ne) {
-        ce_raise(ev, "rearrange: every axis of the left side must be on the right side%s", "");
+        ce_raise(ev, "rearrange: every axis of the left side must be on the right side");
         return NULL;
     }
     if (ne > CE_MAXD) {
-        ce_unread(ev, "a rearrange pattern this long is not read%s", "");
+        ce_unread(ev, "a rearrange pattern this long is not read");
         return NULL;
     }
     ce_tensor *e = ct_reshape(ev, a, ne, esize, 0);
