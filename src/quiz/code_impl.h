@@ -189,6 +189,8 @@ int ce_bind(ce_ev *ev, const char *name, const ce_val *v);
 /* Python's truth value of v; -1 with the run stopped when it has none (a tensor of
  * several numbers). */
 int ce_truth(ce_ev *ev, const ce_val *v);
+/* A tuple or list of n values (n of them, zeroed), or NULL with the run stopped. */
+ce_seq *ce_new_seq(ce_ev *ev, int n);
 /* Iterate v (a range, tuple, list, tensor along dim 0): its n items into *items. */
 int ce_items(ce_ev *ev, const ce_val *v, ce_val **items, long *n);
 
@@ -201,6 +203,10 @@ void ct_contiguous_strides(ce_tensor *t);
 int ct_is_contiguous(const ce_tensor *t);
 /* dim in [-ndim, ndim) (ndim + extra for unsqueeze) as 0-based; -1 with the run stopped. */
 int ct_dim(ce_ev *ev, long dim, int ndim, int *out);
+/* The shape a and b broadcast to (ndim, shape[CE_MAXD]); -1 (raised) when they do not. */
+int ct_broadcast(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, int *ndim, long *shape);
+/* Steps of t's data per axis of a broadcast shape of ndim axes (0 where t has size 1). */
+void ct_bsteps(const ce_tensor *t, int ndim, long *steps);
 /* A value as a tensor: a tensor, a number (0 axes), a nested list of numbers. */
 ce_tensor *ct_of(ce_ev *ev, const ce_val *v, ce_dtype want);
 /* "(2, 4, 5)" into buf. */

@@ -1,8 +1,9 @@
 /* Tensor operations of the code evaluator, with PyTorch's rules: broadcasting, type
  * promotion (bool < integer < float), matmul's batch axes, softmax (a row of −∞ only gives
- * NaN), reshape and view (view raises where PyTorch's strides would not allow it), basic and
- * boolean-mask indexing, einsum and einops' rearrange. Shapes are row-major; every result
- * is a new tensor in the run's arena (see quiz/code_impl.h). */
+ * NaN), reshape and view (view raises where PyTorch's strides would not allow it),
+ * reductions, where, tril and triu, cat and stack (indexing: code_index.c; einsum and
+ * rearrange: code_einsum.c). Shapes are row-major; every result is a new tensor in the
+ * run's arena (see quiz/code_impl.h). */
 #include "quiz/code_impl.h"
 
 #include <ctype.h>
@@ -191,7 +192,7 @@ ce_tensor *ct_of(ce_ev *ev, const ce_val *v, ce_dtype want)
 
 /* ---- broadcasting */
 
-static int broadcast(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, int *ndim, long *shape)
+int ct_broadcast(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, int *ndim, long *shape)
 {
     int n = a->ndim > b->ndim ? a->ndim : b->ndim;
     for (int i = 0; i < n; i++) {
@@ -210,7 +211,7 @@ static int broadcast(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, int *ndi
 }
 
 /* Steps of t's data per axis of a broadcast shape of ndim axes (0 where t has size 1). */
-static void bsteps(const ce_tensor *t, int ndim, long *steps)
+void ct_bsteps(const ce_tensor *t, int ndim, long *steps)
 {
     long s = 1;
     for (int i = ndim - 1; i >= 0; i--) {
@@ -261,7 +262,7 @@ ce_tensor *ct_binary(ce_ev *ev, enum ct_binop op, const ce_tensor *a, const ce_t
             }
     int ndim;
     long shape[CE_MAXD];
-    if (broadcast(ev, a, b, &ndim, shape))
+    if (ct_broadcast(ev, a, b, &ndim, shape))
         return NULL;
     ce_dtype dt = wider(a->dtype, b->dtype);
     if (op >= B_EQ && op <= B_GE)
@@ -274,8 +275,8 @@ ce_tensor *ct_binary(ce_ev *ev, enum ct_binop op, const ce_tensor *a, const ce_t
     if (!t)
         return NULL;
     long sa[CE_MAXD], sb[CE_MAXD], idx[CE_MAXD] = {0}, off[2] = {0, 0};
-    bsteps(a, ndim, sa);
-    bsteps(b, ndim, sb);
+    ct_bsteps(a, ndim, sa);
+    ct_bsteps(b, ndim, sb);
     const long *steps[2] = {sa, sb};
     for (long i = 0; i < t->numel; i++) {
         double x = a->data[off[0]], y = b->data[off[1]], r;
@@ -387,7 +388,7 @@ ce_tensor *ct_matmul(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, const ch
     memcpy(bb.shape, b->shape, sizeof(long) * (size_t)bb.ndim);
     int nb;
     long bshape[CE_MAXD];
-    if (broadcast(ev, &ba, &bb, &nb, bshape))
+    if (ct_broadcast(ev, &ba, &bb, &nb, bshape))
         return NULL;
     long shape[CE_MAXD];
     int ndim = nb;
@@ -404,8 +405,8 @@ ce_tensor *ct_matmul(ce_ev *ev, const ce_tensor *a, const ce_tensor *b, const ch
         batch *= bshape[i];
     long sa[CE_MAXD], sb[CE_MAXD], idx[CE_MAXD] = {0}, off[2] = {0, 0};
     ba.numel = bb.numel = 1;
-    bsteps(&ba, nb, sa);
-    bsteps(&bb, nb, sb);
+    ct_bsteps(&ba, nb, sa);
+    ct_bsteps(&bb, nb, sb);
     const long *steps[2] = {sa, sb};
     long amat = am * ak, bmat = bk * bm;
     for (long k = 0; k < batch; k++) {
@@ -691,19 +692,19 @@ ce_tensor *ct_where(ce_ev *ev, const ce_tensor *c, const ce_tensor *a, const ce_
     }
     int n1, ndim;
     long s1[CE_MAXD], shape[CE_MAXD];
-    if (broadcast(ev, c, a, &n1, s1))
+    if (ct_broadcast(ev, c, a, &n1, s1))
         return NULL;
     ce_tensor tmp = {.ndim = n1};
     memcpy(tmp.shape, s1, sizeof s1);
-    if (broadcast(ev, &tmp, b, &ndim, shape))
+    if (ct_broadcast(ev, &tmp, b, &ndim, shape))
         return NULL;
     ce_tensor *t = ct_new(ev, wider(a->dtype, b->dtype), ndim, shape);
     if (!t)
         return NULL;
     long sc[CE_MAXD], sa[CE_MAXD], sb[CE_MAXD], idx[CE_MAXD] = {0}, off[3] = {0, 0, 0};
-    bsteps(c, ndim, sc);
-    bsteps(a, ndim, sa);
-    bsteps(b, ndim, sb);
+    ct_bsteps(c, ndim, sc);
+    ct_bsteps(a, ndim, sa);
+    ct_bsteps(b, ndim, sb);
     const long *steps[3] = {sc, sa, sb};
     for (long i = 0; i < t->numel; i++) {
         t->data[i] = c->data[off[0]] != 0 ? a->data[off[1]] : b->data[off[2]];
@@ -803,487 +804,5 @@ ce_tensor *ct_narrow(ce_ev *ev, const ce_tensor *a, int dim, long start, long le
         memcpy(t->data + o * len * inner, a->data + (o * size + start) * inner,
                (size_t)(len * inner) * sizeof *t->data);
     memcpy(t->stride, a->stride, sizeof t->stride);
-    return t;
-}
-
-/* ---- indexing */
-
-/* What selects along the result's axes. */
-typedef struct sel_axis {
-    int kind;           /* 0 an axis of a sliced (src, start, step), 1 a new axis (None),
-                         * 2 the places a bool mask holds True (over mask_dims axes from src) */
-    int src;
-    long start, step, size;
-} sel_axis;
-
-typedef struct selection {
-    int ndim;
-    long shape[CE_MAXD];
-    sel_axis ax[CE_MAXD];
-    long fixed[CE_MAXD];        /* per axis of a: the index an int picks, or -1 */
-    long *mask_at;              /* kind 2: [size × mask_dims] coordinates of the True places */
-    int mask_dims;
-    int has_mask;
-    long stride[CE_MAXD];       /* the result's strides over a's memory (no mask) */
-} selection;
-
-static int select_parts(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int n, selection *s)
-{
-    memset(s, 0, sizeof *s);
-    int used = 0, ellipsis = -1;
-    for (int i = 0; i < n; i++) {
-        const ce_val *p = &parts[i];
-        if (p->kind == CV_ELLIPSIS) {
-            if (ellipsis >= 0)
-                return ce_raise(ev, "an index can hold one ... only");
-            ellipsis = i;
-        } else if (p->kind == CV_TENSOR && p->t->dtype == CE_BOOL && p->t->ndim > 0) {
-            used += p->t->ndim;
-        } else if (p->kind != CV_NONE) {
-            used++;
-        }
-    }
-    if (used > a->ndim)
-        return ce_raise(ev, "too many indices for a tensor of %d axes", a->ndim);
-    for (int d = 0; d < a->ndim; d++)
-        s->fixed[d] = -1;
-    int d = 0;
-    for (int i = 0; i < n; i++) {
-        const ce_val *p = &parts[i];
-        if (p->kind == CV_ELLIPSIS) {
-            for (int k = 0; k < a->ndim - used; k++, d++) {
-                s->ax[s->ndim] = (sel_axis){0, d, 0, 1, a->shape[d]};
-                s->stride[s->ndim] = a->stride[d];
-                s->shape[s->ndim++] = a->shape[d];
-            }
-            continue;
-        }
-        if (s->ndim >= CE_MAXD)
-            return ce_unread(ev, "a tensor of more than %d axes is too large for the grader", CE_MAXD);
-        if (p->kind == CV_NONE) {
-            s->ax[s->ndim] = (sel_axis){1, -1, 0, 1, 1};
-            s->stride[s->ndim] = 1;
-            s->shape[s->ndim++] = 1;
-            continue;
-        }
-        if (p->kind == CV_SLICE) {
-            long size = a->shape[d], step = p->has[2] ? p->r[2] : 1;
-            long lo = p->has[0] ? p->r[0] : 0, hi = p->has[1] ? p->r[1] : size;
-            lo = lo < 0 ? (lo + size < 0 ? 0 : lo + size) : (lo > size ? size : lo);
-            hi = hi < 0 ? (hi + size < 0 ? 0 : hi + size) : (hi > size ? size : hi);
-            long len = hi > lo ? (hi - lo + step - 1) / step : 0;
-            s->ax[s->ndim] = (sel_axis){0, d, lo, step, len};
-            s->stride[s->ndim] = a->stride[d] * step;
-            s->shape[s->ndim++] = len;
-            d++;
-            continue;
-        }
-        if (p->kind == CV_TENSOR && p->t->dtype == CE_BOOL && p->t->ndim > 0) {
-            const ce_tensor *m = p->t;
-            if (s->has_mask)
-                return ce_unread(ev, "indexing with two masks is not read");
-            for (int k = 0; k < m->ndim; k++)
-                if (m->shape[k] != a->shape[d + k]) {
-                    char x[64], y[64];
-                    return ce_raise(ev, "the mask's shape %s does not match the indexed axes of %s",
-                                    ct_shape_text(m->shape, m->ndim, x, sizeof x),
-                                    ct_shape_text(a->shape, a->ndim, y, sizeof y));
-                }
-            long count = 0;
-            for (long k = 0; k < m->numel; k++)
-                count += m->data[k] != 0;
-            s->mask_at = ce_alloc(ev->arena, (size_t)(count * m->ndim + 1) * sizeof *s->mask_at);
-            if (!s->mask_at)
-                return ce_nomem(ev);
-            long c = 0;
-            for (long k = 0; k < m->numel; k++) {
-                if (!m->data[k])
-                    continue;
-                long rest = k;
-                for (int j = m->ndim - 1; j >= 0; j--) {
-                    s->mask_at[c * m->ndim + j] = rest % m->shape[j];
-                    rest /= m->shape[j];
-                }
-                c++;
-            }
-            s->ax[s->ndim] = (sel_axis){2, d, 0, 1, count};
-            s->shape[s->ndim++] = count;
-            s->mask_dims = m->ndim;
-            s->has_mask = 1;
-            d += m->ndim;
-            continue;
-        }
-        long i0;
-        if (p->kind == CV_NUM && p->ntype != CE_FLOAT)
-            i0 = (long)p->num;
-        else if (p->kind == CV_TENSOR && p->t->ndim == 0 && p->t->dtype == CE_INT)
-            i0 = (long)p->t->data[0];
-        else if (p->kind == CV_TENSOR || p->kind == CV_LIST || p->kind == CV_TUPLE)
-            return ce_unread(ev, "indexing with a list or an integer tensor is not read; use slices, "
-                                 "whole numbers or a bool mask");
-        else
-            return ce_raise(ev, "an index must be a whole number, a slice, None, ... or a bool mask");
-        if (i0 < -a->shape[d] || i0 >= a->shape[d])
-            return ce_raise(ev, "index %ld is out of range for an axis of size %ld", i0, a->shape[d]);
-        s->fixed[d] = i0 < 0 ? i0 + a->shape[d] : i0;
-        d++;
-    }
-    for (; d < a->ndim; d++) {   /* the axes not named are taken whole */
-        if (s->ndim >= CE_MAXD)
-            return ce_unread(ev, "a tensor of more than %d axes is too large for the grader", CE_MAXD);
-        s->ax[s->ndim] = (sel_axis){0, d, 0, 1, a->shape[d]};
-        s->stride[s->ndim] = a->stride[d];
-        s->shape[s->ndim++] = a->shape[d];
-    }
-    long numel = 1;
-    for (int i = 0; i < s->ndim; i++)
-        if ((numel *= s->shape[i] ? s->shape[i] : 1) > QZ_CODE_MAX_NUMEL)
-            return ce_unread(ev, "a tensor this large is too large for the grader (at most %d numbers)",
-                             QZ_CODE_MAX_NUMEL);
-    return 0;
-}
-
-/* The offset in a's data of the result's element at idx. */
-static long sel_offset(const ce_tensor *a, const selection *s, const long *idx)
-{
-    long coord[CE_MAXD];
-    for (int d = 0; d < a->ndim; d++)
-        coord[d] = s->fixed[d];
-    for (int i = 0; i < s->ndim; i++) {
-        const sel_axis *x = &s->ax[i];
-        if (x->kind == 0)
-            coord[x->src] = x->start + idx[i] * x->step;
-        else if (x->kind == 2)
-            for (int j = 0; j < s->mask_dims; j++)
-                coord[x->src + j] = s->mask_at[idx[i] * s->mask_dims + j];
-    }
-    long off = 0;
-    for (int d = 0; d < a->ndim; d++)
-        off = off * a->shape[d] + coord[d];
-    return off;
-}
-
-ce_tensor *ct_index(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int n)
-{
-    selection s;
-    if (select_parts(ev, a, parts, n, &s))
-        return NULL;
-    ce_tensor *t = ct_new(ev, a->dtype, s.ndim, s.shape);
-    if (!t)
-        return NULL;
-    long idx[CE_MAXD] = {0};
-    for (long i = 0; i < t->numel; i++) {
-        t->data[i] = a->data[sel_offset(a, &s, idx)];
-        for (int d = s.ndim - 1; d >= 0; d--) {
-            if (++idx[d] < s.shape[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-    if (!s.has_mask)
-        memcpy(t->stride, s.stride, sizeof t->stride);
-    return t;
-}
-
-int ct_index_put(ce_ev *ev, ce_tensor *a, const ce_val *parts, int n, const ce_tensor *v)
-{
-    selection s;
-    if (select_parts(ev, a, parts, n, &s))
-        return -1;
-    ce_tensor shape = {.ndim = s.ndim};
-    memcpy(shape.shape, s.shape, sizeof shape.shape);
-    int ndim;
-    long bshape[CE_MAXD];
-    if (broadcast(ev, &shape, v, &ndim, bshape))
-        return -1;
-    if (ndim != s.ndim || memcmp(bshape, s.shape, sizeof(long) * (size_t)ndim)) {
-        char x[64], y[64];
-        return ce_raise(ev, "a value of shape %s cannot be assigned to a selection of shape %s",
-                        ct_shape_text(v->shape, v->ndim, x, sizeof x), ct_shape_text(s.shape, s.ndim, y, sizeof y));
-    }
-    long sv[CE_MAXD], idx[CE_MAXD] = {0};
-    bsteps(v, s.ndim, sv);
-    long numel = 1;
-    for (int i = 0; i < s.ndim; i++)
-        numel *= s.shape[i];
-    for (long i = 0; i < numel; i++) {
-        long vo = 0;
-        for (int d = 0; d < s.ndim; d++)
-            vo += idx[d] * sv[d];
-        double x = v->data[vo];
-        a->data[sel_offset(a, &s, idx)] = a->dtype == CE_BOOL ? x != 0 : a->dtype == CE_INT ? trunc(x) : x;
-        for (int d = s.ndim - 1; d >= 0; d--) {
-            if (++idx[d] < s.shape[d])
-                break;
-            idx[d] = 0;
-        }
-    }
-    return 0;
-}
-
-/* ---- einsum: any subscripts, as a loop over every assignment of the letters */
-
-ce_tensor *ct_einsum(ce_ev *ev, const char *spec_in, ce_tensor *const *ts, int n)
-{
-    char spec[256], ops[8][CE_MAXD + 1], outs[CE_MAXD + 1] = "";
-    size_t k = 0;
-    for (const char *p = spec_in; *p && k + 1 < sizeof spec; p++)
-        if (*p != ' ')
-            spec[k++] = *p;
-    spec[k] = '\0';
-    if (strstr(spec, "...")) {
-        ce_unread(ev, "einsum with ... is not read: name every axis");
-        return NULL;
-    }
-    char *arrow = strstr(spec, "->");
-    if (arrow)
-        *arrow = '\0';
-    int n_ops = 0;
-    for (char *p = spec, *q; n_ops < 8; p = q + 1) {
-        q = strchr(p, ',');
-        size_t len = q ? (size_t)(q - p) : strlen(p);
-        if (len > CE_MAXD)
-            goto bad;
-        memcpy(ops[n_ops], p, len);
-        ops[n_ops++][len] = '\0';
-        if (!q)
-            break;
-    }
-    if (n_ops != n) {
-        ce_raise(ev, "einsum: the subscripts name %d tensors, %d are given", n_ops, n);
-        return NULL;
-    }
-    long size[128];
-    for (int c = 0; c < 128; c++)
-        size[c] = -1;
-    int count[128] = {0};
-    for (int i = 0; i < n; i++) {
-        if ((int)strlen(ops[i]) != ts[i]->ndim) {
-            ce_raise(ev, "einsum: '%s' names %d axes, the tensor has %d", ops[i], (int)strlen(ops[i]), ts[i]->ndim);
-            return NULL;
-        }
-        for (int j = 0; ops[i][j]; j++) {
-            unsigned char c = (unsigned char)ops[i][j];
-            if (!isalpha(c))
-                goto bad;
-            count[c]++;
-            long sz = ts[i]->shape[j];
-            if (size[c] >= 0 && size[c] != sz && size[c] != 1 && sz != 1) {
-                ce_raise(ev, "einsum: the axis '%c' has two sizes, %ld and %ld", c, size[c], sz);
-                return NULL;
-            }
-            if (size[c] < 0 || size[c] == 1)
-                size[c] = sz;
-        }
-    }
-    if (arrow) {
-        if (strlen(arrow + 2) > CE_MAXD)
-            goto bad;
-        strcpy(outs, arrow + 2);
-        for (int j = 0; outs[j]; j++)
-            if (!isalpha((unsigned char)outs[j]) || size[(unsigned char)outs[j]] < 0 || strchr(outs + j + 1, outs[j]))
-                goto bad;
-    } else {
-        int m = 0;
-        for (int c = 'A'; c <= 'z' && m < CE_MAXD; c++)
-            if (count[c] == 1)
-                outs[m++] = (char)c;
-        outs[m] = '\0';
-    }
-    /* every letter, the output's first */
-    char letters[64];
-    int nl = 0;
-    for (int j = 0; outs[j]; j++)
-        letters[nl++] = outs[j];
-    for (int c = 0; c < 128; c++)
-        if (size[c] >= 0 && !strchr(outs, c))
-            letters[nl++] = (char)c;
-    long oshape[CE_MAXD];
-    int ond = (int)strlen(outs);
-    for (int j = 0; j < ond; j++)
-        oshape[j] = size[(unsigned char)outs[j]];
-    ce_tensor *t = ct_new(ev, CE_FLOAT, ond, oshape);
-    if (!t)
-        return NULL;
-    long total = 1;
-    for (int j = 0; j < nl; j++)
-        if ((total *= size[(unsigned char)letters[j]] ? size[(unsigned char)letters[j]] : 1) > 4 * QZ_CODE_MAX_NUMEL * 16) {
-            ce_unread(ev, "this einsum is too large for the grader");
-            return NULL;
-        }
-    long val[128] = {0};
-    for (long it = 0; it < total; it++) {
-        long rest = it;
-        for (int j = nl - 1; j >= 0; j--) {
-            long sz = size[(unsigned char)letters[j]];
-            val[(unsigned char)letters[j]] = sz ? rest % sz : 0;
-            rest = sz ? rest / sz : rest;
-        }
-        double prod = 1;
-        for (int i = 0; i < n; i++) {
-            long off = 0;
-            for (int j = 0; ops[i][j]; j++) {
-                long sz = ts[i]->shape[j];
-                off = off * sz + (sz == 1 ? 0 : val[(unsigned char)ops[i][j]]);
-            }
-            prod *= ts[i]->data[off];
-        }
-        long o = 0;
-        for (int j = 0; j < ond; j++)
-            o = o * oshape[j] + val[(unsigned char)outs[j]];
-        t->data[o] += prod;
-    }
-    return t;
-bad:
-    ce_raise(ev, "einsum cannot read the subscripts '%s'", spec_in);
-    return NULL;
-}
-
-/* ---- einops.rearrange */
-
-typedef struct eaxes {
-    int n;                      /* groups */
-    int len[CE_MAXD];           /* names per group */
-    char name[CE_MAXD][CE_MAXD][24];
-} eaxes;
-
-static int parse_side(const char *s, const char *e, eaxes *out)
-{
-    memset(out, 0, sizeof *out);
-    int group = 0;
-    for (const char *p = s; p < e;) {
-        if (isspace((unsigned char)*p)) {
-            p++;
-            continue;
-        }
-        if (*p == '(') {
-            if (group || out->n >= CE_MAXD)
-                return -1;
-            group = 1;
-            out->len[out->n++] = 0;
-            p++;
-            continue;
-        }
-        if (*p == ')') {
-            if (!group)
-                return -1;
-            group = 0;
-            p++;
-            continue;
-        }
-        if (!isalpha((unsigned char)*p) && *p != '_')
-            return -1;
-        const char *q = p;
-        while (q < e && (isalnum((unsigned char)*q) || *q == '_'))
-            q++;
-        if ((size_t)(q - p) >= sizeof out->name[0][0])
-            return -1;
-        if (!group) {
-            if (out->n >= CE_MAXD)
-                return -1;
-            out->len[out->n++] = 0;
-        }
-        int g = out->n - 1;
-        if (out->len[g] >= CE_MAXD)
-            return -1;
-        memcpy(out->name[g][out->len[g]], p, (size_t)(q - p));
-        out->name[g][out->len[g]++][q - p] = '\0';
-        p = q;
-    }
-    return group ? -1 : 0;
-}
-
-ce_tensor *ct_rearrange(ce_ev *ev, const ce_tensor *a, const char *pattern, const char *const *names,
-                        const long *sizes, int n_sizes)
-{
-    const char *arrow = strstr(pattern, "->");
-    eaxes l, r;
-    if (strstr(pattern, "...") || strchr(pattern, '1')) {
-        ce_unread(ev, "a rearrange pattern with ... or 1 is not read: name every axis");
-        return NULL;
-    }
-    if (!arrow || parse_side(pattern, arrow, &l) || parse_side(arrow + 2, pattern + strlen(pattern), &r)) {
-        ce_raise(ev, "rearrange cannot read the pattern '%s'", pattern);
-        return NULL;
-    }
-    if (l.n != a->ndim) {
-        ce_raise(ev, "rearrange: the pattern names %d axes, the tensor has %d", l.n, a->ndim);
-        return NULL;
-    }
-    /* the elementary axes of the left side and their sizes */
-    char el[CE_MAXD * 2][24];
-    long esize[CE_MAXD * 2];
-    int ne = 0;
-    for (int g = 0; g < l.n; g++) {
-        long known = 1;
-        int unknown = -1;
-        for (int k = 0; k < l.len[g]; k++) {
-            if (ne >= CE_MAXD * 2) {
-                ce_unread(ev, "a rearrange pattern this long is not read");
-                return NULL;
-            }
-            for (int j = 0; j < ne; j++)
-                if (!strcmp(el[j], l.name[g][k])) {
-                    ce_raise(ev, "rearrange: the axis '%s' is named twice", l.name[g][k]);
-                    return NULL;
-                }
-            strcpy(el[ne], l.name[g][k]);
-            esize[ne] = -1;
-            for (int j = 0; j < n_sizes; j++)
-                if (!strcmp(names[j], l.name[g][k]))
-                    esize[ne] = sizes[j];
-            if (esize[ne] < 0) {
-                if (unknown >= 0) {
-                    ce_raise(ev, "rearrange: give the size of '%s' (two sizes of one group are unknown)",
-                             l.name[g][k]);
-                    return NULL;
-                }
-                unknown = ne;
-            } else {
-                known *= esize[ne];
-            }
-            ne++;
-        }
-        if (unknown >= 0) {
-            if (!known || a->shape[g] % known) {
-                ce_raise(ev, "rearrange: the axis of size %ld cannot be split so", a->shape[g]);
-                return NULL;
-            }
-            esize[unknown] = a->shape[g] / known;
-        } else if (known != a->shape[g]) {
-            ce_raise(ev, "rearrange: the axis of size %ld is not %ld", a->shape[g], known);
-            return NULL;
-        }
-    }
-    int perm[CE_MAXD * 2], np = 0, used[CE_MAXD * 2] = {0};
-    long oshape[CE_MAXD];
-    for (int g = 0; g < r.n; g++) {
-        oshape[g] = 1;
-        for (int k = 0; k < r.len[g]; k++) {
-            int j = 0;
-            while (j < ne && strcmp(el[j], r.name[g][k]))
-                j++;
-            if (j == ne || used[j]++) {
-                ce_raise(ev, "rearrange: the axis '%s' of the right side is not one of the left side's, "
-                             "once", r.name[g][k]);
-                return NULL;
-            }
-            perm[np++] = j;
-            oshape[g] *= esize[j];
-        }
-    }
-    if (np != ne) {
-        ce_raise(ev, "rearrange: every axis of the left side must be on the right side");
-        return NULL;
-    }
-    if (ne > CE_MAXD) {
-        ce_unread(ev, "a rearrange pattern this long is not read");
-        return NULL;
-    }
-    ce_tensor *e = ct_reshape(ev, a, ne, esize, 0);
-    ce_tensor *p = e ? ct_permute(ev, e, perm) : NULL;
-    ce_tensor *t = p ? ct_reshape(ev, p, r.n, oshape, 0) : NULL;
-    if (t)
-        ct_contiguous_strides(t);
     return t;
 }
