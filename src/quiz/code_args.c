@@ -82,8 +82,7 @@ ce_tensor *ce_tensor_arg(ce_ev *ev, ce_args *a, int i, const char *kw, const cha
         return NULL;
     }
     if (v->kind != CV_TENSOR) {
-        ce_raise(ev, "%s() takes a tensor as %s, not a %s", a->fname, what,
-                 v->kind == CV_NUM ? "number" : v->kind == CV_TUPLE || v->kind == CV_LIST ? "list" : "value of another kind");
+        ce_raise(ev, "%s() takes a tensor as %s (torch.tensor(…) makes one)", a->fname, what);
         return NULL;
     }
     return v->t;

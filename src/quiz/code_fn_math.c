@@ -151,8 +151,8 @@ int cf_masked_fill(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     if (!v)
         return ce_missing(ev, a, "value");
     if (m->dtype != CE_BOOL)
-        return ce_raise(ev, "masked_fill() takes a bool mask (True where it fills), not %s; compare it "
-                            "first (mask == 0) or use .bool()", m->dtype == CE_FLOAT ? "floats" : "integers");
+        return ce_raise(ev, "masked_fill() takes a bool mask (True where it fills), not a %s one; compare "
+                            "it first (mask == 0) or use .bool()", m->dtype == CE_FLOAT ? "torch.float" : "torch.long");
     double value;
     if (v->kind == CV_TENSOR && v->t->ndim > 0)
         return ce_raise(ev, "masked_fill() fills with one number, not a tensor of %d axes", v->t->ndim);

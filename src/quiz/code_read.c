@@ -109,8 +109,8 @@ static int expect_close(rd *r, int op)
         return 0;
     }
     if (peek(r)->kind == T_END || peek(r)->kind == T_NEWLINE)
-        return read_fail(r, peek(r), op == ')' ? "a closing parenthesis is missing%s"
-                                          : "a closing bracket %s is missing", op == ']' ? "]" : "");
+        return op == ')' ? read_fail(r, peek(r), "a closing parenthesis is missing")
+                         : read_fail(r, peek(r), "a closing bracket ] is missing");
     return unexpected(r, peek(r));
 }
 

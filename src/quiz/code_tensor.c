@@ -185,8 +185,7 @@ ce_tensor *ct_of(ce_ev *ev, const ce_val *v, ce_dtype want)
         nested_fill(v, &p);
         return t;
     }
-    ce_raise(ev, "a tensor or a number is needed here, not %s",
-             v->kind == CV_NONE ? "None" : v->kind == CV_STR ? "a string" : "this value");
+    ce_raise(ev, "a tensor or a number is needed here");
     return NULL;
 }
 
@@ -755,9 +754,13 @@ ce_tensor *ct_cat(ce_ev *ev, ce_tensor *const *ts, int n, long dim_in, int stack
             same = x->shape[i] == f->shape[i] || (!stack && i == dim);
         if (!same) {
             char a[64], b[64];
-            ce_raise(ev, "%s: the tensors must have the same shape%s; %s and %s differ",
-                     stack ? "stack()" : "cat()", stack ? "" : " except along the axis joined",
-                     ct_shape_text(f->shape, f->ndim, a, sizeof a), ct_shape_text(x->shape, x->ndim, b, sizeof b));
+            if (stack)
+                ce_raise(ev, "stack(): the tensors must have one shape; %s and %s differ",
+                         ct_shape_text(f->shape, f->ndim, a, sizeof a), ct_shape_text(x->shape, x->ndim, b, sizeof b));
+            else
+                ce_raise(ev, "cat(): the tensors must have one shape but along the axis joined; %s and %s "
+                             "differ", ct_shape_text(f->shape, f->ndim, a, sizeof a),
+                         ct_shape_text(x->shape, x->ndim, b, sizeof b));
             return NULL;
         }
         dt = wider(dt, x->dtype);
