@@ -158,7 +158,7 @@ static int copy_val(ce_ev *ev, const ce_val *v, ce_val *out, memo *m)
         ce_seq *s = ce_new_seq(ev, v->seq->n);
         if (!s)
             return -1;
-        s->max_pair = v->seq->max_pair;
+        s->named = v->seq->named;
         for (int i = 0; i < v->seq->n; i++)
             if (copy_val(ev, &v->seq->v[i], &s->v[i], m))
                 return -1;

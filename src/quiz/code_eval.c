@@ -470,10 +470,13 @@ static int eval_attr(ce_ev *ev, const ce_node *n, ce_val *out)
         *self = x;
         return ce_lib_tensor_attr(ev, self, n->name, out);
     }
-    if ((x.kind == CV_TUPLE) && x.seq->max_pair &&
-        (!strcmp(n->name, "values") || !strcmp(n->name, "indices"))) {
-        *out = x.seq->v[!strcmp(n->name, "indices")];
-        return 0;
+    if (x.kind == CV_TUPLE && x.seq->named) {   /* max(dim).values, torch.finfo(…).min */
+        static const char *const names[][4] = {{""}, {"values", "indices"}, {"min", "max", "eps", "tiny"}};
+        for (int i = 0; i < 4 && i < x.seq->n; i++)
+            if (names[x.seq->named][i] && !strcmp(names[x.seq->named][i], n->name)) {
+                *out = x.seq->v[i];
+                return 0;
+            }
     }
     if (x.kind == CV_NUM && (!strcmp(n->name, "real")))
         return *out = x, 0;

@@ -51,6 +51,6 @@ ce_fn_impl cf_softmax, cf_log_softmax, cf_matmul, cf_einsum, cf_sdpa,
 ce_fn_impl cf_transpose, cf_permute, cf_movedim, cf_t, cf_reshape, cf_flatten, cf_squeeze,
     cf_unsqueeze, cf_identity, cf_cast, cf_to, cf_cat, cf_unbind, cf_split, cf_size;
 ce_fn_impl cf_fill, cf_like, cf_eye, cf_arange, cf_random, cf_manual_seed, cf_tensor,
-    cf_rearrange, cf_float, cf_len, cf_range, cf_print, cf_minmax, cf_sum_builtin, cf_seq;
+    cf_rearrange, cf_float, cf_len, cf_range, cf_print, cf_minmax, cf_sum_builtin, cf_seq, cf_finfo;
 
 #endif

@@ -278,7 +278,7 @@ int cf_reduce(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         ce_tensor *parts[2] = {t, ix};
         if (!ix || ce_parts_out(ev, parts, 2, out))
             return -1;
-        out->seq->max_pair = 1;
+        out->seq->named = SEQ_MAX;
         return 0;
     }
     *out = ce_tval(t);

@@ -59,8 +59,11 @@ typedef struct ce_val ce_val;
 typedef struct ce_seq {
     int n;
     ce_val *v;          /* [n] */
-    int max_pair;       /* (values, indices) of max(dim): .values and .indices read it */
+    int named;          /* a tuple whose items have names: SEQ_MAX (values, indices) of
+                         * max(dim), SEQ_FINFO (min, max, eps, tiny) of torch.finfo */
 } ce_seq;
+
+enum { SEQ_PLAIN, SEQ_MAX, SEQ_FINFO };
 
 struct ce_val {
     ce_kind kind;

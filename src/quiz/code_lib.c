@@ -95,6 +95,7 @@ static const lib_fn lib[] = {
     {"randn", W_T, cf_random, 0},
     {"rand", W_T, cf_random, 1},
     {"manual_seed", W_T, cf_manual_seed, 0},
+    {"finfo", W_T, cf_finfo, 0},
     {"tensor", W_T, cf_tensor, 0},
     {"as_tensor", W_T, cf_tensor, 0},
     {"array", W_NP, cf_tensor, 0},
