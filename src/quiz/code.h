@@ -9,7 +9,7 @@
  *
  * What is read (Python 3 syntax, one statement a line or several separated by `;`; in a
  * one-line field a new `name = …` after a complete statement starts the next one):
- *   statements  name = expr, a, b = expr, x[index] = expr, x += expr (and -= *= /=),
+ *   statements  name = expr, a, b = expr, x[index] = expr, x += expr (and -= *= /= @=),
  *               return expr, an expression alone, import / from … import (torch, torch.nn,
  *               torch.nn.functional, math, numpy, einops), for name in expr: … (its body on
  *               the same line, or the indented lines below it), pass
@@ -21,7 +21,9 @@
  *   tensors     up to QZ_CODE_MAX_DIMS axes, float (computed in double), bool and integer,
  *               broadcasting as PyTorch does; the functions and methods of code_lib.c
  *               (torch.*, F.*, nn.Softmax, nn.Identity, math.*, np.*, einops.rearrange,
- *               the tensor methods), with PyTorch's rules where a class trips: F.softmax
+ *               torch.finfo, the tensor methods; randn and rand from a seeded generator of
+ *               the project's, not PyTorch's numbers), with PyTorch's rules where a class
+ *               trips: F.softmax
  *               without dim takes dim 0 of a 3-D tensor, view() of a transposed tensor
  *               raises, masked_fill takes a bool mask, 1 - bool_tensor raises, .T reverses
  *               every axis, all -inf in a softmax row gives NaN
@@ -29,10 +31,15 @@
  *               is read by the formula reader (quiz/formula_impl.h) and that tree evaluated:
  *               juxtaposition and × are matrix products, ᵀ swaps the last two axes, the
  *               softmax runs over the last axis (the queries' axis where the formula says so)
- * What is not read (def, lambda, if, while, classes, try, slicing assignment with steps,
- * integer-array indexing) makes the answer unreadable, with the construct and its place
- * named; so does a name the setup does not define or a function the evaluator does not
- * know (named, never judged as wrong).
+ * Leniencies (what Python would refuse, read as the student means it): torch, F, nn,
+ * math, np and einops need no import; a bare softmax(x) runs over the last axis, sqrt,
+ * exp and rearrange need no module, inf and ∞ are float('inf'); a line's indentation is
+ * ignored outside a for.
+ * What is not read (def, lambda, if and while statements, classes, try, indexing with a
+ * list or an integer tensor) makes the answer unreadable, with the construct and its
+ * place named; so does a name the setup does not define or a function the evaluator does
+ * not know (named, never judged as wrong). Where PyTorch versions differ, the evaluator
+ * follows 2.1 and later (masked_fill takes a bool mask only).
  *
  * Limits: a tensor of at most QZ_CODE_MAX_NUMEL numbers, QZ_CODE_MAX_STEPS operations a
  * run (a loop counts each time round), expressions nested QZ_CODE_MAX_DEPTH deep, code of

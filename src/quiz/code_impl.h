@@ -79,7 +79,7 @@ struct ce_val {
     double opt;         /* CV_FUNC: nn.Softmax's dim (NAN: none) */
 };
 
-enum ce_module { MOD_TORCH, MOD_NN, MOD_F, MOD_MATH, MOD_NP, MOD_EINOPS, MOD_INIT_DUMMY };
+enum ce_module { MOD_TORCH, MOD_NN, MOD_F, MOD_MATH, MOD_NP, MOD_EINOPS };
 
 /* ---- the code as a tree */
 
@@ -203,7 +203,6 @@ ce_tensor *ct_new(ce_ev *ev, ce_dtype dt, int ndim, const long *shape);
 ce_tensor *ct_copy(ce_ev *ev, const ce_tensor *t);
 ce_tensor *ct_scalar(ce_ev *ev, ce_dtype dt, double x);
 void ct_contiguous_strides(ce_tensor *t);
-int ct_is_contiguous(const ce_tensor *t);
 /* dim in [-ndim, ndim) (ndim + extra for unsqueeze) as 0-based; -1 with the run stopped. */
 int ct_dim(ce_ev *ev, long dim, int ndim, int *out);
 /* The shape a and b broadcast to (ndim, shape[CE_MAXD]); -1 (raised) when they do not. */
@@ -265,8 +264,6 @@ int ce_lib_builtin(ce_ev *ev, const char *name, ce_val *out);
 int ce_lib_tensor_attr(ce_ev *ev, ce_val *self, const char *name, ce_val *out);
 /* Call a library function. */
 int ce_lib_call(ce_ev *ev, const ce_val *fn, ce_args *a, ce_val *out);
-/* The function's name for messages ("torch.softmax"). */
-const char *ce_lib_name(int fn);
 
 /* ---- formulas (code_formula.c) */
 

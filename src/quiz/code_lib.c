@@ -193,11 +193,6 @@ static int cf_module(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     return 0;
 }
 
-const char *ce_lib_name(int fn)
-{
-    return fn >= 0 && fn < N_LIB ? lib[fn].name : "?";
-}
-
 static const struct { const char *name; unsigned where; double value; } constants[] = {
     {"inf", W_MATH | W_NP | W_T | W_B, INFINITY}, {"nan", W_MATH | W_NP | W_T | W_B, NAN},
     {"pi", W_MATH | W_NP | W_T, M_PI}, {"e", W_MATH | W_NP | W_T, M_E},

@@ -30,17 +30,6 @@ void ct_contiguous_strides(ce_tensor *t)
     }
 }
 
-int ct_is_contiguous(const ce_tensor *t)
-{
-    long s = 1;
-    for (int i = t->ndim - 1; i >= 0; i--) {
-        if (t->shape[i] != 1 && t->stride[i] != s)
-            return 0;
-        s *= t->shape[i];
-    }
-    return 1;
-}
-
 ce_tensor *ct_new(ce_ev *ev, ce_dtype dt, int ndim, const long *shape)
 {
     if (ndim > CE_MAXD) {
