@@ -23,10 +23,9 @@
  *               (torch.*, F.*, nn.Softmax, nn.Identity, math.*, np.*, einops.rearrange,
  *               torch.finfo, the tensor methods; randn and rand from a seeded generator of
  *               the project's, not PyTorch's numbers), with PyTorch's rules where a class
- *               trips: F.softmax
- *               without dim takes dim 0 of a 3-D tensor, view() of a transposed tensor
- *               raises, masked_fill takes a bool mask, 1 - bool_tensor raises, .T reverses
- *               every axis, all -inf in a softmax row gives NaN
+ *               trips: F.softmax without dim takes dim 0 of a 3-D tensor, view() of a
+ *               transposed tensor raises, masked_fill takes a bool mask, 1 - bool_tensor
+ *               raises, .T reverses every axis, all -inf in a softmax row gives NaN
  *   formulas    an answer that is no Python (softmax(QK^T/sqrt(d_k) + M) V, Unicode, LaTeX)
  *               is read by the formula reader (quiz/formula_impl.h) and that tree evaluated:
  *               juxtaposition and × are matrix products, ᵀ swaps the last two axes, the
