@@ -49,11 +49,11 @@ int ce_set_tensor(ce_val *out, ce_tensor *t)
 int ce_to_long(ce_ev *ev, ce_args *a, const ce_val *v, long *out)
 {
     if (v->kind == CV_NUM && v->ntype != CE_FLOAT) {
-        *out = (long)v->num;
+        *out = ce_long_of(v->num);
         return 0;
     }
     if (v->kind == CV_TENSOR && v->t->numel == 1 && v->t->dtype != CE_FLOAT) {
-        *out = (long)v->t->data[0];
+        *out = ce_long_of(v->t->data[0]);
         return 0;
     }
     return ce_raise(ev, "%s() takes a whole number here", a->fname);

@@ -276,7 +276,7 @@ const char *qz_code_env_name_of(const qz_code_env *env, long value)
     const char *found = NULL;
     for (int i = 0; i < env->n; i++) {
         const ce_val *v = &env->names[i].val;
-        if (v->kind == CV_NUM && v->ntype == CE_INT && (long)v->num == value) {
+        if (v->kind == CV_NUM && v->ntype == CE_INT && ce_long_of(v->num) == value) {
             if (found)
                 return NULL;
             found = env->names[i].name;

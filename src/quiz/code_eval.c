@@ -221,9 +221,9 @@ static int py_number_op(ce_ev *ev, int op, const ce_val *a, const ce_val *b, ce_
         if (x < 0 && y != floor(y))
             return ce_unread(ev, "a negative number to a fractional power is a complex number");
         break;
-    case '&': r = (double)((long)x & (long)y); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
-    case '|': r = (double)((long)x | (long)y); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
-    case '^': r = (double)((long)x ^ (long)y); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
+    case '&': r = (double)(ce_long_of(x) & ce_long_of(y)); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
+    case '|': r = (double)(ce_long_of(x) | ce_long_of(y)); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
+    case '^': r = (double)(ce_long_of(x) ^ ce_long_of(y)); t = a->ntype == CE_BOOL && b->ntype == CE_BOOL ? CE_BOOL : CE_INT; break;
     case '@': return ce_raise(ev, "@ multiplies matrices, not numbers");
     default: return ce_raise(ev, "this operator does not apply to numbers");
     }
@@ -406,7 +406,7 @@ static int eval_index(ce_ev *ev, const ce_node *n, ce_val *out)
     if (x.kind == CV_TUPLE || x.kind == CV_LIST) {
         long len = x.seq->n;
         if (ix.kind == CV_NUM && ix.ntype != CE_FLOAT) {
-            long i = (long)ix.num;
+            long i = ce_long_of(ix.num);
             if (i < -len || i >= len)
                 return ce_raise(ev, "index %ld is out of range", i);
             *out = x.seq->v[i < 0 ? i + len : i];
@@ -445,7 +445,7 @@ static int slice_part(ce_ev *ev, const ce_node *n, long *out, int *has)
         v = num_val(v.t->data[0], CE_INT);
     if (v.kind != CV_NUM || v.ntype == CE_FLOAT)
         return ce_raise(ev, "slice indices must be whole numbers");
-    *out = (long)v.num;
+    *out = ce_long_of(v.num);
     *has = 1;
     return 0;
 }

@@ -233,6 +233,8 @@ int cf_rearrange(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         names[n] = a->kw_names[k];
         if (ce_to_long(ev, a, &a->kw[k], &sizes[n]))
             return -1;
+        if (sizes[n] < 1 || sizes[n] > QZ_CODE_MAX_NUMEL)
+            return ce_raise(ev, "rearrange: the size of '%s' must be from 1 to %d", names[n], QZ_CODE_MAX_NUMEL);
         n++;
     }
     return ce_set_tensor(out, ct_rearrange(ev, t, p->str, names, sizes, n));

@@ -22,7 +22,7 @@ int cf_do_softmax(ce_ev *ev, ce_args *a, ce_val *out, int mode, int log_, double
         d = ce_arg(a, -1, "axis");
     long dim;
     if (mode == SM_MODULE && !isnan(module_dim)) {
-        dim = (long)module_dim;
+        dim = ce_long_of(module_dim);
     } else if (d && d->kind != CV_NONE) {
         if (ce_to_long(ev, a, d, &dim))
             return -1;

@@ -13,6 +13,14 @@
 /* Bytes a run may allocate in all (tensors, values, the tree), whatever it computes. */
 #define CE_MAX_BYTES (48u << 20)
 
+/* A double as a long without undefined behaviour: NaN is 0, beyond ±2⁶² is clamped (a size
+ * or an index that large is refused later as too large or out of range). */
+static inline long ce_long_of(double x)
+{
+    return x != x ? 0 : x > 4611686018427387904.0 ? 4611686018427387904L
+         : x < -4611686018427387904.0 ? -4611686018427387904L : (long)x;
+}
+
 /* ---- memory: one arena per run (and one per environment); nothing is freed alone */
 
 typedef struct ce_block {

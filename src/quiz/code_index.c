@@ -116,9 +116,9 @@ static int select_parts(ce_ev *ev, const ce_tensor *a, const ce_val *parts, int 
         }
         long i0;
         if (p->kind == CV_NUM && p->ntype != CE_FLOAT)
-            i0 = (long)p->num;
+            i0 = ce_long_of(p->num);
         else if (p->kind == CV_TENSOR && p->t->ndim == 0 && p->t->dtype == CE_INT)
-            i0 = (long)p->t->data[0];
+            i0 = ce_long_of(p->t->data[0]);
         else if (p->kind == CV_TENSOR || p->kind == CV_LIST || p->kind == CV_TUPLE)
             return ce_unread(ev, "indexing with a list or an integer tensor is not read; use slices, "
                                  "whole numbers or a bool mask");

@@ -282,9 +282,9 @@ ce_tensor *ct_binary(ce_ev *ev, enum ct_binop op, const ce_tensor *a, const ce_t
         case B_LE: r = x <= y; break;
         case B_GT: r = x > y; break;
         case B_GE: r = x >= y; break;
-        case B_AND: r = (double)((long)x & (long)y); break;
-        case B_OR: r = (double)((long)x | (long)y); break;
-        case B_XOR: r = (double)((long)x ^ (long)y); break;
+        case B_AND: r = (double)(ce_long_of(x) & ce_long_of(y)); break;
+        case B_OR: r = (double)(ce_long_of(x) | ce_long_of(y)); break;
+        case B_XOR: r = (double)(ce_long_of(x) ^ ce_long_of(y)); break;
         case B_MAX: r = isnan(x) || isnan(y) ? NAN : x > y ? x : y; break;
         default: r = isnan(x) || isnan(y) ? NAN : x < y ? x : y; break;
         }
@@ -551,6 +551,10 @@ ce_tensor *ct_reshape(ce_ev *ev, const ce_tensor *a, int ndim, const long *shape
             infer = i;
         } else if (shape[i] < 0) {
             ce_raise(ev, "a size cannot be negative (%ld)", shape[i]);
+            return NULL;
+        } else if (shape[i] > QZ_CODE_MAX_NUMEL) {
+            ce_raise(ev, "the shape %s does not fit a tensor of %ld numbers",
+                     ct_shape_text(shape_in, ndim, want, sizeof want), a->numel);
             return NULL;
         } else {
             known *= shape[i];
