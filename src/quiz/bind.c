@@ -305,7 +305,19 @@ const at_question *qz_find_question(const at_lesson_set *set, const char *id,
     if (qz_split_id(id, l, qid, sizeof l))
         return NULL;
     const at_lesson *found = at_lesson_set_find(set, l);
+    const at_question *q = found ? at_lesson_find_question(found, qid, NULL) : NULL;
+    if (!q && !strchr(id, ':')) {   /* code-bug-4: the one lesson that has it */
+        for (size_t i = 0; set && i < set->count; i++) {
+            const at_question *x = at_lesson_find_question(set->lessons[i], id, NULL);
+            if (x && q)
+                return NULL;   /* in two lessons: LESSON:QID tells them apart */
+            if (x) {
+                q = x;
+                found = set->lessons[i];
+            }
+        }
+    }
     if (lesson)
-        *lesson = found;
-    return found ? at_lesson_find_question(found, qid, NULL) : NULL;
+        *lesson = q ? found : at_lesson_set_find(set, l);
+    return q;
 }

@@ -52,6 +52,15 @@ out = weights @ V"
   expect_status "$lang bug 5: view of the transposed heads raises" 1 chk $lang code-bug-5 \
     "concat = heads.transpose(1, 2).view(B, n, d_model)"
 done
+# the question id alone names the one lesson that has it
+for lang in en zh; do
+  expect_status "$lang check code-bug-4 (no lesson named): right" 0 "$AT_BIN" --lang $lang check code-bug-4 \
+    "scores = scores.masked_fill(~allowed, float('-inf')); out = F.softmax(scores, dim=-1) @ V" --no-save
+  expect_status "$lang check code-bug-5 (no lesson named): wrong" 1 "$AT_BIN" --lang $lang check code-bug-5 \
+    "concat = heads.transpose(2, 3).reshape(B, n, d_model)" --no-save
+done
+out=$("$AT_BIN" --lang zh check code-bug-5 "concat = heads.transpose(2, 3).reshape(B, n, d_model)" --no-save 2>&1)
+expect_contains "zh check code-bug-5: tokens still mixed, in Chinese" "词元还是混在一起" "$out"
 out=$(chk en code-bug-1 "return F.softmax(Q @ K.transpose(-2, -1) / d_k, dim=-1) @ V")
 expect_contains "bug 1 typed back: the slip is named" "Divided by dₖ instead of √dₖ" "$out"
 out=$(chk en code-bug-2 "return torch.softmax(Q @ K.mT / math.sqrt(Q.size(-1)), dim=-2) @ V")
