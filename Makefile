@@ -57,7 +57,7 @@ LIB_ASAN  := build/asan/libattn.a
 UNIT_BINS := $(patsubst tests/unit/%.c,build/rel/tests/%,$(TEST_SRC))
 UNIT_ASAN := $(patsubst tests/unit/%.c,build/asan/tests/%,$(TEST_SRC))
 # libFuzzer targets (tests/fuzz/fuzz_<name>.c) and their replay drivers for `make test`
-FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece
+FUZZ_ALL := lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece code
 FUZZ_REPLAY := $(patsubst %,build/asan/fuzz/replay_%,$(FUZZ_ALL))
 
 .SECONDARY:
@@ -160,7 +160,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 # seconds one input may take before libFuzzer calls it a hang (raise it on a loaded machine)
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece
+FUZZ_TARGETS ?= lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece code
 FUZZ_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer
 build/fuzz/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -182,6 +182,7 @@ fuzz: deps
 	    lesson) max=65536; dict=-dict=tests/fuzz/lesson.dict; \
 	      for f in lessons/*/*.yaml tests/lint/*.yaml; do cp "$$f" "$$c/$$(echo "$$f" | tr / _)"; done ;; \
 	    compute) max=16384; dict=-dict=tests/fuzz/lesson.dict ;; \
+	    code) dict=-dict=tests/fuzz/code.dict ;; \
 	    safetensors) max=1048576; cp models/*.safetensors $$c/ ;; \
 	  esac; \
 	  echo "== fuzz_$$t ($(FUZZ_SECONDS) s)"; \

@@ -32,10 +32,12 @@ static int usage(FILE *f)
     fprintf(f, "usage: attn-tutor check QID ANSWER [--format text|json] [--self VERDICT] [--no-save]\n"
                "                        [--reveal]\n"
                "  Grades one answer against the values the attention engine computes.\n"
-               "  QID        q1 … q5 for the self-test, LESSON:QID for any other question\n"
+               "  QID        q1 … q5 for the self-test, LESSON:QID for any other question (or QID\n"
+               "             alone when one lesson only has it: code-bug-4)\n"
                "  ANSWER     numbers as you would write them, e.g. \"0.42 0.16\", \"cat=0.42, sat=0.16\",\n"
                "             \"about .42 and .16\", \"42%% 16%%\", \"e/6.44 1/6.44\", \"e/6.44 ≈ 0.42, …\",\n"
-               "             \"21 pairs\"; a formula, a letter for a choice, a sentence for a text question\n"
+               "             \"21 pairs\"; a formula, a letter for a choice, a sentence for a text question,\n"
+               "             Python lines for a code question (several separated by ; or new lines)\n"
                "  --reveal   with a wrong or partly right answer, also show the right answer, the\n"
                "             engine's worked steps and the explanation (held back otherwise, so that\n"
                "             you can try again; JSON carries them in \"expected\" and \"reveal\")\n"
@@ -350,6 +352,8 @@ int cli_check(int argc, char **argv)
         if (r.feedback && r.feedback[shown] && q->kind == AT_Q_TEXT)
             printf(qz_tr(lang, "\nTry again; to see what is missing and the reference answer, add "
                                "--reveal.\n"));
+        else if (r.feedback && r.feedback[shown] && q->kind == AT_Q_CODE)
+            printf(qz_tr(lang, "\nTry again; to see the right lines and the explanation, add --reveal.\n"));
         else if (r.feedback && r.feedback[shown])
             printf(qz_tr(lang, "\nTry again; to see the right answer and the engine's worked steps, "
                                "add --reveal.\n"));

@@ -4,6 +4,8 @@
  * lesson root: each language is loaded as a set and the two are compared. */
 #include "cli/cli.h"
 #include "lesson/lesson.h"
+#include "quiz/bind.h"
+#include "quiz/code.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -59,6 +61,56 @@ static void check_set(const at_lesson_set *s, at_diag_list *d)
     }
 }
 
+/* A code question's lines run by the grader's own evaluator (quiz/code.h): the setup
+ * and the canonical lines run and give `result`, every mistake computes something else.
+ * Each problem is an error at the field it is in. */
+static void check_code(const at_lesson *l, at_diag_list *d)
+{
+    for (unsigned k = 0; k < l->doc->steps_count; k++) {
+        const at_question *q = l->doc->steps[k].question;
+        const at_code_where *w = l->calc[k].code;
+        if (!q || q->kind != AT_Q_CODE || !w)
+            continue;
+        qz_bound b;
+        at_error err;
+        if (qz_bind_question(q, &b, &err)) {
+            at_diag_add(d, AT_DIAG_ERROR, l->path, l->calc[k].line, l->calc[k].col, "%s", err.msg);
+            continue;
+        }
+        qz_code_problem p[16];
+        int n = qz_code_check_question(&b.q, p, 16);
+        if (n < 0)
+            at_diag_add(d, AT_DIAG_ERROR, l->path, l->calc[k].line, l->calc[k].col,
+                        "question %s: out of memory while its code ran", q->id);
+        for (int i = 0; i < n && i < 16; i++) {
+            int line = w->canonical_line, col = w->canonical_col;
+            if (p[i].field == QZ_CODE_FIELD_SETUP) {
+                line = w->setup_line;
+                col = w->setup_col;
+            } else if (p[i].field == QZ_CODE_FIELD_RESULT) {
+                line = w->result_line;
+                col = w->result_col;
+            } else if (p[i].field == QZ_CODE_FIELD_MISTAKE) {
+                unsigned at = (unsigned)p[i].answer;
+                for (size_t m = 0; m < p[i].mistake; m++)
+                    at += q->mistakes[m].answers_count;
+                if (at < w->n_answers) {
+                    line = w->answer_line[at];
+                    col = w->answer_col[at];
+                }
+            }
+            at_diag_add(d, AT_DIAG_ERROR, l->path, line, col, "%s", p[i].msg);
+        }
+        qz_bound_free(&b);
+    }
+}
+
+static void check_code_set(const at_lesson_set *s, at_diag_list *d)
+{
+    for (size_t i = 0; i < s->count; i++)
+        check_code(s->lessons[i], d);
+}
+
 /* Every lesson and question of a in b too. */
 static void check_in_step(const at_lesson_set *a, const at_lesson_set *b, const char *bname,
                           int compare_order, at_diag_list *d)
@@ -104,6 +156,8 @@ static int lint_root(const char *dir, const at_model *m, at_diag_list *d, size_t
     int re = has_en ? at_lesson_set_load_checked(dir, "en", m, &en, d) : AT_EIO;
     check_set(&zh, d);
     check_set(&en, d);
+    check_code_set(&zh, d);
+    check_code_set(&en, d);
     /* Only compare when both languages loaded completely: a broken file is
      * reported once, not again as "missing". */
     if (rz == AT_OK && re == AT_OK) {
@@ -121,8 +175,10 @@ static int lint_file(const char *path, const at_model *m, at_diag_list *d, size_
 {
     at_lesson *l;
     int rc = at_lesson_load_checked(path, m, &l, d);
-    if (rc == AT_OK)
+    if (rc == AT_OK) {
+        check_code(l, d);
         at_lesson_free(l);
+    }
     (*files)++;
     return rc == AT_ENOTREG ? -1 : 0;
 }

@@ -289,6 +289,16 @@ static void show_answer(FILE *f, const at_question *q, const at_question_calc *c
         }
     } else if (q->kind == AT_Q_FORMULA) {
         fprintf(f, qz_tr(lang, "  answer: %s\n"), q->canonical);
+    } else if (q->kind == AT_Q_CODE) {
+        fputs(qz_tr(lang, "  answer:"), f);
+        fputc('\n', f);
+        indent(f, q->canonical, "    ");
+        for (unsigned i = 0; i < q->mistakes_count; i++) {
+            fprintf(f, qz_tr(lang, "  mistake %s:\n"), q->mistakes[i].name);
+            for (unsigned k = 0; k < q->mistakes[i].answers_count; k++)
+                indent(f, q->mistakes[i].answers[k], "    ");
+            indent(f, q->mistakes[i].feedback, "      ");
+        }
     } else if (q->kind == AT_Q_TEXT) {
         fprintf(f, qz_tr(lang, "  key concepts (%u needed):\n"),
                 q->min_concepts ? *q->min_concepts : q->rubric_count);
@@ -307,7 +317,8 @@ static const char *question_kind(at_question_kind k, qz_lang lang)
                                         QZ_NC_("question kind", "attention"),
                                         QZ_NC_("question kind", "choice"),
                                         QZ_NC_("question kind", "formula"),
-                                        QZ_NC_("question kind", "text")};
+                                        QZ_NC_("question kind", "text"),
+                                        QZ_NC_("question kind", "code")};
     if (k == 0 || (unsigned)k >= sizeof names / sizeof names[0])
         return at_question_kind_name(k);
     return qz_trc(lang, "question kind", names[k]);

@@ -197,7 +197,8 @@ typedef struct at_compute {
 
 typedef enum at_question_kind {
     AT_Q_SOFTMAX = 1, AT_Q_NUMERIC, AT_Q_ATTENTION, AT_Q_CHOICE, AT_Q_FORMULA, AT_Q_TEXT,
-} at_question_kind;   /* kind: softmax | numeric | attention | choice | formula | text */
+    AT_Q_CODE,
+} at_question_kind;   /* kind: softmax | numeric | attention | choice | formula | text | code */
 
 /* Other words for a token, as the prompt calls it (the English prompt calls 下雨
  * "rains"): an answer may label a value with them. */
@@ -213,6 +214,15 @@ typedef struct at_slip {
     double value;             /* value: the wrong number */
     char *feedback;           /* feedback: what was slipped, in the lesson's language */
 } at_slip;
+
+/* A known wrong answer to a code question: code that makes the mistake and what it
+ * breaks (see qz_code_mistake). */
+typedef struct at_code_mistake {
+    char *name;               /* name: a short id, letters, digits, '-' */
+    char **answers;           /* answers: [..] code that makes this mistake */
+    unsigned answers_count;
+    char *feedback;           /* feedback: what it breaks, in the lesson's language */
+} at_code_mistake;
 
 /* A wrong statement about a concept (see qz_concept for how it is matched). */
 typedef struct at_contradiction {
@@ -309,10 +319,16 @@ typedef struct at_question {
     at_option *options;       /* options: [..] */
     unsigned options_count;
     bool *multiple;           /* multiple: more than one option is right */
-    /* formula */
-    char *canonical;          /* canonical: e.g. softmax(Q K^T / sqrt(d_k)) V */
+    /* formula, code */
+    char *canonical;          /* canonical: e.g. softmax(Q K^T / sqrt(d_k)) V; code: the
+                                 right lines */
     char *follow_up;          /* follow_up: id of a text question of this lesson that grades
                                  the words a student writes beside the formula (q2b) */
+    /* code */
+    char *setup;              /* setup: code that makes the names an answer may use */
+    char *result;             /* result: the name the answer must compute */
+    at_code_mistake *mistakes;   /* mistakes: [..] known wrong answers and what they break */
+    unsigned mistakes_count;
     /* text */
     at_concept *rubric;       /* rubric: [..] */
     unsigned rubric_count;
@@ -449,11 +465,22 @@ typedef struct at_question_calc {
 int at_question_compute(const at_question *q, at_question_calc *out, at_error *err);
 void at_question_calc_free(at_question_calc *c);
 
+/* Where a code question's fields are written, for the diagnostics of the checks that run
+ * its code (quiz/code.h: qz_code_check_question; `attn-tutor lint`). 0 when absent. */
+typedef struct at_code_where {
+    int setup_line, setup_col;
+    int result_line, result_col;
+    int canonical_line, canonical_col;
+    int *answer_line, *answer_col;  /* [n_answers]: every mistake's answers, in order */
+    unsigned n_answers;
+} at_code_where;
+
 /* What is derived for one step (same index as doc->steps). */
 typedef struct at_step_calc {
     int line, col;                 /* where the step starts in the file */
     at_compute_result *compute;    /* compute steps (NULL for `time: true`: the caller runs it) */
     at_question_calc *question;    /* question steps */
+    at_code_where *code;           /* code questions: where their fields are; else NULL */
 } at_step_calc;
 
 /* A lab step run on a model: the sentence tokenised and attended. */

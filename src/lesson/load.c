@@ -219,6 +219,11 @@ void at_lesson_free(at_lesson *l)
             at_question_calc_free(l->calc[i].question);
             free(l->calc[i].question);
         }
+        if (l->calc[i].code) {
+            free(l->calc[i].code->answer_line);
+            free(l->calc[i].code->answer_col);
+            free(l->calc[i].code);
+        }
     }
     free(l->calc);
     at_yaml_free(&at_lesson_schema, l->doc);
@@ -267,7 +272,7 @@ const char *at_step_kind_name(at_step_kind k)
 const char *at_question_kind_name(at_question_kind k)
 {
     static const char *names[] = {"?", "softmax", "numeric", "attention",
-                                  "choice", "formula", "text"};
+                                  "choice", "formula", "text", "code"};
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 

@@ -25,6 +25,7 @@ static const kind_rule question_rules[] = {
     {"choice", "options multiple", "options"},
     {"formula", "canonical follow_up", "canonical"},
     {"text", "rubric misconceptions reference min_concepts", "rubric reference"},
+    {"code", "setup result canonical mistakes", "setup result canonical"},
 };
 
 /* Is word one of the space-separated words of list? */

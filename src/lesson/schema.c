@@ -30,6 +30,7 @@ static const cyaml_strval_t lab_mask_strings[] = {
 static const cyaml_strval_t question_kind_strings[] = {
     {"softmax", AT_Q_SOFTMAX},     {"numeric", AT_Q_NUMERIC}, {"attention", AT_Q_ATTENTION},
     {"choice", AT_Q_CHOICE},       {"formula", AT_Q_FORMULA}, {"text", AT_Q_TEXT},
+    {"code", AT_Q_CODE},
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -172,6 +173,17 @@ static const cyaml_schema_field_t slip_fields[] = {
 static const cyaml_schema_value_t slip_entry = {
     CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_slip, slip_fields),
 };
+static const cyaml_schema_field_t code_mistake_fields[] = {
+    CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_DEFAULT, at_code_mistake, name, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("answers", CYAML_FLAG_POINTER, at_code_mistake, answers, &string_entry, 1,
+                         CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("feedback", CYAML_FLAG_DEFAULT, at_code_mistake, feedback, 1,
+                           CYAML_UNLIMITED),
+    CYAML_FIELD_END,
+};
+static const cyaml_schema_value_t code_mistake_entry = {
+    CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, at_code_mistake, code_mistake_fields),
+};
 static const cyaml_schema_field_t contradiction_fields[] = {
     CYAML_FIELD_SEQUENCE("phrases", OPT | CYAML_FLAG_POINTER, at_contradiction, phrases,
                          &string_entry, 0, CYAML_UNLIMITED),
@@ -277,6 +289,10 @@ const cyaml_schema_field_t at_question_fields[] = {
     CYAML_FIELD_BOOL_PTR("multiple", OPT, at_question, multiple),
     CYAML_FIELD_STRING_PTR("canonical", OPT, at_question, canonical, 1, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("follow_up", OPT, at_question, follow_up, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("setup", OPT, at_question, setup, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_STRING_PTR("result", OPT, at_question, result, 1, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("mistakes", OPT | CYAML_FLAG_POINTER, at_question, mistakes,
+                         &code_mistake_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("rubric", OPT | CYAML_FLAG_POINTER, at_question, rubric, &concept_entry,
                          0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("misconceptions", OPT | CYAML_FLAG_POINTER, at_question, misconceptions,

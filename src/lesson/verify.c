@@ -127,6 +127,8 @@ static void verify_compute(verifier *v, at_step_calc *calc, const at_compute *c,
     verify_predict(v, c->predict, r, NULL, node);
 }
 
+static void record_code(verifier *v, at_step_calc *calc, const at_question *q, const ynode *node);
+
 static void verify_question(verifier *v, at_step_calc *calc, const at_question *q,
                             const ynode *node)
 {
@@ -162,6 +164,48 @@ static void verify_question(verifier *v, at_step_calc *calc, const at_question *
         report(v, AT_DIAG_ERROR, ynode_get(node, "min_concepts", NULL), "%s",
                "`min_concepts` is larger than the number of rubric concepts");
     at_lint_rubric(q, node, v->file, v->diags);
+    record_code(v, calc, q, node);
+}
+
+/* A code question: where its fields are, for the checks that run its code (they live in
+ * src/quiz, which lessons do not call: attn-tutor lint runs them on the loaded lesson). */
+static void record_code(verifier *v, at_step_calc *calc, const at_question *q, const ynode *node)
+{
+    if (q->kind != AT_Q_CODE)
+        return;
+    at_code_where *w = calloc(1, sizeof *w);
+    unsigned n = 0;
+    for (unsigned i = 0; i < q->mistakes_count; i++)
+        n += q->mistakes[i].answers_count;
+    if (!w || !(w->answer_line = calloc(n ? n : 1, sizeof *w->answer_line)) ||
+        !(w->answer_col = calloc(n ? n : 1, sizeof *w->answer_col))) {
+        if (w) {
+            free(w->answer_line);
+            free(w);
+        }
+        return;
+    }
+    const ynode *s = ynode_get(node, "setup", NULL), *r = ynode_get(node, "result", NULL),
+                *c = ynode_get(node, "canonical", NULL), *ms = ynode_get(node, "mistakes", NULL);
+    w->setup_line = s ? s->line : node->line;
+    w->setup_col = s ? s->col : node->col;
+    w->result_line = r ? r->line : node->line;
+    w->result_col = r ? r->col : node->col;
+    w->canonical_line = c ? c->line : node->line;
+    w->canonical_col = c ? c->col : node->col;
+    for (unsigned i = 0; i < q->mistakes_count; i++) {
+        const ynode *answers = ynode_get(item(ms, i), "answers", NULL);
+        for (unsigned k = 0; k < q->mistakes[i].answers_count; k++) {
+            const ynode *a = item(answers, k);
+            w->answer_line[w->n_answers] = a ? a->line : node->line;
+            w->answer_col[w->n_answers++] = a ? a->col : node->col;
+        }
+        for (unsigned j = 0; j < i; j++)
+            if (!strcmp(q->mistakes[j].name, q->mistakes[i].name))
+                report(v, AT_DIAG_ERROR, ynode_get(item(ms, i), "name", NULL),
+                       "mistake name '%s' is used twice in this question", q->mistakes[i].name);
+    }
+    calc->code = w;
 }
 
 static int valid_id(const char *id)

@@ -138,6 +138,28 @@ static int bind_attention(const at_question *src, qz_bound *b, at_error *err)
     return AT_OK;
 }
 
+/* A code question: its lines and the known mistakes (the answers' arrays borrowed). */
+static int bind_code(const at_question *src, qz_bound *b, at_error *err)
+{
+    qz_question *q = &b->q;
+    q->canonical = src->canonical;
+    q->setup = src->setup;
+    q->result = src->result;
+    if (!src->mistakes_count)
+        return AT_OK;
+    b->code_mistakes = calloc(src->mistakes_count, sizeof *b->code_mistakes);
+    if (!b->code_mistakes)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    for (unsigned i = 0; i < src->mistakes_count; i++) {
+        const at_code_mistake *m = &src->mistakes[i];
+        b->code_mistakes[i] = (qz_code_mistake){m->name, (const char *const *)m->answers,
+                                                m->answers_count, m->feedback};
+    }
+    q->code_mistakes = b->code_mistakes;
+    q->n_code_mistakes = src->mistakes_count;
+    return AT_OK;
+}
+
 static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
 {
     qz_question *q = &b->q;
@@ -160,9 +182,9 @@ static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
 int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
 {
     static const qz_kind kinds[] = {QZ_SOFTMAX, QZ_SOFTMAX, QZ_NUMERIC, QZ_ATTENTION, QZ_CHOICE,
-                                    QZ_FORMULA, QZ_TEXT};
+                                    QZ_FORMULA, QZ_TEXT, QZ_CODE};
     memset(b, 0, sizeof *b);
-    if (src->kind < AT_Q_SOFTMAX || src->kind > AT_Q_TEXT)
+    if (src->kind < AT_Q_SOFTMAX || src->kind > AT_Q_CODE)
         return at_error_set(err, AT_EINVAL, "question %s: unknown kind", src->id ? src->id : "?");
     qz_question *q = &b->q;
     *q = qz_question_init(kinds[src->kind]);
@@ -203,6 +225,7 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
         }
         break;
     case AT_Q_FORMULA: q->canonical = src->canonical; break;
+    case AT_Q_CODE: rc = bind_code(src, b, err); break;
     default: rc = bind_choice_text(src, b, err);
     }
     if (rc) {
@@ -257,6 +280,7 @@ void qz_bound_free(qz_bound *b)
     free(b->allowed);
     free(b->options);
     free(b->glosses);
+    free(b->code_mistakes);
     qz_bind_rubric_free(b);
     memset(b, 0, sizeof *b);
 }
@@ -281,7 +305,19 @@ const at_question *qz_find_question(const at_lesson_set *set, const char *id,
     if (qz_split_id(id, l, qid, sizeof l))
         return NULL;
     const at_lesson *found = at_lesson_set_find(set, l);
+    const at_question *q = found ? at_lesson_find_question(found, qid, NULL) : NULL;
+    if (!q && !strchr(id, ':')) {   /* code-bug-4: the one lesson that has it */
+        for (size_t i = 0; set && i < set->count; i++) {
+            const at_question *x = at_lesson_find_question(set->lessons[i], id, NULL);
+            if (x && q)
+                return NULL;   /* in two lessons: LESSON:QID tells them apart */
+            if (x) {
+                q = x;
+                found = set->lessons[i];
+            }
+        }
+    }
     if (lesson)
-        *lesson = found;
-    return found ? at_lesson_find_question(found, qid, NULL) : NULL;
+        *lesson = q ? found : at_lesson_set_find(set, l);
+    return q;
 }

@@ -22,6 +22,7 @@ typedef struct qz_bound {
     qz_slip *slips;                  /* a numeric question's `slips` */
     qz_gloss *glosses;               /* one per word of every `glosses` entry */
     struct qz_text_bound *text;      /* a text question's rubric (bindtext.c) */
+    qz_code_mistake *code_mistakes;  /* a code question's `mistakes` */
 } qz_bound;
 
 /* Convert one lesson question. Returns AT_OK, AT_EINVAL (err names the field, e.g.
@@ -46,7 +47,10 @@ int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_
  * Writes into lesson / question (cap bytes each); -1 if a part is empty or too long. */
 int qz_split_id(const char *id, char *lesson, char *question, size_t cap);
 
-/* Find a question in a set of lessons by command-line id; NULL if absent. */
+/* Find a question in a set of lessons by command-line id: LESSON:QID, or a bare QID of the
+ * self-test lesson, else of the one lesson that has it (NULL when two lessons do: lint
+ * warns of that). *lesson (may be NULL) gets the lesson found, or the lesson named when
+ * the question is not in it. NULL if absent. */
 const at_question *qz_find_question(const at_lesson_set *set, const char *id,
                                     const at_lesson **lesson);
 

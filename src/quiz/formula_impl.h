@@ -90,6 +90,9 @@ typedef struct fnode {
     int axis_bad;       /* N_SOFTMAX: over the queries' axis (dim=0, dim=-2) */
     const char *name;   /* N_FUNC: the function's name as typed, len bytes */
     size_t len;
+    const char *sym;    /* N_VAR: the symbol as typed (M, scores, dₖ), sym_len bytes, for
+                         * the code grader's evaluation (quiz/code.h); NULL when none */
+    size_t sym_len;
 } fnode;
 
 typedef struct fformula {

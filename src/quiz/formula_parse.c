@@ -742,10 +742,13 @@ static int parse_name(fparser *p)
             return parse_call(p, name, R_FUNC);   /* an unknown function: named in the feedback */
         /* another symbol: a mask (M, mask), or a matrix that has no place here (W_q, x) */
         int n = node(p, N_VAR, -1, -1);
-        if (n >= 0)
+        if (n >= 0) {
             p->f->node[n].var = fq_name_is(name, "M") || fq_name_is(name, "mask") ||
                                 fq_name_is(name, "attn_mask") || fq_name_is(name, "attention_mask")
                                 ? V_MASK : V_OTHER;
+            p->f->node[n].sym = name->text;
+            p->f->node[n].sym_len = name->len;
+        }
         return n;
     }
     if (role == R_SHAPE || role == R_SIZE || role == R_TATTR)
@@ -769,8 +772,11 @@ static int parse_primary(fparser *p)
     case F_VAR:
         p->i++;
         n = node(p, N_VAR, -1, -1);
-        if (n >= 0)
+        if (n >= 0) {
             p->f->node[n].var = t->var;
+            p->f->node[n].sym = t->text;
+            p->f->node[n].sym_len = t->len;
+        }
         break;
     case F_LPAR: n = parse_group(p); break;
     case F_NAME: n = parse_name(p); break;

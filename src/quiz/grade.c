@@ -17,7 +17,7 @@ const char *qz_mistake_name(qz_mistake m)
     static const char *const names[] = {
         "none", "no_exp", "no_normalise", "swapped", "wrong_token", "whole_row",
         "percent_without_sign", "left_out_token", "no_scale", "double_scale", "rounding",
-        "wrong_row", "weights_not_output", "formula", "misconception", "slip",
+        "wrong_row", "weights_not_output", "formula", "misconception", "slip", "code",
     };
     return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "none";
 }
@@ -75,7 +75,8 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         answer = "";
     /* A formula is read as UTF-8 text as a written answer is: broken UTF-8 is refused
      * as it is there (numbers and choices report it as a malformed answer of their own). */
-    const uint8_t *bad = q->kind == QZ_FORMULA ? u8_check((const uint8_t *)answer, strlen(answer)) : NULL;
+    const uint8_t *bad = q->kind == QZ_FORMULA || q->kind == QZ_CODE
+                         ? u8_check((const uint8_t *)answer, strlen(answer)) : NULL;
     if (bad)
         return at_error_set(err, AT_EUTF8, "the answer is not valid UTF-8 (byte %zu)",
                             (size_t)(bad - (const uint8_t *)answer));
@@ -105,6 +106,7 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         case QZ_CHOICE: rc = qz_grade_choice(q, answer, lang, out, fb, err); break;
         case QZ_FORMULA: rc = qz_grade_formula(q, answer, lang, out, fb, err); break;
         case QZ_TEXT: rc = qz_grade_text(q, answer, lang, out, fb, err); break;
+        case QZ_CODE: rc = qz_grade_code(q, answer, lang, out, fb, err); break;
         default:
             rc = at_error_set(err, AT_EINVAL, "question %s: unknown kind", q->id ? q->id : "?");
         }

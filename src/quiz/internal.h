@@ -71,5 +71,11 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
                      FILE *fb, at_error *err);
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                   FILE *fb, at_error *err);
+/* A code answer (code_grade.c; quiz/code.h judges it): what the canonical lines compute
+ * correct (1); stopping at a value they compute on the way partial (0.5); another result
+ * wrong (0), told what it breaks (the question's mistake it makes, a shape, NaN, the error
+ * PyTorch would raise); code the evaluator cannot read malformed, with what and where. */
+int qz_grade_code(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
+                  FILE *fb, at_error *err);
 
 #endif

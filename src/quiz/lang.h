@@ -7,7 +7,8 @@
  * the C.UTF-8 locale installed. A new language is one more .po file (and its qz_lang).
  *
  * The messages are extracted with xgettext (`make po`, keywords qz_tr:2, qz_trc:2c,3,
- * qz_ntr:2,3, QZ_N_, QZ_NC_:1c,2 and the parser's fail_at:3 / qz_lex_fail:3); tests/cli/messages.sh
+ * qz_ntr:2,3, QZ_N_, QZ_NC_:1c,2, the parser's fail_at:3 / qz_lex_fail:3 and the code
+ * evaluator's ce_raise:2 / ce_unread:2 / read_fail:3); tests/cli/messages.sh
  * fails when one has no Chinese translation. */
 #ifndef AT_QUIZ_LANG_H
 #define AT_QUIZ_LANG_H

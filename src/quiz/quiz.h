@@ -19,6 +19,7 @@ typedef enum qz_kind {
     QZ_CHOICE,      /* options, one or several correct */
     QZ_FORMULA,     /* compared structurally with a canonical formula */
     QZ_TEXT,        /* rubric of key concepts */
+    QZ_CODE,        /* code run on small tensors, compared by what it computes (quiz/code.h) */
 } qz_kind;
 
 typedef struct qz_option {
@@ -118,6 +119,15 @@ typedef struct qz_slip {
     const char *feedback;      /* in the question's language */
 } qz_slip;
 
+/* A known wrong answer to a code question: code that makes the mistake, and what it
+ * breaks. An answer that computes what one of `answers` computes is told `feedback`. */
+typedef struct qz_code_mistake {
+    const char *name;              /* short name ("after-softmax"), for tests and JSON */
+    const char *const *answers;    /* [n_answers] code, in the subset of quiz/code.h */
+    size_t n_answers;
+    const char *feedback;          /* what it breaks, in the question's language */
+} qz_code_mistake;
+
 /* Everything is borrowed: the question does not own or free its arrays. */
 typedef struct qz_question {
     const char *id;            /* "q3" */
@@ -167,6 +177,12 @@ typedef struct qz_question {
                                 * written beside the formula, or NULL; see
                                 * qz_grade_formula in quiz/internal.h */
 
+    /* QZ_CODE (with canonical: the right lines) */
+    const char *setup;         /* code that makes the names an answer may use */
+    const char *result;        /* the name the answer must compute ("out") */
+    const qz_code_mistake *code_mistakes;   /* [n_code_mistakes] or NULL */
+    size_t n_code_mistakes;
+
     /* QZ_TEXT */
     const qz_concept *rubric;
     size_t n_rubric;
@@ -205,6 +221,8 @@ typedef enum qz_mistake {
     QZ_M_MISCONCEPTION,     /* text: a misconception stated, or a key idea denied (the
                              * feedback names it) */
     QZ_M_SLIP,              /* numeric: one of the question's slips (qz_question.slips) */
+    QZ_M_CODE,              /* code: computes something else (the feedback says what it
+                             * breaks: a mistake of the question, a shape, NaN, an error) */
 } qz_mistake;
 
 typedef struct qz_result {

@@ -3,7 +3,7 @@
 # once crashed, hung or leaked) goes to the same LLVMFuzzerTestOneInput as `make fuzz`.
 # One TAP line per file; a sanitizer report fails the suite.
 . tests/lib.sh
-for t in lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece; do
+for t in lesson compute tokenizer answer formula rubric progress safetensors bpe wordpiece code; do
   bin=build/asan/fuzz/replay_$t
   if [ ! -x "$bin" ]; then not_ok "fuzz replay $t: $bin missing (make unit)"; continue; fi
   set --
