@@ -11,6 +11,32 @@
 #include <string.h>
 #include <strings.h>
 
+/* full's and full_like's fill_value (argument 1) into *value; *v_out receives it. */
+static int fill_value(ce_ev *ev, ce_args *a, double *value, ce_val **v_out)
+{
+    ce_val *v = ce_arg(a, 1, "fill_value");
+    if (!v)
+        return ce_missing(ev, a, "fill_value");
+    if (v_out)
+        *v_out = v;
+    return ce_to_double(ev, a, v, value);
+}
+
+/* A new tensor of dtype dt (the "dtype" argument wins) and this shape, every element
+ * value (as the dtype holds it: bool, truncated int, float). */
+static int filled(ce_ev *ev, ce_args *a, ce_dtype dt, int n, const long *shape, double value,
+                  ce_val *out)
+{
+    ce_dtype_arg(a, "dtype", &dt);
+    ce_tensor *t = ct_new(ev, dt, n, shape);
+    if (!t)
+        return -1;
+    for (long i = 0; i < t->numel; i++)
+        t->data[i] = dt == CE_BOOL ? value != 0 : dt == CE_INT ? trunc(value) : value;
+    *out = ce_tval(t);
+    return 0;
+}
+
 int cf_fill(ce_ev *ev, ce_args *a, ce_val *out, int mode)
 {
     long shape[CE_MAXD];
@@ -20,10 +46,8 @@ int cf_fill(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     int np_ = mode >= 10;
     mode %= 10;
     if (mode == MK_FULL) {
-        ce_val *v = ce_arg(a, 1, "fill_value");
-        if (!v)
-            return ce_missing(ev, a, "fill_value");
-        if (ce_to_double(ev, a, v, &value))
+        ce_val *v = NULL;
+        if (fill_value(ev, a, &value, &v))
             return -1;
         dt = v->kind == CV_NUM ? v->ntype : v->t->dtype;
         ce_val *sz = ce_arg(a, 0, np_ ? "shape" : "size");
@@ -35,14 +59,7 @@ int cf_fill(ce_ev *ev, ce_args *a, ce_val *out, int mode)
     } else if (ce_long_list(ev, a, 0, np_ ? "shape" : "size", shape, &n)) {
         return -1;
     }
-    ce_dtype_arg(a, "dtype", &dt);
-    ce_tensor *t = ct_new(ev, dt, n, shape);
-    if (!t)
-        return -1;
-    for (long i = 0; i < t->numel; i++)
-        t->data[i] = dt == CE_BOOL ? value != 0 : value;
-    *out = ce_tval(t);
-    return 0;
+    return filled(ev, a, dt, n, shape, value, out);
 }
 
 int cf_like(ce_ev *ev, ce_args *a, ce_val *out, int mode)
@@ -52,21 +69,9 @@ int cf_like(ce_ev *ev, ce_args *a, ce_val *out, int mode)
         return -1;
     double value = mode == MK_ONES ? 1 : 0;
     ce_dtype dt = x->dtype;
-    if (mode == MK_FULL) {
-        ce_val *v = ce_arg(a, 1, "fill_value");
-        if (!v)
-            return ce_missing(ev, a, "fill_value");
-        if (ce_to_double(ev, a, v, &value))
-            return -1;
-    }
-    ce_dtype_arg(a, "dtype", &dt);
-    ce_tensor *t = ct_new(ev, dt, x->ndim, x->shape);
-    if (!t)
+    if (mode == MK_FULL && fill_value(ev, a, &value, NULL))
         return -1;
-    for (long i = 0; i < t->numel; i++)
-        t->data[i] = dt == CE_BOOL ? value != 0 : dt == CE_INT ? trunc(value) : value;
-    *out = ce_tval(t);
-    return 0;
+    return filled(ev, a, dt, x->ndim, x->shape, value, out);
 }
 
 int cf_eye(ce_ev *ev, ce_args *a, ce_val *out, int mode)
