@@ -199,8 +199,9 @@ static int claim_add(builder *b, qz_cpattern *p, const qz_claim *src)
 }
 
 /* The patterns of a statement: its subject with the claims that have no subject of
- * their own, then one pattern per claim that has. The first is *base (made by the
- * caller, also for the older form). */
+ * their own, then one pattern per claim that has, or that is `subject_implied` in a
+ * statement that is not (it takes the statement's subject). The first is *base (made by
+ * the caller, also for the older form). */
 static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
                          const qz_statement *st)
 {
@@ -211,12 +212,16 @@ static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
     for (size_t i = 0; i < st->n_claims && !b->failed; i++) {
         const qz_claim *c = &st->claims[i];
         qz_cpattern *p = &(*v)[base];
-        if (c->n_subject) {
+        if (c->n_subject || (c->subject_implied && !st->subject_implied)) {
             p = pattern_new(b, v, n, owner);
             if (!p)
                 break;
-            list_add(b, &p->subject, c->subject, c->n_subject);
-            p->subject_implied = 0;   /* a claim with a subject of its own needs it said */
+            if (c->n_subject)
+                list_add(b, &p->subject, c->subject, c->n_subject);
+            else
+                list_add(b, &p->subject, st->subject, st->n_subject);
+            /* a claim with a subject of its own needs it said, unless it says otherwise */
+            p->subject_implied = c->subject_implied;
         }
         rc |= claim_add(b, p, c);
     }
