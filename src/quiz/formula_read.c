@@ -1,6 +1,6 @@
 /* Reading a formula as students type it: one normalising pass (full-width forms as a
- * Chinese input method types them, Unicode operators, LaTeX delimiters, sizing and
- * font commands) and a tokeniser that knows the words of English and Chinese that
+ * Chinese input method types them, and the wrong characters it offers for the formula's
+ * words, 跟号 for 根号; Unicode operators, LaTeX delimiters, sizing and font commands) and a tokeniser that knows the words of English and Chinese that
  * stand for operators ("times", "over", 乘以, 除以, 根号, 的转置). Every token keeps
  * the bytes of the original answer it came from. See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "quiz/imeslip.h"
 
 /* ---- normalising pass ---- */
 
@@ -125,7 +127,13 @@ static int normalise_text(const char *answer, nbuf *b)
     while (i < len) {
         long at = (long)i;
         if (s[i] >= 0x80) {
-            size_t n;
+            const char *meant;
+            size_t n = qz_ime_slip_at((const char *)s + i, &meant);
+            if (n) {   /* 跟号 typed for 根号 (quiz/imeslip.h) */
+                put(b, meant, strlen(meant), at, at + (long)n);
+                i += n;
+                continue;
+            }
             uint32_t c = utf8_next(s + i, &n);
             char one[2];
             const char *as = unicode_as(c, one);
