@@ -253,6 +253,8 @@ typedef struct at_claim {
     unsigned with_count;
     char **unless;            /* unless: phrases that must not be in the sentence */
     unsigned unless_count;
+    bool subject_implied;     /* subject_implied: said of no subject, it is said of the
+                               * statement's (or its own) subject */
 } at_claim;
 
 /* A wrong statement students make, named in the feedback (see qz_misconception). */

@@ -218,6 +218,7 @@ static const cyaml_schema_field_t claim_fields[] = {
                          CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("unless", OPT | CYAML_FLAG_POINTER, at_claim, unless, &string_entry, 0,
                          CYAML_UNLIMITED),
+    CYAML_FIELD_BOOL("subject_implied", OPT, at_claim, subject_implied),
     CYAML_FIELD_END,
 };
 static const cyaml_schema_value_t claim_entry = {

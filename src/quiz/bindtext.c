@@ -25,6 +25,7 @@ static qz_claim claim_of(const at_claim *c)
         .n_with = c->with_count,
         .unless = (const char *const *)c->unless,
         .n_unless = c->unless_count,
+        .subject_implied = c->subject_implied,
     };
 }
 

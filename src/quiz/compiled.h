@@ -47,7 +47,8 @@ struct qz_rubric_c {
     qz_alts dir[4];           /* the grader's words per qz_direction (dir[0]: words that
                                * hold one and say none, 大小, 多远) */
     qz_alts glue, foil_before, foil_after, pronoun, object, destination, neutral, consequence,
-        retract, give_up, dont_know, correct_strong, correct_weak, filler, question, hedge, looked_at;
+        retract, give_up, dont_know, correct_strong, correct_weak, restart, filler, question, hedge,
+        looked_at, indefinite, respectively, part_glue;
     qz_text prompt;           /* the question's prompt, normalised (n = 0: none) */
 };
 
@@ -58,8 +59,9 @@ extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[]
     *const qz_lex_pronoun[], *const qz_lex_object[], *const qz_lex_destination[],
     *const qz_lex_neutral[], *const qz_lex_consequence[],
     *const qz_lex_retract[], *const qz_lex_give_up[], *const qz_lex_dont_know[], *const qz_lex_correct_strong[],
-    *const qz_lex_correct_weak[], *const qz_lex_filler[], *const qz_lex_question[],
-    *const qz_lex_hedge[], *const qz_lex_looked_at[];
+    *const qz_lex_correct_weak[], *const qz_lex_restart[], *const qz_lex_filler[],
+    *const qz_lex_question[], *const qz_lex_hedge[], *const qz_lex_looked_at[],
+    *const qz_lex_indefinite[], *const qz_lex_respectively[], *const qz_lex_part_glue[];
 
 /* Does alternative p occur in t at token i (all its tokens, in order)? */
 int qz_alt_at(const qz_text *t, size_t i, const qz_text *p);

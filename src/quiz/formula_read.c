@@ -1,6 +1,6 @@
 /* Reading a formula as students type it: one normalising pass (full-width forms as a
- * Chinese input method types them, Unicode operators, LaTeX delimiters, sizing and
- * font commands) and a tokeniser that knows the words of English and Chinese that
+ * Chinese input method types them, and the wrong characters it offers for the formula's
+ * words, 跟号 for 根号; Unicode operators, LaTeX delimiters, sizing and font commands) and a tokeniser that knows the words of English and Chinese that
  * stand for operators ("times", "over", 乘以, 除以, 根号, 的转置). Every token keeps
  * the bytes of the original answer it came from. See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "quiz/imeslip.h"
 
 /* ---- normalising pass ---- */
 
@@ -125,7 +127,13 @@ static int normalise_text(const char *answer, nbuf *b)
     while (i < len) {
         long at = (long)i;
         if (s[i] >= 0x80) {
-            size_t n;
+            const char *meant;
+            size_t n = qz_ime_slip_at((const char *)s + i, &meant);
+            if (n) {   /* 跟号 typed for 根号 (quiz/imeslip.h) */
+                put(b, meant, strlen(meant), at, at + (long)n);
+                i += n;
+                continue;
+            }
             uint32_t c = utf8_next(s + i, &n);
             char one[2];
             const char *as = unicode_as(c, one);
@@ -261,6 +269,18 @@ static const word words[] = {
     {"along the first dimension", F_FILLER, 2, NULL}, {"按列", F_FILLER, 2, NULL},
     {"逐列", F_FILLER, 2, NULL},
     /* "the dot products of Q and K": Q Kᵀ */
+    /* d_k in words: "the square root of the key dimension" */
+    {"the key dimension", F_VAR, V_DK, NULL}, {"key dimension", F_VAR, V_DK, NULL},
+    {"the keys' dimension", F_VAR, V_DK, NULL}, {"the key's dimension", F_VAR, V_DK, NULL},
+    {"the dimension of the keys", F_VAR, V_DK, NULL}, {"dimension of the keys", F_VAR, V_DK, NULL},
+    {"the dimension of the key", F_VAR, V_DK, NULL}, {"dimension of the key", F_VAR, V_DK, NULL},
+    {"the dimension of k", F_VAR, V_DK, NULL}, {"dimension of k", F_VAR, V_DK, NULL},
+    {"the key size", F_VAR, V_DK, NULL}, {"key size", F_VAR, V_DK, NULL},
+    {"the key dim", F_VAR, V_DK, NULL}, {"key dim", F_VAR, V_DK, NULL},
+    {"the head dimension", F_VAR, V_DK, NULL}, {"head dimension", F_VAR, V_DK, NULL},
+    {"键的维度", F_VAR, V_DK, NULL}, {"键向量的维度", F_VAR, V_DK, NULL},
+    {"key的维度", F_VAR, V_DK, NULL}, {"key 的维度", F_VAR, V_DK, NULL},
+    {"k的维度", F_VAR, V_DK, NULL}, {"k 的维度", F_VAR, V_DK, NULL},
     {"the dot products of", F_DOTPRE, 0, NULL}, {"the dot product of", F_DOTPRE, 0, NULL},
     {"dot products of", F_DOTPRE, 0, NULL}, {"dot product of", F_DOTPRE, 0, NULL},
     {"the dot products between", F_DOTPRE, 0, NULL}, {"dot products between", F_DOTPRE, 0, NULL},
@@ -268,6 +288,13 @@ static const word words[] = {
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
+    /* "…, softmax them, multiply by V": the softmax of what came before */
+    {"softmax them", F_NAME, 0, "softmax"}, {"softmax it", F_NAME, 0, "softmax"},
+    {"softmax that", F_NAME, 0, "softmax"}, {"softmax the result", F_NAME, 0, "softmax"},
+    {"softmax these", F_NAME, 0, "softmax"}, {"softmax those", F_NAME, 0, "softmax"},
+    /* "…, times V, i.e. softmax(QKᵀ/√dₖ)V": the same formula again */
+    {"i.e.", F_SEP, 0, NULL}, {"i. e.", F_SEP, 0, NULL}, {"in other words", F_SEP, 0, NULL},
+    {"也就是", F_SEP, 0, NULL}, {"即", F_SEP, 0, NULL},
     {"and then", F_FILLER, 0, NULL}, {"then", F_FILLER, 0, NULL}, {"apply", F_FILLER, 0, NULL},
     {"times", F_MUL, 0, NULL}, {"over", F_DIV, 0, NULL}, {"equals", F_ASSIGN, 0, NULL},
     {"return", F_FILLER, 0, NULL},
@@ -529,6 +556,12 @@ static int lex(lexer *lx)
         }
         const word *w = NULL;
         size_t wl = match_word(s + i, &w);
+        /* d_k in words ("the key dimension") where a divisor stands, not in a remark on
+         * notation ("d_k = dimension of the keys") */
+        if (wl && w->kind == F_VAR && w->var == V_DK &&
+            !(lx->out->n && (lx->out->t[lx->out->n - 1].kind == F_SQRT ||
+                             lx->out->t[lx->out->n - 1].kind == F_DIV)))
+            wl = 0;
         if (wl && (!isalpha((unsigned char)s[i]) || i == 0 || !is_word_char((unsigned char)s[i - 1]))) {
             if (emit(lx, w->kind, i, i + wl))
                 return -1;

@@ -75,6 +75,20 @@ const char *const qz_lex_looked_at[] = {"look at", "looks at", "looking at", "at
                                         "attends to", "focus on", "focuses on", "看", "看向",
                                         "查看", "关注", NULL};
 
+/* a claim right after one of these, when the sentence holds two ("one the encoder, the
+ * other the decoder", 一个是编码器一个是解码器), is said of neither subject in particular */
+const char *const qz_lex_indefinite[] = {"one", "one is", "one of them", "one side", "the other",
+                                         "the other one", "the other is", "the other side",
+                                         "other", "another", "一个", "一个是", "另一个",
+                                         "另一个是", "一边", "一边是", "另一边", "另一边是",
+                                         "其中一个", NULL};
+/* the claims after a group of subjects go to its parts in order: "Q and K, V come from the
+ * decoder and the encoder respectively", Q 和 K、V 分别来自解码器和编码器 */
+const char *const qz_lex_respectively[] = {"respectively", "in that order", "分别", "各自",
+                                           "依次", NULL};
+/* between the parts of such a group ("Q and K, V": Q, then K and V) */
+const char *const qz_lex_part_glue[] = {"and", "和", "与", "以及", "及", "跟", NULL};
+
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */
 const char *const qz_lex_neutral[] = {"layer", "layers", "sublayer", "block", "module", "part",
@@ -103,7 +117,11 @@ const char *const qz_lex_retract[] = {
  * ones anywhere, weak ones only where a clause starts (after a mark or a filler) */
 const char *const qz_lex_correct_strong[] = {
     "no wait", "wait no", "wait ,", "no sorry", "sorry no", "sorry , no", "sorry , i mean", "sorry i mean",
-    "oops", "scratch that", "i take that back", "take that back", "correction :", "let me correct",
+    "oops", "scratch that", "i take that back", "take that back", "i take it back", "take it back",
+    "forget that", "forget what i said", "forget all that", "forget everything i said",
+    "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",
+    "let me start over", "let me start again", "let me restart", "前面说的不算", "前面的不算",
+    "上面说的不算", "以上不算", "当我没说", "我收回", "correction :", "let me correct",
     "i got it backwards", "got it backwards", "i had it backwards", "i mixed them up",
     "mixed them up", "i mixed it up", "my bad", "no no", "actually no", "no actually",
     "actually , no", "hmm no", "hm no", "on second thought", "no , the other way round",
@@ -113,7 +131,18 @@ const char *const qz_lex_correct_strong[] = {
     "算错了", "改一下", "更正一下", "纠正一下", "更正", "纠正", "不对不对", "等等", "哦不", "啊不",
     "呃不", "不不", NULL};
 const char *const qz_lex_correct_weak[] = {
-    "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了", NULL};
+    "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了",
+    "算了 ,", "算了 .", "算了 我", "算了 还是", "算了 算了", "收回", NULL};
+/* a correction that starts the answer over: everything before it is taken back, whatever
+ * follows ("scratch that", "I take it back", 算了，我收回); it is one of the corrections
+ * above too */
+const char *const qz_lex_restart[] = {
+    "scratch that", "i take that back", "take that back", "i take it back", "take it back",
+    "forget that", "forget what i said", "forget all that", "forget everything i said",
+    "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",
+    "start over", "let me start over", "let me start again", "start again", "let me restart",
+    "算了", "收回", "我收回", "前面说的不算", "前面的不算", "上面说的不算", "以上不算", "重新说",
+    "重说", "重来", "重新来", "当我没说", NULL};
 /* what may stand before a correction at the start of a clause: "hmm, no wait" */
 const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", "erm", "well",
                                      "ok", "okay", "嗯", "呃", "啊", "哦", "额", "唔", NULL};

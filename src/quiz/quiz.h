@@ -65,6 +65,10 @@ typedef struct qz_claim {
     size_t n_with;
     const char *const *unless;     /* phrases: none of them in the sentence; may be NULL */
     size_t n_unless;
+    int subject_implied;           /* said of no subject at all, this claim is said of its
+                                    * statement's subject (or its own), also when the
+                                    * statement's other claims need theirs said: "(1) 够了"
+                                    * under the part that asks whether the encoder is enough */
 } qz_claim;
 
 typedef struct qz_statement {

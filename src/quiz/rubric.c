@@ -199,8 +199,9 @@ static int claim_add(builder *b, qz_cpattern *p, const qz_claim *src)
 }
 
 /* The patterns of a statement: its subject with the claims that have no subject of
- * their own, then one pattern per claim that has. The first is *base (made by the
- * caller, also for the older form). */
+ * their own, then one pattern per claim that has, or that is `subject_implied` in a
+ * statement that is not (it takes the statement's subject). The first is *base (made by
+ * the caller, also for the older form). */
 static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
                          const qz_statement *st)
 {
@@ -211,12 +212,16 @@ static int statement_add(builder *b, qz_cpattern **v, size_t *n, size_t base,
     for (size_t i = 0; i < st->n_claims && !b->failed; i++) {
         const qz_claim *c = &st->claims[i];
         qz_cpattern *p = &(*v)[base];
-        if (c->n_subject) {
+        if (c->n_subject || (c->subject_implied && !st->subject_implied)) {
             p = pattern_new(b, v, n, owner);
             if (!p)
                 break;
-            list_add(b, &p->subject, c->subject, c->n_subject);
-            p->subject_implied = 0;   /* a claim with a subject of its own needs it said */
+            if (c->n_subject)
+                list_add(b, &p->subject, c->subject, c->n_subject);
+            else
+                list_add(b, &p->subject, st->subject, st->n_subject);
+            /* a claim with a subject of its own needs it said, unless it says otherwise */
+            p->subject_implied = c->subject_implied;
         }
         rc |= claim_add(b, p, c);
     }
@@ -312,8 +317,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
         alts_free(&r->dir[d]);
     qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
-                      &r->correct_strong, &r->correct_weak, &r->filler, &r->question, &r->hedge,
-                      &r->looked_at};
+                      &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
+                      &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -342,10 +347,14 @@ static void lexicon(builder *b)
     lex_add(b, &r->dont_know, qz_lex_dont_know);
     lex_add(b, &r->correct_strong, qz_lex_correct_strong);
     lex_add(b, &r->correct_weak, qz_lex_correct_weak);
+    lex_add(b, &r->restart, qz_lex_restart);
     lex_add(b, &r->filler, qz_lex_filler);
     lex_add(b, &r->question, qz_lex_question);
     lex_add(b, &r->hedge, qz_lex_hedge);
     lex_add(b, &r->looked_at, qz_lex_looked_at);
+    lex_add(b, &r->indefinite, qz_lex_indefinite);
+    lex_add(b, &r->respectively, qz_lex_respectively);
+    lex_add(b, &r->part_glue, qz_lex_part_glue);
 }
 
 int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)

@@ -15,6 +15,7 @@ enum { M_SUBJ, M_CLAIM, M_DIR, M_WITH, M_UNLESS };
 #define NEUTRAL 3             /* mention.set of a subject of none of the statements */
 #define NEG_REACH 5           /* words a negation reaches (two Han characters a word) */
 #define FOIL_REACH 1
+#define INSTEAD_REACH 8       /* tokens from "instead of" to the subject it contrasts */
 
 typedef struct mention {
     size_t a, b;              /* tokens [a, b) */
@@ -206,6 +207,18 @@ static int live(const mention *m)
 
 /* ---- negation */
 
+/* Length of "instead of", "rather than", 而不是, 而非 at token i, 0 if none. */
+static size_t instead_at(const qz_text *t, size_t i)
+{
+    if ((qz_tok_raw_is(t, i, "instead") && qz_tok_raw_is(t, i + 1, "of")) ||
+        (qz_tok_raw_is(t, i, "rather") && qz_tok_raw_is(t, i + 1, "than")))
+        return 2;
+    size_t l;
+    if ((l = qz_han_at(t, i, "而不是")) || (l = qz_han_at(t, i, "而非")))
+        return l;
+    return 0;
+}
+
 static int inside_phrase(const sentence *s, size_t i)
 {
     for (size_t k = 0; k < s->m.n; k++) {
@@ -243,6 +256,15 @@ static void negate_after_phrases(sentence *s)
     }
 }
 
+/* No mark between tokens a and b. */
+static int clause_has(const sentence *s, size_t a, size_t b)
+{
+    for (size_t i = a; i < b; i++)
+        if (s->t->t[i].kind == QZ_TK_MARK)
+            return 0;
+    return 1;
+}
+
 static void negate(sentence *s)
 {
     const qz_text *t = s->t;
@@ -267,6 +289,17 @@ static void negate(sentence *s)
             /* a pronoun is what is denied: "without it, the softmax …" */
             if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH ||
                 qz_alts_at(t, k, &s->r->pronoun, NULL))
+                target = SIZE_MAX;
+        }
+        /* "instead of a chain of recurrent updates": what follows describes the subject
+         * contrasted (a foil), it is not denied */
+        size_t inst = 0;
+        for (size_t j = i >= 2 ? i - 2 : 0; j <= i && !inst; j++)
+            if (instead_at(t, j) && j + instead_at(t, j) > i)
+                inst = 1;
+        for (size_t k = 0; inst && target != SIZE_MAX && k < s->m.n; k++) {
+            const mention *f = &s->m.v[k];
+            if (f->kind == M_SUBJ && live(f) && f->foil && f->a > i && clause_has(s, i, f->a))
                 target = SIZE_MAX;
         }
         int prevents = qz_neg_prevents(t, i);
@@ -364,6 +397,22 @@ static int group_subjects(sentence *s)
 static int claimish(const mention *m);
 static int subject_at(const sentence *s, const mention *m);
 
+/* Is token a in the clause after "instead of", "rather than", 而不是 (no mark between,
+ * INSTEAD_REACH tokens at most)? A subject there is what the statement is contrasted
+ * with: "one attention step instead of a chain of recurrent updates". */
+static int after_instead(const sentence *s, size_t a)
+{
+    for (size_t i = a; i > s->s0 && a - i < INSTEAD_REACH;) {
+        i--;
+        if (s->t->t[i].kind == QZ_TK_MARK)
+            return 0;
+        size_t l = instead_at(s->t, i);
+        if (l && i + l <= a)
+            return 1;
+    }
+    return 0;
+}
+
 static void mark_foils(sentence *s)
 {
     const qz_rubric_c *r = s->r;
@@ -375,7 +424,7 @@ static void mark_foils(sentence *s)
             for (size_t j = 0; j < s->m.n && !m->dead; j++)
                 m->dead = claimish(&s->m.v[j]) && s->m.v[j].b == m->a;
         m->foil = ends_before(s, &r->foil_before, m->a, FOIL_REACH) ||
-                  starts_after(s, &r->foil_after, m->b, 2);
+                  starts_after(s, &r->foil_after, m->b, 2) || after_instead(s, m->a);
         m->object = ends_before(s, &r->object, m->a, 0);
     }
 }
@@ -611,6 +660,69 @@ static int implied_here(const sentence *s, const mention *m)
     return 0;
 }
 
+/* The group of the first foil after token b in its clause, or -1. */
+static long foil_after(const sentence *s, size_t b)
+{
+    long best = -1;
+    size_t at = SIZE_MAX;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (x->kind == M_SUBJ && live(x) && x->foil && x->run >= 0 && x->a >= b && x->a < at &&
+            clause_has(s, b, x->a)) {
+            at = x->a;
+            best = x->run;
+        }
+    }
+    return best;
+}
+
+/* The group of a subject inside claim m ("one attention step"), or -1. */
+static long run_inside(const sentence *s, const mention *m)
+{
+    if (m->kind != M_CLAIM)
+        return -1;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (x->kind == M_SUBJ && live(x) && !x->object && x->set != NEUTRAL &&
+            x->run >= 0 && x->a >= m->a && x->b <= m->b && x->b - x->a < m->b - m->a)
+            return x->run;
+    }
+    return -1;
+}
+
+/* Does the sentence hold two indefinites each right before a claim, the two claims not
+ * the same words ("one the encoder, the other the decoder", 一个编码器、一个解码器; not
+ * "一个时间步一个时间步")? */
+static int indefinite_pair(const sentence *s)
+{
+    size_t n = 0, first_a = 0, first_b = 0;
+    for (size_t i = s->s0; i < s->s1;) {
+        size_t l = qz_alts_at(s->t, i, &s->r->indefinite, NULL);
+        if (!l) {
+            i++;
+            continue;
+        }
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind != M_CLAIM || !live(m) || m->a != i + l)
+                continue;
+            int same = n && m->b - m->a == first_b - first_a;
+            for (size_t j = 0; same && j < m->b - m->a; j++)
+                same = !strcmp(s->t->t[m->a + j].s, s->t->t[first_a + j].s);
+            if (n && !same)
+                return 1;
+            if (!n) {
+                n = 1;
+                first_a = m->a;
+                first_b = m->b;
+            }
+            break;
+        }
+        i += l;
+    }
+    return 0;
+}
+
 /* The owner of every claim, in token order (a forward claim takes its group; claims
  * found at one place share it). */
 static void owners(sentence *s, long *owner)
@@ -630,6 +742,18 @@ static void owners(sentence *s, long *owner)
             }
             if (taken != -2) {
                 owner[k] = taken;
+                continue;
+            }
+            /* a claim that holds a subject speaks of it ("one attention step", "hidden-state
+             * updates"), not of a group before or after; one after "instead of" speaks of the
+             * subject contrasted there ("instead of a chain of n recurrent updates") */
+            long inner = run_inside(s, m);
+            if (inner >= 0 && !run_fits(s, inner, m))
+                inner = -1;   /* "a range where softmax behaves": not said of softmax */
+            if (inner < 0 && m->kind == M_CLAIM && after_instead(s, m->a))
+                inner = foil_after(s, m->b);
+            if (inner >= 0) {
+                owner[k] = taken = inner;
                 continue;
             }
             /* a claim right after another of the same statement is one phrase with it
@@ -683,12 +807,104 @@ static void owners(sentence *s, long *owner)
                 if (o >= 0 && m->kind == M_CLAIM && !pronoun && noun_claim_between(s, from, m->a, m))
                     o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
             }
-            /* "It lets the decoder look at the encoder": what is looked at is not where
-             * the subject carried from the sentence before comes from */
-            if (o >= 0 && s->run_first[o] == s->run_end[o] && m->kind == M_CLAIM &&
-                ends_before(s, &s->r->looked_at, m->a, 0))
+            /* "It lets the decoder look at the encoder", "作用是让目标句关注源句": what is
+             * looked at is not where the subject comes from; "one the encoder, the other
+             * the decoder": said of neither in particular */
+            if (o >= 0 && m->kind == M_CLAIM && (ends_before(s, &s->r->looked_at, m->a, 0) ||
+                                                 (indefinite_pair(s) &&
+                                                  ends_before(s, &s->r->indefinite, m->a, 0))))
                 o = -1;
             owner[k] = taken = o;
+        }
+    }
+}
+
+static int has_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a);
+
+/* "Q and K, V come from the decoder and the encoder respectively": a group of subjects
+ * whose parts are joined by "and" (和, 与) and a word that says "respectively" (分别,
+ * 各自) gives the claims after it, up to the end of the clause, to its parts in order
+ * (the last part takes what is left); each part becomes a group of its own. */
+static void distribute(sentence *s, long *owner)
+{
+    enum { MAX_PARTS = 8, MAX_PLACES = 16 };
+    if (!has_words_of(s->t, s->s0, s->s1, &s->r->respectively))
+        return;
+    size_t cap = s->m.n + 1, n0 = s->n_runs;
+    for (size_t g = 0; g < n0; g++) {
+        if (s->run_foil[g] || s->run_end[g] <= s->run_first[g])
+            continue;
+        size_t ge = (size_t)s->run_end[g], c1 = s->s1;
+        for (size_t i = ge; i < s->s1 && c1 == s->s1; i++)
+            if (s->t->t[i].kind == QZ_TK_MARK && !qz_tok_is(s->t, i, "、") &&
+                !qz_tok_is(s->t, i, "/"))
+                c1 = i;
+        if (!has_words_of(s->t, (size_t)s->run_first[g], c1, &s->r->respectively))
+            continue;
+        /* the parts: the subjects' places, a new part after "and" */
+        size_t part_a[MAX_PARTS], n_parts = 0, prev_b = 0;
+        for (size_t pos = (size_t)s->run_first[g]; pos < ge; pos++) {
+            size_t b = 0;
+            for (size_t k = 0; k < s->m.n && !b; k++)
+                if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run == (long)g && s->m.v[k].a == pos &&
+                    !s->m.v[k].virt && live(&s->m.v[k]))
+                    b = s->m.v[k].b;
+            if (!b)
+                continue;
+            if (!n_parts || has_words_of(s->t, prev_b, pos, &s->r->part_glue)) {
+                if (n_parts == MAX_PARTS)
+                    break;
+                part_a[n_parts++] = pos;
+            }
+            prev_b = b;
+            pos = b - 1;
+        }
+        if (n_parts < 2 || s->n_runs + n_parts > cap)
+            continue;
+        /* the claims after the group in its clause, by place */
+        size_t places[MAX_PLACES], n_places = 0;
+        for (size_t pos = ge; pos < c1 && n_places < MAX_PLACES; pos++)
+            for (size_t k = 0; k < s->m.n; k++) {
+                const mention *m = &s->m.v[k];
+                if (m->kind == M_CLAIM && live(m) && m->a == pos &&
+                    (owner[k] == (long)g || owner[k] < 0)) {
+                    places[n_places++] = pos;
+                    break;
+                }
+            }
+        if (n_places < 2)
+            continue;
+        /* one new group per part */
+        long first = (long)s->n_runs;
+        for (size_t p = 0; p < n_parts; p++) {
+            long r = first + (long)p;
+            s->run_first[r] = (long)part_a[p];
+            s->run_end[r] = (long)part_a[p];
+            s->run_foil[r] = 0;
+            s->consumed[r] = 0;
+        }
+        s->n_runs += n_parts;
+        for (size_t k = 0; k < s->m.n; k++) {
+            mention *x = &s->m.v[k];
+            if (x->kind != M_SUBJ || x->run != (long)g || x->virt)
+                continue;
+            size_t p = 0;
+            while (p + 1 < n_parts && part_a[p + 1] <= x->a)
+                p++;
+            x->run = first + (long)p;
+            if ((long)x->b > s->run_end[x->run])
+                s->run_end[x->run] = (long)x->b;
+        }
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind != M_CLAIM || !live(m) || m->a < ge || m->a >= c1 ||
+                !(owner[k] == (long)g || owner[k] < 0))
+                continue;
+            size_t rank = 0;
+            while (rank < n_places && places[rank] != m->a)
+                rank++;
+            if (rank < n_places)
+                owner[k] = first + (long)(rank < n_parts ? rank : n_parts - 1);
         }
     }
 }
@@ -944,6 +1160,11 @@ static int is_list_mark(const char *m)
  * between them ("Q decoder K V encoder alignment"). */
 static int salad(const sentence *s)
 {
+    /* a sign between terms says something of them: "Var(q·k) = d_k" */
+    for (size_t i = s->s0; i < s->s1; i++)
+        if (qz_tok_is(s->t, i, "=") || qz_tok_is(s->t, i, "≈") || qz_tok_is(s->t, i, "→") ||
+            qz_tok_is(s->t, i, "<") || qz_tok_is(s->t, i, ">"))
+            return 0;
     size_t terms = 0, items = 0, item_terms = 0, max_item = 0;
     int one_each = 1;
     for (size_t i = s->s0; i <= s->s1;) {
@@ -1032,6 +1253,43 @@ static int term_list(const sentence *s)
     return items >= 4 && with_terms >= 2;
 }
 
+/* Parts joined by "+", three or more, each a short name and none saying anything the
+ * rubric reads (no claim that holds): "Multi-head self-attention + positional encoding +
+ * residual + LayerNorm + FFN", 自注意力+前馈网络+层归一化: components listed, nothing
+ * stated. */
+static int plus_list(const sentence *s)
+{
+    size_t items = 0, width = 0, pluses = 0;
+    for (size_t i = s->s0; i <= s->s1; i++) {
+        const qz_tok *k = i < s->s1 ? &s->t->t[i] : NULL;
+        if (!k || qz_tok_is(s->t, i, "+")) {
+            if (!width || width > 8)
+                return 0;
+            items++;
+            pluses += k != NULL;
+            width = 0;
+            continue;
+        }
+        if (k->kind == QZ_TK_MARK && !qz_tok_is(s->t, i, "(") && !qz_tok_is(s->t, i, ")") &&
+            !qz_tok_is(s->t, i, "[") && !qz_tok_is(s->t, i, "]"))
+            return 0;
+        width += k->kind == QZ_TK_HAN ? 1 : 2;
+    }
+    for (size_t m = 0; m < s->m.n; m++) {
+        const mention *x = &s->m.v[m];
+        if (!live(x) || x->kind != M_CLAIM || !context_holds(s, x->set, x->pat, x->claim))
+            continue;
+        const qz_cpattern *p = pattern(s->r, x->set, x->pat);
+        int subject = !p->subject.n || p->subject_implied || x->self;   /* "用" of no decoder */
+        for (size_t j = 0; j < s->m.n && !subject; j++)
+            subject = live(&s->m.v[j]) && s->m.v[j].kind == M_SUBJ && s->m.v[j].set == x->set &&
+                      s->m.v[j].pat == x->pat;
+        if (subject)
+            return 0;
+    }
+    return items >= 3 && pluses >= 2;
+}
+
 /* Every token of [s0, s1) but marks is covered by alternatives of a; at least one. */
 static int only_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a)
 {
@@ -1088,9 +1346,9 @@ static size_t contrast_at(const qz_text *t, size_t i)
     if ((l = qz_han_at(t, i, "然而")) || (l = qz_han_at(t, i, "反之")))
         return l;
     if (!strcmp(k->s, "而")) {
-        static const char *const not_after[] = {"且", "言"};
+        static const char *const not_after[] = {"且", "言", "不是", "非"};   /* 而不是: instead */
         static const char *const not_before[] = {"从", "进", "因", "然", "继", "反"};
-        for (size_t w = 0; w < 2; w++)
+        for (size_t w = 0; w < 4; w++)
             if (qz_han_at(t, i + 1, not_after[w]))
                 return 0;
         for (size_t w = 0; i > 0 && w < sizeof not_before / sizeof not_before[0]; w++)
@@ -1252,6 +1510,7 @@ typedef struct reader {
      * or turn ("the other way round"); seg_first[k]: its first match in `all` */
     size_t *seg_first;
     unsigned char *seg_turn;  /* [n_seg] it says "the other way round" */
+    unsigned char *seg_restart;   /* [n_seg] it starts the answer over ("scratch that") */
     size_t n_seg, cap_seg;
     qz_reading *out;
 } reader;
@@ -1269,9 +1528,14 @@ static int segment_open(reader *rd)
         if (!u)
             return -1;
         rd->seg_turn = u;
+        u = realloc(rd->seg_restart, cap);
+        if (!u)
+            return -1;
+        rd->seg_restart = u;
         rd->cap_seg = cap;
     }
     rd->seg_first[rd->n_seg] = rd->all.n;
+    rd->seg_restart[rd->n_seg] = 0;
     rd->seg_turn[rd->n_seg++] = 0;
     return 0;
 }
@@ -1376,6 +1640,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     } else if (turn && rd->n_seg > 1 && rd->seg_first[rd->n_seg - 1] == rd->all.n) {
         rd->seg_turn[rd->n_seg - 1] = 1;   /* "no wait, it's the opposite: …" */
     }
+    if (plus_list(&s)) {   /* components joined by "+": a list, whatever the rubric reads */
+        rd->out->salad = 1;
+        goto out;
+    }
     if (!said)
         goto out;
     /* carried only into a sentence that opens with a pronoun or a connective ("It …",
@@ -1420,7 +1688,12 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     for (size_t k = 0; k < s.m.n; k++)
         owner[k] = -1;
     owners(&s, owner);
+    distribute(&s, owner);
     if (salad(&s) || term_list(&s)) {
+#ifdef QZ_STATEMENT_DEBUG
+        fprintf(stderr, "  salad at [%zu,%zu): salad %d, term list %d\n", s0, s1, salad(&s),
+                term_list(&s));
+#endif
         rd->out->salad = 1;
         goto out;
     }
@@ -1449,18 +1722,27 @@ out:
 }
 
 /* The answer the student ends on, segment by segment (statement.h): a correction that
- * states something keeps what was right before it and drops what was wrong ("Q from
- * the encoder, no wait, from the decoder"), and after a turn ("…, no, the other way
- * round: …") only what follows counts; a turn with nothing after it reverses what was
- * right, which is then wrong, and what was wrong into something the grader cannot tell;
- * a correction whose words the grader does not read leaves it unsure. */
+ * states a key idea keeps what was right before it and drops what was wrong ("Q from
+ * the encoder, no wait, from the decoder"), and so does one that states something wrong
+ * (the answer is wrong by it); one that states only what is beside the point is the answer
+ * now ("…. Actually no, the real difference is just that attention is parallel"); after a
+ * turn ("…, no, the other way round: …") or a start
+ * over ("scratch that", 算了，我收回) only what follows counts; a turn with nothing after
+ * it reverses what was right, which is then wrong, and what was wrong into something the
+ * grader cannot tell; a start over with nothing after it takes everything back; a
+ * correction whose words the grader does not read leaves it unsure. */
 static void settle(reader *rd)
 {
     for (size_t k = 1; k < rd->n_seg; k++) {
         size_t a = rd->seg_first[k], b = k + 1 < rd->n_seg ? rd->seg_first[k + 1] : rd->all.n;
-        int said = 0, before = 0, before_wrong = 0;
+        int said = 0, on_point = 0, before = 0, before_wrong = 0;
         for (size_t i = a; i < b; i++)
-            said |= rd->all.v[i].pat != SIZE_MAX;
+            if (rd->all.v[i].pat != SIZE_MAX) {
+                const match *m = &rd->all.v[i];
+                said = 1;
+                on_point |= m->set != 1 ||
+                            !qz_rubric_c_misc(rd->r, pattern(rd->r, 1, m->pat)->owner).off_point;
+            }
         for (size_t i = 0; i < a; i++)
             if (rd->all.v[i].pat != SIZE_MAX) {
                 before = 1;
@@ -1471,13 +1753,15 @@ static void settle(reader *rd)
         if (said) {
             rd->out->retracted = 0;
             rd->out->unsure = 0;
-        } else if (rd->seg_turn[k] && !before_wrong) {
-            rd->out->retracted = 1;   /* what was right, the other way round */
+        } else if ((rd->seg_turn[k] && !before_wrong) || rd->seg_restart[k]) {
+            rd->out->retracted = 1;   /* what was right, the other way round, or taken back */
+            rd->out->unsure = 0;
         } else if (before) {
             rd->out->unsure = 1;
         }
         for (size_t i = 0; i < a; i++)
-            if (!said || rd->seg_turn[k] || rd->all.v[i].set != 0)
+            if (!said || !on_point || rd->seg_turn[k] || rd->seg_restart[k] ||
+                rd->all.v[i].set != 0)
                 rd->all.v[i].pat = SIZE_MAX;
     }
 }
@@ -1514,6 +1798,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
                 rc = segment_open(&rd);
             if (!rc && has_words_of(&t, s0, s0 + l, &r->retract))
                 rd.seg_turn[rd.n_seg - 1] = 1;   /* "no, the opposite" */
+            if (!rc && has_words_of(&t, s0, s0 + l, &r->restart))
+                rd.seg_restart[rd.n_seg - 1] = 1;   /* "scratch that", 算了，我收回 */
             s0 += l;
             how = END_CORRECTION;
             continue;
@@ -1548,6 +1834,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     free(rd.carry);
     free(rd.seg_first);
     free(rd.seg_turn);
+    free(rd.seg_restart);
     qz_text_free(&t);
     if (rc) {
         qz_reading_free(out);

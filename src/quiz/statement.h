@@ -25,7 +25,14 @@
  *             statement ("Self-attention, unlike RNNs, connects directly") and the
  *             owner of a statement it opens ("…，不像 RNN 那样要经过很多步"); one right
  *             after 把 or 将 is an object, never a subject
- *   owner     a claim is said of the nearest group of subjects before it; when the
+ *   owner     a claim that holds a subject speaks of it ("one attention step", "hidden-state
+ *             updates"); one in the clause after "instead of", "rather than", 而不是
+ *             speaks of the subject contrasted there ("… instead of a chain of recurrent
+ *             updates": that subject is a foil, and "instead" denies nothing of it); a
+ *             claim right after a word of looking ("关注源句", "attend to the source") is
+ *             what is looked at, no origin; after "one …, the other …" (一个…一个…) it is
+ *             said of neither subject; otherwise a claim is said of the nearest group of
+ *             subjects before it; when the
  *             sentence starts with a claim and no pronoun ("the decoder gives Q, the
  *             encoder K and V"), each claim is said of the next group after it instead
  *   carried   a sentence that names no subject and opens with a pronoun, a
@@ -34,6 +41,9 @@
  *             1.", "Q comes not from the encoder but from the decoder")
  *   unless    a claim's `unless` phrases are looked for in the whole period (up to
  *             . ! ? ;), not only its sentence: "its complexity is O(n²), an RNN's O(n)"
+ *   parts     a group whose parts are joined by "and" (和, 与) followed by "respectively"
+ *             (分别, 各自) gives the claims after it in its clause to its parts in order:
+ *             "Q and K, V come from the decoder and the encoder respectively"
  *   polarity  a statement is denied when its claim or its subject is denied (not both)
  *   implied   a pattern with `subject_implied` also matches a claim said of no subject
  *             in its own sentence ("it normalises the scores")
@@ -44,12 +54,18 @@
  * wins ("it makes the variance larger" is not "the variance grows with dₖ").
  * A sentence that is only rubric terms and list punctuation, three or more of them
  * with no word of its own ("variance softmax gradient"), is a keyword salad: it states
- * nothing. The answer is read in segments, a new one after each correction ("no wait",
- * "sorry, I mean", 不对, 说错了) or turn ("the other way round", 反过来): a segment that
- * states something keeps the key ideas before it and drops what was wrong before it
- * (after a turn, it alone counts); a turn that states nothing makes what was right
- * before it retracted and what was wrong unsure; a correction whose words state nothing
- * leaves the reading unsure. An answer that only says it does not know ("I don't
+ * nothing; so is a sentence of short names joined by "+" that says nothing the rubric
+ * reads ("self-attention + FFN + LayerNorm"). A sign between terms ("Var(q·k) = d_k")
+ * says something: no salad. The answer is read in segments, a new one after each
+ * correction ("no wait", "sorry, I mean", 不对, 说错了), turn ("the other way round",
+ * 反过来) or start over ("scratch that", "I take it back", 算了，我收回): a segment that
+ * states a key idea or something wrong keeps the key ideas before it and drops what was
+ * wrong before it; one that states only what is beside the point ("…. Actually no, the
+ * real difference is just that attention is parallel") is the answer now; after a turn
+ * or a start over, it alone counts; a turn that states nothing makes what was right
+ * before it retracted and what was wrong unsure; a start over that states nothing takes
+ * everything back (retracted); a correction whose words state nothing leaves the reading
+ * unsure. An answer that only says it does not know ("I don't
  * know", 不会, 不知道) gave up. */
 #ifndef AT_QUIZ_STATEMENT_H
 #define AT_QUIZ_STATEMENT_H

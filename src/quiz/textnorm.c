@@ -13,6 +13,7 @@
 #include <uninorm.h>
 #include <unistr.h>
 
+#include "quiz/imeslip.h"
 #include "quiz/textlibs.h"
 
 #ifndef AT_OPENCC_DIR
@@ -565,6 +566,11 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     char *q = straight_quotes(simp ? simp : s);
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
+    if (q && wide && fix_typos) {   /* an answer's 跟号 is 根号 (quiz/imeslip.h) */
+        char *fixed = qz_ime_fix(q);
+        free(q);
+        q = fixed;
+    }
     size_t n = 0;
     uint8_t *f = q ? u8_casefold((const uint8_t *)q, strlen(q), NULL, UNINORM_NFKC, NULL, &n) : NULL;
     free(q);

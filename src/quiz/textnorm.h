@@ -2,7 +2,9 @@
  * answer and every rubric phrase become the same kind of token list, so that matching
  * compares tokens and never spellings.
  *
- *   1. Traditional Chinese is read as Simplified (OpenCC, config t2s.json);
+ *   1. Traditional Chinese is read as Simplified (OpenCC, config t2s.json); in an answer,
+ *      a word of the field typed with the wrong characters by an input method is read as
+ *      the word meant (跟号 → 根号, 愿句 → 原句: quiz/imeslip.h);
  *   2. case folding and NFKC (full-width letters, digits and punctuation become ASCII;
  *      dₖ becomes dk, ² becomes 2);
  *   3. tokens: a Latin word, a number, one Han character, or one mark (punctuation or

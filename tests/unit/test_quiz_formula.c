@@ -121,7 +121,28 @@ static void test_notation_words(void **state)
                 "the softmax of (the dot product of Q and K over root d_k) times V",
                 "QK^T/√d_k → softmax → ×V", "QK^T/√d_k -> softmax -> @V", "Q·Kᵀ/√dₖ 经过 softmax 后乘以 V",
                 "把 QKᵀ 除以 √dₖ 后做 softmax，再乘 V", "divide QK^T by √d_k, apply softmax, then multiply by V",
-                "Q 与 K 的点积除以根号 dk，做 softmax 后右乘 V");
+                "Q 与 K 的点积除以根号 dk，做 softmax 后右乘 V",
+                /* d_k named in words; "softmax them"; the formula again after "i.e." */
+                "queries times keys transposed, divided by the square root of the key dimension, "
+                "softmax, times V",
+                "Scores are Q times K transposed over the square root of the key dimension, softmax "
+                "them, multiply by V.",
+                "queries times keys transposed, divided by the root of the dimension of the keys, "
+                "softmax, times V, i.e. softmax(QKᵀ/√dₖ)V.",
+                "You take queries times keys transposed, divide by the square root of the key "
+                "dimension, apply softmax row-wise, then multiply by V: softmax(QKᵀ/√d_k)V.",
+                "Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V，即 softmax(QKᵀ/√d_k)V");
+}
+
+/* Words a Chinese input method puts for the formula's own (跟号 for 根号, 专置 for 转置). */
+static void test_notation_ime_slips(void **state)
+{
+    EXPECT_SAME("softmax(QK^T除以根号d_k)乘以V", "softmax(QK^T除以跟号d_k)乘以V，d_k是key的为度",
+                "softmax(Q乘以K的专置除以更号d_k)再乘以V", "Q乘K的转至，除以根好d_k，softmax以后乘V",
+                "softmax(Q K的转制 除以 跟号d_k) 乘以 V", "softmax(Q成以K的转置处以根号d_k)乘以V");
+    /* d_k alone in words is still d_k, not its square root */
+    expect_formula("queries times keys transposed, divided by the key dimension, softmax, times V",
+                   QZ_F_DK_NOT_SQRT);
 }
 
 static void test_notation_prefix_stop_names(void **state)
@@ -599,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_notation_full_width),
         cmocka_unit_test(test_notation_code),
         cmocka_unit_test(test_notation_words),
+        cmocka_unit_test(test_notation_ime_slips),
         cmocka_unit_test(test_notation_prefix_stop_names),
         cmocka_unit_test(test_notation_equivalent),
         cmocka_unit_test(test_formula_with_words),

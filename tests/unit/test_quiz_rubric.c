@@ -406,6 +406,99 @@ static void test_ends_on(void **state)
     roles("Q comes from the decoder. No wait, hmm.", "I M U");
     /* no correction: "no decoder", a first "No," */
     roles("No, Q comes from the decoder.", "I0 M");
+    /* a start over ("scratch that", 算了，我收回) takes back everything before it */
+    roles("Q comes from the decoder and K and V from the encoder. Scratch that.", "I M R");
+    roles("Q comes from the decoder and K and V from the encoder. Scratch that: Q comes from the "
+          "decoder.", "I0 M");
+    roles("Q 来自解码器，K 和 V 来自编码器。算了，我收回。", "I M R");
+    roles("Q 来自解码器。我收回：K 和 V 来自编码器。", "I1 M");
+    /* 算了一下 is working, not a start over */
+    roles("我算了一下，Q 来自解码器，K 和 V 来自编码器。", "I01 M");
+}
+
+/* "respectively" gives the claims after a group to its parts in order; "one …, the other
+ * …" gives them to neither; what is looked at is not where the subject comes from. */
+static void test_parts_of_a_group(void **state)
+{
+    (void)state;
+    roles("Q and K, V come from the decoder and the encoder respectively.", "I01 M");
+    roles("Q and K, V come from the encoder and the decoder respectively.", "I M01");
+    roles("Q 和 K、V 分别来自解码器和编码器。", "I01 M");
+    roles("Q 和 K、V 分别来自编码器和解码器。", "I M01");
+    roles("Q and K, V come from two sides, one the encoder and the other the decoder.", "I M");
+    roles("Q 和 K、V 分别来自两边（一个是编码器一个是解码器）。", "I M");
+    roles("Q 来自解码器，关注编码器。", "I0 M");
+    /* without "respectively" the group keeps what is said of it */
+    roles("Q, K and V come from the encoder.", "I1 M0");
+}
+
+/* A claim of its own `subject_implied`: "(1) enough" under the part that asks whether the
+ * encoder is enough, while "enough" alone says nothing of the encoder. */
+static const char *const enc_subj[] = {"encoder", "编码器"};
+static const char *const enough[] = {"enough", "够了"};
+static const char *const part1[] = {"(1) | 1) | 第一问"};
+static const qz_claim enough_claims[] = {
+    {.phrases = enough, .n_phrases = 2},
+    {.phrases = enough, .n_phrases = 2, .with = part1, .n_with = 1, .subject_implied = 1},
+};
+static const qz_concept enough_ideas[] = {
+    {.concept = "the encoder is enough", .statement = {enc_subj, 2, 0, enough_claims, 2}},
+};
+
+static void test_claim_subject_implied(void **state)
+{
+    (void)state;
+    states(enough_ideas, 1, NULL, 0, "The encoder is enough.", "I0 M");
+    states(enough_ideas, 1, NULL, 0, "(1) Enough. (2) The [CLS] output.", "I0 M");
+    states(enough_ideas, 1, NULL, 0, "（1）够了。（2）取 CLS。", "I0 M");
+    states(enough_ideas, 1, NULL, 0, "Enough.", "I M");
+    states(enough_ideas, 1, NULL, 0, "(1) Not enough.", "I M D0");
+}
+
+/* Kinds a fresh teacher's set showed, on the shipped self-test in both languages. */
+static void test_kinds_of_batch_g(void **state)
+{
+    (void)state;
+    /* a start over that lands on an off-point claim */
+    expect("en", "q1", "Self-attention: any two tokens are one step apart; RNN: the number of steps "
+           "equals their distance. Actually no, scratch that, the real difference is just that "
+           "attention is parallel.", QZ_WRONG, NULL);
+    expect("zh", "q1", "自注意力中任意两个位置距离为 1，RNN 是 O(n)。更正一下：真正的区别只是自注意力算得更快。",
+           QZ_WRONG, NULL);
+    /* misconceptions beside right content */
+    expect("en", "q1", "In an RNN the path grows with the distance, in self-attention it is one step, so "
+           "self-attention needs no positional encoding at all.", QZ_WRONG, "positional encoding");
+    expect("zh", "q1", "自注意力中任意两个位置距离为1，而RNN是O(n)。所以自注意力完全不需要位置编码。",
+           QZ_WRONG, "位置编码");
+    expect("zh", "q2b", "防止点积过大导致softmax饱和、梯度消失。另外不除的话模型就没法处理长序列。",
+           QZ_WRONG, "序列长度");
+    expect("en", "q5", "Encoder is enough. The vector is the [CLS] token's embedding at the input layer.",
+           QZ_WRONG, "last layer");
+    expect("en", "q5", "Encoder alone is enough, and we read out the [CLS] vector. But you must add a "
+           "causal mask so the model can't see future tokens.", QZ_WRONG, "causal mask");
+    expect("en", "q5", "The encoder is enough: no causal mask is needed since every token may see the "
+           "whole review. Read the label from the [CLS] output.", QZ_CORRECT, NULL);
+    expect("zh", "q1", "自注意力的依赖距离是平方级的 O(n²)，RNN 是线性的 O(n)。", QZ_WRONG, NULL);
+    /* right answers in forms the grader refused */
+    expect("en", "q1", "Max path length: RNN $O(n)$ vs self-attention $O(1)$ — any pair of tokens "
+           "interacts through a single attention step instead of a chain of n recurrent updates.",
+           QZ_CORRECT, NULL);
+    expect("en", "q2b", "If q,k have i.i.d. components with mean 0, var 1, then Var(q·k)=d_k. Dividing by "
+           "\\sqrt{d_k} gives Var=1, so the softmax input stays in a range where its gradient isn't ~0.",
+           QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q 来自解码器，K 和 V 来自编码器的输出；作用是让解码器关注愿句中和当前要生成的词相关的部分。",
+           QZ_CORRECT, NULL);
+    expect("zh", "q5", "（1）够了。（2）把100个token的输出做mean pooling或max pooling，得到一个向量再分类。",
+           QZ_CORRECT, NULL);
+    expect("zh", "q5", "一个 encoder 足矣。分类向量通常取第一个位置（特殊符号 CLS）的顶层输出。", QZ_CORRECT, NULL);
+    /* not-right answers judged too leniently */
+    expect("en", "q4", "All three come from the same input, that's why it's called attention.", QZ_WRONG,
+           NULL);
+    expect("zh", "q5", "用多头自注意力+位置编码+残差+LayerNorm+FFN，然后softmax输出。", QZ_WRONG, NULL);
+    expect("en", "q5", "(1) both are needed, encoder for reading the review and decoder for writing the "
+           "sentiment word. (2) from the softmax over the vocabulary.", QZ_WRONG, NULL);
+    expect("zh", "q4", "Q 和 K、V 分别来自两边（一个是编码器一个是解码器），作用是让目标句关注源句。", QZ_PARTIAL,
+           NULL);
 }
 
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
@@ -549,6 +642,9 @@ int main(void)
         cmocka_unit_test(test_older_form),
         cmocka_unit_test(test_q4_and_joins_two_statements),
         cmocka_unit_test(test_q1_phrasings),
+        cmocka_unit_test(test_parts_of_a_group),
+        cmocka_unit_test(test_claim_subject_implied),
+        cmocka_unit_test(test_kinds_of_batch_g),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,88 @@
+/* Input-method slips: the words of the field (the rubrics' and the formula's) and the
+ * characters of the same or a near sound a pinyin input method puts in their place. Only
+ * slips that are no other word an answer about attention would use are listed. */
+#include "quiz/imeslip.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *slip, *word;
+} slips[] = {
+    /* the formula's words */
+    {"跟号", "根号"}, {"更号", "根号"}, {"根好", "根号"}, {"跟好", "根号"}, {"亘号", "根号"},
+    {"根耗", "根号"}, {"艮号", "根号"}, {"平方跟", "平方根"},
+    {"专置", "转置"}, {"转至", "转置"}, {"转制", "转置"}, {"转致", "转置"}, {"转质", "转置"},
+    {"转治", "转置"}, {"专制", "转置"}, {"砖置", "转置"},
+    {"维读", "维度"}, {"为度", "维度"}, {"纬度", "维度"}, {"唯度", "维度"}, {"维渡", "维度"},
+    {"围度", "维度"}, {"伪度", "维度"},
+    {"点击", "点积"}, {"点集", "点积"}, {"点机", "点积"}, {"典积", "点积"},
+    {"内机", "内积"}, {"内急", "内积"}, {"内集", "内积"},
+    {"成以", "乘以"}, {"承以", "乘以"}, {"程以", "乘以"}, {"乘已", "乘以"},
+    {"除已", "除以"}, {"处以", "除以"}, {"出以", "除以"},
+    {"距阵", "矩阵"}, {"矩正", "矩阵"}, {"具阵", "矩阵"}, {"巨阵", "矩阵"},
+    {"项量", "向量"}, {"象量", "向量"},
+    /* the rubrics' words */
+    {"保和", "饱和"}, {"包和", "饱和"}, {"饱合", "饱和"}, {"宝和", "饱和"}, {"报和", "饱和"},
+    {"题度", "梯度"}, {"提度", "梯度"}, {"体度", "梯度"}, {"踢度", "梯度"},
+    {"方叉", "方差"}, {"放差", "方差"}, {"方岔", "方差"},
+    {"解吗", "解码"}, {"解马器", "解码器"}, {"借码器", "解码器"}, {"姐码器", "解码器"},
+    {"解麻器", "解码器"}, {"解码期", "解码器"},
+    {"编吗", "编码"}, {"编马器", "编码器"}, {"边码器", "编码器"}, {"变码器", "编码器"},
+    {"编码期", "编码器"},
+    {"愿句", "原句"}, {"元句", "原句"}, {"圆句", "原句"}, {"愿文", "原文"}, {"元文", "原文"},
+    {"注意里", "注意力"}, {"主意力", "注意力"},
+    {"规一化", "归一化"}, {"归以化", "归一化"},
+};
+
+size_t qz_ime_slip_at(const char *s, const char **word)
+{
+    size_t best = 0;
+    if ((unsigned char)*s < 0x80)
+        return 0;
+    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
+        size_t n = strlen(slips[i].slip);
+        if (n > best && !strncmp(s, slips[i].slip, n)) {
+            best = n;
+            *word = slips[i].word;
+        }
+    }
+    return best;
+}
+
+char *qz_ime_fix(const char *s)
+{
+    size_t n = strlen(s), cap = 2 * n + 1, o = 0;
+    char *out = malloc(cap);
+    for (size_t i = 0; out && i < n;) {
+        const char *w;
+        size_t l = qz_ime_slip_at(s + i, &w);
+        if (l) {
+            size_t wl = strlen(w);
+            if (o + wl >= cap) {
+                char *t = realloc(out, cap = 2 * cap + wl);
+                if (!t) {
+                    free(out);
+                    return NULL;
+                }
+                out = t;
+            }
+            memcpy(out + o, w, wl);
+            o += wl;
+            i += l;
+            continue;
+        }
+        if (o + 1 >= cap) {
+            char *t = realloc(out, cap *= 2);
+            if (!t) {
+                free(out);
+                return NULL;
+            }
+            out = t;
+        }
+        out[o++] = s[i++];
+    }
+    if (out)
+        out[o] = '\0';
+    return out;
+}
