@@ -1,7 +1,9 @@
 /* Terminal set-up and colour roles (the UI's global terminal state lives here). */
 #include "ui/crt.h"
 
+#include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +21,14 @@ static struct {
     ui_term_widths widths;    /* how it draws emoji sequences: the probe's answers */
     ui_probe probe;           /* the probe started by crt_init, until it is over */
     int out_fd;               /* the terminal's output */
+    int in_fd;                /* its input (crt_input_closed) */
+    unsigned failed_reads;    /* waits for a key that ended without one, in a row */
     int frame_marks;          /* ATTN_TUTOR_FRAME_MARKS: see crt_frame_begin */
     unsigned long frames;     /* frames drawn, for the marks */
     unsigned long keys;       /* keys read, for the marks */
     struct sigaction nc_winch;   /* ncurses' SIGWINCH handler, called from ours */
     int winch_chained;
-} crt = {.out_fd = -1};
+} crt = {.out_fd = -1, .in_fd = -1};
 
 /* Set by every SIGWINCH, taken by crt_take_resized. */
 static volatile sig_atomic_t winched;
@@ -253,6 +257,20 @@ void crt_frame_end(void)
 void crt_key_read(void)
 {
     crt.keys++;
+    crt.failed_reads = 0;
+}
+
+int crt_input_closed(void)
+{
+    if (crt.in_fd < 0)
+        return 0;
+    struct pollfd p = {crt.in_fd, POLLIN, 0};
+    int r = poll(&p, 1, 0);
+    if ((r < 0 && errno != EINTR) || (r > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL))))
+        return 1;
+    /* an end of input that poll reports as readable: a thousand empty waits in a row
+     * (a signal ends one now and then; never that many) */
+    return ++crt.failed_reads >= 1000;
 }
 
 int crt_init(void)
@@ -311,6 +329,8 @@ int crt_init_on(const char *term, FILE *out, FILE *in)
     use_tioctl(TRUE);
     if (!(crt.screen = newterm(term, out, in)))
         return -1;
+    crt.in_fd = fileno(in);
+    crt.failed_reads = 0;
     setup();
     winched = 0;
     chain_winch();

@@ -91,6 +91,13 @@ void crt_frame_end(void);
 /* Count one key read from the terminal (for the frame marks). */
 void crt_key_read(void);
 
+/* After a wait for a key ended without one (get_wch gave ERR in blocking mode): 1 when
+ * the terminal is gone for good (its line hung up, or reads keep ending empty), so no
+ * key will ever come and the caller should stop rather than wait again. A program that
+ * ignores SIGHUP (nohup, some session managers) otherwise went on waiting in a loop
+ * that used a whole core. */
+int crt_input_closed(void);
+
 /* The attribute (colour pair and A_* flags) of a role in the current palette. */
 attr_t crt_attr(crt_role role);
 

@@ -216,8 +216,11 @@ void ui_app_run(ui_app *app)
         at_blas_rest_workers();
         wint_t ch;
         int r = get_wch(&ch);
-        if (r == ERR)
+        if (r == ERR) {
+            if (crt_input_closed())   /* the terminal is gone: no key will come */
+                break;
             continue;
+        }
         ui_key k = {r == KEY_CODE_YES, ch};
         if (!UI_IS_FN(k, KEY_RESIZE))
             crt_key_read();
