@@ -23,8 +23,10 @@ STEMMER_SONAME := $(or $(call soname,libstemmer.so),libstemmer.so.0d)
 # some 12,000 symbol relocations, cost every start about 8 ms of CPU (measured on this
 # project's 2-core machine: a program that calls cblas_sgemm once starts in 13-14 ms
 # with the shared library, 5-6 ms with the static one). Tests and benchmarks keep the
-# shared library (their binaries would grow by 25 MB each).
-OPENBLAS_A := $(wildcard $(shell pkg-config --variable=libdir openblas 2>/dev/null)/libopenblas.a)
+# shared library (their binaries would grow by 25 MB each). Only the pthread build's: the
+# OpenMP build's static library would need the OpenMP runtime linked in as well.
+OPENBLAS_LIBDIR := $(shell pkg-config --variable=libdir openblas 2>/dev/null)
+OPENBLAS_A := $(if $(findstring openblas-pthread,$(OPENBLAS_LIBDIR)),$(wildcard $(OPENBLAS_LIBDIR)/libopenblas.a))
 BIN_LIBS   := $(if $(OPENBLAS_A),$(patsubst -lopenblas,$(OPENBLAS_A),$(PKG_LIBS)),$(PKG_LIBS))
 OPENCC_DIR := $(shell pkg-config --variable=prefix opencc 2>/dev/null || echo /usr)/share/opencc
 VERSION := 0.1.0
