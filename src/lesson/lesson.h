@@ -456,8 +456,8 @@ typedef struct at_question_calc {
     double exp_sum;           /* softmax: sum of exps */
     int decimals;             /* effective: `decimals`, default 2 */
     double tolerance;         /* effective absolute tolerance: `tolerance`, else
-                                 `relative`·|value|, else half a unit in the last
-                                 asked decimal (0.005 for 2 decimals) */
+                                 `relative`·|value|, else one unit in the last
+                                 asked decimal (0.01 for 2 decimals) */
     at_compute_result attn;   /* attention kind: the whole computation */
 } at_question_calc;
 

@@ -24,6 +24,19 @@ static void slot_name(const qz_numctx *c, size_t j, FILE *fb)
         fprintf(fb, "#%zu", j + 1);
 }
 
+double qz_near_tol(const qz_numctx *c, size_t j)
+{
+    const qz_question *q = c->q;
+    if (q->tolerance < 0 && q->relative < 0 && c->decimals >= 0)
+        return 0.5 * pow(10.0, -c->decimals);
+    return c->tol[j];
+}
+
+static int near(const qz_numctx *c, size_t j, double x, double want)
+{
+    return fabs(x - want) <= qz_near_tol(c, j) * (1 + 1e-9) + 1e-12;
+}
+
 /* Does every answered slot hold alt[j] (within tol · mult)? A mistake in the
  * computation changes every value, so the right ones must match too (unless alt is
  * right there as well). At least one slot must be wrong. */
@@ -35,7 +48,7 @@ static int matches(const qz_numctx *c, const double *given, const int *ok, const
         if (ok[j] == 2)
             continue;
         wrong += ok[j] == 0;
-        if (!isfinite(alt[j]) || fabs(given[j] - alt[j]) > c->tol[j] * mult * (1 + 1e-9) + 1e-12)
+        if (!isfinite(alt[j]) || fabs(given[j] - alt[j]) > qz_near_tol(c, j) * mult * (1 + 1e-9) + 1e-12)
             return 0;
     }
     return wrong > 0;
@@ -192,9 +205,17 @@ static long other_token(const qz_numctx *c, size_t j, const double *given)
 {
     long self = row_index(c, j);
     for (size_t k = 0; self >= 0 && k < c->row_n; k++)
-        if ((long)k != self && fabs(given[j] - c->row_w[k]) <= c->tol[j] * (1 + 1e-9) + 1e-12)
+        if ((long)k != self && near(c, j, given[j], c->row_w[k]))
             return (long)k;
     return -1;
+}
+
+void qz_note_rounding(const qz_numctx *c, const double *given, const int *dec, const int *ok,
+                      FILE *fb)
+{
+    for (size_t j = 0; j < c->n; j++)
+        if (ok[j] == 1 && rounding_slip(c, j, given, dec) == 1)
+            say_rounding(c, j, 1, given, dec, fb);
 }
 
 /* Per slot: the weight of another token, truncation, too few decimals. When rounding
@@ -244,7 +265,7 @@ static qz_mistake named_slip(const qz_numctx *c, const double *given, const int 
     for (size_t s = 0; s < q->n_slips; s++)
         for (size_t j = 0; j < c->n; j++)
             if (ok[j] == 0 && q->slips[s].feedback &&
-                fabs(given[j] - q->slips[s].value) <= c->tol[j] * (1 + 1e-9) + 1e-12) {
+                near(c, j, given[j], q->slips[s].value)) {
                 const char *f = q->slips[s].feedback;
                 size_t n = strlen(f);
                 while (n && (f[n - 1] == '\n' || f[n - 1] == ' '))
@@ -290,7 +311,7 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
             wrong++;
             int found = 0;
             for (size_t i = 0; i < c->n && !found; i++)
-                found = i != j && qz_within(c, i, given[j]);
+                found = i != j && near(c, i, given[j], c->want[i]);
             swapped = found;
         }
         if (swapped && wrong) {

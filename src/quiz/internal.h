@@ -18,8 +18,6 @@ typedef struct qz_numctx {
     double *tol;            /* [n] tolerance of each */
     const char **names;     /* [n] token of each slot, or NULL */
     int decimals;           /* decimals asked, -1 = not given */
-    int round_ok;           /* default tolerance: an answer that rounds like the
-                             * expected value at `decimals` is right too */
     size_t row_n;           /* softmax / attention: the weights of the row */
     double *row_s;          /* [row_n] scaled scores (-inf masked) */
     double *row_w;          /* [row_n] weights */
@@ -38,11 +36,23 @@ int qz_attention_run(const qz_question *q, double scale, float *w, float *out, f
 /* Is x within the tolerance of the expected value of slot j? */
 int qz_within(const qz_numctx *c, size_t j, double x);
 
+/* How near a value must be to another quantity to be taken for it (a mistake's value,
+ * another token's weight, a rounding slip): half a unit of the last decimal asked when
+ * the question gives no tolerance of its own, so that it rounds like it (the default
+ * tolerance, one unit, is the room a right answer has, not the mark of a mistake); else
+ * the question's tolerance of slot j. */
+double qz_near_tol(const qz_numctx *c, size_t j);
+
 /* A recognised mistake whose values match every wrong slot; writes its feedback.
  *   given [n] values, dec [n] decimals written (-1 computed), ok [n] 1 right, 0 wrong,
  *   2 no value. */
 qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, const int *ok,
                        FILE *fb);
+
+/* A right value cut off instead of rounded (0.13 for 0.1384 at 2 decimals, within the
+ * tolerance): "下雨: 0.13 looks cut off …", one line per such slot (ok[j] == 1). */
+void qz_note_rounding(const qz_numctx *c, const double *given, const int *dec, const int *ok,
+                      FILE *fb);
 
 /* The steps of the right computation with the engine's numbers. */
 void qz_walk_steps(const qz_numctx *c, FILE *fb);

@@ -197,6 +197,24 @@ static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nu
     return NULL;
 }
 
+/* One value where several are asked ("0.34"): the student committed to it, so it is an
+ * answer, read in the asked order as the first; the others have no value. (Several
+ * values that cannot be told apart are what "unreadable" is kept for.) 1 when taken. */
+static int lone_value(const qz_numctx *c, const qz_value *const *pick, size_t got, double *given,
+                      int *dec, int *ok, FILE *notes)
+{
+    if (got != 1 || c->n < 2 || c->q->unordered || pick[0]->other || pick[0]->aside)
+        return 0;
+    take(pick[0], 0, given, dec, ok);
+    for (size_t j = 1; j < c->n; j++) {
+        fprintf(notes, qz_tr(c->lang, "%s has no value; the question asks for "),
+                c->names[j] ? c->names[j] : "?");
+        list_asked(notes, c);
+        fprintf(notes, qz_tr(c->lang, ".\n"));
+    }
+    return 1;
+}
+
 /* The values after the last concluding word ("so", 所以, "no wait", 即) when they are an
  * answer on their own: as many as asked, or labelled with every token asked. Else the
  * whole answer. */
@@ -334,7 +352,7 @@ static void report_values(const qz_numctx *c, const double *given, const int *de
         else
             put_given(fb, given[j], dec[j]);
         int near = rounding_near && ok[j] == 0 &&
-                   fabs(given[j] - c->want[j]) <= 2 * c->tol[j] * (1 + 1e-9);
+                   fabs(given[j] - c->want[j]) <= 2 * qz_near_tol(c, j) * (1 + 1e-9);
         fprintf(fb, "  %s", ok[j] == 1 ? "✓" : near ? "≈" : "✗");
         if (with_engine && !c->q->unordered) {
             fprintf(fb, qz_tr(L, "  (engine: "));
@@ -385,7 +403,7 @@ static void set_expected(const qz_numctx *c, qz_result *out)
 static int near_misses(const qz_numctx *c, const double *given, const int *ok)
 {
     for (size_t j = 0; j < c->n; j++)
-        if (ok[j] == 0 && fabs(given[j] - c->want[j]) > 2 * c->tol[j] * (1 + 1e-9))
+        if (ok[j] == 0 && fabs(given[j] - c->want[j]) > 2 * qz_near_tol(c, j) * (1 + 1e-9))
             return 0;
         else if (ok[j] == MISSING)
             return 0;
@@ -406,6 +424,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         fprintf(fb, qz_tr(L, "Correct.\n"));
         out->body_at = qz_fb_pos(fb);
         report_values(c, given, dec, ok, 1, 0, fb);
+        qz_note_rounding(c, given, dec, ok, fb);
         if (notes && *notes)
             fputs(notes, fb);
         return;
@@ -597,15 +616,16 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
             goto out;
         }
     } else {
-        fclose(notes_f);
         size_t got = use->n;
         const qz_value **vals = pick_unlabelled(&c, use, pick, &got);
-        if (!vals) {
+        int lone = !vals && lone_value(&c, pick, got, given, dec, ok, notes_f);
+        fclose(notes_f);
+        if (!vals && !lone) {
             if (!whole_row(&c, pick, got, out, fb))
                 count_mismatch(&c, got, out, fb);
             goto out;
         }
-        for (size_t j = 0; j < c.n; j++)
+        for (size_t j = 0; vals && j < c.n; j++)
             take(vals[j], j, given, dec, ok);
     }
     if (nums->turned && c.n == 2 && ok[0] != MISSING && ok[1] != MISSING) {

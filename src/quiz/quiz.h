@@ -138,7 +138,7 @@ typedef struct qz_question {
     qz_kind kind;
     int decimals;              /* decimals the answer needs; -1 = not given (softmax,
                                 * attention: 2) */
-    double tolerance;          /* absolute; < 0 = not given (then half a unit in the
+    double tolerance;          /* absolute; < 0 = not given (then one unit in the
                                 * last decimal asked) */
     double relative;           /* relative, as a fraction; < 0 = not given. Near 0 it
                                 * falls back to the absolute tolerance. */

@@ -49,11 +49,11 @@ expect_eq "attend: JSON the same in both languages" \
 en=$("$AT_BIN" show --lang en self-test)
 cn=$("$AT_BIN" show --lang zh self-test)
 for w in "--- step 2 of 7: question" "[question q1, text]" "  hint 1: " "  key concepts (2 needed):" \
-         "  reference answer:" "  explanation:" "  answer: 下雨 0.14 没 0.17  (± 0.005)"; do
+         "  reference answer:" "  explanation:" "  answer: 下雨 0.14 没 0.17  (± 0.01)"; do
   expect_contains "show en: $w" "$w" "$en"
 done
 for w in "--- 第 2 步（共 7 步）：问题" "[问题 q1，简答]" "  提示 1：" "  要点（至少答出 2 个）：" \
-         "  参考答案：" "  讲解：" "  答案： 下雨 0.14 没 0.17  (± 0.005)" "  解法：每个分数取 exp，求和得 9.7504"; do
+         "  参考答案：" "  讲解：" "  答案： 下雨 0.14 没 0.17  (± 0.01)" "  解法：每个分数取 exp，求和得 9.7504"; do
   expect_contains "show zh: $w" "$w" "$cn"
 done
 case "$cn" in *"hint "*|*"key concepts"*|*"reference answer"*|*"explanation:"*|*"--- step"*)

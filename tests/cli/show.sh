@@ -52,10 +52,10 @@ expect_contains "table aligned" "  | Query | What am I looking for? |" "$out"
 expect_contains "compute weights" "  a      0.7311    0.2689" "$out"
 # output row 1 = 0.7311·[1, 2] + 0.2689·[3, 4] = [1.5379, 2.5379]
 expect_contains "compute output" "  a      1.5379    2.5379" "$out"
-expect_contains "softmax answer (Q3 numbers)" "answer: 下雨 0.14 没 0.17  (± 0.005)" "$out"
+expect_contains "softmax answer (Q3 numbers)" "answer: 下雨 0.14 没 0.17  (± 0.01)" "$out"
 expect_contains "softmax worked sum" "the sum 9.7504" "$out"
 # row 2 output = 0.2689·[1, 2] + 0.7311·[3, 4] = [2.462, 3.462]
-expect_contains "attention answer" "answer (output row): 2.462 3.462  (± 0.0005)" "$out"
+expect_contains "attention answer" "answer (output row): 2.462 3.462  (± 0.001)" "$out"
 expect_status "unknown lesson" 2 "$AT_BIN" show nosuch --lessons "$tmp"
 # No id: the lessons, id and title, in tutor order (the hint `lesson` gives without an id).
 out=$("$AT_BIN" show --lessons "$tmp" --lang en)

@@ -83,14 +83,17 @@ static void test_q3_every_form_is_correct(void **state)
 static void test_q3_tolerance(void **state)
 {
     qz_question q = q3();
-    /* Half a unit in the second decimal around 0.13844, and around its rounding 0.14:
-     * 0.13 and 0.15 are wrong, 0.138 and 0.1384 right. */
+    /* One unit of the second decimal around 0.13844 (0.12844 … 0.14844) and 0.16909
+     * (0.15909 … 0.17909): 0.13 and 0.16 (cut off) are right, 0.15 and 0.18 are not. */
     expect(&q, "0.15 0.17", QZ_PARTIAL, QZ_M_NONE, "✗");
+    expect(&q, "0.14 0.18", QZ_PARTIAL, QZ_M_NONE, "✗");
     expect(&q, "0.138 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(&q, "0.1335 0.17", QZ_CORRECT, QZ_M_NONE, NULL);   /* 0.13844 − 0.1335 = 0.0049 */
-    expect(&q, "0.1333 0.17", QZ_PARTIAL, QZ_M_NONE, NULL);
-    expect(&q, "0.1449 0.17", QZ_CORRECT, QZ_M_NONE, NULL);   /* rounds to 0.14 */
-    expect(&q, "0.1451 0.17", QZ_PARTIAL, QZ_M_NONE, NULL);
+    expect(&q, "0.1285 0.17", QZ_CORRECT, QZ_M_NONE, NULL);   /* 0.13844 − 0.1285 = 0.0099 */
+    expect(&q, "0.1283 0.17", QZ_PARTIAL, QZ_M_WRONG_TOKEN, "weight of 我");   /* 0.1253 */
+    expect(&q, "0.1484 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.1486 0.17", QZ_PARTIAL, QZ_M_NONE, NULL);
+    expect(&q, "0.14 0.1592", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.14 0.1590", QZ_PARTIAL, QZ_M_NONE, NULL);
     qz_question t = q3();
     t.decimals = 4;
     t.tolerance = 0.0001;   /* the question's own tolerance wins */
@@ -131,7 +134,9 @@ static void test_q3_off_by_one_token(void **state)
 {
     qz_question q = q3();
     /* 我 = 1.2214 / 9.7504 = 0.1253, 带 = 今天 = 0.1133 */
-    expect(&q, "0.13 0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "weight of 我");
+    expect(&q, "0.125 0.113", QZ_WRONG, QZ_M_WRONG_TOKEN, "weight of 我");
+    /* 0.13 is 我's weight rounded, and 下雨's cut off: within one unit of 下雨 */
+    expect(&q, "0.13 0.11", QZ_PARTIAL, QZ_M_WRONG_TOKEN, "0.11 is the weight of");
     expect(&q, "我=0.13 带=0.11", QZ_WRONG, QZ_M_WRONG_TOKEN, "我 is not asked: the question asks for 下雨 and 没");
 }
 
@@ -160,19 +165,22 @@ static void test_q3_left_out_own_token(void **state)
 static void test_q3_rounding(void **state)
 {
     qz_question q = q3();
-    expect(&q, "0.14 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "没: 0.16 looks cut off after 2 decimals");
-    /* 0.13 is near 我's weight too, but cutting off explains both values; the
-     * computation is right, the rounding not: partly right */
-    expect(&q, "0.13 0.16", QZ_PARTIAL, QZ_M_ROUNDING, "下雨: 0.13 looks cut off");
-    expect(&q, "0.13，0.16（直接截断）", QZ_PARTIAL, QZ_M_ROUNDING, "looks cut off");
+    /* cut off instead of rounded: within one unit, right; the feedback says so */
+    expect(&q, "0.14 0.16", QZ_CORRECT, QZ_M_NONE, "没: 0.16 looks cut off after 2 decimals");
+    expect(&q, "0.13 0.16", QZ_CORRECT, QZ_M_NONE, "下雨: 0.13 looks cut off");
+    expect(&q, "0.13，0.16（直接截断）", QZ_CORRECT, QZ_M_NONE, "looks cut off");
     expect(&q, "0.1 0.2", QZ_WRONG, QZ_M_ROUNDING, "give 2 decimals, not 1");
+    /* 0.16 for 下雨 is near 没's weight, but one value cannot be swapped: partly right */
+    expect(&q, "下雨 0.16，没 0.17", QZ_PARTIAL, QZ_M_NONE, "✗");
 }
 
 static void test_q3_malformed_is_not_an_attempt(void **state)
 {
     qz_question q = q3();
     expect(&q, "0.14abc 0.17", QZ_MALFORMED, QZ_M_NONE, "'abc'");
-    expect(&q, "0.14", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers (下雨 and 没); the answer has 1");
+    /* one value: read as the first asked, the other not answered */
+    expect(&q, "0.14", QZ_PARTIAL, QZ_M_NONE, "没 has no value");
+    expect(&q, "约 0.34", QZ_WRONG, QZ_M_WRONG_TOKEN, "0.34 is the weight of 伞");
     expect(&q, "0.14 0.17 0.2", QZ_MALFORMED, QZ_M_NONE, "the answer has 3");
     expect(&q, "0,14, 0,17", QZ_MALFORMED, QZ_M_NONE, "ambiguous");
     /* one labelled value: the other is not answered (partly right when this one is) */
@@ -188,7 +196,7 @@ static void test_q3_malformed_is_not_an_attempt(void **state)
     expect(&q, "雨=0.14 没=0.17", QZ_CORRECT, QZ_M_NONE, NULL);
     /* more values than asked, none labelled: which is which cannot be told */
     expect(&q, "0.11 0.14 0.17", QZ_MALFORMED, QZ_M_NONE, "does not say which is which");
-    qz_result r = grade(&q, "0.14", QZ_EN);
+    qz_result r = grade(&q, "0.14 0.17 0.2", QZ_EN);
     assert_true(r.score == 0.0);
     assert_int_equal(qz_verdict_exit_status(r.verdict), 2);
     qz_result_free(&r);
@@ -253,9 +261,13 @@ static void test_numeric_tolerances(void **state)
     expect(&q, "100.9", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "101.5", QZ_WRONG, QZ_M_NONE, NULL);
     q.relative = -1;
-    q.decimals = 0;
+    q.decimals = 0;   /* one unit: 99 … 101 */
     expect(&q, "100.4", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(&q, "101", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "101", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "101.2", QZ_WRONG, QZ_M_NONE, NULL);
+    q.tolerance = 0.5;   /* the question's own tolerance is kept */
+    expect(&q, "100.5", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "100.6", QZ_WRONG, QZ_M_NONE, NULL);
 }
 
 static void test_numeric_unordered(void **state)
@@ -482,7 +494,7 @@ static void test_q3_first_try_gives_nothing_away(void **state)
 }
 
 /* Whole numbers are printed as such, and a numeric question without a tolerance is
- * graded within half a unit of the second decimal (as `show` prints ± 0.005). */
+ * graded within one unit of the second decimal (as `show` prints ± 0.01). */
 static void test_numeric_whole_and_default_tolerance(void **state)
 {
     static const double pairs[] = {21};
@@ -491,8 +503,8 @@ static void test_numeric_whole_and_default_tolerance(void **state)
     q.n_values = 1;
     expect(&q, "21 pairs", QZ_CORRECT, QZ_M_NONE, "21  ✓  (engine: 21)");
     expect(&q, "21 对", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(&q, "21.004", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(&q, "21.01", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "21.009", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "21.02", QZ_WRONG, QZ_M_NONE, NULL);
     qz_result r = grade(&q, "20", QZ_EN);
     assert_null(strstr(r.feedback, "21.0"));
     assert_non_null(strstr(r.feedback, "The right answer (engine): 21\n"));
