@@ -59,6 +59,18 @@ static int superscript_at(const char *p, size_t *len)
     return -1;
 }
 
+/* The full stop 。 typed as a decimal point ("没0。17", as a Chinese input method gives
+ * it): between digits, after a run of digits that is not already a decimal part. */
+static int ideographic_point(const outbuf *b, const char *next)
+{
+    size_t k = b->n;
+    while (k > 0 && isdigit((unsigned char)b->s[k - 1]))
+        k--;
+    int full_width_digit = (unsigned char)next[0] == 0xef && (unsigned char)next[1] == 0xbc &&
+                           (unsigned char)next[2] >= 0x90 && (unsigned char)next[2] <= 0x99;
+    return k < b->n && (k == 0 || b->s[k - 1] != '.') && (isdigit((unsigned char)*next) || full_width_digit);
+}
+
 /* LaTeX commands and what they become; others are dropped. */
 static const struct {
     const char *cmd, *to;
@@ -158,7 +170,8 @@ int qz_normalise(const char *text, char **out, long **orig)
             p += 3;
             continue;
         }
-        if (u[0] == 0xef && u[1] == 0xbc && u[2] == 0x8e) {                    /* ． */
+        if ((u[0] == 0xef && u[1] == 0xbc && u[2] == 0x8e) ||                  /* ． */
+            ((len = starts(p, "。")) && ideographic_point(&b, p + len))) {
             rc = put(&b, ".", 1, at);
             p += 3;
             continue;
@@ -977,6 +990,16 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
     return rc;
 }
 
+/* How well a reading gives as many answer values as asked: 2 after its concluding word,
+ * 1 in all, 0 not. */
+static int as_asked(const qz_numbers *nums, size_t want)
+{
+    size_t after = 0;
+    for (size_t i = nums->concluded ? nums->conclusion_at : nums->n; i < nums->n; i++)
+        after += !nums->v[i].other && !nums->v[i].aside;
+    return nums->concluded && after == want ? 2 : qz_answer_count(nums) == want;
+}
+
 static int read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                         qz_numbers *out, at_error *err)
 {
@@ -991,13 +1014,14 @@ static int read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang
         return at_error_set(err, AT_ENOMEM, "out of memory");
     const qz_read_opts *o = opts ? opts : &none;
     int rc = read_plain(plain, orig, o, 0, lang, out, err);
-    /* "0.14 / 0.17", "~0.14 / ~0.17": a slash between spaces may list values. Read so
-     * when that, and not a division, gives as many values as asked. */
-    if (o->want && (rc || qz_answer_count(out) != o->want) && strstr(plain, " /")) {
+    /* "0.14 / 0.17", "~0.14 / ~0.17", "… = 9.76 → 0.14 / 0.17": a slash between spaces
+     * may list values. Read so when that, and not a division, gives as many values as
+     * asked (in all, or after the concluding word). */
+    int fit = rc ? 0 : as_asked(out, o->want);
+    if (o->want && fit < 2 && strstr(plain, " /")) {
         qz_numbers *alt = malloc(sizeof *alt);
         at_error e2;
-        if (alt && read_plain(plain, orig, o, 1, lang, alt, &e2) == AT_OK &&
-            qz_answer_count(alt) == o->want)
+        if (alt && read_plain(plain, orig, o, 1, lang, alt, &e2) == AT_OK && as_asked(alt, o->want) > fit)
             rc = take_reading(out, alt, err);
         free(alt);
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* What a word says about the values around it. */
 enum wkind {
@@ -24,6 +25,8 @@ enum wkind {
     W_OR,       /* alternatives: "0.14 or 0.17" */
     W_OTHER,    /* the value after it is another quantity: "sum", 和是, 分母 */
     W_TURN,     /* after the last value: the two values trade places ("the other way round") */
+    W_WITH,     /* a method, not a quantity, follows: "with exp: 0.14", 除以总和：0.14 */
+    W_VERB,     /* after a token's name, makes it an object, not a label: 把伞加进分母 */
     W_LABEL,    /* a token (by name or gloss) */
 };
 
@@ -37,9 +40,9 @@ static const struct {
     {"is", W_LINK}, {"are", W_LINK}, {"was", W_LINK}, {"equals", W_LINK}, {"equal", W_LINK},
     {"gives", W_FLEX}, {"give", W_LINK}, {"yields", W_FLEX}, {"giving", W_FLEX},
     {"i.e.", W_FLEX}, {"ie", W_FLEX}, {"that is", W_FLEX}, {"which is", W_FLEX}, {"makes", W_LINK},
-    {"rounds to", W_LINK}, {"rounded to", W_LINK}, {"rounded", W_LINK}, {"becomes", W_LINK},
+    {"rounds to", W_FLEX}, {"rounded to", W_FLEX}, {"rounded", W_FLEX}, {"becomes", W_LINK},
     {"等于", W_LINK}, {"约等于", W_LINK}, {"约为", W_LINK}, {"是", W_LINK}, {"为", W_LINK},
-    {"得", W_FLEX}, {"即", W_FLEX}, {"四舍五入", W_LINK}, {"取", W_LINK}, {"近似为", W_LINK},
+    {"得", W_FLEX}, {"即", W_FLEX}, {"四舍五入", W_FLEX}, {"取", W_LINK}, {"近似为", W_LINK},
     {"约合", W_LINK}, {"就是", W_LINK},
     /* before a value */
     {"about", W_PREFIX}, {"approximately", W_PREFIX}, {"approx", W_PREFIX}, {"around", W_PREFIX},
@@ -63,6 +66,19 @@ static const struct {
     {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_RETRACT}, {"wait", W_RETRACT},
     {"oops", W_RETRACT}, {"scratch that", W_RETRACT}, {"说错了", W_RETRACT}, {"算错了", W_RETRACT},
     {"写错了", W_RETRACT}, {"改一下", W_RETRACT}, {"等等", W_RETRACT}, {"改成", W_RETRACT},
+    /* the values rounded: a link between two values, else the values after it answer */
+    {"to two decimals", W_FLEX}, {"to two decimal places", W_FLEX}, {"two decimals", W_FLEX},
+    {"to three decimals", W_FLEX}, {"保留", W_FLEX}, {"两位小数", W_FILLER}, {"两位", W_FILLER},
+    {"三位小数", W_FILLER}, {"三位", W_FILLER}, {"位小数", W_FILLER},
+    /* the values before are taken back: "…, but that's not softmax", 这是错的 */
+    {"wrong", W_RETRACT}, {"mistake", W_RETRACT}, {"not softmax", W_RETRACT},
+    {"not right", W_RETRACT}, {"not correct", W_RETRACT}, {"错了", W_RETRACT}, {"是错的", W_RETRACT},
+    {"错误", W_RETRACT}, {"不是 softmax", W_RETRACT}, {"不正确", W_RETRACT},
+    /* the step a value is worked with, not a quantity: "with exp:", 除以总和： */
+    {"with", W_WITH}, {"using", W_WITH}, {"除以", W_WITH}, {"divided by", W_WITH},
+    {"divide by", W_WITH}, {"dividing by", W_WITH}, {"没取指数", W_FILLER}, {"没做指数", W_FILLER},
+    {"加进", W_VERB}, {"加入", W_VERB}, {"加上", W_VERB}, {"算进", W_VERB}, {"算上", W_VERB},
+    {"放进", W_VERB},
     /* a turn: the values written trade places */
     {"the other way round", W_TURN}, {"other way round", W_TURN}, {"the other way around", W_TURN},
     {"other way around", W_TURN}, {"the opposite", W_TURN}, {"reversed", W_TURN},
@@ -112,6 +128,8 @@ typedef struct item {
     const char *s;        /* IT_LABEL: as written */
     size_t len;
     int used;             /* IT_LABEL: paired with a value */
+    int with;             /* IT_WORD: a method word ("with", 除以): a quantity's name right
+                           * after it and before ':' is the method, not that quantity */
 } item;
 
 typedef struct reader {
@@ -287,6 +305,15 @@ static const char *read_word(reader *r, size_t i)
         case W_OR: add(r, IT_OR, -1, NULL, 0); break;
         case W_OTHER: add(r, IT_OTHER, -1, NULL, 0); break;
         case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
+        case W_WITH:
+            if (!r->n || r->it[r->n - 1].kind != IT_WORD)
+                add(r, IT_WORD, -1, NULL, 0);
+            r->it[r->n - 1].with = 1;
+            break;
+        case W_VERB:   /* "把伞加进分母": 伞 is what is added, not a label */
+            if (r->n && r->it[r->n - 1].kind == IT_LABEL)
+                r->it[r->n - 1].kind = IT_WORD;
+            break;
         case W_FILLER: break;
         }
         p += l;
@@ -313,6 +340,24 @@ static int glued_after_value(const qz_lexer *lx, size_t i)
                 return 0;   /* "64MiB", "64MB左右" */
     return t->kind == T_NUM || t->kind == T_ROOT ||
            (t->kind == T_WORD && (unsigned char)t->s[0] < 0x80);
+}
+
+/* "to 2 decimals", "2 d.p.", 保留2位小数: the value before (tokens [start, i)) counts
+ * decimals, it is no answer. */
+static int precision_count(const qz_lexer *lx, size_t start, size_t i, const qz_value *v)
+{
+    static const char *const words[] = {"decimal", "dp", "d.p", "place", "digit", "位小数"};
+    const qz_tok *t = &lx->toks[i];
+    if (i != start + 1 || v->computed || v->percent || v->x < 1 || v->x > 9 || v->x != (int)v->x ||
+        t->kind != T_WORD)
+        return 0;
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
+        if (!strncasecmp(t->s, words[w], strlen(words[w])))
+            return 1;
+    /* 保留2位是 0.14: 位 after 保留 or 取 */
+    const qz_tok *b = start ? &lx->toks[start - 1] : NULL;
+    return !strncmp(t->s, "位", strlen("位")) && b && b->kind == T_WORD && b->len >= 3 &&
+           (!strncmp(b->s + b->len - 3, "取", 3) || (b->len >= 6 && !strncmp(b->s + b->len - 6, "保留", 6)));
 }
 
 /* Walk the tokens into items and values. */
@@ -348,6 +393,11 @@ static int walk(reader *r)
             }
             if (rc)
                 return rc;
+            if (precision_count(lx, start, i, v)) {   /* "to 2 decimals: 0.14 …" */
+                add(r, IT_CONCL, -1, NULL, 0);
+                r->it[r->n - 1].flex = 1;
+                continue;
+            }
             v->aside = asides > 0;
             if (glued_after_value(lx, i))
                 return qz_lex_fail(lx, &lx->toks[i],
@@ -396,29 +446,35 @@ static int walk(reader *r)
 
 /* A step and its result ("e^0.3/9.75 ≈ 0.14", "1.35/9.75 = 0.1385 ≈ 0.14", "1.35/9.75
  * 约等于 0.14") are one value, the result: two values with only links (and words that
- * are no label, separator or concluding word) between them. */
+ * are no label, separator or concluding word) between them. A chain does not run into
+ * a remark in parentheses that starts with words ("0.17 (I used e^0.3 ≈ 1.3)"), and a
+ * chain that works out a named quantity ("分母 ≈ 1.11+…+3.32 = 9.76") stays named: what
+ * "→" or "so" gives after it is the answer, not its next step. */
 static void collapse_chains(reader *r, int flex_links)
 {
     qz_numbers *out = r->out;
     size_t w = 0, last_value = (size_t)-1;
-    int links = 0, hard = 0, broken = 0, named = 0, last_named = 0;
+    int links = 0, hard = 0, broken = 0, named = 0, last_named = 0, words = 0;
     for (size_t k = 0; k < r->n; k++) {
         item it = r->it[k];
         if (it.kind == IT_VALUE) {
+            int into_remark = last_value != (size_t)-1 && words && r->it[last_value].group != it.group;
             /* "sum = 9.75 → 0.14, 0.17": after a named quantity, "→" / "so" / 得 conclude */
-            if (last_value != (size_t)-1 && links && !broken && (hard || !last_named)) {
+            int step = last_value != (size_t)-1 && links && !broken && !into_remark && (hard || !last_named);
+            if (step) {
                 out->v[it.value].steps = 1;
                 r->it[last_value].value = (size_t)-1;   /* dropped */
                 w = last_value;                          /* the links go too */
             }
             r->it[w++] = it;
             last_value = w - 1;
-            last_named = named;
-            links = hard = broken = named = 0;
+            last_named = named || (step && last_named);
+            links = hard = broken = named = words = 0;
             continue;
         }
         links += it.kind == IT_LINK || (it.kind == IT_CONCL && it.flex && flex_links);
         hard += it.kind == IT_LINK;
+        words += it.kind == IT_WORD;
         named = it.kind == IT_OTHER ? 1 : it.kind == IT_SEP ? 0 : named;
         broken |= it.kind == IT_SEP || it.kind == IT_LABEL || it.kind == IT_OTHER ||
                   (it.kind == IT_CONCL && (!it.flex || !flex_links)) || it.kind == IT_EACH ||
@@ -598,7 +654,14 @@ static void mark_values(reader *r, int before)
     for (size_t k = 0; k < r->n; k++) {
         const item *it = &r->it[k];
         switch (it->kind) {
-        case IT_OTHER: other = fresh = 1; cur = -1; break;
+        case IT_OTHER:
+            /* "with exp: 0.14", "除以总和：0.14": the step worked with, not a quantity */
+            if (k >= 1 && k + 1 < r->n && r->it[k + 1].kind == IT_LINK && r->it[k - 1].kind == IT_WORD &&
+                r->it[k - 1].with)
+                break;
+            other = fresh = 1;
+            cur = -1;
+            break;
         case IT_LABEL: other = 0; cur = -1; break;
         case IT_TURN:
             out->turned = values > 0 && next_value(r, k) >= r->n;
@@ -606,6 +669,8 @@ static void mark_values(reader *r, int before)
         case IT_CONCL:
             other = 0;
             cur = -1;
+            if (it->group)
+                break;   /* "(…, so the sum is ≈ 9.4)": the remark's own conclusion */
             out->concluded = 1;
             out->conclusion_at = values;
             out->retracted = it->retract;
@@ -643,7 +708,7 @@ static void mark_values(reader *r, int before)
             fresh = 0;
             if (v->token >= 0)
                 cur = v->token;
-            else if (before && !v->other && cur >= 0)
+            else if (before && !v->other && !v->aside && cur >= 0)
                 v->inherited = cur;
             break;
         }
@@ -657,15 +722,17 @@ static void mark_values(reader *r, int before)
         out->labelled += out->v[i].token >= 0;
 }
 
-/* Does the reading give as many values as asked: in all, after the concluding word, or
- * by distinct labels? */
+/* Does the reading give as many values as asked: 3 after the concluding word, 2 in all,
+ * 1 by distinct labels, 0 not. */
 static int fits(const qz_numbers *out, size_t want)
 {
-    if (!want || qz_answer_count(out) == want)
-        return 1;
     size_t after = 0, labels = 0;
     for (size_t i = out->concluded ? out->conclusion_at : out->n; i < out->n; i++)
         after += !out->v[i].other && !out->v[i].aside;
+    if (!want || (out->concluded && after == want))
+        return 3;
+    if (qz_answer_count(out) == want)
+        return 2;
     for (size_t i = 0; i < out->n; i++) {
         int seen = 0;
         for (size_t j = 0; j < i && !seen; j++)
@@ -713,13 +780,15 @@ int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out)
     int rc = walk(&r);
     if (!rc) {
         /* "1.35/9.75 得 0.14" links a step to its result; "0.138 and 0.169 → 0.14, 0.17"
-         * concludes: the second reading when the first does not give the count asked */
+         * concludes: the second reading when it gives the count asked better than the
+         * first (下雨 ≈ 0.1384，没 ≈ 0.1691 → 0.14 / 0.17: after the arrow) */
         item *saved = r.it + cap;
         size_t n = r.n;
         memcpy(saved, r.it, n * sizeof *r.it);
         *first = *out;
         interpret(&r, 1);
-        if (!fits(out, o->want)) {
+        int fit = fits(out, o->want);
+        if (fit < 3) {
             qz_numbers *linked = malloc(sizeof *linked);
             if (linked) {
                 *linked = *out;
@@ -727,7 +796,7 @@ int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out)
                 memcpy(r.it, saved, n * sizeof *r.it);
                 r.n = n;
                 interpret(&r, 0);
-                if (!fits(out, o->want))
+                if (fits(out, o->want) <= fit)
                     *out = *linked;
                 free(linked);
             }
