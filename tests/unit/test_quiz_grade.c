@@ -468,6 +468,34 @@ static void test_q3_ends_on(void **state)
     expect(&q, "0.14, 0.17...", QZ_CORRECT, QZ_M_NONE, "✓");
 }
 
+/* Where a worked answer ends: after an arrow or a rounding ("to two decimals",
+ * 保留两位是), before a remark in brackets that holds numbers of its own, after a
+ * correction in numbers ("that's not softmax", 这是错的); 0。17 is 0.17. */
+static void test_q3_worked_answers_end_on(void **state)
+{
+    qz_question q = q3_glossed();
+    const char *right[] = {
+        "e^0.3≈1.35，e^0.5≈1.65，分母≈1.11+1.35+1.22+1.65+1.11+3.32=9.76 → 0.14 / 0.17",
+        "分母 = Σexp ≈ 9.75；下雨 ≈ 0.1384，没 ≈ 0.1691 → 0.14 / 0.17",
+        "0.138和0.169，保留两位是0.14、0.17", "0.1384 and 0.1691, rounded: 0.14, 0.17",
+        "1.35/9.76 = 0.1383 and 1.65/9.76 = 0.1691, to 2 decimals: 0.14 and 0.17",
+        "算出来0.1384、0.1691，四舍五入后0.14、0.17",
+        "0.14, 0.17 (rough: e^1.2≈3.3, so the sum is ≈9.7)",
+        "下雨：0.14；没：0.17（用 e^x ≈ 1 + x + x²/2 估的）",
+        "First I normalised without exp and got 0.13 and 0.21, but that's not softmax. With exp: 0.14 and 0.17.",
+        "先除以最大值得到 0.41、0.50，错了，应该除以总和：0.14、0.17",
+        "第一次漏了伞，得 0.21 和 0.26，这是错的。把伞加进分母后：0.14 和 0.17",
+        "指数和大约9.75，下雨0.14，没0。17", "0。14 和 0。17",
+    };
+    for (size_t i = 0; i < sizeof right / sizeof right[0]; i++)
+        expect(&q, right[i], QZ_CORRECT, QZ_M_NONE, "✓");
+    expect(&q, "With exp I got 0.14 and 0.17, but I think that's wrong; without exp: 0.13 and 0.21.", QZ_WRONG,
+           QZ_M_NO_EXP, "exp was skipped");
+    expect(&q, "下雨0。14，没0。21", QZ_PARTIAL, QZ_M_NONE, "✗");
+    /* 0.14。0.17: the first number already has its decimals, 。 ends it */
+    expect(&q, "0.14。0.17", QZ_CORRECT, QZ_M_NONE, "✓");
+}
+
 /* Before a second try nothing gives the answer away: the feedback up to reveal_at holds
  * no expected value, no sum of the exps, and no engine value; after it, all of them. */
 static void test_q3_first_try_gives_nothing_away(void **state)
@@ -555,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_q3_free_sentences),
         cmocka_unit_test(test_q3_free_sentences_wrong),
         cmocka_unit_test(test_q3_ends_on),
+        cmocka_unit_test(test_q3_worked_answers_end_on),
         cmocka_unit_test(test_q3_first_try_gives_nothing_away),
         cmocka_unit_test(test_numeric_whole_and_default_tolerance),
     };
