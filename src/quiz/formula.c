@@ -296,16 +296,17 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
         int v_last = x->n_mats > 0 && x->mats[x->n_mats - 1].var == V_V && !x->mats[x->n_mats - 1].transposed;
         for (int i = 0; i < x->n_mats - v_last; i++)
             in.mats[in.n_mats++] = x->mats[i];
-        int fatal = 0;
         m = QZ_F_NO_SOFTMAX | scale_mistake(x->coef, x->dk, x->dm);
         if (count_var(&in, V_V))
             m |= QZ_F_OTHER;       /* V in the scores, or V more than once */
         else
-            m |= product_mistake(&in, &fatal);
+            m |= product_mistake(&in, &d->fatal);
         if (!v_last && !count_var(x, V_V))
             m |= QZ_F_V_MISSING;
         d->mistakes = m;
-        d->fatal = fatal || (m & QZ_F_FATAL);
+        /* no function turns the scores into weights: the concept is missing, not a
+         * slip of one part (QKᵀV/√dₖ is wrong, as a teacher marks it) */
+        d->fatal = 1;
         return;
     }
     d->fatal = 0;

@@ -93,7 +93,10 @@ static int is_math(const ftokens *T, size_t i)
         return next->kind == F_ASSIGN || name_bound_before(T, i);
     if (t->kind != F_NAME)
         return 1;
-    if (t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
+    /* "… + mask)": the additive mask is a term of the formula */
+    int mask = fq_name_is(t, "mask") &&
+               ((prev && (prev->kind == F_PLUS || prev->kind == F_MINUS)) || next->kind == F_PLUS);
+    if (mask || t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
         (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
         (next->kind == F_LPAR && (!next->space_before || role_of(t) != R_NONE)))
         return 1;

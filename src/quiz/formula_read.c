@@ -315,6 +315,7 @@ static const word words[] = {
     {"之后", F_FILLER, 0, NULL}, {"做", F_FILLER, 0, NULL}, {"取", F_FILLER, 0, NULL},
     {"经过", F_FILLER, 0, NULL}, {"进行", F_FILLER, 0, NULL}, {"一下", F_FILLER, 0, NULL},
     {"等于", F_ASSIGN, 0, NULL}, {"自注意力", F_NAME, 0, "attention"},
+    {"掩码矩阵", F_VAR, V_MASK, NULL}, {"掩码", F_VAR, V_MASK, NULL}, {"遮罩", F_VAR, V_MASK, NULL},
     {"注意力", F_NAME, 0, "attention"},
 };
 
