@@ -316,6 +316,10 @@ static const word words[] = {
     {"经过", F_FILLER, 0, NULL}, {"进行", F_FILLER, 0, NULL}, {"一下", F_FILLER, 0, NULL},
     {"等于", F_ASSIGN, 0, NULL}, {"自注意力", F_NAME, 0, "attention"},
     {"掩码矩阵", F_VAR, V_MASK, NULL}, {"掩码", F_VAR, V_MASK, NULL}, {"遮罩", F_VAR, V_MASK, NULL},
+    /* Q, K, V by their Chinese names: alone, not inside a word (数值, 关键, 值得) */
+    {"查询矩阵", F_VAR, V_Q, NULL}, {"查询向量", F_VAR, V_Q, NULL}, {"查询", F_VAR, V_Q, NULL},
+    {"键矩阵", F_VAR, V_K, NULL}, {"键向量", F_VAR, V_K, NULL}, {"键", F_VAR, V_K, NULL},
+    {"值矩阵", F_VAR, V_V, NULL}, {"值向量", F_VAR, V_V, NULL}, {"值", F_VAR, V_V, NULL},
     {"注意力", F_NAME, 0, "attention"},
 };
 
@@ -338,6 +342,12 @@ static size_t match_word(const char *s, const word **w)
         *w = &words[i];
     }
     return best;
+}
+
+/* A Chinese name of Q, K or V (查询, 键, 值) at s[i, i + n)? */
+static int han_symbol(const char *s, const word *w)
+{
+    return w->kind == F_VAR && w->var <= V_V && (unsigned char)*s >= 0x80;
 }
 
 /* d_k and the names code gives it. */
@@ -544,6 +554,23 @@ static size_t limits_after(const char *s)
     return (size_t)(p - s);
 }
 
+static int is_han(uint32_t c);
+
+/* A Chinese name of Q, K or V stands alone: not after a Chinese character of the same
+ * run (数值, 关键), and before the end, a symbol, a space or a word of the table that is
+ * no such name (键的转置, 值。), not before another character (值得, 键值对). */
+static int han_symbol_alone(const lexer *lx, const char *s, size_t i, size_t wl)
+{
+    const ftokens *T = lx->out;
+    if (T->n && T->t[T->n - 1].kind == F_HAN && !lx->space)
+        return 0;
+    const word *next = NULL;
+    size_t l;
+    if (!s[i + wl] || (unsigned char)s[i + wl] < 0x80 || !is_han(utf8_next((const unsigned char *)s + i + wl, &l)))
+        return 1;
+    return match_word(s + i + wl, &next) && !han_symbol(s + i + wl, next);
+}
+
 static int lex(lexer *lx)
 {
     const char *s = lx->b->s;
@@ -562,6 +589,8 @@ static int lex(lexer *lx)
         if (wl && w->kind == F_VAR && w->var == V_DK &&
             !(lx->out->n && (lx->out->t[lx->out->n - 1].kind == F_SQRT ||
                              lx->out->t[lx->out->n - 1].kind == F_DIV)))
+            wl = 0;
+        if (wl && han_symbol(s + i, w) && !han_symbol_alone(lx, s, i, wl))
             wl = 0;
         if (wl && (!isalpha((unsigned char)s[i]) || i == 0 || !is_word_char((unsigned char)s[i - 1]))) {
             if (emit(lx, w->kind, i, i + wl))
@@ -655,7 +684,8 @@ static int lex(lexer *lx)
                 size_t j = i + l;
                 while (j < n && (unsigned char)s[j] >= 0x80) {
                     size_t l2;
-                    if (!is_han(utf8_next((const unsigned char *)s + j, &l2)) || match_word(s + j, &w))
+                    if (!is_han(utf8_next((const unsigned char *)s + j, &l2)) ||
+                        (match_word(s + j, &w) && !han_symbol(s + j, w)))
                         break;
                     j += l2;
                 }
