@@ -59,6 +59,8 @@ typedef struct ftoken {
     size_t len;
     long at, end;       /* bytes [at, end) of the original answer */
     int space_before;   /* white space between this token and the one before */
+    char index;         /* F_VAR, F_NAME: the index of a row or a sum (q_i, k_j, Σ_j,
+                         * softmax_j: 'i', 'j'); 0 none */
 } ftoken;
 
 /* The answer cut into tokens. text is the normalised copy names point into. */
@@ -74,6 +76,25 @@ void fq_tokens_free(ftokens *t);
 
 /* Is this F_NAME (case-insensitive) equal to word? */
 int fq_name_is(const ftoken *t, const char *word);
+
+/* Words that take back what came before: "no wait", "actually", "I meant", 不对, 应该是. */
+int fq_correcting(const ftoken *t);
+
+/* ---- rewrites before parsing (formula_fix.c) ---- */
+
+/* One symbol corrected in words after the formula, whose tokens end at T->t[b]: "sorry,
+ * I meant d_k, not d_model", "correction: it's sqrt(d_k), not d_k", "更正：是 d_k 不是
+ * d_model", "不对，dₖ 应该是 √dₖ", "是 Kᵀ 不是 K". The formula's tokens *pt [*pn] (F_END
+ * after them; malloc'd, replaced) get the symbol meant wherever the one taken back
+ * stands. Returns 1 when rewritten, 0 when there is no such correction (or the formula
+ * already holds the symbol meant), -1 out of memory. */
+int fq_correct_symbol(const ftokens *T, size_t b, ftoken **pt, size_t *pn);
+
+/* The per-query form: rows q_i, k_j, v_j (two at least), Σ_j / sum_j, softmax_j. The dot
+ * product of two rows with different indices (q_i·k_j, q_iᵀk_j) becomes Q·Kᵀ (F_DOTMUL),
+ * the sum over j goes (the weights times v_j are the product with V). Tokens as for
+ * fq_correct_symbol. Returns 1 rewritten, 0 not that form, -1 out of memory. */
+int fq_per_query(ftoken **pt, size_t *pn);
 
 /* ---- the formula as a tree (formula_parse.c) ---- */
 

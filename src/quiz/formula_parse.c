@@ -96,7 +96,8 @@ static int is_math(const ftokens *T, size_t i)
     /* "… + mask)": the additive mask is a term of the formula */
     int mask = fq_name_is(t, "mask") &&
                ((prev && (prev->kind == F_PLUS || prev->kind == F_MINUS)) || next->kind == F_PLUS);
-    if (mask || t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT || next->kind == F_ASSIGN ||
+    if (mask || t->index || t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT ||
+        next->kind == F_ASSIGN ||
         (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
         (next->kind == F_LPAR && (!next->space_before || role_of(t) != R_NONE)))
         return 1;
@@ -242,11 +243,11 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
 
 static int han_has(const ftoken *t, const char *s);
 
-/* Words that take back what came before: "no wait", "actually", 不对, 应该是. */
-static int correcting(const ftoken *t)
+int fq_correcting(const ftoken *t)
 {
-    static const char *const w[] = {"wait", "actually", "sorry", "correction", "oops", "mean", "rather",
-                                    "no", "go", "instead", "final", "scratch", "backwards"};
+    static const char *const w[] = {"wait", "actually", "sorry", "correction", "oops", "mean", "meant",
+                                    "rather", "no", "go", "instead", "final", "scratch", "backwards",
+                                    "thought"};
     for (size_t i = 0; i < sizeof w / sizeof *w; i++)
         if (fq_name_is(t, w[i]))
             return 1;
@@ -265,7 +266,7 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
     size_t i = 0;
     while (i < T->n) {
         if (!is_math(T, i)) {
-            taken_back |= correcting(&T->t[i]);
+            taken_back |= fq_correcting(&T->t[i]);
             i++;
             continue;
         }
@@ -276,7 +277,9 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
         trim_run(T, &s, &e);
         int score = s < e ? run_score(T, s, e) : 0;
         int whole = score ? run_complete(T, s, e) : 0;
-        if (whole > complete || (whole && whole == complete && (score >= best || taken_back)) ||
+        /* a formula after words that take the one before back replaces it, also one
+         * without softmax ("on second thought there's no softmax: QKᵀV/√dₖ") */
+        if (whole > complete || (whole && taken_back) || (whole && whole == complete && score >= best) ||
             (!complete && !whole && score > best)) {
             best = score;
             complete = whole;
@@ -1143,6 +1146,11 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     p.t[p.n] = T.t[b];
     p.t[p.n].kind = F_END;
     p.t[p.n].at = (long)f->end;
+    if (!whole && (fq_correct_symbol(&T, b, &p.t, &p.n) < 0 || fq_per_query(&p.t, &p.n) < 0)) {
+        free(p.t);
+        fq_tokens_free(&T);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
     if (p.n > MAX_FORMULA_TOKENS) {
         p.i = MAX_FORMULA_TOKENS;
         fail(&p, "the formula is too long");

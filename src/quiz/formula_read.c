@@ -470,10 +470,32 @@ static size_t transpose_mark(const char *s)
     return (size_t)(p - s);
 }
 
+/* "q_i", "k_j", "softmax_j", "sum_j": a row of Q, K, V or a function over an index; the
+ * index letter, 0 when none. The rest of the name is n - 2 bytes. */
+static char index_of(const char *s, size_t n)
+{
+    if (n < 3 || s[n - 2] != '_' || !islower((unsigned char)s[n - 1]))
+        return 0;
+    if (n == 3 && qkv(s[0]) >= 0)
+        return s[n - 1];
+    if ((n - 2 == 7 && !strncasecmp(s, "softmax", 7)) || (n - 2 == 3 && !strncasecmp(s, "sum", 3)))
+        return s[n - 1];
+    return 0;
+}
+
 static int lex_ident(lexer *lx, size_t i, size_t j)
 {
     const char *s = lx->b->s + i;
     size_t n = j - i;
+    char index = index_of(s, n);
+    if (index) {   /* q_i: the row of Q; softmax_j: softmax over j */
+        if (emit(lx, n == 3 ? F_VAR : F_NAME, i, j - 2))
+            return -1;
+        ftoken *t = &lx->out->t[lx->out->n - 1];
+        t->var = n == 3 ? qkv(s[0]) : 0;
+        t->index = index;
+        return 0;
+    }
     /* QK, qkv, QKT, QKt: matrices written together, a final T after K its transpose */
     if (is_dk(s, n) || is_dmodel(s, n) || matrix_word(s, n) >= 0) {
         if (emit(lx, F_VAR, i, j))
@@ -672,8 +694,15 @@ static int lex(lexer *lx)
                 j++;
             if (lex_command(lx, i, j))
                 return -1;
-            if ((j - i == 4 && !strncmp(s + i, "\\sum", 4)) || (j - i == 4 && !strncmp(s + i, "\\max", 4)))
-                j += limits_after(s + j);
+            if ((j - i == 4 && !strncmp(s + i, "\\sum", 4)) || (j - i == 4 && !strncmp(s + i, "\\max", 4))) {
+                size_t sp = 0;
+                while (s[j + sp] == ' ')
+                    sp++;   /* Σ_j is read as "\sum _j" */
+                size_t l = limits_after(s + j + sp);
+                if (l && s[j + sp] == '_')   /* a sum over j */
+                    lx->out->t[lx->out->n - 1].index = s[j + sp + 1] == '{' ? s[j + sp + 2] : s[j + sp + 1];
+                j += l ? sp + l : 0;
+            }
             i = j;
             continue;
         }
