@@ -1,9 +1,9 @@
 /* Rewrites of a formula's tokens before they are parsed, for what the answer says of it
  * in its own notation or words: one symbol corrected after the formula ("sorry, I meant
- * d_k, not d_model", "更正：是 d_k 不是 d_model", "不对，dₖ 应该是 √dₖ"), and the
- * per-query form (out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j: the dot products of rows are
- * Q Kᵀ, the sum over j of weights times v_j is the product with V). See
- * quiz/formula_impl.h. */
+ * d_k, not d_model", "更正：是 d_k 不是 d_model", "不对，dₖ 应该是 √dₖ"), the per-query
+ * form (out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j: the dot products of rows are Q Kᵀ, the
+ * sum over j of weights times v_j is the product with V), and a step said in words and
+ * again in symbols. See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
 
 #include <stdlib.h>
@@ -222,4 +222,50 @@ int fq_per_query(ftoken **pt, size_t *pn)
     *pt = out;
     *pn = m;
     return 1;
+}
+
+/* ---- a step restated in symbols ---- */
+
+/* The Q, K, V of tokens [a, b) as bits. */
+static unsigned matrices(const ftoken *t, size_t a, size_t b)
+{
+    unsigned m = 0;
+    for (size_t k = a; k < b; k++)
+        if (t[k].kind == F_VAR && t[k].var <= V_V)
+            m |= 1u << t[k].var;
+    return m;
+}
+
+int fq_drop_restatement(ftoken *t, size_t *pn)
+{
+    size_t n = *pn, s = 0, m = 0;
+    int depth = 0, dropped = 0;
+    for (size_t k = 0; k < n; k++) {
+        enum ftok kind = t[k].kind;
+        if (!depth && (kind == F_COMMA || kind == F_SEP))
+            s = m + 1;   /* the next step starts after it (in the output) */
+        if (kind == F_LPAR && m && !depth &&
+            (t[m - 1].kind == F_VAR || t[m - 1].kind == F_RPAR || t[m - 1].kind == F_TRANS)) {
+            size_t j = k;
+            int d = 0;
+            for (; j < n; j++) {
+                d += (t[j].kind == F_LPAR) - (t[j].kind == F_RPAR);
+                if (!d)
+                    break;
+            }
+            enum ftok after = j + 1 < n ? t[j + 1].kind : F_END;
+            unsigned inside = j < n ? matrices(t, k + 1, j) : 0;
+            if (inside && (after == F_COMMA || after == F_SEP || after == F_END) &&
+                inside == matrices(t, s, m)) {
+                k = j;   /* "every query with every key (QKᵀ), …": said twice */
+                dropped = 1;
+                continue;
+            }
+        }
+        depth += (kind == F_LPAR) - (kind == F_RPAR);
+        t[m++] = t[k];
+    }
+    t[m] = t[n];
+    *pn = m;
+    return dropped;
 }

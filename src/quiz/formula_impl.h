@@ -96,6 +96,12 @@ int fq_correct_symbol(const ftokens *T, size_t b, ftoken **pt, size_t *pn);
  * fq_correct_symbol. Returns 1 rewritten, 0 not that form, -1 out of memory. */
 int fq_per_query(ftoken **pt, size_t *pn);
 
+/* A step said in words and then in symbols in parentheses ("the dot product of every
+ * query with every key (QKᵀ), …", "每个查询和每个键做点积（QKᵀ），…"): the parenthesis
+ * goes when it holds the same matrices as its step and ends it. Tokens t [*pn] with
+ * F_END after them, in place. Returns 1 when one went. */
+int fq_drop_restatement(ftoken *t, size_t *pn);
+
 /* ---- the formula as a tree (formula_parse.c) ---- */
 
 typedef enum fop {

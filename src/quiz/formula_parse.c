@@ -182,8 +182,9 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
             s++;
         else if (e > s && trim_back(T->t[e - 1].kind) && (T->t[e - 1].kind != F_LPAR || words_follow))
             e--;
-        else if (e > s && e < T->n && formula_word(&T->t[e - 1]) && !is_math(T, e))
-            e--;   /* "…V, softmax 对每一行做": the word begins the words that follow */
+        else if (e > s && e < T->n && formula_word(&T->t[e - 1]) && !is_math(T, e) && has_v(T, s, e - 1))
+            e--;   /* "…V, softmax 对每一行做": the word begins the words that follow (not
+                    * "QKᵀ，除以 √dₖ，过 softmax 得到权重": the step before the words) */
         else
             break;
     }
@@ -242,6 +243,7 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
 }
 
 static int han_has(const ftoken *t, const char *s);
+static int negating(const ftoken *t);
 
 int fq_correcting(const ftoken *t)
 {
@@ -301,16 +303,19 @@ static size_t v_after_words(const ftokens *T, size_t a, size_t b)
 {
     if (has_v(T, a, b))
         return 0;
-    size_t k = b;
-    while (k < T->n && !is_math(T, k))
-        k++;
-    while (k < T->n && (T->t[k].kind == F_COMMA || T->t[k].kind == F_FILLER))
-        k++;
+    size_t k = b;   /* "…，得到的权重再去乘 V": words, commas and fillers, then × V (not
+                     * "…，不用乘 V", which denies it) */
+    for (; k < T->n && (!is_math(T, k) || T->t[k].kind == F_COMMA || T->t[k].kind == F_FILLER); k++)
+        if (negating(&T->t[k]))
+            return 0;
     if (k + 1 >= T->n + 1 || T->t[k].kind != F_MUL)
         return 0;
     for (k++; k < T->n && T->t[k].kind == F_FILLER; k++)
         ;
-    int ends = k + 1 >= T->n || !is_math(T, k + 1) || T->t[k + 1].kind == F_SEP || T->t[k + 1].kind == F_COMMA;
+    size_t after = k + 1;   /* "对 V 加权求和": fillers after V too */
+    while (after < T->n && T->t[after].kind == F_FILLER)
+        after++;
+    int ends = after >= T->n || !is_math(T, after) || T->t[after].kind == F_SEP || T->t[after].kind == F_COMMA;
     return k < T->n && T->t[k].kind == F_VAR && T->t[k].var == V_V && ends ? k : 0;
 }
 
@@ -1146,6 +1151,8 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     p.t[p.n] = T.t[b];
     p.t[p.n].kind = F_END;
     p.t[p.n].at = (long)f->end;
+    if (!whole)
+        fq_drop_restatement(p.t, &p.n);
     if (!whole && (fq_correct_symbol(&T, b, &p.t, &p.n) < 0 || fq_per_query(&p.t, &p.n) < 0)) {
         free(p.t);
         fq_tokens_free(&T);

@@ -254,6 +254,32 @@ static const word words[] = {
     {"-transposed", F_TRANS, 0, NULL}, {"-transpose", F_TRANS, 0, NULL},
     /* the softmax's axis said in words: the keys' (right) */
     {"over the keys", F_FILLER, 0, NULL}, {"over keys", F_FILLER, 0, NULL},
+    {"over all keys", F_FILLER, 0, NULL}, {"over all the keys", F_FILLER, 0, NULL},
+    {"to each row", F_FILLER, 0, NULL}, {"each row", F_FILLER, 0, NULL},
+    {"to every row", F_FILLER, 0, NULL}, {"every row", F_FILLER, 0, NULL},
+    {"每一行", F_FILLER, 0, NULL}, {"每行", F_FILLER, 0, NULL},
+    /* the steps said in words: quantifiers and the running result ("divide it by") */
+    {"every", F_FILLER, 0, NULL}, {"each", F_FILLER, 0, NULL}, {"all", F_FILLER, 0, NULL},
+    {"it", F_FILLER, 0, NULL}, {"them", F_FILLER, 0, NULL}, {"the result", F_FILLER, 0, NULL},
+    {"每个", F_FILLER, 0, NULL}, {"每一个", F_FILLER, 0, NULL}, {"所有", F_FILLER, 0, NULL},
+    {"compute", F_FILLER, 0, NULL}, {"calculate", F_FILLER, 0, NULL}, {"take", F_FILLER, 0, NULL},
+    /* a scaling step: by what it says ("scale it down by √d_k"), or a scale not said
+     * ("scale it, softmax, …": var 1, a divisor that is no 1/√d_k) */
+    {"scale it by", F_MUL, 0, NULL}, {"scale them by", F_MUL, 0, NULL}, {"scale by", F_MUL, 0, NULL},
+    {"scaled by", F_MUL, 0, NULL}, {"scale it down by", F_DIV, 0, NULL}, {"scale down by", F_DIV, 0, NULL},
+    {"scaled down by", F_DIV, 0, NULL}, {"scale it", F_DIV, 1, NULL}, {"scale them", F_DIV, 1, NULL},
+    {"scale the scores", F_DIV, 1, NULL}, {"缩放一下", F_DIV, 1, NULL}, {"做缩放", F_DIV, 1, NULL},
+    {"先算", F_FILLER, 0, NULL}, {"先计算", F_FILLER, 0, NULL}, {"计算", F_FILLER, 0, NULL},
+    /* the weights applied to V in words: "…, then use the weights to average the rows of V" */
+    {"use the weights", F_FILLER, 0, NULL}, {"use those weights", F_FILLER, 0, NULL},
+    {"use these weights", F_FILLER, 0, NULL}, {"to average the rows of", F_MUL, 0, NULL},
+    {"average the rows of", F_MUL, 0, NULL}, {"to average", F_MUL, 0, NULL},
+    {"a weighted sum of", F_MUL, 0, NULL}, {"the weighted sum of", F_MUL, 0, NULL},
+    {"weighted sum of", F_MUL, 0, NULL}, {"a weighted average of", F_MUL, 0, NULL},
+    {"the weighted average of", F_MUL, 0, NULL}, {"weighted average of", F_MUL, 0, NULL},
+    {"to weight", F_MUL, 0, NULL},
+    /* 对 V 加权求和: the weights applied to what stands between */
+    {"加权求和", F_PRODVERB, 2, NULL}, {"加权平均", F_PRODVERB, 2, NULL}, {"做加权和", F_PRODVERB, 2, NULL},
     {"over the rows", F_FILLER, 0, NULL}, {"over rows", F_FILLER, 0, NULL},
     {"over each row", F_FILLER, 0, NULL}, {"over the last axis", F_FILLER, 0, NULL},
     {"over the last dimension", F_FILLER, 0, NULL}, {"along the last axis", F_FILLER, 0, NULL},
@@ -336,8 +362,9 @@ static size_t match_word(const char *s, const word **w)
         size_t n = strlen(words[i].text);
         if (n <= best || strncasecmp(s, words[i].text, n))
             continue;
-        if (isalpha((unsigned char)words[i].text[n - 1]) && is_word_char((unsigned char)s[n]))
-            continue;
+        if (isalpha((unsigned char)words[i].text[n - 1]) &&
+            (is_word_char((unsigned char)s[n]) || (s[n] == '\'' && isalpha((unsigned char)s[n + 1]))))
+            continue;   /* "it" is not the start of "it's" */
         best = n;
         *w = &words[i];
     }
@@ -622,6 +649,11 @@ static int lex(lexer *lx)
                 lx->out->t[lx->out->n - 1].text = w->name;
                 lx->out->t[lx->out->n - 1].len = strlen(w->name);
             }
+            if (w->kind == F_DIV && w->var == 1) {   /* "scale it": by a number not said */
+                if (emit(lx, F_NUM, i, i + wl))
+                    return -1;
+                lx->out->t[lx->out->n - 1].num = 2;
+            }
             i += wl;
             continue;
         }
@@ -783,11 +815,20 @@ static int name_is(const ftoken *t, const char *w)
 }
 
 /* "divide A by B", "multiply A by B", "the dot product of A and B": the verb's "by" or
- * the "and" becomes the operator; the verb is no more than a filler. */
+ * the "and" becomes the operator; the verb is no more than a filler. Between steps
+ * (", and multiply by V") "and" says nothing; "the transposed keys": Kᵀ. */
 static void resolve_verbs(ftokens *T)
 {
     for (size_t i = 0; i < T->n; i++) {
         ftoken *t = &T->t[i];
+        const ftoken *next = &T->t[i + 1];
+        if (name_is(t, "and") && i && T->t[i - 1].kind == F_COMMA &&
+            (next->kind == F_MUL || next->kind == F_DIV || next->kind == F_FILLER || name_is(next, "softmax") ||
+             name_is(next, "multiply") || name_is(next, "divide")))
+            t->kind = F_FILLER;
+        if ((name_is(t, "transposed") || name_is(t, "transpose")) && next->kind == F_VAR &&
+            (!i || (T->t[i - 1].kind != F_VAR && T->t[i - 1].kind != F_RPAR)))
+            t->kind = F_TRANS_PRE;
         enum ftok op = name_is(t, "divide") || name_is(t, "divides") ? F_DIV
                      : name_is(t, "multiply") || name_is(t, "multiplies") ? F_MUL
                      : t->kind == F_DOTPRE ? F_DOTMUL : F_END;
@@ -806,7 +847,15 @@ static void resolve_verbs(ftokens *T)
     }
 }
 
-/* 和 / 与 and a product verb in one clause make a product; alone they are words. */
+/* Does a run of Chinese characters end with s? */
+static int han_ends(const ftoken *t, const char *s)
+{
+    size_t n = strlen(s);
+    return t->kind == F_HAN && t->len >= n && !memcmp(t->text + t->len - n, s, n);
+}
+
+/* 和 / 与 and a product verb in one clause make a product; alone they are words.
+ * "对 V 加权求和" (a weighted sum over V): times V. */
 static void resolve_products(ftokens *T)
 {
     size_t start = 0;
@@ -817,6 +866,15 @@ static void resolve_products(ftokens *T)
         int conj = 0;
         for (size_t j = start; j < i; j++) {
             ftoken *t = &T->t[j];
+            if (t->kind == F_PRODVERB && t->var == 2) {
+                int of_v = j >= 2 && T->t[j - 1].kind == F_VAR && T->t[j - 1].var == V_V &&
+                           (han_ends(&T->t[j - 2], "对") || han_ends(&T->t[j - 2], "把"));
+                if (of_v)
+                    T->t[j - 2].kind = F_MUL;
+                t->kind = of_v ? F_FILLER : F_HAN;
+                t->var = 0;   /* (a filler of var 2 would say "over the columns") */
+                continue;
+            }
             if (t->kind == F_CONJ) {
                 int verb = 0;
                 for (size_t v = j + 1; v < i && !verb; v++)

@@ -134,6 +134,47 @@ static void test_notation_words(void **state)
                 "Q 乘以 K 的转置，除以根号 d_k，做 softmax，再乘 V，即 softmax(QKᵀ/√d_k)V");
 }
 
+/* The steps said in words, every one named; the symbols in Chinese; a mask term; the
+ * per-query form; a symbol corrected in words after the formula. */
+static void test_notation_steps_and_names(void **state)
+{
+    EXPECT_SAME("take the dot product of every query with every key (QKᵀ), divide by the square root of the key "
+                "dimension, softmax each row, then use those weights to average the rows of V",
+                "Take the dot product of the queries with the keys, divide by the square root of the key "
+                "dimension, softmax each row, and multiply by the values.",
+                "Multiply the queries by the transposed keys, divide by the square root of d_k, apply softmax to "
+                "each row, then multiply the result by V.",
+                "compute QK^T, divide it by √d_k, softmax it, and multiply by V",
+                "dot product of each query with each key, divide by sqrt(d_k), softmax over the keys, then take "
+                "the weighted sum of the values",
+                "先算 QKᵀ，除以 √dₖ，过 softmax 得到权重，再用权重对 V 加权求和。",
+                "先让每个查询和每个键做点积（QKᵀ），再除以根号 d_k，然后每一行做 softmax，最后用这些权重对 V 加权求和",
+                "QKᵀ 除以 √dₖ 之后过 softmax，得到的权重再去乘 V",
+                "softmax(查询×键的转置 / 根号下键的维度) × 值", "注意力 = softmax(查询 乘以 键的转置 除以 根号 d_k) 乘以 值",
+                "softmax(查询矩阵 × 键矩阵的转置 / √d_k) × 值矩阵",
+                "softmax(QK^T/√d_k + mask)V（decoder里才加mask）", "softmax(QKᵀ/√dₖ + 掩码)V",
+                "softmax(QK^T / sqrt(d_k) + mask) V",
+                "for each query q_i: output_i = sum_j softmax_j(q_i·k_j / √d_k) v_j",
+                "out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j", "z_i = sum_j softmax_j(q_i^T k_j / sqrt(d_k)) v_j",
+                "$o_i = \\sum_j \\mathrm{softmax}_j\\left(\\frac{q_i \\cdot k_j}{\\sqrt{d_k}}\\right) v_j$",
+                "Attention = softmax(QK^T / sqrt(d_model)) * V ... correction: it's d_k, the key dimension, not "
+                "d_model",
+                "softmax(QK^T/d_k)V - correction: it's sqrt(d_k), not d_k", "softmax(QKᵀ/dₖ)V，不对，dₖ 应该是 √dₖ",
+                "softmax(QKᵀ/√d_model)V，更正：是 d_k 不是 d_model", "softmax(QK/√d_k)V，说错了，K 要转置，是 Kᵀ 不是 K");
+    /* one step missing: that step's slip */
+    expect_formula("Q 和 K 做点积，除以 √d_k，然后 softmax 得到权重", QZ_F_V_MISSING);
+    expect_formula("take the dot products of the queries with the keys, softmax each row, then use the weights to "
+                   "average the rows of V", QZ_F_NO_SCALE);
+    expect_formula("output_i = sum_j softmax_j(q_i·k_j) v_j", QZ_F_NO_SCALE);
+    expect_formula("you multiply Q by K transposed, scale it, softmax, and multiply by V", QZ_F_SCALE_OTHER);
+    expect_formula("softmax(查询 × 键 / √d_k) × 值", QZ_F_K_NOT_TRANSPOSED);
+    /* a correction that takes a right symbol back for a wrong one */
+    expect_formula("softmax(QK^T/sqrt(d_k))V — no, it is not d_k but d_model", QZ_F_SCALE_OTHER);
+    /* words that deny a step add nothing; Chinese words holding 值 or 键 are words */
+    expect_formula("softmax(QKᵀ/√dₖ)，输出直接就是这个权重矩阵，不用乘V", QZ_F_V_MISSING);
+    expect_formula("softmax(QKᵀ/√dₖ)V，数值上更稳定，关键是键值对来自同一输入", 0);
+}
+
 /* Words a Chinese input method puts for the formula's own (跟号 for 根号, 专置 for 转置). */
 static void test_notation_ime_slips(void **state)
 {
@@ -284,7 +325,6 @@ static void test_formula_one_slip(void **state)
         {"F.softmax(Q @ K.transpose(-2,-1) / math.sqrt(d_k), dim=0) @ V", "wrong axis"},
         {"softmax(QKᵀ/√dₖ)V, with the softmax taken over the columns", "wrong axis"},
         {"softmax(Q Kᵀ / √d_k) V，softmax 沿第 0 维（按列）做", "wrong axis"},
-        {"(QKᵀ/√d_k)V", "no softmax"},
         {"softmax(QK^T / √d_k) V，softmax 按列归一化", "wrong axis"},
         {"softmax(Q K^T / sqrt(d_k)) V where the softmax normalizes over the queries", "wrong axis"},
         {"softmax(Q K^T/√d_k over the columns) V", "wrong axis"},
@@ -301,6 +341,9 @@ static void test_formula_wrong(void **state)
         {"softmax(QK/d_k)V", "K is not transposed"},
         {"softmax(QK^T)", "V is missing"},
         {"QKV / sqrt(d)", "no softmax"},
+        {"(QKᵀ/√d_k)V", "no softmax"},   /* no weights at all: more than a slip */
+        {"QK^T V / sqrt(d_k)", "no softmax"},
+        {"Q 乘 K 的转置除以根号 d_k 再乘 V", "no softmax"},
         {"Attention = Q·K·V", "no softmax"},
         {"sigmoid(QK^T/sqrt(d_k))V", "sigmoid: softmax belongs here"},
         {"tanh(QK^T/sqrt(d_k))V", "tanh: softmax belongs here"},
@@ -620,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_notation_full_width),
         cmocka_unit_test(test_notation_code),
         cmocka_unit_test(test_notation_words),
+        cmocka_unit_test(test_notation_steps_and_names),
         cmocka_unit_test(test_notation_ime_slips),
         cmocka_unit_test(test_notation_prefix_stop_names),
         cmocka_unit_test(test_notation_equivalent),
