@@ -269,6 +269,9 @@ static const word words[] = {
     {"scaled by", F_MUL, 0, NULL}, {"scale it down by", F_DIV, 0, NULL}, {"scale down by", F_DIV, 0, NULL},
     {"scaled down by", F_DIV, 0, NULL}, {"scale it", F_DIV, 1, NULL}, {"scale them", F_DIV, 1, NULL},
     {"scale the scores", F_DIV, 1, NULL}, {"缩放一下", F_DIV, 1, NULL}, {"做缩放", F_DIV, 1, NULL},
+    {"the scaling factor", F_NUM, 1, NULL}, {"a scaling factor", F_NUM, 1, NULL},
+    {"scaling factor", F_NUM, 1, NULL}, {"scale factor", F_NUM, 1, NULL}, {"缩放因子", F_NUM, 1, NULL},
+    {"缩放系数", F_NUM, 1, NULL},
     {"先算", F_FILLER, 0, NULL}, {"先计算", F_FILLER, 0, NULL}, {"计算", F_FILLER, 0, NULL},
     /* the weights applied to V in words: "…, then use the weights to average the rows of V" */
     {"use the weights", F_FILLER, 0, NULL}, {"use those weights", F_FILLER, 0, NULL},
@@ -652,6 +655,8 @@ static int lex(lexer *lx)
             if (w->kind == F_DIV && w->var == 1) {   /* "scale it": by a number not said */
                 if (emit(lx, F_NUM, i, i + wl))
                     return -1;
+                lx->out->t[lx->out->n - 1].num = 2;
+            } else if (w->kind == F_NUM) {            /* "/ 缩放因子": the same */
                 lx->out->t[lx->out->n - 1].num = 2;
             }
             i += wl;

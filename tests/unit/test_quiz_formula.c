@@ -167,6 +167,8 @@ static void test_notation_steps_and_names(void **state)
                    "average the rows of V", QZ_F_NO_SCALE);
     expect_formula("output_i = sum_j softmax_j(q_i·k_j) v_j", QZ_F_NO_SCALE);
     expect_formula("you multiply Q by K transposed, scale it, softmax, and multiply by V", QZ_F_SCALE_OTHER);
+    expect_formula("Attention = softmax(QK^T ⁄ 缩放因子) V", QZ_F_SCALE_OTHER);
+    expect_formula("softmax(QK^T/√d_k)V，其中 √d_k 是缩放因子", 0);
     expect_formula("softmax(查询 × 键 / √d_k) × 值", QZ_F_K_NOT_TRANSPOSED);
     /* a correction that takes a right symbol back for a wrong one */
     expect_formula("softmax(QK^T/sqrt(d_k))V — no, it is not d_k but d_model", QZ_F_SCALE_OTHER);
