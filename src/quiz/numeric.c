@@ -44,6 +44,16 @@ static int lost_digits(const char *s)
     return 0;
 }
 
+/* Control characters (a terminal's escape codes pasted or sent): what is around them
+ * is not what a student wrote. Tabs and line ends are text. */
+static int control_chars(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f)
+            return 1;
+    return 0;
+}
+
 static void malformed(qz_result *out, FILE *fb, const char *msg)
 {
     out->verdict = QZ_MALFORMED;
@@ -563,6 +573,13 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         if (notes_f)
             fclose(notes_f);
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (control_chars(answer)) {
+        fclose(notes_f);
+        malformed(out, fb, qz_tr(lang, "The answer holds control characters (a terminal's escape codes?): type the "
+                                       "numbers again."));
+        again_example(fb, &c, 0);
         goto out;
     }
     if (lost_digits(answer)) {
