@@ -80,8 +80,9 @@ typedef struct qz_formula_diag {
     unsigned mistakes;      /* QZ_F_* bits; 0 when the formula is the canonical one */
     int slips;              /* parts that broke outside QZ_F_FATAL: the scale (its value
                              * and its place count apart), the product, V, the axis */
-    int fatal;              /* 1: a mistake of QZ_F_FATAL, or a product that is not Q
-                             * and K once each (QZ_F_WRONG_PRODUCT then is no slip) */
+    int fatal;              /* 1: a mistake of QZ_F_FATAL, no softmax at all, or a
+                             * product that is not Q and K once each (QZ_F_WRONG_PRODUCT
+                             * then is no slip) */
     char function[32];      /* QZ_F_NOT_SOFTMAX: the function written instead, as typed
                              * (sigmoid, tanh); "" otherwise */
     size_t start, end;      /* the formula's bytes in the answer: [start, end) */
