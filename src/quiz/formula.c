@@ -296,11 +296,12 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
         int v_last = x->n_mats > 0 && x->mats[x->n_mats - 1].var == V_V && !x->mats[x->n_mats - 1].transposed;
         for (int i = 0; i < x->n_mats - v_last; i++)
             in.mats[in.n_mats++] = x->mats[i];
+        int fatal = 0;
         m = QZ_F_NO_SOFTMAX | scale_mistake(x->coef, x->dk, x->dm);
         if (count_var(&in, V_V))
             m |= QZ_F_OTHER;       /* V in the scores, or V more than once */
         else
-            m |= product_mistake(&in, &d->fatal);
+            m |= product_mistake(&in, &fatal);
         if (!v_last && !count_var(x, V_V))
             m |= QZ_F_V_MISSING;
         d->mistakes = m;

@@ -49,7 +49,8 @@
 
 /* Mistakes named by the comparison (a bit set). QZ_F_OTHER is the highest bit. */
 enum {
-    QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all: no weights (more than a slip) */
+    QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all: no weights (fatal, more than a
+                                      * slip, though not in QZ_F_FATAL) */
     QZ_F_NO_SCALE         = 1 << 1,  /* scores not scaled: softmax(QKᵀ)V */
     QZ_F_DK_NOT_SQRT      = 1 << 2,  /* divided by d_k instead of √d_k */
     QZ_F_SCALE_MULTIPLIED = 1 << 3,  /* multiplied by √d_k instead of dividing */
@@ -80,9 +81,8 @@ typedef struct qz_formula_diag {
     unsigned mistakes;      /* QZ_F_* bits; 0 when the formula is the canonical one */
     int slips;              /* parts that broke outside QZ_F_FATAL: the scale (its value
                              * and its place count apart), the product, V, the axis */
-    int fatal;              /* 1: a mistake of QZ_F_FATAL, no softmax at all, or a
-                             * product that is not Q and K once each (QZ_F_WRONG_PRODUCT
-                             * then is no slip) */
+    int fatal;              /* 1: a mistake of QZ_F_FATAL, or a product that is not Q
+                             * and K once each (QZ_F_WRONG_PRODUCT then is no slip) */
     char function[32];      /* QZ_F_NOT_SOFTMAX: the function written instead, as typed
                              * (sigmoid, tanh); "" otherwise */
     size_t start, end;      /* the formula's bytes in the answer: [start, end) */
