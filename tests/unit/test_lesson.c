@@ -75,7 +75,7 @@ static void test_softmax_question(void **state)
     assert_true(fabs(c->exp_sum - 9.7504) < 1e-4);
     assert_true(fabs(c->expected[0] - 1.3499 / 9.7504) < 1e-4);
     assert_true(fabs(c->expected[1] - 1.6487 / 9.7504) < 1e-4);
-    assert_true(fabs(c->tolerance - 0.005) < 1e-12);
+    assert_true(fabs(c->tolerance - 0.01) < 1e-12);   /* one unit of the 2nd decimal, as the grader */
     /* the table's rows come from the libyaml pass */
     const at_table *t = l->doc->steps[2].table;
     assert_int_equal(t->rows.rows_count, 2);
