@@ -32,7 +32,8 @@ const char *const qz_lex_down[] = {
     "diminish", "diminishes", "shorter", "scale down", "scales down", "scaled down", "dampen",
     "dampens", "shrunk", "weaken", "weakens", "fade", "fades", "decay", "decays",
     "变小", "减小", "缩小", "减少", "降低", "降", "小", "很小", "越小", "变低", "压低", "压小",
-    "压缩", "缩", "减", "衰减", "变弱", "削弱", NULL};
+    "压缩", "缩", "减", "衰减", "变弱", "削弱", "压下来", "压下去", "降下来", "拉下来", "调小",
+    NULL};
 
 /* constant, kept, 不变 */
 const char *const qz_lex_same[] = {

@@ -286,18 +286,30 @@ static int word_in(const char *w, const char *const *list)
     return 0;
 }
 
-/* Is token i a spelling of d_k? */
+/* Is token i a spelling of d_k, or a name code gives it (d_head, head_dim)? */
 static int is_dk(const toks *t, size_t i)
 {
-    static const char *const dk[] = {"dk", "d_k", "d_{k}", "dₖ", "d_key", NULL};
+    static const char *const dk[] = {"dk", "d_k", "d_{k}", "dₖ", "d_key", "d_head", "head_dim",
+                                     "d_h", "key_dim", "dim_k", "head_size", NULL};
     return i < t->n && t->v[i].kind == QZ_TK_WORD && word_in(t->v[i].s, dk);
 }
 
-/* How many tokens from i spell d_k: "dk", "d_k", "d_ { k }", "d k"? 0 if not. */
+/* "head dim", "key dim", "head size": d_k named in English words; 2 or 0. */
+static size_t dk_words(const toks *t, size_t i)
+{
+    if (i + 1 >= t->n || (strcmp(t->v[i].s, "head") && strcmp(t->v[i].s, "key")))
+        return 0;
+    return !strcmp(t->v[i + 1].s, "dim") || !strcmp(t->v[i + 1].s, "size") ? 2 : 0;
+}
+
+/* How many tokens from i spell d_k: "dk", "d_k", "d_ { k }", "d k", "head dim"? 0 if
+ * not. */
 static size_t dk_len(const toks *t, size_t i)
 {
     if (is_dk(t, i))
         return 1;
+    if (dk_words(t, i))
+        return 2;
     if (i + 3 < t->n && !strcmp(t->v[i].s, "d_") && !strcmp(t->v[i + 1].s, "{") &&
         !strcmp(t->v[i + 2].s, "k") && !strcmp(t->v[i + 3].s, "}"))
         return 4;
@@ -584,7 +596,9 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
         qz_tok *k = &t.v[i];
         int article = k->kind == QZ_TK_WORD && (!strcmp(k->s, "the") || !strcmp(k->s, "a") ||
                                                 !strcmp(k->s, "an"));
-        int de = !strcmp(k->s, "的") && !(i + 1 < t.n && !strcmp(t.v[i + 1].s, "话"));
+        /* 的 says nothing, but in 的话 (if) and 别的 (other: no negation) */
+        int de = !strcmp(k->s, "的") && !(i + 1 < t.n && !strcmp(t.v[i + 1].s, "话")) &&
+                 !(i > 0 && !strcmp(t.v[i - 1].s, "别"));
         if (article || de) {
             drop(&t, i, 1);
             continue;

@@ -501,6 +501,35 @@ static void test_kinds_of_batch_g(void **state)
            NULL);
 }
 
+/* Kinds two blind sets (F and G) showed, on the shipped self-test in both languages. */
+static void test_kinds_of_batches_f_g(void **state)
+{
+    (void)state;
+    /* q2b: √dₖ taken for LayerNorm of the output, or for a regulariser */
+    expect("en", "q2b", "It's a normalization like LayerNorm, so the attention output has mean 0 and "
+           "variance 1.", QZ_WRONG, "not a normalisation like LayerNorm");
+    expect("zh", "q2b", "相当于层归一化，把输出变成均值 0、方差 1 的分布。", QZ_WRONG, "不是 LayerNorm");
+    expect("en", "q2b", "It works as a regularizer that prevents overfitting, a bit like dropout.", QZ_WRONG,
+           "not a regulariser");
+    expect("zh", "q2b", "是一种正则化手段，让模型不容易过拟合。", QZ_WRONG, "不是正则化手段");
+    expect("en", "q2b", "It is not a regularizer: it keeps the variance of the scores near 1 instead of d_k, "
+           "so the softmax doesn't saturate and the gradients don't vanish.", QZ_CORRECT, NULL);
+    /* an assumption of mean 0 is no normalisation of the output */
+    expect("en", "q2b", "If q and k have mean 0 and variance 1, q·k has variance d_k; dividing brings it "
+           "back to 1, otherwise the softmax output is nearly one-hot and the gradients vanish.",
+           QZ_CORRECT, NULL);
+    /* q2b right in Chinese: English terms (head dim is d_k), input-method slips, the
+     * consequence in other words; 别的 (other) is no negation */
+    expect("zh", "q2b", "让 logits 的 scale 不随 head dim 变，否则 softmax saturate，gradient vanishing",
+           QZ_CORRECT, NULL);
+    expect("zh", "q2b", "把点击的大小压下来，不然 softmax 会进入保和区，梯度很小学不动。", QZ_CORRECT, NULL);
+    expect("zh", "q2b", "dₖ 越大内积方差越大，除掉 √dₖ 后方差为 1；否则 softmax 几乎只选最大的那个，其余梯度趋于 0。",
+           QZ_CORRECT, NULL);
+    expect("zh", "q2b", "把分数缩小到方差 1 左右；不然 softmax 只挑最大的一个，别的位置梯度接近于零。", QZ_CORRECT,
+           NULL);
+    expect("zh", "q2b", "点击太大了，要除一下把它缩小。", QZ_PARTIAL, NULL);
+}
+
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
  * list terms, or cannot be read. */
 static void test_answer_forms(void **state)
@@ -645,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_parts_of_a_group),
         cmocka_unit_test(test_claim_subject_implied),
         cmocka_unit_test(test_kinds_of_batch_g),
+        cmocka_unit_test(test_kinds_of_batches_f_g),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
