@@ -40,9 +40,11 @@ const char *const qz_lex_same[] = {
     "constant", "fixed", "unchanged", "same", "stay", "stays", "remain", "remains", "keep",
     "keeps", "kept", "maintain", "maintains", "stable", "steady", "stabilize", "stabilizes",
     "stabilise", "stabilises", "independent of", "regardless of", "does not depend",
-    "doesn't depend", "no matter how",
+    "doesn't depend", "no matter how", "irrespective of", "makes no difference to",
+    "make no difference to", "does not affect", "doesn't affect", "not affected by",
+    "unaffected by", "does not change with", "doesn't change with",
     "不变", "恒定", "固定", "保持", "稳定", "维持", "一样", "相同", "常数", "常量", "无关",
-    "不管多远", "无论多远", "不论多远", NULL};
+    "不管多远", "无论多远", "不论多远", "没关系", "没有关系", "不受", "不相关", NULL};
 
 /* between subjects of one group: "Q, K and V", "K/V", "Q 和 K" */
 const char *const qz_lex_glue[] = {"and", "or", "&", "+", ",", "、", "/", "和", "与", "及",

@@ -528,6 +528,18 @@ static void test_kinds_of_batches_f_g(void **state)
     expect("zh", "q2b", "把分数缩小到方差 1 左右；不然 softmax 只挑最大的一个，别的位置梯度接近于零。", QZ_CORRECT,
            NULL);
     expect("zh", "q2b", "点击太大了，要除一下把它缩小。", QZ_PARTIAL, NULL);
+    /* q1: the attention side said as independence from the length; the same for every
+     * length is no "the same for both" */
+    expect("zh", "q1", "attention 里两个词之间的距离跟句子长短没关系。", QZ_PARTIAL, "自注意力中任意两个位置");
+    expect("en", "q1", "In attention the distance between two words does not depend on sentence length.",
+           QZ_PARTIAL, "self-attention any two positions");
+    expect("en", "q1", "In self-attention the path between two tokens is the same no matter how long the "
+           "sequence is.", QZ_PARTIAL, NULL);
+    expect("zh", "q1", "自注意力中两个词之间的距离不受句子长度影响。", QZ_PARTIAL, NULL);
+    expect("en", "q1", "In an RNN the distance between two words grows with the sentence length; in attention "
+           "it doesn't depend on the length at all.", QZ_CORRECT, NULL);
+    expect("en", "q1", "In attention the distance between two words grows with the sentence length.", QZ_WRONG,
+           NULL);
 }
 
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
