@@ -78,6 +78,18 @@ const char *const qz_lex_looked_at[] = {"look at", "looks at", "looking at", "at
                                         "attends to", "focus on", "focuses on", "看", "看向",
                                         "查看", "关注", NULL};
 
+/* the two sides of an encoder-decoder, and their positions after one ("目标端每个位置",
+ * "decoder positions"): a side with its positions acts or is acted on, it is no origin
+ * unless a word of origin stands before it ("K、V 来自编码器每个位置的输出") */
+const char *const qz_lex_side[] = {"encoder", "decoder", "source", "target", "input",
+                                   "编码器", "解码器", "编码端", "解码端", "源端", "源句", "源序列",
+                                   "原句", "目标端", "目标句", "目标序列", "输入", NULL};
+const char *const qz_lex_positions[] = {"position", "positions", "token", "tokens", "word",
+                                        "words", "位置", "每个位置", "每一个位置", "所有位置",
+                                        "各个位置", "全部位置", "每个词", "所有词", "各个词",
+                                        "每个 token", "所有 token", NULL};
+const char *const qz_lex_origin[] = {"from", "来自", "从", "出自", "取自", "源自", "由", NULL};
+
 /* a claim right after one of these, when the sentence holds two ("one the encoder, the
  * other the decoder", 一个是编码器一个是解码器), is said of neither subject in particular */
 const char *const qz_lex_indefinite[] = {"one", "one is", "one of them", "one side", "the other",

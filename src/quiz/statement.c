@@ -60,6 +60,7 @@ typedef struct match {
     size_t pat, a, b;         /* pattern; the claim's tokens [a, b) */
     size_t subj;              /* where its subject starts, SIZE_MAX for none */
     int carried;              /* said of the group carried from the sentence before */
+    size_t claim;             /* the pattern's claim it matched (try_bare: its bare one) */
 } match;
 
 typedef struct matches {
@@ -203,6 +204,42 @@ static void shadow(sentence *s)
 static int live(const mention *m)
 {
     return !m->dead && !m->virt;
+}
+
+/* ---- a side's positions */
+
+/* Is a word of origin (from, 来自, 从) among the 3 tokens before token a, in its clause? */
+static int origin_before(const sentence *s, size_t a)
+{
+    for (size_t j = a; j-- > s->s0 && j + 3 >= a;) {
+        if (s->t->t[j].kind == QZ_TK_MARK)
+            return 0;
+        size_t l = qz_alts_at(s->t, j, &s->r->origin, NULL);
+        if (l && j + l <= a)
+            return 1;
+    }
+    return 0;
+}
+
+/* "目标端每个位置对源端所有位置算权重", "each decoder position scores all encoder
+ * positions": a side (quiz/compiled.h: qz_lex_side) named with its positions is who acts
+ * or what is acted on, not where Q, K or V come from ("K、V 来自编码器每个位置的输出" is):
+ * its claims are read as a noun of none of the statements. */
+static void side_positions(sentence *s)
+{
+    size_t n = s->m.n;
+    for (size_t k = 0; k < n; k++) {
+        mention m = s->m.v[k];
+        if (m.kind != M_CLAIM || !live(&m) || qz_alts_at(s->t, m.a, &s->r->side, NULL) != m.b - m.a)
+            continue;
+        size_t e = qz_alts_at(s->t, m.b, &s->r->positions, NULL);
+        if (!e || origin_before(s, m.a))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (s->m.v[j].kind == M_CLAIM && s->m.v[j].a == m.a)
+                s->m.v[j].dead = 1;
+        madd(&s->m, (mention){.kind = M_SUBJ, .set = NEUTRAL, .a = m.a, .b = m.b + e});
+    }
 }
 
 /* ---- negation */
@@ -1066,11 +1103,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     } else if (!polarity_holds(cl->pol, denied)) {
         /* a key idea denied ("Q does not come from the decoder") is stated wrongly */
         if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c))
-            match_add(out, (match){2, p, m->a, m->b, subj, carried});
+            match_add(out, (match){2, p, m->a, m->b, subj, carried, c});
         return;
     }
     if (context_holds(s, set, p, c))
-        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried});
+        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried, c});
 }
 
 /* "no decoder": a denied subject states a bare claim. */
@@ -1079,7 +1116,49 @@ static void try_bare(sentence *s, const mention *x, matches *out)
     const qz_cpattern *pt = pattern(s->r, x->set, x->pat);
     for (size_t c = 0; c < pt->n_claims; c++)
         if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c))
-            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0});
+            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0, c});
+}
+
+/* Is token span [a, b) inside the claim of a match other than out->v[i] that is said of a
+ * subject of its own ("K and V come from the encoder": "encoder" is that statement's)? */
+static int claimed_by_another(const matches *out, size_t first, size_t i, size_t a, size_t b)
+{
+    for (size_t j = first; j < out->n; j++) {
+        const match *o = &out->v[j];
+        if (j != i && o->pat != SIZE_MAX && o->subj != SIZE_MAX && o->a <= a && b <= o->b &&
+            !(o->set == out->v[i].set && o->pat == out->v[i].pat))
+            return 1;
+    }
+    return 0;
+}
+
+/* A claim whose context (`with`) is found only in other clauses, in words another
+ * statement says of its own subject, is no statement: in "Q 来自解码器，K 和 V 来自编码器，
+ * 作用是融合信息" the encoder is where K and V come from, and 融合信息 says nothing of the
+ * source. Context in the claim's own clause ("参考原句") is its own, and so are subjects
+ * named as context ("k | key"). */
+static void drop_borrowed_context(const sentence *s, matches *out, size_t first)
+{
+    for (size_t i = first; i < out->n; i++) {
+        match *x = &out->v[i];
+        if (x->pat == SIZE_MAX)
+            continue;
+        const qz_cpattern *pt = pattern(s->r, x->set == 1, x->pat);
+        const qz_cclaim *cl = &pt->claims[x->claim];
+        for (size_t g = 0; g < cl->n_with && x->pat != SIZE_MAX; g++) {
+            int own = names_subjects(pt, &cl->with[g]);
+            for (size_t k = 0; k < s->m.n && !own; k++) {
+                const mention *m = &s->m.v[k];
+                if (m->kind != M_WITH || m->set != (x->set == 1) || m->pat != x->pat ||
+                    m->claim != x->claim || m->group != g || m->neg)
+                    continue;
+                own = clause_has(s, m->a < x->a ? m->a : x->a, m->b > x->b ? m->b : x->b) ||
+                      !claimed_by_another(out, first, i, m->a, m->b);
+            }
+            if (!own)
+                x->pat = SIZE_MAX;
+        }
+    }
 }
 
 static void statements(sentence *s, const long *owner, matches *out)
@@ -1106,6 +1185,7 @@ static void statements(sentence *s, const long *owner, matches *out)
             }
         }
     }
+    drop_borrowed_context(s, out, first);
     /* said of a carried group, a key idea and a misconception at once ("K and V …. It
      * lets each target position attend to the source"): the sentence speaks of
      * something else, and its carried statements count for nothing */
@@ -1574,6 +1654,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     long *owner = NULL;
     find_all(&s);
     shadow(&s);
+    side_positions(&s);
     mark_foils(&s);
     negate(&s);
     size_t said = 0, subjects = 0;

@@ -47,6 +47,12 @@
  *   polarity  a statement is denied when its claim or its subject is denied (not both)
  *   implied   a pattern with `subject_implied` also matches a claim said of no subject
  *             in its own sentence ("it normalises the scores")
+ *   context   a claim's `with` words found only in another clause, inside what another
+ *             statement says of its own subject, are that statement's: "K 和 V 来自编码器，
+ *             作用是融合信息" says nothing of the source in its purpose
+ *   positions a side named with its positions ("目标端每个位置", "all encoder positions",
+ *             quiz/lexicon.c) acts or is acted on: no claim of where something comes from,
+ *             unless a word of origin stands right before it ("来自编码器每个位置的输出")
  *
  * A key idea whose claim is denied (polarity affirmed, found denied) is stated wrongly,
  * like a misconception, also when the answer states it elsewhere (a contradiction).

@@ -540,6 +540,19 @@ static void test_kinds_of_batches_f_g(void **state)
            "it doesn't depend on the length at all.", QZ_CORRECT, NULL);
     expect("en", "q1", "In attention the distance between two words grows with the sentence length.", QZ_WRONG,
            NULL);
+    /* q4: the purpose said as weighing the source positions and mixing their values; a
+     * side with its positions acts or is acted on, it is where nothing comes from */
+    expect("en", "q4", "Q comes from the decoder, K and V from the encoder; each decoder position scores all "
+           "encoder positions and takes the weighted sum of their values.", QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q 是 decoder 的状态，K 和 V 是 encoder 的输出；目标端每个位置对源端所有位置算权重，取 value "
+           "的加权平均。", QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q 来自解码器，K、V 来自编码器每个位置的输出，作用是让解码器关注源句。", QZ_CORRECT, NULL);
+    /* a vague purpose whose only source is the clause that says where K and V come from */
+    expect("zh", "q4", "Q 来自解码器，K、V 来自编码器，作用是融合信息。", QZ_PARTIAL, NULL);
+    expect("zh", "q4", "解码器出 Q，编码器出 K 和 V，用来做信息融合。", QZ_PARTIAL, NULL);
+    expect("en", "q4", "Q from the decoder, K and V from the encoder; the point is to combine information.",
+           QZ_PARTIAL, NULL);
+    expect("zh", "q4", "Q 来自解码器，K、V 来自编码器，作用是把源句的信息融合进解码器。", QZ_CORRECT, NULL);
 }
 
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
