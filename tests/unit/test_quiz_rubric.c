@@ -553,6 +553,18 @@ static void test_kinds_of_batches_f_g(void **state)
     expect("en", "q4", "Q from the decoder, K and V from the encoder; the point is to combine information.",
            QZ_PARTIAL, NULL);
     expect("zh", "q4", "Q 来自解码器，K、V 来自编码器，作用是把源句的信息融合进解码器。", QZ_CORRECT, NULL);
+    /* q5 answered with an RNN and no attention: a misconception, named */
+    expect("en", "q5", "(1) Neither, for classification you'd use an RNN. (2) The last hidden state of the RNN.",
+           QZ_WRONG, "an RNN's last hidden state is another model's");
+    expect("zh", "q5", "（1）都不用，分类用 RNN 就行（2）RNN 最后一个隐状态。", QZ_WRONG, "另一种模型");
+    expect("zh", "q5", "不用注意力，直接用循环神经网络，最后一步的隐状态接分类层。", QZ_WRONG, NULL);
+    expect("en", "q5", "Encoder only, no decoder. Where an RNN would use its last hidden state, here we take the "
+           "final-layer [CLS] vector.", QZ_CORRECT, NULL);
+    expect("zh", "q5", "不用 RNN，编码器就够了，取最后一层 [CLS] 的输出向量。", QZ_CORRECT, NULL);
+    /* the [CLS] vector at the input layer is no read-out: part (2) not right */
+    expect("zh", "q5", "（1）只用编码器（2）取 [CLS] 在嵌入层的向量。", QZ_WRONG, NULL);
+    expect("en", "q5", "Only the encoder is needed, and we take the [CLS] vector before the first layer.",
+           QZ_WRONG, "last layer");
 }
 
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
