@@ -282,24 +282,6 @@ static unsigned product_mistake(const nform *in, int *fatal)
     return QZ_F_WRONG_PRODUCT;
 }
 
-/* The scores inside a softmax that also takes in V, V taken out: *out is set and 1 when V
- * stands there once, untransposed, at one end of the product (softmax(QKᵀV/√dₖ): the one
- * slip of V inside); 0 when it stands there any other way (more than a slip). */
-static int scores_without_v(const nform *in, nform *out)
-{
-    if (count_var(in, V_V) != 1 || in->n_mats < 2)
-        return 0;
-    int at = in->mats[0].var == V_V ? 0 : in->n_mats - 1;
-    if (in->mats[at].var != V_V || in->mats[at].transposed)
-        return 0;
-    *out = *in;
-    out->n_mats = 0;
-    for (int i = 0; i < in->n_mats; i++)
-        if (i != at)
-            out->mats[out->n_mats++] = in->mats[i];
-    return 1;
-}
-
 /* Name the mistakes of a formula meant to be softmax(QKᵀ/√d_k)V. */
 static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
 {
@@ -341,13 +323,9 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
     }
     if (w->transposed || count_functions(in) || in->other)
         m |= QZ_F_OTHER;
-    nform scores;
     if (has_var(pool, w->arg, V_V)) {
-        m |= QZ_F_V_INSIDE;   /* a slip when V is all that stands in the wrong place */
-        if (x->n_mats == 1 && scores_without_v(in, &scores))
-            m |= product_mistake(&scores, &d->fatal);
-        else
-            d->fatal = 1;
+        m |= QZ_F_V_INSIDE;   /* the softmax in the wrong place: never a slip */
+        d->fatal = 1;
     } else if (count_var(in, V_Q) + count_var(in, V_K) < 2 &&
                count_var(x, V_Q) + count_var(x, V_K) > 0) {
         m |= QZ_F_SOFTMAX_PLACE;   /* softmax(Q) Kᵀ V: Q or K stands outside it */

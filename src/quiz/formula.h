@@ -57,10 +57,8 @@ enum {
     QZ_F_SCALE_OUTSIDE    = 1 << 5,  /* the scale stands outside the softmax */
     QZ_F_K_NOT_TRANSPOSED = 1 << 6,  /* QK instead of QKᵀ */
     QZ_F_WRONG_PRODUCT    = 1 << 7,  /* another product: QᵀK, KᵀQ, QQᵀ… */
-    QZ_F_V_INSIDE         = 1 << 8,  /* V inside the softmax (a slip when it stands once
-                                      * at an end of the scores' product and nothing
-                                      * stands outside: softmax(QKᵀV/√dₖ)), or words that
-                                      * apply the softmax to V (more than a slip) */
+    QZ_F_V_INSIDE         = 1 << 8,  /* V inside the softmax, or words that apply the
+                                      * softmax to V: the softmax in the wrong place */
     QZ_F_V_MISSING        = 1 << 9,  /* the weights are never applied to V */
     QZ_F_V_LEFT           = 1 << 10, /* V·softmax(…) instead of softmax(…)·V */
     QZ_F_NOT_SOFTMAX      = 1 << 11, /* another function where softmax belongs (sigmoid…) */
@@ -74,7 +72,8 @@ enum {
 
 /* Mistakes that are more than a slip of one part: the formula is then wrong whatever
  * else is right (see qz_formula_diag.fatal for a product that is more than a slip). */
-#define QZ_F_FATAL (QZ_F_NOT_SOFTMAX | QZ_F_SOFTMAX_PLACE | QZ_F_NO_FORMULA | QZ_F_OTHER)
+#define QZ_F_FATAL (QZ_F_NOT_SOFTMAX | QZ_F_SOFTMAX_PLACE | QZ_F_V_INSIDE | QZ_F_NO_FORMULA | \
+                    QZ_F_OTHER)
 
 /* What the comparison found. */
 typedef struct qz_formula_diag {
@@ -82,8 +81,7 @@ typedef struct qz_formula_diag {
     int slips;              /* parts that broke outside QZ_F_FATAL: the scale (its value
                              * and its place count apart), the product, V, the axis */
     int fatal;              /* 1: a mistake of QZ_F_FATAL, a product that is not Q
-                             * and K once each (QZ_F_WRONG_PRODUCT then is no slip), or V
-                             * inside the softmax in more than a slip */
+                             * and K once each (QZ_F_WRONG_PRODUCT then is no slip) */
     char function[32];      /* QZ_F_NOT_SOFTMAX: the function written instead, as typed
                              * (sigmoid, tanh); "" otherwise */
     size_t start, end;      /* the formula's bytes in the answer: [start, end) */
