@@ -392,6 +392,43 @@ static void notations(toks *t)
     }
 }
 
+/* ---- phrasal verbs */
+
+/* A verb's particle written after its object ("scales the dot products down", "brings
+ * them back down") moved next to the verb ("scales down the dot products"), where the
+ * words of direction are read: up to three words may stand between them. */
+static void particles(toks *t)
+{
+    static const char *const verbs[] = {"scale", "scales", "scaled", "scaling", "bring",
+                                        "brings", "brought", "bringing", "push", "pushes",
+                                        "pushed", "pull", "pulls", "pulled", "tone", "tones",
+                                        "toned", "turn", "turns", "turned", "knock", "knocks",
+                                        "knocked", NULL};
+    /* words that end the object: a particle after them belongs to another verb ("scales
+     * them so they blow up") */
+    static const char *const stops[] = {"from", "to", "so", "and", "or", "that", "which",
+                                        "when", "if", "until", "as", "then", "it", NULL};
+    for (size_t i = 0; i + 2 < t->n; i++) {
+        if (t->v[i].kind != QZ_TK_WORD || !word_in(t->v[i].s, verbs))
+            continue;
+        for (size_t j = i + 2; j < t->n && j <= i + 4 && t->v[j - 1].kind == QZ_TK_WORD; j++) {
+            const char *w = t->v[j].s;
+            if (!strcmp(t->v[j - 1].s, "down") || !strcmp(t->v[j - 1].s, "up") ||
+                (j - 1 > i + 1 && word_in(t->v[j - 1].s, stops)))
+                break;   /* the particle stands at the verb already, or the object ended */
+            if (t->v[j].kind == QZ_TK_WORD && (!strcmp(w, "down") || !strcmp(w, "up"))) {
+                size_t from = !strcmp(t->v[j - 1].s, "back") && j - 1 > i + 1 ? j - 1 : j;
+                qz_tok moved[2];
+                size_t m = j + 1 - from;
+                memcpy(moved, &t->v[from], m * sizeof *moved);
+                memmove(&t->v[i + 1 + m], &t->v[i + 1], (from - i - 1) * sizeof *t->v);
+                memcpy(&t->v[i + 1], moved, m * sizeof *moved);
+                break;
+            }
+        }
+    }
+}
+
 /* ---- stemming and typos */
 
 static void stem(const qz_norm *nm, qz_tok *k)
@@ -592,6 +629,7 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     tokenize(&t, f, n);
     free(f);
     notations(&t);
+    particles(&t);
     for (size_t i = 0; i < t.n && !t.failed;) {
         qz_tok *k = &t.v[i];
         int article = k->kind == QZ_TK_WORD && (!strcmp(k->s, "the") || !strcmp(k->s, "a") ||
