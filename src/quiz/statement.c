@@ -339,6 +339,12 @@ static void negate(sentence *s)
             if (f->kind == M_SUBJ && live(f) && f->foil && f->a > i && clause_has(s, i, f->a))
                 target = SIZE_MAX;
         }
+        /* 不…也…: "even without it, still …" (不除也一样能训练) is a condition, no denial of
+         * what it names */
+        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
+            if (live(&s->m.v[k]) && s->m.v[k].a == target && s->m.v[k].b < t->n &&
+                qz_han_at(t, s->m.v[k].b, "也") && qz_han_at(t, i, "不"))
+                target = SIZE_MAX;
         int prevents = qz_neg_prevents(t, i);
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
             if (live(&s->m.v[k]) && s->m.v[k].a == target) {
@@ -980,6 +986,24 @@ static int names_subjects(const qz_cpattern *pt, const qz_alts *a)
     return a->n > 0;
 }
 
+/* Does a preventing word at token i (prevent, 防止) prevent the opposite of direction
+ * dir in its clause ("让点积变大，防止分数太小": a danger of getting too small, which
+ * says the scaling makes things larger)? Then it lifts no claim of dir. */
+static int prevents_opposite(const sentence *s, size_t i, unsigned dir)
+{
+    if ((dir != QZ_DIR_UP && dir != QZ_DIR_DOWN) || !qz_neg_prevents(s->t, i))
+        return 0;
+    unsigned opposite = dir == QZ_DIR_UP ? QZ_DIR_DOWN : QZ_DIR_UP;
+    const mention *first = NULL;   /* the word of direction nearest after it */
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (m->kind == M_DIR && !m->dead && m->a > i && clause_has(s, i, m->a) &&
+            (!first || m->a < first->a))
+            first = m;
+    }
+    return first && first->dir == opposite;
+}
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -999,7 +1023,7 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c)
             return 0;
     }
     for (size_t i = s->p0; i < s->p1; i++)   /* "its complexity is O(n²), an RNN's O(n)" */
-        if (qz_alts_at(s->t, i, &cl->unless, NULL))
+        if (qz_alts_at(s->t, i, &cl->unless, NULL) && !prevents_opposite(s, i, cl->dir))
             return 0;
     return 1;
 }
@@ -1245,8 +1269,8 @@ static int salad(const sentence *s)
         if (qz_tok_is(s->t, i, "=") || qz_tok_is(s->t, i, "≈") || qz_tok_is(s->t, i, "→") ||
             qz_tok_is(s->t, i, "<") || qz_tok_is(s->t, i, ">"))
             return 0;
-    size_t terms = 0, items = 0, item_terms = 0, max_item = 0;
-    int one_each = 1;
+    size_t terms = 0, items = 0, item_terms = 0, max_item = 0, run_terms = 0, max_run = 0;
+    int one_each = 1, any_term = 0;
     for (size_t i = s->s0; i <= s->s1;) {
         size_t cover = 0;
         int term = 0;
@@ -1268,10 +1292,18 @@ static int salad(const sentence *s)
                 return 0;
             sep = 1;
         }
+        for (size_t k = 0; cover && !any_term && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];   /* a term here, whichever mention came first */
+            any_term = !m->virt && m->a == i && m->b - m->a == cover && live(m) && shadows(m);
+        }
         if (term) {
             terms++;
             item_terms++;
         }
+        run_terms = any_term ? run_terms + 1 : sep ? 0 : run_terms;
+        if (run_terms > max_run)
+            max_run = run_terms;
+        any_term = 0;
         if (sep && item_terms) {
             items++;
             one_each &= item_terms == 1;
@@ -1281,7 +1313,7 @@ static int salad(const sentence *s)
         }
         i += cover ? cover : 1;
     }
-    return (items >= 3 && one_each) || max_item >= 5;
+    return (items >= 3 && one_each) || max_item >= 5 || max_run >= 5;
 }
 
 /* Is a subject found where m is (the word is a subject, not said of one)? */
@@ -1898,7 +1930,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     if (!rc)
         settle(&rd);
-    out->restated = !rc && r->prompt.n && qz_answer_restates(r, &t);
+    out->restated = !rc && ((r->prompt.n && qz_answer_restates(r, &t)) || qz_answer_tautology(&t));
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];
         if (m->pat == SIZE_MAX)

@@ -132,6 +132,9 @@ void qz_reading_free(qz_reading *r);
 /* What kind of answer it is (textform.c). Are the answer's content words (four or more)
  * at least three quarters the prompt's own (r holds the normalised prompt)? */
 int qz_answer_restates(const qz_rubric_c *r, const qz_text *t);
+/* A short answer that states a word and denies it of the case without ("divides the
+ * scores; without it the scores are not divided", 不除就不缩放): 1, a tautology. */
+int qz_answer_tautology(const qz_text *t);
 /* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度")? */
 int qz_answer_spaced_terms(const char *answer);
 /* Does the answer (UTF-8) hold text that cannot be read: struck out (~~), a character
