@@ -1115,6 +1115,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     if (denied && set == 1 && cl->dir == QZ_DIR_NONE && cl->pol == QZ_POL_AFFIRMED &&
         (m->prevented || subject_prevented(s, owner, subj)))
         denied = 0;
+    /* "stops the dot products from getting too big": a phrase that opens with "from" is
+     * what the prevention keeps off, the prevention said with it, no denial */
+    if (denied && !m->neg && m->kind == M_CLAIM && qz_tok_raw_is(s->t, m->a, "from") &&
+        subject_prevented(s, owner, subj))
+        denied = 0;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
         /* "不一样", "not the same": different, not growing */
