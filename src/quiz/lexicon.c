@@ -158,6 +158,18 @@ const char *const qz_lex_restart[] = {
     "start over", "let me start over", "let me start again", "start again", "let me restart",
     "算了", "收回", "我收回", "前面说的不算", "前面的不算", "上面说的不算", "以上不算", "重新说",
     "重说", "重来", "重新来", "当我没说", NULL};
+/* what the student once believed and disowns: "I first thought …, but actually …",
+ * 一开始我以为…，其实…: after one of these, a word of qz_lex_turn is a correction */
+const char *const qz_lex_thought[] = {
+    "i first thought", "i thought", "at first i thought", "first i thought", "i used to think",
+    "i had thought", "i originally thought", "i initially thought", "my first guess was",
+    "我以为", "我一开始以为", "一开始我以为", "一开始以为", "起初以为", "我起初以为", "本来以为",
+    "我本来以为", "原来以为", "我原以为", "原以为", "我还以为", "之前以为", "我之前以为", NULL};
+const char *const qz_lex_turn[] = {
+    "but actually", "but really", "but in fact", "but it's actually", "but it is actually",
+    "actually it's", "actually it is", "in fact it's", "其实", "实际上", "但其实", "但实际上",
+    "但是其实", "但是实际上", "后来发现", NULL};
+
 /* what may stand before a correction at the start of a clause: "hmm, no wait" */
 const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", "erm", "well",
                                      "ok", "okay", "嗯", "呃", "啊", "哦", "额", "唔", NULL};

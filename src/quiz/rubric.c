@@ -319,7 +319,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
                       &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue,
-                      &r->side, &r->positions, &r->origin};
+                      &r->side, &r->positions, &r->origin, &r->thought, &r->turn};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -349,6 +349,8 @@ static void lexicon(builder *b)
     lex_add(b, &r->correct_strong, qz_lex_correct_strong);
     lex_add(b, &r->correct_weak, qz_lex_correct_weak);
     lex_add(b, &r->restart, qz_lex_restart);
+    lex_add(b, &r->thought, qz_lex_thought);
+    lex_add(b, &r->turn, qz_lex_turn);
     lex_add(b, &r->filler, qz_lex_filler);
     lex_add(b, &r->question, qz_lex_question);
     lex_add(b, &r->hedge, qz_lex_hedge);

@@ -1547,6 +1547,11 @@ static size_t correction_at(const qz_rubric_c *r, const qz_text *t, size_t i)
     size_t l = qz_alts_at(t, i, &r->correct_strong, NULL);
     if (!l && clause_start(r, t, i))
         l = qz_alts_at(t, i, &r->correct_weak, NULL);
+    /* "I first thought …, but actually …", 一开始我以为…，其实…: the belief disowned */
+    size_t turn = l ? 0 : qz_alts_at(t, i, &r->turn, NULL);
+    for (size_t j = 0; turn && j < i && !l; j++)
+        if (qz_alts_at(t, j, &r->thought, NULL))
+            l = turn;
     return l;
 }
 
