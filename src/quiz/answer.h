@@ -1,10 +1,11 @@
 /* Numbers in the forms students write them, found in a free sentence in English or
  * Chinese: "0.14 0.17", "0.14, 0.17.", "about .14 and .17", "下雨=0.14 没=0.17",
  * "rains: 0.14, didn't: 0.17" (the question's glosses), "0.14 for 下雨", "下雨的权重是0.14",
- * "下雨和没分别是0.14和0.17", "14% 17%", "0,14 0,17", "1.384E−1", "1,048,576",
- * "21 pairs", "21 对", and the arithmetic and the steps of a hand calculation:
- * "1.35/9.75", "exp(0.3)/9.75", "e^0.3/9.75 ≈ 0.14" (a step and its result: the result
- * counts), "…，和是 9.75，所以下雨 0.14，没 0.17" (the values after "so" / 所以).
+ * "下雨和没分别是0.14和0.17", "softmax of 0.3 is about 0.14" (a token by its score),
+ * "14% 17%", "0,14 0,17", "1.384E−1", "1,048,576", "21 pairs", "21 对", and the
+ * arithmetic and the steps of a hand calculation: "1.35/9.75", "exp(0.3)/9.75",
+ * "e^0.3/9.75 ≈ 0.14" (a step and its result: the result counts), "…，和是 9.75，所以下雨
+ * 0.14，没 0.17" (the values after "so" / 所以).
  * Full-width forms, ×, ·, ÷, every minus sign (U+2212) and LaTeX (\frac, \approx) are
  * read. The reader only reads; which value answers which slot, and whether the count
  * is right, is decided by the grader (quiz/numeric.c). */
@@ -33,6 +34,9 @@ typedef struct qz_read_opts {
     const char *const *tokens;/* [n_tokens] names a value may be labelled with */
     size_t n_tokens;
     const qz_gloss *glosses;  /* [n_glosses] */
+    const double *scores;     /* [n_tokens] each token's score, or NULL: a score written
+                               * as what a value is computed from labels it with that
+                               * token ("softmax of 0.3 is about 0.14", "0.3 → 0.14") */
     size_t n_glosses;
     int whole;                /* whole numbers are expected: "21,000" is 21000 */
 } qz_read_opts;

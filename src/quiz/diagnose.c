@@ -60,7 +60,7 @@ static void show_alt(const qz_numctx *c, const int *ok, const double *alt, FILE 
     for (size_t j = 0; j < c->n; j++) {
         if (ok[j] == 2)
             continue;
-        fprintf(fb, "%s", first ? "" : ", ");
+        fprintf(fb, "%s", first ? "" : qz_trc(c->lang, "list of values", ", "));
         slot_name(c, j, fb);
         fprintf(fb, " ");
         qz_put_num(fb, alt[j], 4);
@@ -105,6 +105,16 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
         show_alt(c, ok, alt, fb);
         fprintf(fb, qz_tr(L, "), not yet divided by the sum of all the exps. Weights must add up to 1.\n"));
         return QZ_M_NO_NORMALISE;
+    }
+    /* A sigmoid of each score on its own: no exp of the others, no sum over the row. */
+    for (size_t j = 0; j < c->n; j++)
+        alt[j] = 1 / (1 + exp(-c->row_s[row_index(c, j)]));
+    if (matches(c, given, ok, alt, 1)) {
+        fprintf(fb, qz_tr(L, "These are sigmoids of each score on its own, 1/(1+e^(−s)) ("));
+        show_alt(c, ok, alt, fb);
+        fprintf(fb, qz_tr(L, "). Softmax looks at the whole row: exp of every score, divided by the sum of "
+                             "the exps of all the scores in the row, so that the weights add up to 1.\n"));
+        return QZ_M_SIGMOID;
     }
     /* One token's exp left out of the sum (often the query's own). */
     for (size_t k = 0; k < c->row_n; k++) {

@@ -27,6 +27,7 @@ typedef struct nform {
     double coef;          /* numeric factor */
     double dk;            /* exponent of d_k */
     double dm;            /* exponent of d_model */
+    double dn;            /* exponent of the sequence length (n, seq_len) */
     int n_mats;
     fmat mats[MAX_MATS];
     int other;            /* outside this algebra (a sum, a matrix in a denominator) */
@@ -58,7 +59,7 @@ static void append_mats(nform *dst, const nform *src)
 
 static int mask_only(const nform *f)
 {
-    return f->mask && !f->n_mats && !f->other && f->coef == 1 && !f->dk && !f->dm;
+    return f->mask && !f->n_mats && !f->other && f->coef == 1 && !f->dk && !f->dm && !f->dn;
 }
 
 static int is_func(const fformula *t, int n, const char *name)
@@ -130,6 +131,8 @@ static int normalise(const fformula *t, int node, fpool *pool)
             f->dk = 1;
         else if (n->var == V_DMODEL)
             f->dm = 1;
+        else if (n->var == V_LEN)
+            f->dn = 1;
         else if (n->var == V_MASK)
             f->mask = 1;
         else
@@ -144,6 +147,7 @@ static int normalise(const fformula *t, int node, fpool *pool)
         f->coef *= fb->coef;
         f->dk += fb->dk;
         f->dm += fb->dm;
+        f->dn += fb->dn;
         f->other |= fb->other;
         append_mats(f, fb);
         break;
@@ -154,15 +158,17 @@ static int normalise(const fformula *t, int node, fpool *pool)
         f->coef = fb->coef != 0 ? f->coef / fb->coef : NAN;
         f->dk -= fb->dk;
         f->dm -= fb->dm;
+        f->dn -= fb->dn;
         f->other |= fb->other || fb->n_mats > 0;
         break;
     case N_SQRT:
     case N_POW: {
-        double e = n->op == N_SQRT ? 0.5 : (fb->n_mats || fb->dk || fb->dm || fb->other ? NAN : fb->coef);
+        double e = n->op == N_SQRT ? 0.5 : (fb->n_mats || fb->dk || fb->dm || fb->dn || fb->other ? NAN : fb->coef);
         *f = *fa;
         f->coef = pow(f->coef, e);
         f->dk *= e;
         f->dm *= e;
+        f->dn *= e;
         f->other |= fa->n_mats > 0 || isnan(e);
         break;
     }
@@ -188,7 +194,7 @@ static int normalise(const fformula *t, int node, fpool *pool)
     default:
         f->other = 1;
     }
-    if (!isfinite(f->coef) || !isfinite(f->dk) || !isfinite(f->dm))
+    if (!isfinite(f->coef) || !isfinite(f->dk) || !isfinite(f->dm) || !isfinite(f->dn))
         f->other = 1;
     pool->memo[node] = r;
     return r;
@@ -204,7 +210,7 @@ static int forms_equal(const fpool *ps, int a, const fpool *pc, int b)
 {
     const nform *x = &ps->f[a], *y = &pc->f[b];
     if (x->other || y->other || fabs(x->coef - y->coef) > 1e-9 || fabs(x->dk - y->dk) > 1e-9 ||
-        fabs(x->dm - y->dm) > 1e-9 ||
+        fabs(x->dm - y->dm) > 1e-9 || fabs(x->dn - y->dn) > 1e-9 ||
         x->n_mats != y->n_mats)
         return 0;
     for (int i = 0; i < x->n_mats; i++) {
@@ -243,11 +249,11 @@ static int count_functions(const nform *x)
     return n;
 }
 
-/* The scale's value: exponents of d_k and d_model and numeric factor, inside and
- * outside together. */
-static unsigned scale_mistake(double coef, double dk, double dm)
+/* The scale's value: exponents of d_k and of the other sizes (d_model, the sequence
+ * length) and numeric factor, inside and outside together. */
+static unsigned scale_mistake(double coef, double dk, double dm, double dn)
 {
-    if (fabs(coef - 1) > 1e-9 || fabs(dm) > 1e-9)
+    if (fabs(coef - 1) > 1e-9 || fabs(dm) > 1e-9 || fabs(dn) > 1e-9)
         return QZ_F_SCALE_OTHER;
     if (fabs(dk) < 1e-9)
         return QZ_F_NO_SCALE;
@@ -297,7 +303,7 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
         for (int i = 0; i < x->n_mats - v_last; i++)
             in.mats[in.n_mats++] = x->mats[i];
         int fatal = 0;
-        m = QZ_F_NO_SOFTMAX | scale_mistake(x->coef, x->dk, x->dm);
+        m = QZ_F_NO_SOFTMAX | scale_mistake(x->coef, x->dk, x->dm, x->dn);
         if (count_var(&in, V_V))
             m |= QZ_F_OTHER;       /* V in the scores, or V more than once */
         else
@@ -320,7 +326,8 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
     if (w->transposed || count_functions(in) || in->other)
         m |= QZ_F_OTHER;
     if (has_var(pool, w->arg, V_V)) {
-        m |= QZ_F_V_INSIDE;
+        m |= QZ_F_V_INSIDE;   /* the softmax in the wrong place: never a slip */
+        d->fatal = 1;
     } else if (count_var(in, V_Q) + count_var(in, V_K) < 2 &&
                count_var(x, V_Q) + count_var(x, V_K) > 0) {
         m |= QZ_F_SOFTMAX_PLACE;   /* softmax(Q) Kᵀ V: Q or K stands outside it */
@@ -329,9 +336,9 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
     }
     if (w->axis_bad)
         m |= QZ_F_SOFTMAX_AXIS;
-    if (fabs(x->dk) > 1e-9 || fabs(x->dm) > 1e-9 || fabs(x->coef - 1) > 1e-9)
+    if (fabs(x->dk) > 1e-9 || fabs(x->dm) > 1e-9 || fabs(x->dn) > 1e-9 || fabs(x->coef - 1) > 1e-9)
         m |= QZ_F_SCALE_OUTSIDE;
-    m |= scale_mistake(in->coef * x->coef, in->dk + x->dk, in->dm + x->dm);
+    m |= scale_mistake(in->coef * x->coef, in->dk + x->dk, in->dm + x->dm, in->dn + x->dn);
     /* what stands outside the function: V, on its right */
     int others = x->n_mats - 1, nv = count_var(x, V_V);
     if (!(m & (QZ_F_V_INSIDE | QZ_F_SOFTMAX_PLACE))) {
@@ -396,6 +403,10 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
     d->start = fs.start;
     d->end = fs.end;
     d->explained = fs.explained;
+    if (fs.has_legend) {
+        d->legend_start = fs.legend_start;
+        d->legend_end = fs.legend_end;
+    }
     if (rc)
         goto out;
     if (fs.no_formula || fs.is_list) {
@@ -416,8 +427,10 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
             d->mistakes = QZ_F_OTHER;
     }
     if (is_attention_form(&pc, top_c)) {   /* what the words say of the formula */
-        if (fs.remarks & FQ_REMARK_ON_V)
+        if (fs.remarks & FQ_REMARK_ON_V) {   /* the words contradict the formula */
             d->mistakes |= QZ_F_V_INSIDE;
+            d->fatal = 1;
+        }
         if (fs.remarks & FQ_REMARK_AXIS)
             d->mistakes |= QZ_F_SOFTMAX_AXIS;
     }

@@ -59,7 +59,7 @@ enum {
     QZ_F_K_NOT_TRANSPOSED = 1 << 6,  /* QK instead of QKᵀ */
     QZ_F_WRONG_PRODUCT    = 1 << 7,  /* another product: QᵀK, KᵀQ, QQᵀ… */
     QZ_F_V_INSIDE         = 1 << 8,  /* V inside the softmax, or words that apply the
-                                      * softmax to V */
+                                      * softmax to V: the softmax in the wrong place */
     QZ_F_V_MISSING        = 1 << 9,  /* the weights are never applied to V */
     QZ_F_V_LEFT           = 1 << 10, /* V·softmax(…) instead of softmax(…)·V */
     QZ_F_NOT_SOFTMAX      = 1 << 11, /* another function where softmax belongs (sigmoid…) */
@@ -81,13 +81,16 @@ typedef struct qz_formula_diag {
     unsigned mistakes;      /* QZ_F_* bits; 0 when the formula is the canonical one */
     int slips;              /* parts that broke outside QZ_F_FATAL: the scale (its value
                              * and its place count apart), the product, V, the axis */
-    int fatal;              /* 1: a mistake of QZ_F_FATAL, or a product that is not Q
+    int fatal;              /* 1: a mistake of QZ_F_FATAL, a product that is not Q
                              * and K once each (QZ_F_WRONG_PRODUCT then is no slip) */
     char function[32];      /* QZ_F_NOT_SOFTMAX: the function written instead, as typed
                              * (sigmoid, tanh); "" otherwise */
     size_t start, end;      /* the formula's bytes in the answer: [start, end) */
     int explained;          /* 1: the answer holds words outside the formula (an
                              * explanation): answer[0, start) and answer[end, …) */
+    size_t legend_start, legend_end;  /* words that only say what one of the formula's
+                             * own sizes is ("where n is the sequence length"): part of
+                             * no explanation; equal when none */
 } qz_formula_diag;
 
 /* Find and compare the formula in a student's answer with the canonical one.

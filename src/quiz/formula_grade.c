@@ -32,7 +32,8 @@ static void name_mistakes(const qz_formula_diag *d, qz_lang lang, FILE *fb)
         }
 }
 
-/* The answer without the formula: what the student wrote beside it. malloc'd. */
+/* The answer without the formula and its legend: what the student wrote beside it.
+ * malloc'd. */
 static char *words_beside(const char *answer, const qz_formula_diag *d)
 {
     size_t len = strlen(answer);
@@ -41,9 +42,11 @@ static char *words_beside(const char *answer, const qz_formula_diag *d)
         return NULL;
     size_t n = 0;
     for (size_t i = 0; i < len; i++) {
-        if (i == d->start && d->end > d->start) {
+        size_t skip_to = i == d->start && d->end > d->start ? d->end
+                       : i == d->legend_start && d->legend_end > d->legend_start ? d->legend_end : 0;
+        if (skip_to) {
             s[n++] = ' ';
-            i = d->end - 1;
+            i = skip_to - 1;
             continue;
         }
         s[n++] = answer[i];

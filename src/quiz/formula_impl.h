@@ -46,6 +46,7 @@ enum ftok {
 
 enum fvar {
     V_Q, V_K, V_V, V_DK, V_DMODEL,
+    V_LEN,      /* n, seq_len: the length of the sequence (a wrong scale, not a matrix) */
     V_MASK,     /* M, mask: an additive mask, which a right formula may carry */
     V_OTHER,    /* another symbol (W_q, x): a matrix that is not in the formula */
 };
@@ -131,6 +132,9 @@ typedef struct fformula {
     int no_formula;     /* words only: nothing reads as a formula (root -1) */
     int is_list;        /* symbols separated by commas, not combined ("Q, K, V, softmax") */
     unsigned remarks;   /* FQ_REMARK_*: what the words around it say of the formula */
+    int has_legend;     /* words after it say what one of its own sizes is ("where n is
+                         * the sequence length"): bytes [legend_start, legend_end) */
+    size_t legend_start, legend_end;
     char *text;         /* owns what names point into */
 } fformula;
 

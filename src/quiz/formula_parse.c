@@ -400,6 +400,55 @@ static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
     return r;
 }
 
+/* A size the canonical formula does not hold, written where d_k belongs (n, d_model). */
+static int other_size(const ftoken *t)
+{
+    return t->kind == F_VAR && (t->var == V_LEN || t->var == V_DMODEL);
+}
+
+/* Words that open a legend: where, with, here, 其中. */
+static int legend_lead(const ftoken *t)
+{
+    return t->kind == F_FILLER || fq_name_is(t, "where") || fq_name_is(t, "with") ||
+           fq_name_is(t, "here") || han_has(t, "其中");
+}
+
+static int holds_var(const ftokens *T, size_t a, size_t b, int var)
+{
+    for (size_t i = a; i < b; i++)
+        if (T->t[i].kind == F_VAR && T->t[i].var == var)
+            return 1;
+    return 0;
+}
+
+/* A legend after the formula that says what one of its own sizes is ("where n is the
+ * sequence length", "with n the number of tokens", "其中 n 是序列长度"): a clause that opens
+ * with that symbol (after where, with, here, 其中) and names no other symbol. It says
+ * what the formula's scale is, a slip the formula is graded on, so it is no remark for
+ * the follow-up question. Sets *from and *to (bytes of the answer); 0 when none. */
+static int find_legend(const ftokens *T, size_t a, size_t b, size_t *from, size_t *to)
+{
+    size_t start = b;
+    for (size_t i = b; i <= T->n; i++) {
+        enum ftok k = T->t[i].kind;
+        if (k != F_COMMA && k != F_SEP && k != F_END)
+            continue;
+        size_t j = start;
+        while (j < i && legend_lead(&T->t[j]))
+            j++;
+        int legend = j < i && other_size(&T->t[j]) && holds_var(T, a, b, T->t[j].var);
+        for (size_t m = j + 1; legend && m < i; m++)
+            legend = T->t[m].kind != F_VAR || T->t[m].var == T->t[j].var;
+        if (legend) {
+            *from = (size_t)T->t[start].at;
+            *to = (size_t)T->t[i - 1].end;
+            return 1;
+        }
+        start = i + 1;
+    }
+    return 0;
+}
+
 /* ---- parser ---- */
 
 #define MAX_DEPTH 48
@@ -1132,8 +1181,10 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         return n ? AT_OK : at_error_set(err, AT_EINVAL, "the answer is empty: write the formula");
     }
     size_t v_tail = whole ? 0 : v_after_words(&T, a, b);
-    if (!whole)
+    if (!whole) {
         f->remarks = find_remarks(&T, a, b);
+        f->has_legend = find_legend(&T, a, b, &f->legend_start, &f->legend_end);
+    }
     f->start = (size_t)T.t[a].at;
     f->end = (size_t)T.t[b - 1].end;
     fparser p = {.answer = answer, .err = err, .f = f};

@@ -391,6 +391,17 @@ static int is_dmodel(const char *s, size_t n)
     return 0;
 }
 
+/* The length of the sequence: another wrong scale ("softmax(QKᵀ/√n)V"). */
+static int is_length(const char *s, size_t n)
+{
+    static const char *const names[] = {"n", "seq_len", "seqlen", "seq_length", "sequence_length",
+                                        "n_tokens", "num_tokens", "n_ctx"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && !strncasecmp(s, names[i], n))
+            return 1;
+    return 0;
+}
+
 static int is_dk(const char *s, size_t n)
 {
     static const char *const names[] = {"d", "dk", "d_k", "d_head", "head_dim", "d_h", "d_key",
@@ -527,10 +538,11 @@ static int lex_ident(lexer *lx, size_t i, size_t j)
         return 0;
     }
     /* QK, qkv, QKT, QKt: matrices written together, a final T after K its transpose */
-    if (is_dk(s, n) || is_dmodel(s, n) || matrix_word(s, n) >= 0) {
+    if (is_dk(s, n) || is_dmodel(s, n) || is_length(s, n) || matrix_word(s, n) >= 0) {
         if (emit(lx, F_VAR, i, j))
             return -1;
-        lx->out->t[lx->out->n - 1].var = is_dk(s, n) ? V_DK : is_dmodel(s, n) ? V_DMODEL : matrix_word(s, n);
+        lx->out->t[lx->out->n - 1].var = is_dk(s, n) ? V_DK : is_dmodel(s, n) ? V_DMODEL
+                                         : is_length(s, n) ? V_LEN : matrix_word(s, n);
         return 0;
     }
     size_t m = 0;

@@ -32,16 +32,19 @@ const char *const qz_lex_down[] = {
     "diminish", "diminishes", "shorter", "scale down", "scales down", "scaled down", "dampen",
     "dampens", "shrunk", "weaken", "weakens", "fade", "fades", "decay", "decays",
     "变小", "减小", "缩小", "减少", "降低", "降", "小", "很小", "越小", "变低", "压低", "压小",
-    "压缩", "缩", "减", "衰减", "变弱", "削弱", NULL};
+    "压缩", "缩", "减", "衰减", "变弱", "削弱", "压下来", "压下去", "降下来", "拉下来", "调小",
+    NULL};
 
 /* constant, kept, 不变 */
 const char *const qz_lex_same[] = {
     "constant", "fixed", "unchanged", "same", "stay", "stays", "remain", "remains", "keep",
     "keeps", "kept", "maintain", "maintains", "stable", "steady", "stabilize", "stabilizes",
     "stabilise", "stabilises", "independent of", "regardless of", "does not depend",
-    "doesn't depend", "no matter how",
+    "doesn't depend", "no matter how", "irrespective of", "makes no difference to",
+    "make no difference to", "does not affect", "doesn't affect", "not affected by",
+    "unaffected by", "does not change with", "doesn't change with",
     "不变", "恒定", "固定", "保持", "稳定", "维持", "一样", "相同", "常数", "常量", "无关",
-    "不管多远", "无论多远", "不论多远", NULL};
+    "不管多远", "无论多远", "不论多远", "没关系", "没有关系", "不受", "不相关", NULL};
 
 /* between subjects of one group: "Q, K and V", "K/V", "Q 和 K" */
 const char *const qz_lex_glue[] = {"and", "or", "&", "+", ",", "、", "/", "和", "与", "及",
@@ -74,6 +77,18 @@ const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "to
 const char *const qz_lex_looked_at[] = {"look at", "looks at", "looking at", "attend to",
                                         "attends to", "focus on", "focuses on", "看", "看向",
                                         "查看", "关注", NULL};
+
+/* the two sides of an encoder-decoder, and their positions after one ("目标端每个位置",
+ * "decoder positions"): a side with its positions acts or is acted on, it is no origin
+ * unless a word of origin stands before it ("K、V 来自编码器每个位置的输出") */
+const char *const qz_lex_side[] = {"encoder", "decoder", "source", "target", "input",
+                                   "编码器", "解码器", "编码端", "解码端", "源端", "源句", "源序列",
+                                   "原句", "目标端", "目标句", "目标序列", "输入", NULL};
+const char *const qz_lex_positions[] = {"position", "positions", "token", "tokens", "word",
+                                        "words", "位置", "每个位置", "每一个位置", "所有位置",
+                                        "各个位置", "全部位置", "每个词", "所有词", "各个词",
+                                        "每个 token", "所有 token", NULL};
+const char *const qz_lex_origin[] = {"from", "来自", "从", "出自", "取自", "源自", "由", NULL};
 
 /* a claim right after one of these, when the sentence holds two ("one the encoder, the
  * other the decoder", 一个是编码器一个是解码器), is said of neither subject in particular */
@@ -143,6 +158,18 @@ const char *const qz_lex_restart[] = {
     "start over", "let me start over", "let me start again", "start again", "let me restart",
     "算了", "收回", "我收回", "前面说的不算", "前面的不算", "上面说的不算", "以上不算", "重新说",
     "重说", "重来", "重新来", "当我没说", NULL};
+/* what the student once believed and disowns: "I first thought …, but actually …",
+ * 一开始我以为…，其实…: after one of these, a word of qz_lex_turn is a correction */
+const char *const qz_lex_thought[] = {
+    "i first thought", "i thought", "at first i thought", "first i thought", "i used to think",
+    "i had thought", "i originally thought", "i initially thought", "my first guess was",
+    "我以为", "我一开始以为", "一开始我以为", "一开始以为", "起初以为", "我起初以为", "本来以为",
+    "我本来以为", "原来以为", "我原以为", "原以为", "我还以为", "之前以为", "我之前以为", NULL};
+const char *const qz_lex_turn[] = {
+    "but actually", "but really", "but in fact", "but it's actually", "but it is actually",
+    "actually it's", "actually it is", "in fact it's", "其实", "实际上", "但其实", "但实际上",
+    "但是其实", "但是实际上", "后来发现", NULL};
+
 /* what may stand before a correction at the start of a clause: "hmm, no wait" */
 const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", "erm", "well",
                                      "ok", "okay", "嗯", "呃", "啊", "哦", "额", "唔", NULL};

@@ -449,11 +449,11 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         fclose(df);
     /* Right values under swapped labels (or in the swapped order) answer the question
      * wrongly; percentages without their sign are right numbers written wrongly. A wrong
-     * method that gives every value the student wrote (no exp, exps not divided, a token
-     * left out of the sum, no scaling or twice) is wrong even where one of its values
+     * method that gives every value the student wrote (no exp, exps not divided, a sigmoid
+     * of each score, a token left out of the sum, no scaling or twice) is wrong even where one of its values
      * lands within the tolerance, as a teacher marks it. */
     int method = m == QZ_M_NO_EXP || m == QZ_M_NO_NORMALISE || m == QZ_M_LEFT_OUT_TOKEN ||
-                 m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE;
+                 m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE || m == QZ_M_SIGMOID;
     int partly = m != QZ_M_SWAPPED && !method &&
                  (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
                   (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
@@ -539,6 +539,7 @@ static qz_read_opts read_opts(const qz_numctx *c)
     if (q->tokens && (q->kind == QZ_SOFTMAX || (q->kind == QZ_ATTENTION && q->n_tokens == q->n_k))) {
         o.tokens = q->tokens;
         o.n_tokens = q->n_tokens;
+        o.scores = q->kind == QZ_SOFTMAX ? q->scores : NULL;
     } else {
         o.n_glosses = 0;
     }

@@ -227,6 +227,8 @@ typedef enum qz_mistake {
     QZ_M_SLIP,              /* numeric: one of the question's slips (qz_question.slips) */
     QZ_M_CODE,              /* code: computes something else (the feedback says what it
                              * breaks: a mistake of the question, a shape, NaN, an error) */
+    QZ_M_SIGMOID,           /* a sigmoid of each score on its own, 1/(1+e^-s), instead of
+                             * the softmax of the row */
 } qz_mistake;
 
 typedef struct qz_result {

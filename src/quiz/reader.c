@@ -6,6 +6,7 @@
 #include "quiz/numlex.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,7 +126,7 @@ typedef struct item {
     long token;           /* IT_LABEL */
     size_t value;         /* IT_VALUE: index into the values */
     int group;            /* the aside in parentheses it stands in (0: none) */
-    const char *s;        /* IT_LABEL: as written */
+    const char *s;        /* IT_LABEL, IT_VALUE, IT_OTHER: as written */
     size_t len;
     int used;             /* IT_LABEL: paired with a value */
     int with;             /* IT_WORD: a method word ("with", 除以): a quantity's name right
@@ -303,7 +304,7 @@ static const char *read_word(reader *r, size_t i)
             break;
         case W_EACH: add(r, IT_EACH, -1, NULL, 0); break;
         case W_OR: add(r, IT_OR, -1, NULL, 0); break;
-        case W_OTHER: add(r, IT_OTHER, -1, NULL, 0); break;
+        case W_OTHER: add(r, IT_OTHER, -1, p, l); break;
         case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
         case W_WITH:
             if (!r->n || r->it[r->n - 1].kind != IT_WORD)
@@ -402,7 +403,9 @@ static int walk(reader *r)
             if (glued_after_value(lx, i))
                 return qz_lex_fail(lx, &lx->toks[i],
                                    "letters or digits glued to a number: write one number, then a space");
-            r->it[r->n++] = (item){.kind = IT_VALUE, .value = out->n++, .group = r->group};
+            r->it[r->n++] = (item){.kind = IT_VALUE, .value = out->n++, .group = r->group,
+                                   .s = lx->toks[start].s,
+                                   .len = (size_t)(lx->toks[i - 1].s + lx->toks[i - 1].len - lx->toks[start].s)};
             continue;
         }
         switch (t->kind) {
@@ -756,8 +759,68 @@ static void conclude_before_labels(reader *r)
         }
 }
 
+/* The token whose score (the question's, and no other token's) the literal value v is;
+ * -1 when none. */
+static long score_token(const reader *r, const qz_value *v)
+{
+    const qz_read_opts *o = r->o;
+    if (!o->scores || v->computed || v->percent || v->decimals < 0)
+        return -1;
+    long k = -1;
+    for (size_t i = 0; i < o->n_tokens; i++)
+        if (fabs(o->scores[i] - v->x) < 1e-9) {
+            if (k >= 0)
+                return -1;   /* two tokens share the score: it names neither */
+            k = (long)i;
+        }
+    return k;
+}
+
+/* Does item k open a part of the answer: at its start, after a separator or a concluding
+ * word, or after "of" said of a function ("softmax of 0.3", not "exp of 0.3"), words
+ * before it aside? */
+static int opens_part(const reader *r, size_t k)
+{
+    while (k > 0 && r->it[k - 1].kind == IT_WORD)
+        k--;
+    if (k == 0)
+        return 1;
+    const item *b = &r->it[k - 1];
+    if (b->kind == IT_SEP || b->kind == IT_CONCL)
+        return 1;
+    return b->kind == IT_OTHER && b->len == 2 && !strncasecmp(b->s, "of", 2) &&
+           (k < 2 || r->it[k - 2].kind == IT_WORD || r->it[k - 2].kind == IT_SEP);
+}
+
+/* "softmax of 0.3 is about 0.57", "0.3 的 softmax 约 0.57", "0.3 → 0.57": a token's score
+ * (the question's) opening a part, then only links, "about" or words, then a value: the
+ * score says which token the value is computed for, and labels it; an arrow between them
+ * links the two. */
+static void label_by_scores(reader *r)
+{
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_VALUE)
+            continue;
+        long token = score_token(r, &r->out->v[r->it[k].value]);
+        if (token < 0 || !opens_part(r, k))
+            continue;
+        size_t j = k + 1;
+        while (j < r->n && (r->it[j].kind == IT_LINK || r->it[j].kind == IT_PREFIX ||
+                            r->it[j].kind == IT_WORD || (r->it[j].kind == IT_CONCL && r->it[j].flex)))
+            j++;
+        if (j == k + 1 || j >= r->n || r->it[j].kind != IT_VALUE)
+            continue;
+        r->it[k].kind = IT_LABEL;
+        r->it[k].token = token;
+        for (size_t m = k + 1; m < j; m++)
+            if (r->it[m].kind == IT_CONCL)
+                r->it[m] = (item){.kind = IT_LINK, .group = r->it[m].group};
+    }
+}
+
 static void interpret(reader *r, int flex_links)
 {
+    label_by_scores(r);
     conclude_before_labels(r);
     collapse_chains(r, flex_links);
     pair_respectively(r);

@@ -318,7 +318,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
     qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
-                      &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue};
+                      &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue,
+                      &r->side, &r->positions, &r->origin, &r->thought, &r->turn};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -348,6 +349,8 @@ static void lexicon(builder *b)
     lex_add(b, &r->correct_strong, qz_lex_correct_strong);
     lex_add(b, &r->correct_weak, qz_lex_correct_weak);
     lex_add(b, &r->restart, qz_lex_restart);
+    lex_add(b, &r->thought, qz_lex_thought);
+    lex_add(b, &r->turn, qz_lex_turn);
     lex_add(b, &r->filler, qz_lex_filler);
     lex_add(b, &r->question, qz_lex_question);
     lex_add(b, &r->hedge, qz_lex_hedge);
@@ -355,6 +358,9 @@ static void lexicon(builder *b)
     lex_add(b, &r->indefinite, qz_lex_indefinite);
     lex_add(b, &r->respectively, qz_lex_respectively);
     lex_add(b, &r->part_glue, qz_lex_part_glue);
+    lex_add(b, &r->side, qz_lex_side);
+    lex_add(b, &r->positions, qz_lex_positions);
+    lex_add(b, &r->origin, qz_lex_origin);
 }
 
 int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)

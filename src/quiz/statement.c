@@ -60,6 +60,7 @@ typedef struct match {
     size_t pat, a, b;         /* pattern; the claim's tokens [a, b) */
     size_t subj;              /* where its subject starts, SIZE_MAX for none */
     int carried;              /* said of the group carried from the sentence before */
+    size_t claim;             /* the pattern's claim it matched (try_bare: its bare one) */
 } match;
 
 typedef struct matches {
@@ -205,6 +206,42 @@ static int live(const mention *m)
     return !m->dead && !m->virt;
 }
 
+/* ---- a side's positions */
+
+/* Is a word of origin (from, 来自, 从) among the 3 tokens before token a, in its clause? */
+static int origin_before(const sentence *s, size_t a)
+{
+    for (size_t j = a; j-- > s->s0 && j + 3 >= a;) {
+        if (s->t->t[j].kind == QZ_TK_MARK)
+            return 0;
+        size_t l = qz_alts_at(s->t, j, &s->r->origin, NULL);
+        if (l && j + l <= a)
+            return 1;
+    }
+    return 0;
+}
+
+/* "目标端每个位置对源端所有位置算权重", "each decoder position scores all encoder
+ * positions": a side (quiz/compiled.h: qz_lex_side) named with its positions is who acts
+ * or what is acted on, not where Q, K or V come from ("K、V 来自编码器每个位置的输出" is):
+ * its claims are read as a noun of none of the statements. */
+static void side_positions(sentence *s)
+{
+    size_t n = s->m.n;
+    for (size_t k = 0; k < n; k++) {
+        mention m = s->m.v[k];
+        if (m.kind != M_CLAIM || !live(&m) || qz_alts_at(s->t, m.a, &s->r->side, NULL) != m.b - m.a)
+            continue;
+        size_t e = qz_alts_at(s->t, m.b, &s->r->positions, NULL);
+        if (!e || origin_before(s, m.a))
+            continue;
+        for (size_t j = 0; j < n; j++)
+            if (s->m.v[j].kind == M_CLAIM && s->m.v[j].a == m.a)
+                s->m.v[j].dead = 1;
+        madd(&s->m, (mention){.kind = M_SUBJ, .set = NEUTRAL, .a = m.a, .b = m.b + e});
+    }
+}
+
 /* ---- negation */
 
 /* Length of "instead of", "rather than", 而不是, 而非 at token i, 0 if none. */
@@ -302,6 +339,12 @@ static void negate(sentence *s)
             if (f->kind == M_SUBJ && live(f) && f->foil && f->a > i && clause_has(s, i, f->a))
                 target = SIZE_MAX;
         }
+        /* 不…也…: "even without it, still …" (不除也一样能训练) is a condition, no denial of
+         * what it names */
+        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
+            if (live(&s->m.v[k]) && s->m.v[k].a == target && s->m.v[k].b < t->n &&
+                qz_han_at(t, s->m.v[k].b, "也") && qz_han_at(t, i, "不"))
+                target = SIZE_MAX;
         int prevents = qz_neg_prevents(t, i);
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
             if (live(&s->m.v[k]) && s->m.v[k].a == target) {
@@ -943,6 +986,24 @@ static int names_subjects(const qz_cpattern *pt, const qz_alts *a)
     return a->n > 0;
 }
 
+/* Does a preventing word at token i (prevent, 防止) prevent the opposite of direction
+ * dir in its clause ("让点积变大，防止分数太小": a danger of getting too small, which
+ * says the scaling makes things larger)? Then it lifts no claim of dir. */
+static int prevents_opposite(const sentence *s, size_t i, unsigned dir)
+{
+    if ((dir != QZ_DIR_UP && dir != QZ_DIR_DOWN) || !qz_neg_prevents(s->t, i))
+        return 0;
+    unsigned opposite = dir == QZ_DIR_UP ? QZ_DIR_DOWN : QZ_DIR_UP;
+    const mention *first = NULL;   /* the word of direction nearest after it */
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (m->kind == M_DIR && !m->dead && m->a > i && clause_has(s, i, m->a) &&
+            (!first || m->a < first->a))
+            first = m;
+    }
+    return first && first->dir == opposite;
+}
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -962,7 +1023,7 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c)
             return 0;
     }
     for (size_t i = s->p0; i < s->p1; i++)   /* "its complexity is O(n²), an RNN's O(n)" */
-        if (qz_alts_at(s->t, i, &cl->unless, NULL))
+        if (qz_alts_at(s->t, i, &cl->unless, NULL) && !prevents_opposite(s, i, cl->dir))
             return 0;
     return 1;
 }
@@ -1054,6 +1115,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     if (denied && set == 1 && cl->dir == QZ_DIR_NONE && cl->pol == QZ_POL_AFFIRMED &&
         (m->prevented || subject_prevented(s, owner, subj)))
         denied = 0;
+    /* "stops the dot products from getting too big": a phrase that opens with "from" is
+     * what the prevention keeps off, the prevention said with it, no denial */
+    if (denied && !m->neg && m->kind == M_CLAIM && qz_tok_raw_is(s->t, m->a, "from") &&
+        subject_prevented(s, owner, subj))
+        denied = 0;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
         /* "不一样", "not the same": different, not growing */
@@ -1066,11 +1132,11 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     } else if (!polarity_holds(cl->pol, denied)) {
         /* a key idea denied ("Q does not come from the decoder") is stated wrongly */
         if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c))
-            match_add(out, (match){2, p, m->a, m->b, subj, carried});
+            match_add(out, (match){2, p, m->a, m->b, subj, carried, c});
         return;
     }
     if (context_holds(s, set, p, c))
-        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried});
+        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried, c});
 }
 
 /* "no decoder": a denied subject states a bare claim. */
@@ -1079,7 +1145,49 @@ static void try_bare(sentence *s, const mention *x, matches *out)
     const qz_cpattern *pt = pattern(s->r, x->set, x->pat);
     for (size_t c = 0; c < pt->n_claims; c++)
         if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c))
-            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0});
+            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0, c});
+}
+
+/* Is token span [a, b) inside the claim of a match other than out->v[i] that is said of a
+ * subject of its own ("K and V come from the encoder": "encoder" is that statement's)? */
+static int claimed_by_another(const matches *out, size_t first, size_t i, size_t a, size_t b)
+{
+    for (size_t j = first; j < out->n; j++) {
+        const match *o = &out->v[j];
+        if (j != i && o->pat != SIZE_MAX && o->subj != SIZE_MAX && o->a <= a && b <= o->b &&
+            !(o->set == out->v[i].set && o->pat == out->v[i].pat))
+            return 1;
+    }
+    return 0;
+}
+
+/* A claim whose context (`with`) is found only in other clauses, in words another
+ * statement says of its own subject, is no statement: in "Q 来自解码器，K 和 V 来自编码器，
+ * 作用是融合信息" the encoder is where K and V come from, and 融合信息 says nothing of the
+ * source. Context in the claim's own clause ("参考原句") is its own, and so are subjects
+ * named as context ("k | key"). */
+static void drop_borrowed_context(const sentence *s, matches *out, size_t first)
+{
+    for (size_t i = first; i < out->n; i++) {
+        match *x = &out->v[i];
+        if (x->pat == SIZE_MAX)
+            continue;
+        const qz_cpattern *pt = pattern(s->r, x->set == 1, x->pat);
+        const qz_cclaim *cl = &pt->claims[x->claim];
+        for (size_t g = 0; g < cl->n_with && x->pat != SIZE_MAX; g++) {
+            int own = names_subjects(pt, &cl->with[g]);
+            for (size_t k = 0; k < s->m.n && !own; k++) {
+                const mention *m = &s->m.v[k];
+                if (m->kind != M_WITH || m->set != (x->set == 1) || m->pat != x->pat ||
+                    m->claim != x->claim || m->group != g || m->neg)
+                    continue;
+                own = clause_has(s, m->a < x->a ? m->a : x->a, m->b > x->b ? m->b : x->b) ||
+                      !claimed_by_another(out, first, i, m->a, m->b);
+            }
+            if (!own)
+                x->pat = SIZE_MAX;
+        }
+    }
 }
 
 static void statements(sentence *s, const long *owner, matches *out)
@@ -1106,6 +1214,7 @@ static void statements(sentence *s, const long *owner, matches *out)
             }
         }
     }
+    drop_borrowed_context(s, out, first);
     /* said of a carried group, a key idea and a misconception at once ("K and V …. It
      * lets each target position attend to the source"): the sentence speaks of
      * something else, and its carried statements count for nothing */
@@ -1165,8 +1274,8 @@ static int salad(const sentence *s)
         if (qz_tok_is(s->t, i, "=") || qz_tok_is(s->t, i, "≈") || qz_tok_is(s->t, i, "→") ||
             qz_tok_is(s->t, i, "<") || qz_tok_is(s->t, i, ">"))
             return 0;
-    size_t terms = 0, items = 0, item_terms = 0, max_item = 0;
-    int one_each = 1;
+    size_t terms = 0, items = 0, item_terms = 0, max_item = 0, run_terms = 0, max_run = 0;
+    int one_each = 1, any_term = 0;
     for (size_t i = s->s0; i <= s->s1;) {
         size_t cover = 0;
         int term = 0;
@@ -1188,10 +1297,18 @@ static int salad(const sentence *s)
                 return 0;
             sep = 1;
         }
+        for (size_t k = 0; cover && !any_term && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];   /* a term here, whichever mention came first */
+            any_term = !m->virt && m->a == i && m->b - m->a == cover && live(m) && shadows(m);
+        }
         if (term) {
             terms++;
             item_terms++;
         }
+        run_terms = any_term ? run_terms + 1 : sep ? 0 : run_terms;
+        if (run_terms > max_run)
+            max_run = run_terms;
+        any_term = 0;
         if (sep && item_terms) {
             items++;
             one_each &= item_terms == 1;
@@ -1201,7 +1318,7 @@ static int salad(const sentence *s)
         }
         i += cover ? cover : 1;
     }
-    return (items >= 3 && one_each) || max_item >= 5;
+    return (items >= 3 && one_each) || max_item >= 5 || max_run >= 5;
 }
 
 /* Is a subject found where m is (the word is a subject, not said of one)? */
@@ -1430,6 +1547,11 @@ static size_t correction_at(const qz_rubric_c *r, const qz_text *t, size_t i)
     size_t l = qz_alts_at(t, i, &r->correct_strong, NULL);
     if (!l && clause_start(r, t, i))
         l = qz_alts_at(t, i, &r->correct_weak, NULL);
+    /* "I first thought …, but actually …", 一开始我以为…，其实…: the belief disowned */
+    size_t turn = l ? 0 : qz_alts_at(t, i, &r->turn, NULL);
+    for (size_t j = 0; turn && j < i && !l; j++)
+        if (qz_alts_at(t, j, &r->thought, NULL))
+            l = turn;
     return l;
 }
 
@@ -1574,6 +1696,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     long *owner = NULL;
     find_all(&s);
     shadow(&s);
+    side_positions(&s);
     mark_foils(&s);
     negate(&s);
     size_t said = 0, subjects = 0;
@@ -1817,7 +1940,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     if (!rc)
         settle(&rd);
-    out->restated = !rc && r->prompt.n && qz_answer_restates(r, &t);
+    out->restated = !rc && ((r->prompt.n && qz_answer_restates(r, &t)) || qz_answer_tautology(&t));
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];
         if (m->pat == SIZE_MAX)

@@ -47,6 +47,12 @@
  *   polarity  a statement is denied when its claim or its subject is denied (not both)
  *   implied   a pattern with `subject_implied` also matches a claim said of no subject
  *             in its own sentence ("it normalises the scores")
+ *   context   a claim's `with` words found only in another clause, inside what another
+ *             statement says of its own subject, are that statement's: "K 和 V 来自编码器，
+ *             作用是融合信息" says nothing of the source in its purpose
+ *   positions a side named with its positions ("目标端每个位置", "all encoder positions",
+ *             quiz/lexicon.c) acts or is acted on: no claim of where something comes from,
+ *             unless a word of origin stands right before it ("来自编码器每个位置的输出")
  *
  * A key idea whose claim is denied (polarity affirmed, found denied) is stated wrongly,
  * like a misconception, also when the answer states it elsewhere (a contradiction).
@@ -126,6 +132,9 @@ void qz_reading_free(qz_reading *r);
 /* What kind of answer it is (textform.c). Are the answer's content words (four or more)
  * at least three quarters the prompt's own (r holds the normalised prompt)? */
 int qz_answer_restates(const qz_rubric_c *r, const qz_text *t);
+/* A short answer that states a word and denies it of the case without ("divides the
+ * scores; without it the scores are not divided", 不除就不缩放): 1, a tautology. */
+int qz_answer_tautology(const qz_text *t);
 /* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度")? */
 int qz_answer_spaced_terms(const char *answer);
 /* Does the answer (UTF-8) hold text that cannot be read: struck out (~~), a character

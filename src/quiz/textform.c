@@ -30,7 +30,57 @@ int qz_answer_restates(const qz_rubric_c *r, const qz_text *t)
     return words >= 4 && shared * 100 >= words * 75;
 }
 
-/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度"): four
+/* The word at token i (a Latin word, or two Han characters): its length in tokens, 0 when
+ * none. */
+static size_t word_at(const qz_text *t, size_t i)
+{
+    if (i >= t->n)
+        return 0;
+    if (t->t[i].kind == QZ_TK_WORD && strlen(t->t[i].s) >= 3)
+        return 1;
+    return t->t[i].kind == QZ_TK_HAN && i + 1 < t->n && t->t[i + 1].kind == QZ_TK_HAN ? 2 : 0;
+}
+
+static int same_word(const qz_text *t, size_t i, size_t j, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (j + k >= t->n || strcmp(t->t[i + k].s, t->t[j + k].s))
+            return 0;
+    return 1;
+}
+
+/* A tautology: a short answer that says a thing is done and, of the case without it,
+ * that it is not done ("The denominator divides the scores. Without it the scores are
+ * not divided.", 分母起到缩放作用，不除就不缩放): one word stated and denied. */
+int qz_answer_tautology(const qz_text *t)
+{
+    if (t->n > 40)
+        return 0;
+    for (size_t i = 0; i < t->n; i++) {
+        size_t l = qz_neg_cue_at(t, i);
+        if (!l)
+            continue;
+        size_t j = i + l;
+        while (j < t->n && (qz_tok_is(t, j, "be") || qz_tok_is(t, j, "been") || qz_tok_is(t, j, "get") ||
+                            qz_tok_is(t, j, "is") || qz_tok_is(t, j, "are") || qz_tok_is(t, j, "有") ||
+                            qz_tok_is(t, j, "会") || qz_tok_is(t, j, "就")))
+            j++;
+        size_t w = word_at(t, j);
+        for (size_t k = 0; w && k + w <= t->n; k++) {
+            if (k == j || !same_word(t, j, k, w))
+                continue;
+            int denied = 0;   /* this one too after a negation */
+            for (size_t c = k >= 3 ? k - 3 : 0; c < k && !denied; c++)
+                denied = qz_neg_cue_at(t, c) && c + qz_neg_cue_at(t, c) <= k;
+            if (!denied)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度", "缩放 方差
+ * 饱和 梯度"): four
  * or more short items, no verb among them, no number, no notation. */
 int qz_answer_spaced_terms(const char *s)
 {
@@ -38,6 +88,8 @@ int qz_answer_spaced_terms(const char *s)
                                         "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
                                         "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
                                         "做", "看", "传", "变", "可", "得", "需", "只", "都"};
+    /* terms of the field that hold one of them and say nothing: 饱和 is no 和 */
+    static const char *const words[] = {"饱和", "变量", "变换", "对数", "对角", "可学习", "得分"};
     size_t items = 0, han_items = 0, width = 0;
     int han = 0;
     for (const unsigned char *p = (const unsigned char *)s;; p++) {
@@ -58,6 +110,15 @@ int qz_answer_spaced_terms(const char *s)
             return 0;   /* digits, brackets, =, :, punctuation: more than a term */
         if (*p >= 0xe4 && *p <= 0xe9) {   /* CJK ideographs */
             han = 1;
+            size_t whole = 0;   /* a term that holds one of those characters: 饱和 */
+            for (size_t w = 0; w < sizeof words / sizeof words[0] && !whole; w++)
+                if (!strncmp((const char *)p, words[w], strlen(words[w])))
+                    whole = strlen(words[w]);
+            if (whole) {
+                width += 2 * (whole / 3);
+                p += whole - 1;
+                continue;
+            }
             for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
                 if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
                     return 0;

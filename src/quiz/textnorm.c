@@ -286,18 +286,30 @@ static int word_in(const char *w, const char *const *list)
     return 0;
 }
 
-/* Is token i a spelling of d_k? */
+/* Is token i a spelling of d_k, or a name code gives it (d_head, head_dim)? */
 static int is_dk(const toks *t, size_t i)
 {
-    static const char *const dk[] = {"dk", "d_k", "d_{k}", "dₖ", "d_key", NULL};
+    static const char *const dk[] = {"dk", "d_k", "d_{k}", "dₖ", "d_key", "d_head", "head_dim",
+                                     "d_h", "key_dim", "dim_k", "head_size", NULL};
     return i < t->n && t->v[i].kind == QZ_TK_WORD && word_in(t->v[i].s, dk);
 }
 
-/* How many tokens from i spell d_k: "dk", "d_k", "d_ { k }", "d k"? 0 if not. */
+/* "head dim", "key dim", "head size": d_k named in English words; 2 or 0. */
+static size_t dk_words(const toks *t, size_t i)
+{
+    if (i + 1 >= t->n || (strcmp(t->v[i].s, "head") && strcmp(t->v[i].s, "key")))
+        return 0;
+    return !strcmp(t->v[i + 1].s, "dim") || !strcmp(t->v[i + 1].s, "size") ? 2 : 0;
+}
+
+/* How many tokens from i spell d_k: "dk", "d_k", "d_ { k }", "d k", "head dim"? 0 if
+ * not. */
 static size_t dk_len(const toks *t, size_t i)
 {
     if (is_dk(t, i))
         return 1;
+    if (dk_words(t, i))
+        return 2;
     if (i + 3 < t->n && !strcmp(t->v[i].s, "d_") && !strcmp(t->v[i + 1].s, "{") &&
         !strcmp(t->v[i + 2].s, "k") && !strcmp(t->v[i + 3].s, "}"))
         return 4;
@@ -375,6 +387,43 @@ static void notations(toks *t)
             if (what && j < t->n && !strcmp(t->v[j].s, ")")) {
                 replace(t, i, j + 1 - i, what);
                 continue;
+            }
+        }
+    }
+}
+
+/* ---- phrasal verbs */
+
+/* A verb's particle written after its object ("scales the dot products down", "brings
+ * them back down") moved next to the verb ("scales down the dot products"), where the
+ * words of direction are read: up to three words may stand between them. */
+static void particles(toks *t)
+{
+    static const char *const verbs[] = {"scale", "scales", "scaled", "scaling", "bring",
+                                        "brings", "brought", "bringing", "push", "pushes",
+                                        "pushed", "pull", "pulls", "pulled", "tone", "tones",
+                                        "toned", "turn", "turns", "turned", "knock", "knocks",
+                                        "knocked", NULL};
+    /* words that end the object: a particle after them belongs to another verb ("scales
+     * them so they blow up") */
+    static const char *const stops[] = {"from", "to", "so", "and", "or", "that", "which",
+                                        "when", "if", "until", "as", "then", "it", NULL};
+    for (size_t i = 0; i + 2 < t->n; i++) {
+        if (t->v[i].kind != QZ_TK_WORD || !word_in(t->v[i].s, verbs))
+            continue;
+        for (size_t j = i + 2; j < t->n && j <= i + 4 && t->v[j - 1].kind == QZ_TK_WORD; j++) {
+            const char *w = t->v[j].s;
+            if (!strcmp(t->v[j - 1].s, "down") || !strcmp(t->v[j - 1].s, "up") ||
+                (j - 1 > i + 1 && word_in(t->v[j - 1].s, stops)))
+                break;   /* the particle stands at the verb already, or the object ended */
+            if (t->v[j].kind == QZ_TK_WORD && (!strcmp(w, "down") || !strcmp(w, "up"))) {
+                size_t from = !strcmp(t->v[j - 1].s, "back") && j - 1 > i + 1 ? j - 1 : j;
+                qz_tok moved[2];
+                size_t m = j + 1 - from;
+                memcpy(moved, &t->v[from], m * sizeof *moved);
+                memmove(&t->v[i + 1 + m], &t->v[i + 1], (from - i - 1) * sizeof *t->v);
+                memcpy(&t->v[i + 1], moved, m * sizeof *moved);
+                break;
             }
         }
     }
@@ -580,11 +629,14 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     tokenize(&t, f, n);
     free(f);
     notations(&t);
+    particles(&t);
     for (size_t i = 0; i < t.n && !t.failed;) {
         qz_tok *k = &t.v[i];
         int article = k->kind == QZ_TK_WORD && (!strcmp(k->s, "the") || !strcmp(k->s, "a") ||
                                                 !strcmp(k->s, "an"));
-        int de = !strcmp(k->s, "的") && !(i + 1 < t.n && !strcmp(t.v[i + 1].s, "话"));
+        /* 的 says nothing, but in 的话 (if) and 别的 (other: no negation) */
+        int de = !strcmp(k->s, "的") && !(i + 1 < t.n && !strcmp(t.v[i + 1].s, "话")) &&
+                 !(i > 0 && !strcmp(t.v[i - 1].s, "别"));
         if (article || de) {
             drop(&t, i, 1);
             continue;

@@ -262,15 +262,13 @@ static void test_random_answers_never_crash(void **state)
     }
 }
 
-/* Read `text` as an answer to Q3 (its tokens and glosses): n values v[i], each
- * labelled with token tok[i] (-1: none). */
-static void expect_read(const char *text, qz_lang lang, size_t n, const double *v, const long *tok)
+/* Read `text` with o: n values v[i], each labelled with token tok[i] (-1: none). */
+static void expect_read_with(const qz_read_opts *o, const char *text, qz_lang lang, size_t n,
+                             const double *v, const long *tok)
 {
     qz_numbers nums;
     at_error err;
-    qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6, .glosses = q3_glosses,
-                      .n_glosses = 2};
-    if (qz_read_numbers(text, &o, lang, &nums, &err)) {
+    if (qz_read_numbers(text, o, lang, &nums, &err)) {
         print_error("'%s': %s\n", text, err.msg);
         fail();
     }
@@ -284,6 +282,14 @@ static void expect_read(const char *text, qz_lang lang, size_t n, const double *
                         nums.v[i].x, nums.v[i].token, v[i], tok[i]);
             fail();
         }
+}
+
+/* Read `text` as an answer to Q3 (its tokens and glosses). */
+static void expect_read(const char *text, qz_lang lang, size_t n, const double *v, const long *tok)
+{
+    qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6, .glosses = q3_glosses,
+                      .n_glosses = 2};
+    expect_read_with(&o, text, lang, n, v, tok);
 }
 
 static const double two[2] = {0.14, 0.17};
@@ -329,6 +335,32 @@ static void test_labels_and_glosses(void **state)
     expect_read("我=0.14 没=0.17", QZ_ZH, 2, two, me);
     /* 没有 (no) holds 没 but names nothing */
     expect_read("没有把握，大概0.14和0.17", QZ_ZH, 2, two, none);
+}
+
+/* A token's score written as what a value is computed from labels the value ("softmax of
+ * 0.3 is about 0.14", "0.3 → 0.14", "0.3 的 softmax 约 0.14"); a score two tokens share
+ * (0.1) names neither, and "exp of 0.3" is another quantity, no label. */
+static void test_scores_as_labels(void **state)
+{
+    static const double q3_scores[] = {0.1, 0.3, 0.2, 0.5, 0.1, 1.2};
+    qz_read_opts o = {.want = 2, .tokens = q3_tokens, .n_tokens = 6, .glosses = q3_glosses,
+                      .n_glosses = 2, .scores = q3_scores};
+    const char *en[] = {"softmax of 0.3 is about 0.14 and of 0.5 about 0.17", "0.3 → 0.14, 0.5 → 0.17",
+                        "the weight for 0.3 is about 0.14, for 0.5 about 0.17", "0.3: 0.14, 0.5: 0.17"};
+    for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
+        expect_read_with(&o, en[i], QZ_EN, 2, two, rain_not);
+    const char *zh[] = {"0.3 的 softmax 约 0.14，0.5 的约 0.17", "0.3 对应 0.14，0.5 对应 0.17"};
+    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++)
+        expect_read_with(&o, zh[i], QZ_ZH, 2, two, rain_not);
+    const double sig[2] = {0.57, 0.62};
+    expect_read_with(&o, "softmax of 0.3 is about 0.57 and of 0.5 about 0.62", QZ_EN, 2, sig, rain_not);
+    const long today_rain[2] = {-1, 1};
+    const double tr[2] = {0.11, 0.14};
+    expect_read_with(&o, "0.1 → 0.11, 0.3 → 0.14", QZ_EN, 2, tr, today_rain);
+    expect_read_with(&o, "exp of 0.3 = 1.35, exp of 0.5 = 1.65, so 0.14 and 0.17", QZ_EN, 4,
+                     (const double[]){1.35, 1.65, 0.14, 0.17}, (const long[]){-1, -1, -1, -1});
+    /* without the question's scores a score is a step: no label */
+    expect_read("0.3 → 0.14, 0.5 → 0.17", QZ_EN, 2, two, none);
 }
 
 /* A chain of steps is one value, its result; after a concluding word the values are
@@ -481,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_random_answers_never_crash),
         cmocka_unit_test(test_filler_and_punctuation),
         cmocka_unit_test(test_labels_and_glosses),
+        cmocka_unit_test(test_scores_as_labels),
         cmocka_unit_test(test_worked_chains),
         cmocka_unit_test(test_counts_and_units),
         cmocka_unit_test(test_minus_signs_and_exponents),

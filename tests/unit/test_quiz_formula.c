@@ -330,6 +330,8 @@ static void test_formula_one_slip(void **state)
         {"softmax(QK^T / √d_k) V，softmax 按列归一化", "wrong axis"},
         {"softmax(Q K^T / sqrt(d_k)) V where the softmax normalizes over the queries", "wrong axis"},
         {"softmax(Q K^T/√d_k over the columns) V", "wrong axis"},
+        {"softmax(QK^T/sqrt(n))V", "not 1/√dₖ"},
+        {"F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(seq_len), dim=-1) @ V", "not 1/√dₖ"},
     };
     for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++)
         expect_graded(slips[i].answer, QZ_PARTIAL, slips[i].named);
@@ -354,7 +356,13 @@ static void test_formula_wrong(void **state)
         {"softmax(Q)K^T/sqrt(d_k) V", "wrong place"},
         {"softmax(K/√d_k)·QV", "wrong place"},
         {"softmax(QK^T V/sqrt(d_k))", "takes in V"},
+        {"Attention(Q, K, V) = softmax(Q @ K.T @ V / math.sqrt(d_k))", "takes in V"},
+        {"softmax（QKᵀV／√dₖ）", "takes in V"},
+        {"softmax(QK^T V/sqrt(n))", "takes in V"},
+        {"softmax(QK V/sqrt(d_k))", "takes in V"},
+        {"softmax(QK^T)V/sqrt(d_model)", "outside the softmax"},
         {"softmax(QVᵀ/√d_k)K", "takes in V"},
+        {"softmax(VᵀQKᵀ/√d_k)", "takes in V"},
         {"softmax(QK^T/√d_k)V, and the softmax is applied to V, not to the scores.", "takes in V"},
         {"softmax(QK^T/√d_k)V, softmax is applied after multiplying by V", "takes in V"},
         {"softmax(QKᵀ/√dₖ) ⊙ V", "not part of attention"},
@@ -425,8 +433,8 @@ static void test_formula_feedback_holds_back(void **state)
  * formula alone decides the verdict (q2 is marked on the formula, the explanation is
  * q2b's). */
 static const char *const q2b_scale[] = {"growing with the dimension", "dot products grow", "variance"};
-static const char *const q2b_wrong[] = {"into probabilities", "probability distribution"};
-static const qz_contradiction q2b_x[] = {{.phrases = q2b_wrong, .n_phrases = 2,
+static const char *const q2b_wrong[] = {"into probabilities", "probability distribution", "sequence length"};
+static const qz_contradiction q2b_x[] = {{.phrases = q2b_wrong, .n_phrases = 3,
                                           .feedback = "√dₖ does not turn scores into probabilities"}};
 static const qz_concept q2b_rubric[] = {
     {.concept = "the dot products grow with dₖ", .synonyms = q2b_scale, .n_synonyms = 3,
@@ -465,6 +473,24 @@ static void test_formula_follow_up(void **state)
                      AT_OK);
     assert_int_equal(r.verdict, QZ_CORRECT);
     assert_null(strstr(r.feedback, "q2b"));
+    qz_result_free(&r);
+    /* a legend that says what the formula's own wrong size is ("n is the sequence
+     * length") states the formula's slip, no remark for q2b; the same words of d_k do */
+    static const char *const legends[] = {"softmax(QK^T / sqrt(n)) V, where n is the sequence length",
+                                          "softmax(QK^T/√n)V，其中 n 是序列长度",
+                                          "softmax(QK^T/√n)V, with n the sequence length, because the dot "
+                                          "products grow"};
+    for (size_t i = 0; i < sizeof legends / sizeof *legends; i++) {
+        assert_int_equal(qz_grade(&q, legends[i], QZ_EN, &r, NULL), AT_OK);
+        assert_int_equal(r.verdict, QZ_PARTIAL);
+        assert_non_null(strstr(r.feedback, "not 1/√dₖ"));
+        assert_null(strstr(r.feedback, "Not right"));
+        qz_result_free(&r);
+    }
+    assert_int_equal(qz_grade(&q, "softmax(QK^T/√d_k)V, where d_k is the sequence length", QZ_EN, &r, NULL),
+                     AT_OK);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_int_equal(r.mistake, QZ_M_MISCONCEPTION);
     qz_result_free(&r);
     /* the formula alone: its own verdict, nothing about q2b */
     assert_int_equal(qz_grade(&q, "softmax(QK^T)V", QZ_EN, &r, NULL), AT_OK);

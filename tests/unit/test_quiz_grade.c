@@ -162,6 +162,28 @@ static void test_q3_left_out_own_token(void **state)
     expect(&q, "0.21 0.26", QZ_WRONG, QZ_M_LEFT_OUT_TOKEN, "exp of 伞 left out");
 }
 
+/* A sigmoid of each score instead of the softmax of the row (1/(1+e^-0.3) = 0.5744,
+ * 1/(1+e^-0.5) = 0.6225): read, wrong, and named, in both languages. */
+static void test_q3_sigmoid(void **state)
+{
+    qz_question q = q3();
+    expect(&q, "0.57 0.62", QZ_WRONG, QZ_M_SIGMOID, "sigmoids of each score on its own");
+    expect(&q, "softmax of 0.3 is about 0.57 and of 0.5 about 0.62", QZ_WRONG, QZ_M_SIGMOID,
+           "下雨 0.5744, 没 0.6225");
+    expect(&q, "0.3 → 0.57, 0.5 → 0.62", QZ_WRONG, QZ_M_SIGMOID, "divided by the sum");
+    expect(&q, "σ(0.3)≈0.57，σ(0.5)≈0.62", QZ_WRONG, QZ_M_SIGMOID, NULL);
+    expect(&q, "1/(1+e^-0.3) ≈ 0.574 and 1/(1+e^-0.5) ≈ 0.622", QZ_WRONG, QZ_M_SIGMOID, NULL);
+    qz_result r = grade(&q, "0.3 的 softmax 大约 0.57，0.5 的大约 0.62", QZ_ZH);
+    assert_int_equal(r.verdict, QZ_WRONG);
+    assert_int_equal(r.mistake, QZ_M_SIGMOID);
+    assert_non_null(strstr(r.feedback, "单独取 sigmoid"));
+    assert_non_null(strstr(r.feedback, "下雨 0.5744，没 0.6225"));
+    assert_true(r.score == 0.0);
+    qz_result_free(&r);
+    /* the scores as labels, right values: right */
+    expect(&q, "softmax of 0.3 is about 0.14 and of 0.5 about 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
+}
+
 static void test_q3_rounding(void **state)
 {
     qz_question q = q3();
@@ -569,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_q3_whole_row),
         cmocka_unit_test(test_q3_percent_without_sign),
         cmocka_unit_test(test_q3_left_out_own_token),
+        cmocka_unit_test(test_q3_sigmoid),
         cmocka_unit_test(test_q3_rounding),
         cmocka_unit_test(test_q3_malformed_is_not_an_attempt),
         cmocka_unit_test(test_q3_feedback_walks_the_steps),

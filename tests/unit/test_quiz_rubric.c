@@ -501,6 +501,72 @@ static void test_kinds_of_batch_g(void **state)
            NULL);
 }
 
+/* Kinds two blind sets (F and G) showed, on the shipped self-test in both languages. */
+static void test_kinds_of_batches_f_g(void **state)
+{
+    (void)state;
+    /* q2b: √dₖ taken for LayerNorm of the output, or for a regulariser */
+    expect("en", "q2b", "It's a normalization like LayerNorm, so the attention output has mean 0 and "
+           "variance 1.", QZ_WRONG, "not a normalisation like LayerNorm");
+    expect("zh", "q2b", "相当于层归一化，把输出变成均值 0、方差 1 的分布。", QZ_WRONG, "不是 LayerNorm");
+    expect("en", "q2b", "It works as a regularizer that prevents overfitting, a bit like dropout.", QZ_WRONG,
+           "not a regulariser");
+    expect("zh", "q2b", "是一种正则化手段，让模型不容易过拟合。", QZ_WRONG, "不是正则化手段");
+    expect("en", "q2b", "It is not a regularizer: it keeps the variance of the scores near 1 instead of d_k, "
+           "so the softmax doesn't saturate and the gradients don't vanish.", QZ_CORRECT, NULL);
+    /* an assumption of mean 0 is no normalisation of the output */
+    expect("en", "q2b", "If q and k have mean 0 and variance 1, q·k has variance d_k; dividing brings it "
+           "back to 1, otherwise the softmax output is nearly one-hot and the gradients vanish.",
+           QZ_CORRECT, NULL);
+    /* q2b right in Chinese: English terms (head dim is d_k), input-method slips, the
+     * consequence in other words; 别的 (other) is no negation */
+    expect("zh", "q2b", "让 logits 的 scale 不随 head dim 变，否则 softmax saturate，gradient vanishing",
+           QZ_CORRECT, NULL);
+    expect("zh", "q2b", "把点击的大小压下来，不然 softmax 会进入保和区，梯度很小学不动。", QZ_CORRECT, NULL);
+    expect("zh", "q2b", "dₖ 越大内积方差越大，除掉 √dₖ 后方差为 1；否则 softmax 几乎只选最大的那个，其余梯度趋于 0。",
+           QZ_CORRECT, NULL);
+    expect("zh", "q2b", "把分数缩小到方差 1 左右；不然 softmax 只挑最大的一个，别的位置梯度接近于零。", QZ_CORRECT,
+           NULL);
+    expect("zh", "q2b", "点击太大了，要除一下把它缩小。", QZ_PARTIAL, NULL);
+    /* q1: the attention side said as independence from the length; the same for every
+     * length is no "the same for both" */
+    expect("zh", "q1", "attention 里两个词之间的距离跟句子长短没关系。", QZ_PARTIAL, "自注意力中任意两个位置");
+    expect("en", "q1", "In attention the distance between two words does not depend on sentence length.",
+           QZ_PARTIAL, "self-attention any two positions");
+    expect("en", "q1", "In self-attention the path between two tokens is the same no matter how long the "
+           "sequence is.", QZ_PARTIAL, NULL);
+    expect("zh", "q1", "自注意力中两个词之间的距离不受句子长度影响。", QZ_PARTIAL, NULL);
+    expect("en", "q1", "In an RNN the distance between two words grows with the sentence length; in attention "
+           "it doesn't depend on the length at all.", QZ_CORRECT, NULL);
+    expect("en", "q1", "In attention the distance between two words grows with the sentence length.", QZ_WRONG,
+           NULL);
+    /* q4: the purpose said as weighing the source positions and mixing their values; a
+     * side with its positions acts or is acted on, it is where nothing comes from */
+    expect("en", "q4", "Q comes from the decoder, K and V from the encoder; each decoder position scores all "
+           "encoder positions and takes the weighted sum of their values.", QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q 是 decoder 的状态，K 和 V 是 encoder 的输出；目标端每个位置对源端所有位置算权重，取 value "
+           "的加权平均。", QZ_CORRECT, NULL);
+    expect("zh", "q4", "Q 来自解码器，K、V 来自编码器每个位置的输出，作用是让解码器关注源句。", QZ_CORRECT, NULL);
+    /* a vague purpose whose only source is the clause that says where K and V come from */
+    expect("zh", "q4", "Q 来自解码器，K、V 来自编码器，作用是融合信息。", QZ_PARTIAL, NULL);
+    expect("zh", "q4", "解码器出 Q，编码器出 K 和 V，用来做信息融合。", QZ_PARTIAL, NULL);
+    expect("en", "q4", "Q from the decoder, K and V from the encoder; the point is to combine information.",
+           QZ_PARTIAL, NULL);
+    expect("zh", "q4", "Q 来自解码器，K、V 来自编码器，作用是把源句的信息融合进解码器。", QZ_CORRECT, NULL);
+    /* q5 answered with an RNN and no attention: a misconception, named */
+    expect("en", "q5", "(1) Neither, for classification you'd use an RNN. (2) The last hidden state of the RNN.",
+           QZ_WRONG, "an RNN's last hidden state is another model's");
+    expect("zh", "q5", "（1）都不用，分类用 RNN 就行（2）RNN 最后一个隐状态。", QZ_WRONG, "另一种模型");
+    expect("zh", "q5", "不用注意力，直接用循环神经网络，最后一步的隐状态接分类层。", QZ_WRONG, NULL);
+    expect("en", "q5", "Encoder only, no decoder. Where an RNN would use its last hidden state, here we take the "
+           "final-layer [CLS] vector.", QZ_CORRECT, NULL);
+    expect("zh", "q5", "不用 RNN，编码器就够了，取最后一层 [CLS] 的输出向量。", QZ_CORRECT, NULL);
+    /* the [CLS] vector at the input layer is no read-out: part (2) not right */
+    expect("zh", "q5", "（1）只用编码器（2）取 [CLS] 在嵌入层的向量。", QZ_WRONG, NULL);
+    expect("en", "q5", "Only the encoder is needed, and we take the [CLS] vector before the first layer.",
+           QZ_WRONG, "last layer");
+}
+
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
  * list terms, or cannot be read. */
 static void test_answer_forms(void **state)
@@ -645,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_parts_of_a_group),
         cmocka_unit_test(test_claim_subject_implied),
         cmocka_unit_test(test_kinds_of_batch_g),
+        cmocka_unit_test(test_kinds_of_batches_f_g),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
