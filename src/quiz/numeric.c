@@ -2,6 +2,7 @@
  * student wrote (by label or by position), compare with the engine's values within
  * the tolerance, and explain. */
 #define _GNU_SOURCE
+#include "engine/visible.h"
 #include "quiz/internal.h"
 #include "quiz/textnorm.h"
 
@@ -46,11 +47,22 @@ static int lost_digits(const char *s)
 
 /* Control characters (a terminal's escape codes pasted or sent): what is around them
  * is not what a student wrote. Tabs and line ends are text. */
+/* Does the answer hold a character the terminal filter (engine/visible.h) would not show
+ * (C0 and C1 controls, DEL, bidi overrides), line breaks and tabs aside? */
 static int control_chars(const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if ((*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') || *p == 0x7f)
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        uint32_t c;
+        int n = at_visible_decode(s + i, len - i, &c);
+        if (n <= 0) {   /* not UTF-8: the reader refuses it on its own */
+            i++;
+            continue;
+        }
+        if (at_visible_unsafe(c) && c != '\t' && c != '\n' && c != '\r')
             return 1;
+        i += (size_t)n;
+    }
     return 0;
 }
 
@@ -576,17 +588,15 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         rc = at_error_set(err, AT_ENOMEM, "out of memory");
         goto out;
     }
-    if (control_chars(answer)) {
+    const char *unreadable =
+        control_chars(answer) ? qz_tr(lang, "The answer holds control characters (a terminal's escape codes?): "
+                                            "type the numbers again.")
+        : lost_digits(answer) ? qz_tr(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
+                                            "number).")
+                              : NULL;
+    if (unreadable) {
         fclose(notes_f);
-        malformed(out, fb, qz_tr(lang, "The answer holds control characters (a terminal's escape codes?): type the "
-                                       "numbers again."));
-        again_example(fb, &c, 0);
-        goto out;
-    }
-    if (lost_digits(answer)) {
-        fclose(notes_f);
-        malformed(out, fb, qz_tr(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
-                                       "number)."));
+        malformed(out, fb, unreadable);
         again_example(fb, &c, 0);
         goto out;
     }

@@ -18,6 +18,10 @@ expect_status "check q3 forgot exp" 1 chk q3 "0.125 0.208"
 expect_status "check q3 one right, one wrong" 3 chk q3 "0.14 0.2"
 expect_status "check q3 percentages without %" 3 chk q3 "13.84 16.91"
 expect_status "check q3 malformed" 2 chk q3 "0.14abc"
+# control characters inside the numbers (ESC of a CSI sequence, the one-character C1 CSI):
+# refused as unreadable, not read for the digits around them
+expect_status "check q3 an escape sequence inside a number" 2 chk q3 "$(printf '0.14 0.\033[2J17')"
+expect_status "check q3 a C1 control (U+009B) between the numbers" 2 chk q3 "$(printf '0.14 \302\2330.17')"
 expect_status "check q3 one number: 下雨's, 没 not answered (partly right)" 3 chk q3 "0.14"
 expect_status "check q3 one number: 伞's weight (wrong)" 1 chk q3 "0.34"
 expect_status "check q3 three numbers" 2 chk q3 "0.1 0.2 0.3"
