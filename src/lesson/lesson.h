@@ -262,6 +262,9 @@ typedef struct at_misconception {
     char *name;               /* name: a short id, letters, digits, '-' */
     char *feedback;           /* feedback: what is wrong, in the lesson's language */
     bool off_point;           /* off_point: true but not the answer (wrong only alone) */
+    unsigned *replaces;       /* replaces: [..] the key ideas (1-based, in rubric order) it
+                               * states wrongly; none: a false claim beside the answer */
+    unsigned replaces_count;
     char **subject;           /* subject: alternatives; none = any subject */
     unsigned subject_count;
     bool subject_implied;     /* subject_implied: a claim of no subject is of this one */

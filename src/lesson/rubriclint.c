@@ -5,6 +5,7 @@
 #include "lesson/rubriclint.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -138,6 +139,15 @@ void at_lint_rubric(const at_question *q, const ynode *node, const char *file, a
             if (!strcmp(q->misconceptions[j].name, m->name))
                 error(&l, ynode_get(mn, "name", NULL),
                       "misconception name '%s' is used twice in this question", m->name);
+        for (unsigned j = 0; j < m->replaces_count; j++)
+            if (m->replaces[j] < 1 || m->replaces[j] > q->rubric_count || m->replaces[j] > 32)
+            {
+                char msg[160];
+                snprintf(msg, sizeof msg, "`replaces` names key idea %u, but the rubric has %u "
+                                          "(numbered from 1, at most 32)",
+                         m->replaces[j], q->rubric_count);
+                error(&l, item(ynode_get(mn, "replaces", NULL), j), "%s", msg);
+            }
         lint_claims(&l, m->claims, m->claims_count, m->subject_count, 0, ynode_get(mn, "claims", NULL));
     }
 }

@@ -11,6 +11,9 @@
 #define OPT CYAML_FLAG_OPTIONAL
 
 /* ---- value schemas shared by several fields */
+static const cyaml_schema_value_t uint_entry = {
+    CYAML_VALUE_UINT(CYAML_FLAG_DEFAULT, unsigned),
+};
 static const cyaml_schema_value_t string_entry = {
     CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
@@ -229,6 +232,8 @@ static const cyaml_schema_field_t misconception_fields[] = {
     CYAML_FIELD_STRING_PTR("feedback", CYAML_FLAG_DEFAULT, at_misconception, feedback, 1,
                            CYAML_UNLIMITED),
     CYAML_FIELD_BOOL("off_point", OPT, at_misconception, off_point),
+    CYAML_FIELD_SEQUENCE("replaces", OPT | CYAML_FLAG_POINTER, at_misconception, replaces,
+                         &uint_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("subject", OPT | CYAML_FLAG_POINTER, at_misconception, subject,
                          &string_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_BOOL("subject_implied", OPT, at_misconception, subject_implied),

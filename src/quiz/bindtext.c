@@ -12,6 +12,17 @@ struct qz_text_bound {
     qz_claim *claims;                /* every statement's, one after another */
 };
 
+/* The key ideas a misconception states wrongly, as bits (lint reports numbers outside
+ * 1..n_rubric and rubrics of more than 32 ideas; those bits are left out here). */
+static unsigned long replaced_ideas(const at_misconception *m, unsigned n_rubric)
+{
+    unsigned long bits = 0;
+    for (unsigned i = 0; i < m->replaces_count; i++)
+        if (m->replaces[i] >= 1 && m->replaces[i] <= n_rubric && m->replaces[i] <= 32)
+            bits |= 1ul << (m->replaces[i] - 1);
+    return bits;
+}
+
 static qz_claim claim_of(const at_claim *c)
 {
     return (qz_claim){
@@ -93,6 +104,7 @@ int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err)
             .name = m->name,
             .feedback = m->feedback,
             .off_point = m->off_point,
+            .replaces = replaced_ideas(m, src->rubric_count),
             .statement = statement_of(m->subject, m->subject_count, m->subject_implied, m->claims,
                                       m->claims_count, t->claims, &used),
         };

@@ -70,7 +70,9 @@ const char *const qz_lex_object[] = {"把", "将", NULL};
 const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
                                           "based on", "using", "去", "向", "回头看", "根据", "依据",
                                           "通过", /* a causee: "让 decoder 去源句里找" */ "让",
-                                          "使得", /* who is asked: "the decoder asks the
+                                          "使得", "lets", "let", "letting", "allows", "allow",
+                                          "prevents", "prevent", "preventing", "stops", "stop",
+                                          "stopping", "防止", "阻止", /* who is asked: "the decoder asks the
                                           * source" */ "asks", "ask", "asking", "queries", NULL};
 /* before a claim, what is looked at: not the origin of a subject carried from the
  * sentence before ("Q comes from the decoder. It lets the decoder look at the encoder") */

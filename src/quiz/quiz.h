@@ -113,6 +113,8 @@ typedef struct qz_misconception {
     const char *feedback;      /* what is wrong, in the question's language */
     int off_point;             /* true but beside the question (speed for Q1): wrong
                                 * only when the key ideas are not all there */
+    unsigned long replaces;    /* bit i: it states key idea i wrongly (that idea earns
+                                * nothing); 0: a false claim beside the answer */
     qz_statement statement;
 } qz_misconception;
 

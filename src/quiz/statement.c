@@ -1774,6 +1774,13 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     int opens = rd->after_contrast || qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->consequence, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->glue, NULL);
+    /* "Its purpose is …", "Their job …", 它的作用: a possessive opens a sentence about
+     * what it owns, not about the subjects before */
+    if (!rd->after_contrast && s0 + 1 < s1 &&
+        (qz_tok_raw_is(rd->t, s0, "its") || qz_tok_raw_is(rd->t, s0, "their") ||
+         ((qz_tok_is(rd->t, s0, "它") || qz_tok_is(rd->t, s0, "它们")) &&
+          qz_tok_is(rd->t, s0 + 1, "的"))))
+        opens = 0;
     /* a sentence stating something of any subject ("It lets the decoder attend to the
      * source") speaks of that, not of the subjects before */
     for (size_t k = 0; opens && k < s.m.n; k++) {

@@ -11,11 +11,17 @@
  *     unless what can be read is right;
  *   - the key ideas are complete when at least min_concepts of them (all when not
  *     given) are stated, every `required` one among them;
- *   - a misconception, or a key idea denied ("Q does not come from the decoder"), makes
- *     the answer wrong, whatever else it states: a teacher marks a real misconception
- *     wrong. An off-point misconception (true but not the answer, e.g. speed for Q1)
- *     costs nothing beside key ideas (partly right or correct by them); alone it is
- *     wrong;
+ *   - a misconception, or a key idea denied ("Q does not come from the decoder"), is
+ *     never correct. The key ideas it states wrongly (its `replaces`; a denied idea
+ *     itself) earn nothing, also where the answer states them elsewhere (a
+ *     self-contradiction). When other key ideas are stated right and the wrong claims
+ *     take the place of no more than half of what a full answer needs, the answer is
+ *     partly right (half of their share at most): one part wrong beside parts right, or
+ *     a false claim beside a right answer ("... and √dₖ also prevents overfitting"), as
+ *     most teachers mark it. Otherwise it is wrong: roles reversed, the direction
+ *     turned round, a misconception instead of the answer. An off-point misconception
+ *     (true but not the answer, e.g. speed for Q1) costs nothing beside key ideas;
+ *     alone it is wrong;
  *   - otherwise complete is correct (1), some key ideas partly right (their share of
  *     min_concepts, below 1 while a required one is missing);
  *   - nothing recognised, neither a key idea nor a misconception: review (the student
@@ -56,8 +62,16 @@ static int trimmed(const char *s)
 
 typedef struct tally {
     size_t found, need, wrong, off_point, required_missing;
+    size_t credited;          /* key ideas stated and not stated wrongly elsewhere */
+    size_t replaced;          /* key ideas a stated misconception or a denial takes */
+    unsigned long wrong_ideas;   /* bit i: key idea i stated wrongly */
     int complete;
 } tally;
+
+static int idea_wrong(const tally *t, size_t i)
+{
+    return i < 32 && (t->wrong_ideas >> i & 1);
+}
 
 static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading *rd)
 {
@@ -71,10 +85,20 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
     for (size_t m = 0; m < rd->n_misc; m++) {
         if (!rd->misc[m])
             continue;
-        if (qz_rubric_c_misc(rc, m).off_point)
+        qz_misc_info info = qz_rubric_c_misc(rc, m);
+        if (info.off_point) {
             t.off_point++;
-        else
+        } else {
             t.wrong++;
+            t.wrong_ideas |= info.replaces;
+        }
+    }
+    for (size_t i = 0; i < q->n_rubric && i < 32; i++)
+        if (rd->denied[i])
+            t.wrong_ideas |= 1ul << i;
+    for (size_t i = 0; i < q->n_rubric; i++) {
+        t.replaced += idea_wrong(&t, i);
+        t.credited += rd->idea[i] && !idea_wrong(&t, i);
     }
     t.complete = t.found >= t.need && !t.required_missing;
     return t;
@@ -91,6 +115,11 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (rd->gave_up || rd->retracted) {
         out->verdict = QZ_WRONG;
         out->score = 0;
+    } else if (t->wrong && t->credited && 2 * t->replaced <= t->need) {
+        size_t c = t->credited < t->need ? t->credited : t->need;
+        out->verdict = QZ_PARTIAL;
+        out->score = 0.5 * (double)c / (double)t->need;
+        out->mistake = QZ_M_MISCONCEPTION;
     } else if (t->wrong) {
         out->verdict = QZ_WRONG;
         out->score = 0;
@@ -135,11 +164,11 @@ static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, 
 static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_reading *rd,
                         const tally *t, qz_lang lang, FILE *fb)
 {
-    if (t->found) {
+    if (t->credited) {
         fprintf(fb, qz_tr(lang, "Key ideas found (%zu of %zu, %zu needed):\n"),
-                t->found, q->n_rubric, t->need);
+                t->credited, q->n_rubric, t->need);
         for (size_t i = 0; i < q->n_rubric; i++)
-            if (rd->idea[i])
+            if (rd->idea[i] && !idea_wrong(t, i))
                 fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
     }
     if (t->wrong || t->off_point) {
