@@ -87,7 +87,8 @@ static void print_words(const qz_question *q, const qz_result *r, qz_lang lang, 
         fprintf(fb, qz_tr(lang, "Your words beside the formula, as question %s grades them: %.*s\n"),
                 q->follow_up->id ? q->follow_up->id : "?", (int)n, r->feedback);
     }
-    if (r->verdict != QZ_WRONG || r->mistake != QZ_M_MISCONCEPTION || !r->feedback)
+    if ((r->verdict != QZ_WRONG && r->verdict != QZ_PARTIAL) || r->mistake != QZ_M_MISCONCEPTION ||
+        !r->feedback)
         return;
     /* what is wrong in them: the ✗ lines of the first part of its feedback that has any
      * (the part after the ideas found, before the ideas missing) */
@@ -124,19 +125,21 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         return AT_OK;
     }
     /* the words beside the formula, graded by the follow-up: a misconception stated
-     * there ("√d_k makes the weights sum to 1") makes the answer wrong, as it would a
-     * written answer (the seed's Q2 asks for the formula and what √d_k is for) */
+     * there ("√d_k makes the weights sum to 1") makes a right formula partly right, a
+     * false claim beside a right answer, and a formula with a slip wrong (the seed's Q2
+     * asks for the formula and what √d_k is for) */
     qz_result words = {.verdict = QZ_REVIEW};
     if (d.explained && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
         (rc = judge_words(q, answer, &d, lang, &words, err)))
         return rc;
-    int misconceived = words.verdict == QZ_WRONG && words.mistake == QZ_M_MISCONCEPTION;
+    int misconceived = (words.verdict == QZ_WRONG || words.verdict == QZ_PARTIAL) &&
+                       words.mistake == QZ_M_MISCONCEPTION;
     if (!d.mistakes && misconceived) {
-        out->verdict = QZ_WRONG;
-        out->score = 0;
+        out->verdict = QZ_PARTIAL;
+        out->score = 0.5;
         out->mistake = QZ_M_MISCONCEPTION;
-        fprintf(fb, qz_tr(lang, "Not right: the formula is right, but the words beside it state something "
-                                "wrong.\n"));
+        fprintf(fb, qz_tr(lang, "Partly right: the formula is right, but the words beside it state "
+                                "something wrong.\n"));
         out->body_at = qz_fb_pos(fb);
     } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;

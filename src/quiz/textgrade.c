@@ -13,11 +13,11 @@
  *     given) are stated, every `required` one among them;
  *   - a misconception, or a key idea denied ("Q does not come from the decoder"), is
  *     never correct. The key ideas it states wrongly (its `replaces`; a denied idea
- *     itself) earn nothing, also where the answer states them elsewhere (a
- *     self-contradiction). When other key ideas are stated right and the wrong claims
- *     take the place of no more than half of what a full answer needs, the answer is
- *     partly right (half of their share at most): one part wrong beside parts right, or
- *     a false claim beside a right answer ("... and √dₖ also prevents overfitting"), as
+ *     itself) earn nothing; an answer that also states one of them contradicts itself
+ *     and is wrong. When other key ideas are stated right and the wrong claims take
+ *     the place of no more than half of the rubric's key ideas, the answer is partly
+ *     right (half of their share at most): one part wrong beside parts right, or a
+ *     false claim beside a right answer ("... and √dₖ also prevents overfitting"), as
  *     most teachers mark it. Otherwise it is wrong: roles reversed, the direction
  *     turned round, a misconception instead of the answer. An off-point misconception
  *     (true but not the answer, e.g. speed for Q1) costs nothing beside key ideas;
@@ -63,7 +63,10 @@ static int trimmed(const char *s)
 typedef struct tally {
     size_t found, need, wrong, off_point, required_missing;
     size_t credited;          /* key ideas stated and not stated wrongly elsewhere */
+    size_t n_ideas;           /* the rubric's key ideas */
     size_t replaced;          /* key ideas a stated misconception or a denial takes */
+    size_t contradicted;      /* key ideas stated and also stated wrongly (a misconception
+                               * that replaces them): the answer contradicts itself */
     unsigned long wrong_ideas;   /* bit i: key idea i stated wrongly */
     int complete;
 } tally;
@@ -77,6 +80,7 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
 {
     tally t = {0};
     t.need = q->min_concepts && q->min_concepts <= q->n_rubric ? q->min_concepts : q->n_rubric;
+    t.n_ideas = q->n_rubric;
     for (size_t i = 0; i < q->n_rubric; i++) {
         t.found += rd->idea[i];
         t.wrong += rd->denied[i];
@@ -99,6 +103,7 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
     for (size_t i = 0; i < q->n_rubric; i++) {
         t.replaced += idea_wrong(&t, i);
         t.credited += rd->idea[i] && !idea_wrong(&t, i);
+        t.contradicted += rd->idea[i] && idea_wrong(&t, i);
     }
     t.complete = t.found >= t.need && !t.required_missing;
     return t;
@@ -115,7 +120,7 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (rd->gave_up || rd->retracted) {
         out->verdict = QZ_WRONG;
         out->score = 0;
-    } else if (t->wrong && t->credited && 2 * t->replaced <= t->need) {
+    } else if (t->wrong && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas) {
         size_t c = t->credited < t->need ? t->credited : t->need;
         out->verdict = QZ_PARTIAL;
         out->score = 0.5 * (double)c / (double)t->need;

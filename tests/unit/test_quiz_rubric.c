@@ -84,9 +84,9 @@ static void test_q4_swapped_roles_wrong(void **state)
     expect("zh", "q4", "Q 来自编码器，K 和 V 来自解码器，用来对齐源语言和目标语言。", QZ_WRONG,
            "你写的是 Q 来自编码器：交叉注意力的 query 来自解码器");
     expect("zh", "q4", "Q 来自编码器，K 和 V 来自解码器。", QZ_WRONG, "你写的是 K 和 V 来自解码器");
-    /* One role swapped: a misconception, so wrong, whatever else is right. */
+    /* One role swapped beside the rest right: partly right, the wrong role named. */
     expect("en", "q4", "The queries come from the decoder; the keys and values come from the decoder "
-                       "too. It aligns the translation.", QZ_WRONG, "K and V come from the decoder");
+                       "too. It aligns the translation.", QZ_PARTIAL, "K and V come from the decoder");
 }
 
 static void test_q4_natural_phrasings_right(void **state)
@@ -111,10 +111,11 @@ static void test_q4_natural_phrasings_right(void **state)
 static void test_q5_decoder_is_not_encoder_only(void **state)
 {
     (void)state;
-    expect("en", "q5", "Use a decoder, and read the label from the CLS token.", QZ_WRONG,
+    /* part (1) wrong beside part (2) right: partly right, the wrong part named */
+    expect("en", "q5", "Use a decoder, and read the label from the CLS token.", QZ_PARTIAL,
            "you wrote that a decoder is needed");
     expect("en", "q5", "You need a decoder.", QZ_WRONG, "you wrote that a decoder is needed");
-    expect("zh", "q5", "需要解码器，用 [CLS] 读出。", QZ_WRONG, "你写的是需要解码器");
+    expect("zh", "q5", "需要解码器，用 [CLS] 读出。", QZ_PARTIAL, "你写的是需要解码器");
     expect("en", "q5", "Encoder only: we don't need a decoder. Read the label from the CLS token.",
            QZ_CORRECT, NULL);
     expect("zh", "q5", "不需要解码器，没有必要用解码器，用 [CLS] 读出。", QZ_CORRECT, NULL);
@@ -139,9 +140,37 @@ static void test_q1_swapped_wrong(void **state)
 static void test_q2b_exploding_gradients_wrong(void **state)
 {
     (void)state;
+    /* the consequence stated wrongly beside the rest: partly right, the wrong part named */
     expect("en", "q2b", "The variance grows with d_k, so softmax saturates and the gradients explode.",
-           QZ_WRONG, "they do not explode");
+           QZ_PARTIAL, "they do not explode");
+    expect("en", "q2b", "Without it the gradients explode.", QZ_WRONG, "they do not explode");
     expect("zh", "q2b", "方差随维度增大，softmax 饱和，梯度消失。", QZ_CORRECT, NULL);
+}
+
+/* A misconception takes the key ideas it states wrongly (`replaces`): one part wrong
+ * beside parts right, or a false claim beside a right answer, is partly right; roles
+ * reversed, the direction turned round, all of Q, K and V from one side are wrong. */
+static void test_part_wrong_beside_parts_right(void **state)
+{
+    (void)state;
+    expect("en", "q4", "Q comes from the decoder, K and V from the encoder; its purpose is to stop "
+           "the decoder from seeing future tokens.", QZ_PARTIAL, "causal mask");
+    expect("zh", "q4", "Q 来自解码器，K 来自编码器，V 来自解码器，用来对齐。", QZ_PARTIAL, NULL);
+    expect("en", "q4", "Q comes from the encoder and K and V from the decoder; it aligns source "
+           "and target.", QZ_WRONG, NULL);
+    expect("en", "q4", "Q, K and V all come from the encoder; it lets the decoder look at the "
+           "source.", QZ_WRONG, NULL);
+    expect("en", "q5", "(1) You need a decoder to output the label. (2) From the [CLS] token's "
+           "final hidden state.", QZ_PARTIAL, NULL);
+    expect("zh", "q5", "（1）Encoder 足够。（2）从最后一层的注意力权重矩阵读出。", QZ_PARTIAL, NULL);
+    expect("en", "q5", "(1) You need a decoder. (2) From the attention weight matrix.", QZ_WRONG, NULL);
+    expect("en", "q1", "In an RNN the path grows with the distance, in self-attention it is one "
+           "step, so self-attention needs no positional encoding.", QZ_PARTIAL, NULL);
+    expect("en", "q1", "In self-attention the distance grows with the gap; in an RNN any two "
+           "positions are one step apart.", QZ_WRONG, NULL);
+    expect("en", "q2b", "It keeps the variance of the scores near 1 so softmax does not saturate; "
+           "it also prevents overfitting.", QZ_PARTIAL, "overfitting");
+    expect("en", "q2b", "It makes the variance larger so softmax saturates.", QZ_WRONG, NULL);
 }
 
 /* A concept (or a contradiction) inside a negated clause is not stated. */
@@ -465,17 +494,17 @@ static void test_kinds_of_batch_g(void **state)
            "attention is parallel.", QZ_WRONG, NULL);
     expect("zh", "q1", "自注意力中任意两个位置距离为 1，RNN 是 O(n)。更正一下：真正的区别只是自注意力算得更快。",
            QZ_WRONG, NULL);
-    /* misconceptions beside right content */
+    /* misconceptions beside right content: partly right, the misconception named */
     expect("en", "q1", "In an RNN the path grows with the distance, in self-attention it is one step, so "
-           "self-attention needs no positional encoding at all.", QZ_WRONG, "positional encoding");
+           "self-attention needs no positional encoding at all.", QZ_PARTIAL, "positional encoding");
     expect("zh", "q1", "自注意力中任意两个位置距离为1，而RNN是O(n)。所以自注意力完全不需要位置编码。",
-           QZ_WRONG, "位置编码");
+           QZ_PARTIAL, "位置编码");
     expect("zh", "q2b", "防止点积过大导致softmax饱和、梯度消失。另外不除的话模型就没法处理长序列。",
-           QZ_WRONG, "序列长度");
+           QZ_PARTIAL, "序列长度");
     expect("en", "q5", "Encoder is enough. The vector is the [CLS] token's embedding at the input layer.",
-           QZ_WRONG, "last layer");
+           QZ_PARTIAL, "last layer");
     expect("en", "q5", "Encoder alone is enough, and we read out the [CLS] vector. But you must add a "
-           "causal mask so the model can't see future tokens.", QZ_WRONG, "causal mask");
+           "causal mask so the model can't see future tokens.", QZ_PARTIAL, "causal mask");
     expect("en", "q5", "The encoder is enough: no causal mask is needed since every token may see the "
            "whole review. Read the label from the [CLS] output.", QZ_CORRECT, NULL);
     expect("zh", "q1", "自注意力的依赖距离是平方级的 O(n²)，RNN 是线性的 O(n)。", QZ_WRONG, NULL);
@@ -561,10 +590,11 @@ static void test_kinds_of_batches_f_g(void **state)
     expect("en", "q5", "Encoder only, no decoder. Where an RNN would use its last hidden state, here we take the "
            "final-layer [CLS] vector.", QZ_CORRECT, NULL);
     expect("zh", "q5", "不用 RNN，编码器就够了，取最后一层 [CLS] 的输出向量。", QZ_CORRECT, NULL);
-    /* the [CLS] vector at the input layer is no read-out: part (2) not right */
-    expect("zh", "q5", "（1）只用编码器（2）取 [CLS] 在嵌入层的向量。", QZ_WRONG, NULL);
+    /* the [CLS] vector at the input layer is no read-out: part (2) not right, part (1)
+     * right, partly right */
+    expect("zh", "q5", "（1）只用编码器（2）取 [CLS] 在嵌入层的向量。", QZ_PARTIAL, NULL);
     expect("en", "q5", "Only the encoder is needed, and we take the [CLS] vector before the first layer.",
-           QZ_WRONG, "last layer");
+           QZ_PARTIAL, "last layer");
 }
 
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
@@ -694,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_q5_decoder_is_not_encoder_only),
         cmocka_unit_test(test_q1_swapped_wrong),
         cmocka_unit_test(test_q2b_exploding_gradients_wrong),
+        cmocka_unit_test(test_part_wrong_beside_parts_right),
         cmocka_unit_test(test_negation),
         cmocka_unit_test(test_direction),
         cmocka_unit_test(test_polarity),
