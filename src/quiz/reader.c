@@ -67,6 +67,11 @@ static const struct {
     {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_RETRACT}, {"wait", W_RETRACT},
     {"oops", W_RETRACT}, {"scratch that", W_RETRACT}, {"说错了", W_RETRACT}, {"算错了", W_RETRACT},
     {"写错了", W_RETRACT}, {"改一下", W_RETRACT}, {"等等", W_RETRACT}, {"改成", W_RETRACT},
+    /* worked again: "Redo: …", 重算： */
+    {"redo", W_RETRACT}, {"redoing", W_RETRACT}, {"redone", W_RETRACT}, {"recompute", W_RETRACT},
+    {"recomputed", W_RETRACT}, {"recomputing", W_RETRACT}, {"recalculate", W_RETRACT},
+    {"recalculated", W_RETRACT}, {"recalculating", W_RETRACT}, {"重算", W_RETRACT},
+    {"重新算", W_RETRACT}, {"重新计算", W_RETRACT}, {"再算一遍", W_RETRACT}, {"改正", W_RETRACT},
     /* the values rounded: a link between two values, else the values after it answer */
     {"to two decimals", W_FLEX}, {"to two decimal places", W_FLEX}, {"two decimals", W_FLEX},
     {"to three decimals", W_FLEX}, {"保留", W_FLEX}, {"两位小数", W_FILLER}, {"两位", W_FILLER},
