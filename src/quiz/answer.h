@@ -73,6 +73,8 @@ typedef struct qz_numbers {
     int alternatives;         /* values offered as alternatives: "0.14 or 0.17" */
     int retracted;            /* the last concluding word takes back the values before
                                * it ("no wait", "actually", 不对) */
+    int disowned;             /* it ends by taking back the values before with no others
+                               * after ("0.14 0.17. 不对，还要乘 V", "… no wait.") */
     int turned;               /* the answer ends by turning its values round ("no wait, the
                                * other way round", 反过来): the two asked trade places */
 } qz_numbers;

@@ -433,12 +433,26 @@ static int near_misses(const qz_numctx *c, const double *given, const int *ok)
 }
 
 static void judge(const qz_numctx *c, const double *given, const int *dec, int *ok, qz_result *out,
-                  const char *notes, FILE *fb)
+                  const char *notes, const char *false_claims, FILE *fb)
 {
     qz_lang L = c->lang;
     size_t n_ok = 0;
     for (size_t j = 0; j < c->n; j++)
         n_ok += ok[j] == 1;
+    if (n_ok == c->n && false_claims && *false_claims) {
+        /* right values with a false claim beside them: partly right, the claim named */
+        out->verdict = QZ_PARTIAL;
+        out->score = 0.5;
+        out->mistake = QZ_M_NONE;
+        fprintf(fb, qz_tr(L, "Partly right: the values are right, but the answer also states something "
+                             "wrong.\n"));
+        out->body_at = qz_fb_pos(fb);
+        report_values(c, given, dec, ok, 1, 0, fb);
+        fputs(false_claims, fb);
+        if (notes && *notes)
+            fputs(notes, fb);
+        return;
+    }
     if (n_ok == c->n) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
@@ -619,6 +633,20 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
     const qz_numbers *use = concluded_part(&c, nums, part);
+    if (nums->disowned && !nums->turned) {
+        /* "0.14，0.17。不对，还要再乘 V": the student takes the values back and ends on none */
+        fclose(notes_f);
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+        fprintf(fb, qz_tr(lang, "Not right.\n"));
+        out->body_at = qz_fb_pos(fb);
+        fprintf(fb, qz_tr(lang, "The answer takes back the values it gave and ends without others: "
+                                "write the values you settle on.\n"));
+        out->reveal_at = qz_fb_pos(fb);
+        report_expected(&c, fb);
+        qz_walk_steps(&c, fb);
+        goto out;
+    }
     if (use == nums && nums->concluded && nums->retracted && !taken_back_by_labels(&c, nums)) {
         /* "0.14 0.17 … actually …: 0.21 and 0.26": the values before are taken back, and
          * those after cannot be matched to what is asked */
@@ -670,7 +698,15 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         for (size_t j = 0; j < c.n; j++)
             if (ok[j] != MISSING)
                 ok[j] = qz_within(&c, j, given[j]);
-    judge(&c, given, dec, ok, out, notes, fb);
+    char *claims = NULL;
+    size_t claims_len = 0;
+    FILE *cf = open_memstream(&claims, &claims_len);
+    if (cf) {
+        qz_false_claims(&c, nums, answer, cf);
+        fclose(cf);
+    }
+    judge(&c, given, dec, ok, out, notes, claims, fb);
+    free(claims);
     if (nums->comma_decimal)
         comma_hint(answer, lang, fb);
 out:

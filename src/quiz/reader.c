@@ -119,6 +119,20 @@ static const struct {
     {"都约为", W_EACH}, {"都大约", W_EACH},
 };
 
+/* Correction words that take the values before back even when no value follows them: the
+ * student disowns them ("0.14 0.17。不对，还要乘 V", "… no wait."); "actually", "instead",
+ * "wrong" at the end may be a remark about something else. p: the word as written. */
+static int disowning(const char *p, size_t l)
+{
+    static const char *const strong[] = {"不对", "no wait", "wait", "hmm no", "oops", "说错了",
+                                         "算错了", "写错了", "等等", "更正", "纠正", "scratch that",
+                                         "not right", "not correct", "是错的", "不正确", NULL};
+    for (size_t i = 0; strong[i]; i++)
+        if (strlen(strong[i]) == l && !strncasecmp(p, strong[i], l))
+            return 1;
+    return 0;
+}
+
 enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
                  IT_EACH, IT_OR, IT_TURN };
 
@@ -128,6 +142,7 @@ typedef struct item {
     int flex;             /* IT_CONCL: a link too, between two values (得, 即, so) */
     int answer;           /* IT_CONCL: names the answer (答案, "result"): labels may cross it */
     int retract;          /* IT_CONCL: takes back the values before ("no wait", 不对) */
+    int disown;           /* IT_CONCL: takes them back even with nothing after (不对, "no wait") */
     long token;           /* IT_LABEL */
     size_t value;         /* IT_VALUE: index into the values */
     int group;            /* the aside in parentheses it stands in (0: none) */
@@ -298,6 +313,7 @@ static const char *read_word(reader *r, size_t i)
         case W_RETRACT:
             add(r, IT_CONCL, -1, NULL, 0);
             r->it[r->n - 1].retract = 1;
+            r->it[r->n - 1].disown = disowning(p, l);
             break;
         case W_FLEX:
             add(r, IT_CONCL, -1, NULL, 0);
@@ -658,6 +674,7 @@ static void mark_values(reader *r, int before)
     qz_numbers *out = r->out;
     long cur = -1;
     int other = 0, fresh = 0;   /* fresh: the OTHER word is right before */
+    int disown = 0;             /* the last concluding word disowns the values before */
     size_t values = 0;
     for (size_t k = 0; k < r->n; k++) {
         const item *it = &r->it[k];
@@ -682,6 +699,7 @@ static void mark_values(reader *r, int before)
             out->concluded = 1;
             out->conclusion_at = values;
             out->retracted = it->retract;
+            disown |= it->disown;
             break;
         case IT_WORD: other = 0; break;   /* "sum 9.75; weights 0.14 0.17" */
         case IT_SEP:
@@ -712,6 +730,7 @@ static void mark_values(reader *r, int before)
         case IT_VALUE: {
             qz_value *v = &out->v[it->value];
             values++;
+            disown = 0;
             v->other = other && v->token < 0 && (fresh || !v->steps);
             fresh = 0;
             if (v->token >= 0)
@@ -723,6 +742,7 @@ static void mark_values(reader *r, int before)
         default: break;
         }
     }
+    out->disowned = out->n && out->concluded && out->conclusion_at >= out->n && disown;
     if (out->concluded && out->conclusion_at >= out->n)
         out->concluded = 0;   /* "0.14 0.17, so." */
     out->labelled = 0;

@@ -84,9 +84,10 @@ static void test_q4_swapped_roles_wrong(void **state)
     expect("zh", "q4", "Q 来自编码器，K 和 V 来自解码器，用来对齐源语言和目标语言。", QZ_WRONG,
            "你写的是 Q 来自编码器：交叉注意力的 query 来自解码器");
     expect("zh", "q4", "Q 来自编码器，K 和 V 来自解码器。", QZ_WRONG, "你写的是 K 和 V 来自解码器");
-    /* One role swapped beside the rest right: partly right, the wrong role named. */
+    /* K and V from the decoder too: all from one side, the layer's purpose gone with it,
+     * wrong, the wrong role named. */
     expect("en", "q4", "The queries come from the decoder; the keys and values come from the decoder "
-                       "too. It aligns the translation.", QZ_PARTIAL, "K and V come from the decoder");
+                       "too. It aligns the translation.", QZ_WRONG, "K and V come from the decoder");
 }
 
 static void test_q4_natural_phrasings_right(void **state)
@@ -155,7 +156,8 @@ static void test_part_wrong_beside_parts_right(void **state)
     (void)state;
     expect("en", "q4", "Q comes from the decoder, K and V from the encoder; its purpose is to stop "
            "the decoder from seeing future tokens.", QZ_PARTIAL, "causal mask");
-    expect("zh", "q4", "Q 来自解码器，K 来自编码器，V 来自解码器，用来对齐。", QZ_PARTIAL, NULL);
+    expect("en", "q4", "Q comes from the decoder and K and V from the encoder's word embeddings; it "
+           "aligns target and source.", QZ_PARTIAL, "not the source's word embeddings");
     expect("en", "q4", "Q comes from the encoder and K and V from the decoder; it aligns source "
            "and target.", QZ_WRONG, NULL);
     expect("en", "q4", "Q, K and V all come from the encoder; it lets the decoder look at the "

@@ -1,0 +1,191 @@
+/* What a numeric answer says beside the values asked, checked against the engine's row:
+ * a weight given for a token that was not asked ("伞 itself gets 0.5") and a claim about
+ * which token gets the most or the least weight ("没 gets the most", “没”的权重最大).
+ * Right values with a false claim beside them are partly right, as a teacher marks a
+ * right answer with a false remark. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "quiz/internal.h"
+#include "quiz/lang.h"
+
+/* Is x another quantity of token i the student may write beside the weights: its
+ * score or its exp (a worked step, not a claim about the weight)? */
+static int worked_step(const qz_numctx *c, size_t i, double x)
+{
+    double s = c->row_s[i];
+    if (!isfinite(s))
+        return 0;
+    return fabs(x - s) <= 0.011 || fabs(x - exp(s)) <= 0.011 * (exp(s) > 1 ? exp(s) : 1);
+}
+
+/* Weights of tokens not asked, off by more than the question's room for a right value. */
+static size_t wrong_weights(const qz_numctx *c, const qz_numbers *nums, FILE *fb)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < nums->n; k++) {
+        const qz_value *v = &nums->v[k];
+        if (v->token < 0 || (size_t)v->token >= c->row_n || c->slot_of[v->token] != (size_t)-1 ||
+            v->x <= 0 || v->x > 1)
+            continue;
+        size_t i = (size_t)v->token;
+        double room = c->n ? c->tol[0] : 0.01;
+        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, i, v->x))
+            continue;
+        fprintf(fb, qz_tr(c->lang, "  %s: %g  ✗  (engine: %.4f): a weight of a token not asked, "
+                                   "stated wrongly\n"),
+                c->q->tokens[i], v->x, c->row_w[i]);
+        n++;
+    }
+    return n;
+}
+
+static int is_clause_end(const char *p)
+{
+    static const char *const marks[] = {"，", "；", "。", "！", "？", ",", ";", "!", "?", "\n", NULL};
+    for (size_t i = 0; marks[i]; i++)
+        if (!strncmp(p, marks[i], strlen(marks[i])))
+            return (int)strlen(marks[i]);
+    if (*p == '.' && !(p[1] >= '0' && p[1] <= '9'))
+        return 1;
+    return 0;
+}
+
+/* A byte that may stand beside a token's name that is a word of its own: space, a mark,
+ * a quote, or the start or end. */
+static int edge(const char *s, const char *p, int after)
+{
+    if (after ? !*p : p == s)
+        return 1;
+    unsigned char ch = (unsigned char)(after ? p[0] : p[-1]);
+    if (ch < 0x80)
+        return !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'));
+    static const char *const ok[] = {"“", "”", "「", "」", "‘", "’", "《", "》", "（", "）", "的",
+                                     "是", "里", "给", "，", "；", "。", "：", "、", NULL};
+    for (size_t i = 0; ok[i]; i++) {
+        size_t l = strlen(ok[i]);
+        if (after ? !strncmp(p, ok[i], l) : (p - s >= (long)l && !strncmp(p - l, ok[i], l)))
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct mention {
+    size_t token;
+    const char *at;
+} mention;
+
+/* The token named in [a, b) nearest to position p, or (size_t)-1. Names and the
+ * question's glosses count, as words of their own. */
+static size_t nearest_token(const qz_numctx *c, const char *s, const char *a, const char *b,
+                            const char *p)
+{
+    size_t best = (size_t)-1;
+    long best_d = -1;
+    for (size_t t = 0; t < c->row_n && t < c->q->n_tokens; t++) {
+        const char *alts[16];
+        size_t lens[16], n_alts = 0;
+        alts[n_alts] = c->q->tokens[t];
+        lens[n_alts++] = strlen(c->q->tokens[t]);
+        for (size_t g = 0; g < c->q->n_glosses && n_alts < 16; g++) {
+            if (c->q->glosses[g].token != t)
+                continue;
+            for (const char *w = c->q->glosses[g].words; *w && n_alts < 16;) {
+                while (*w == ' ' || *w == '|')
+                    w++;
+                size_t l = strcspn(w, "|");
+                while (l && w[l - 1] == ' ')
+                    l--;
+                if (l) {
+                    alts[n_alts] = w;
+                    lens[n_alts++] = l;
+                }
+                w += strcspn(w, "|");
+            }
+        }
+        for (size_t k = 0; k < n_alts; k++)
+            for (const char *q = a; q + lens[k] <= b; q++) {
+                if (strncasecmp(q, alts[k], lens[k]) || !edge(s, q, 0) || !edge(s, q + lens[k], 1))
+                    continue;
+                long d = q < p ? (long)(p - q) : (long)(q - p);
+                if (best_d < 0 || d < best_d) {
+                    best_d = d;
+                    best = t;
+                }
+            }
+    }
+    return best;
+}
+
+/* "apart from 伞, 没 gets the most", 除了伞以外: a claim among the others only */
+static int among_others(const char *a, const char *b)
+{
+    static const char *const w[] = {"besides", "except", "other than", "apart from", "among the others",
+                                    "of the others", "excluding", "除了", "除去", "其余", "其他", "之外",
+                                    "以外", NULL};
+    for (size_t i = 0; w[i]; i++) {
+        size_t l = strlen(w[i]);
+        for (const char *p = a; p + l <= b; p++)
+            if (!strncasecmp(p, w[i], l))
+                return 1;
+    }
+    return 0;
+}
+
+/* "X gets the most", “X”的权重最大: the token nearest such a word in its clause, against
+ * the engine's largest (or smallest) weight. */
+static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
+{
+    static const struct { const char *w; int most; int word; } sup[] = {
+        {"最大", 1, 0}, {"最多", 1, 0}, {"最高", 1, 0}, {"最小", 0, 0}, {"最少", 0, 0}, {"最低", 0, 0},
+        {"most", 1, 1}, {"largest", 1, 1}, {"biggest", 1, 1}, {"highest", 1, 1}, {"greatest", 1, 1},
+        {"maximum", 1, 1}, {"smallest", 0, 1}, {"least", 0, 1}, {"lowest", 0, 1}, {"minimum", 0, 1},
+    };
+    size_t hi = 0, lo = 0;
+    for (size_t i = 1; i < c->row_n; i++) {
+        hi = c->row_w[i] > c->row_w[hi] ? i : hi;
+        lo = c->row_w[i] < c->row_w[lo] ? i : lo;
+    }
+    size_t n = 0;
+    const char *a = s, *prev = s;   /* prev: the clause before, for "除了伞以外，没…" */
+    while (*a) {
+        const char *b = a;
+        int l = 0;
+        while (*b && !(l = is_clause_end(b)))
+            b++;
+        for (size_t k = 0; !among_others(prev, b) && k < sizeof sup / sizeof *sup; k++) {
+            size_t wl = strlen(sup[k].w);
+            for (const char *p = a; p + wl <= b; p++) {
+                if (strncasecmp(p, sup[k].w, wl) || (sup[k].word && (!edge(s, p, 0) || !edge(s, p + wl, 1))))
+                    continue;
+                size_t t = nearest_token(c, s, a, b, p);
+                size_t right = sup[k].most ? hi : lo;
+                /* ties: a token with the same weight as the extreme is not wrong */
+                if (t != (size_t)-1 && fabs(c->row_w[t] - c->row_w[right]) > 1e-6) {
+                    fprintf(fb, sup[k].most
+                                    ? qz_tr(c->lang, "  %s does not get the largest weight: %s does "
+                                                     "(engine: %.4f)\n")
+                                    : qz_tr(c->lang, "  %s does not get the smallest weight: %s does "
+                                                     "(engine: %.4f)\n"),
+                            c->q->tokens[t], c->q->tokens[right], c->row_w[right]);
+                    n++;
+                }
+                goto next_clause;   /* one claim a clause */
+            }
+        }
+    next_clause:
+        prev = a;
+        a = *b ? b + l : b;
+    }
+    return n;
+}
+
+size_t qz_false_claims(const qz_numctx *c, const qz_numbers *nums, const char *answer, FILE *fb)
+{
+    if (!c->row_w || !c->row_n || !c->q->tokens || !c->slot_of || !answer)
+        return 0;
+    return wrong_weights(c, nums, fb) + wrong_extremes(c, answer, fb);
+}

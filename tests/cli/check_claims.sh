@@ -1,0 +1,31 @@
+# attn-tutor check on numeric answers that say more than the values asked: a claim about
+# another token, checked against the engine's own row, makes right values partly right;
+# values taken back with none after are wrong; true remarks cost nothing.
+. tests/lib.sh
+state=$(mktemp -d)
+export XDG_STATE_HOME="$state"
+en() { "$AT_BIN" --lang en check "$@" --no-save; }
+zh() { "$AT_BIN" --lang zh check "$@" --no-save; }
+
+out=$(zh q3 "0.14、0.17；六个词里“没”的权重最大"); rc=$?
+expect_eq "q3 right values, 没 said to get the most (zh): partly right" 3 "$rc"
+expect_contains "q3 names the token that gets the most, from the engine" "而是“伞”（引擎：0.34" "$out"
+out=$(en q3 "0.14 and 0.17, so 没 is the word the umbrella attends to most"); rc=$?
+expect_eq "q3 right values, 没 said to get the most (en): partly right" 3 "$rc"
+expect_contains "q3 the claim named (en)" "没 does not get the largest weight: 伞 does" "$out"
+out=$(en q3 "下雨 0.14, 没 0.17, and 伞 itself gets 0.5"); rc=$?
+expect_eq "q3 a wrong weight for a token not asked: partly right" 3 "$rc"
+expect_contains "q3 the wrong weight named with the engine's" "伞: 0.5  ✗  (engine: 0.34" "$out"
+out=$(en q3 "下雨 0.14, 没 0.17, and 伞 itself gets 0.34, the most"); rc=$?
+expect_eq "q3 a true weight and a true claim beside right values: correct" 0 "$rc"
+out=$(en q3 "exp: 今天 1.11, 下雨 1.35, 我 1.22, 没 1.65, 带 1.11, 伞 3.32; sum 9.75; 下雨 0.14, 没 0.17"); rc=$?
+expect_eq "q3 exps of tokens not asked are steps, not claims: correct" 0 "$rc"
+out=$(zh q3 "0.14 0.17；除了伞以外，没的权重最大"); rc=$?
+case "$out" in *"does not get the largest"*|*"权重最大的不是"*) r=claim ;; *) r=none ;; esac
+expect_eq "q3 'apart from 伞, 没 gets the most' is no claim about the whole row" none "$r"
+out=$(zh q3 "0.14，0.17。不对不对，应该再乘上 V 才是权重，所以没法算。"); rc=$?
+expect_eq "q3 values taken back with none after: wrong" 1 "$rc"
+expect_contains "q3 says they were taken back" "答案把给出的数值收回了" "$out"
+out=$(en q3 "0.21, 0.26 ... oops forgot to include 伞 itself in the sum. Redo: 0.14, 0.17"); rc=$?
+expect_eq "q3 worked again after 'Redo:': graded on the values after" 0 "$rc"
+rm -rf "$state"
