@@ -21,7 +21,7 @@ static const struct {
     {"成以", "乘以"}, {"承以", "乘以"}, {"程以", "乘以"}, {"乘已", "乘以"},
     {"除已", "除以"}, {"处以", "除以"}, {"出以", "除以"},
     {"距阵", "矩阵"}, {"矩正", "矩阵"}, {"具阵", "矩阵"}, {"巨阵", "矩阵"},
-    {"项量", "向量"}, {"象量", "向量"},
+    {"项量", "向量"}, {"象量", "向量"}, {"像量", "向量"}, {"相量", "向量"},
     /* the rubrics' words */
     {"保和", "饱和"}, {"包和", "饱和"}, {"饱合", "饱和"}, {"宝和", "饱和"}, {"报和", "饱和"},
     {"题度", "梯度"}, {"提度", "梯度"}, {"体度", "梯度"}, {"踢度", "梯度"},
@@ -35,11 +35,46 @@ static const struct {
     {"规一化", "归一化"}, {"归以化", "归一化"},
 };
 
+/* One character of a set (UTF-8, all three bytes long) at s: its length, else 0. */
+static size_t one_of(const char *s, const char *set)
+{
+    for (const char *p = set; *p; p += 3)
+        if (!strncmp(s, p, 3))
+            return 3;
+    return 0;
+}
+
+/* 编码器 and 解码器 as a pinyin input method may spell them, each syllable in a character
+ * of the same or a near sound (接码器, 编码起, 解马气): three characters, the first of
+ * 编's or 解's sound, then 码's, then 器's. */
+static size_t coder_slip_at(const char *s, const char **word)
+{
+    static const char bian[] = "编边变便遍鞭扁", jie[] = "解接借姐节截界介届街阶",
+                      ma[] = "码马吗玛嘛麻妈", qi[] = "器起气期企启汽弃";
+    size_t a = one_of(s, bian), b = a ? 0 : one_of(s, jie);
+    if (!a && !b)
+        return 0;
+    size_t m = one_of(s + 3, ma);
+    if (!m || !one_of(s + 6, qi))
+        return 0;
+    /* words of their own: 编码起来 (encode it), 解码期间 (while decoding) */
+    if ((!strncmp(s + 6, "起", 3) && !strncmp(s + 9, "来", 3)) ||
+        (!strncmp(s + 6, "期", 3) && !strncmp(s + 9, "间", 3)))
+        return 0;
+    *word = a ? "编码器" : "解码器";
+    return 9;
+}
+
 size_t qz_ime_slip_at(const char *s, const char **word)
 {
     size_t best = 0;
     if ((unsigned char)*s < 0x80)
         return 0;
+    const char *w;
+    if (coder_slip_at(s, &w)) {
+        *word = w;
+        return 9;
+    }
     for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
         size_t n = strlen(slips[i].slip);
         if (n > best && !strncmp(s, slips[i].slip, n)) {

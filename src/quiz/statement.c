@@ -1866,12 +1866,20 @@ static void settle(reader *rd)
     for (size_t k = 1; k < rd->n_seg; k++) {
         size_t a = rd->seg_first[k], b = k + 1 < rd->n_seg ? rd->seg_first[k + 1] : rd->all.n;
         int said = 0, on_point = 0, before = 0, before_wrong = 0;
+        unsigned long replaced = 0;   /* key ideas a misconception after it states wrongly */
+        int whole = 0;                /* a misconception after it that takes back everything */
         for (size_t i = a; i < b; i++)
             if (rd->all.v[i].pat != SIZE_MAX) {
                 const match *m = &rd->all.v[i];
                 said = 1;
                 on_point |= m->set != 1 ||
                             !qz_rubric_c_misc(rd->r, pattern(rd->r, 1, m->pat)->owner).off_point;
+                if (m->set == 1) {
+                    qz_misc_info mi = qz_rubric_c_misc(rd->r, pattern(rd->r, 1, m->pat)->owner);
+                    replaced |= mi.replaces;
+                    /* a wrong claim of no part: the answer the correction settles on */
+                    whole |= !mi.replaces && !mi.off_point;
+                }
             }
         for (size_t i = 0; i < a; i++)
             if (rd->all.v[i].pat != SIZE_MAX) {
@@ -1889,10 +1897,15 @@ static void settle(reader *rd)
         } else if (before) {
             rd->out->unsure = 1;
         }
-        for (size_t i = 0; i < a; i++)
+        /* "(1) encoder is enough. (2) [CLS]. Actually, (1) a decoder is needed": the
+         * correction takes back the key ideas it states wrongly, and keeps the others */
+        for (size_t i = 0; i < a; i++) {
+            size_t idea = rd->all.v[i].set == 0 && rd->all.v[i].pat != SIZE_MAX
+                              ? pattern(rd->r, 0, rd->all.v[i].pat)->owner : SIZE_MAX;
             if (!said || !on_point || rd->seg_turn[k] || rd->seg_restart[k] ||
-                rd->all.v[i].set != 0)
+                rd->all.v[i].set != 0 || whole || (idea < 32 && (replaced >> idea & 1)))
                 rd->all.v[i].pat = SIZE_MAX;
+        }
     }
 }
 

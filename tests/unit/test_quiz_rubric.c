@@ -428,7 +428,8 @@ static void test_ends_on(void **state)
     (void)state;
     roles("Q comes from the encoder. No wait, Q comes from the decoder.", "I0 M");
     roles("Q comes from the encoder, no sorry, from the decoder; K and V from the encoder.", "I01 M");
-    roles("Q comes from the decoder. Sorry, I mean Q comes from the encoder.", "I0 M0");
+    /* the correction states Q's key idea wrongly: it takes that idea back */
+    roles("Q comes from the decoder. Sorry, I mean Q comes from the encoder.", "I M0");
     roles("Q comes from the decoder. Actually no, K and V come from the decoder.", "I0 M1");
     roles("Q 来自编码器。不对，Q 来自解码器。", "I0 M");
     roles("Q comes from the encoder and K and V from the decoder. No wait, the other way round.",
