@@ -232,8 +232,10 @@ static const qz_concept role_ideas[] = {
     {.concept = "K, V from the encoder", .required = 1, .statement = {role_kv, 6, 0, from_enc, 1}},
 };
 static const qz_misconception role_miscs[] = {
-    {.name = "q-enc", .feedback = "Q is the decoder's", .statement = {role_q, 4, 0, from_enc, 1}},
-    {.name = "kv-dec", .feedback = "K, V are the encoder's", .statement = {role_kv, 6, 0, from_dec, 1}},
+    {.name = "q-enc", .feedback = "Q is the decoder's", .replaces = 1ul << 0,
+     .statement = {role_q, 4, 0, from_enc, 1}},
+    {.name = "kv-dec", .feedback = "K, V are the encoder's", .replaces = 1ul << 1,
+     .statement = {role_kv, 6, 0, from_dec, 1}},
 };
 
 /* What the answer states: "I" key ideas found, "M" misconceptions stated, "D" denied,
