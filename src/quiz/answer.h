@@ -27,6 +27,10 @@ typedef struct qz_gloss {
     const char *words;        /* "rains | it rains | rain": alternatives split by '|' */
 } qz_gloss;
 
+/* The alternatives of a gloss's words ("rains | it rains"), spaces trimmed, empty ones
+ * skipped: up to max spans into alt[] and len[] (pointers into words). Returns how many. */
+size_t qz_gloss_alts(const char *words, const char **alt, size_t *len, size_t max);
+
 /* What the reader knows of the question. All borrowed; everything may be 0 / NULL. */
 typedef struct qz_read_opts {
     size_t want;              /* how many values are asked (0 = unknown); reads "0,155"

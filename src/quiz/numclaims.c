@@ -90,22 +90,10 @@ static size_t nearest_token(const qz_numctx *c, const char *s, const char *a, co
         size_t lens[16], n_alts = 0;
         alts[n_alts] = c->q->tokens[t];
         lens[n_alts++] = strlen(c->q->tokens[t]);
-        for (size_t g = 0; g < c->q->n_glosses && n_alts < 16; g++) {
-            if (c->q->glosses[g].token != t)
-                continue;
-            for (const char *w = c->q->glosses[g].words; *w && n_alts < 16;) {
-                while (*w == ' ' || *w == '|')
-                    w++;
-                size_t l = strcspn(w, "|");
-                while (l && w[l - 1] == ' ')
-                    l--;
-                if (l) {
-                    alts[n_alts] = w;
-                    lens[n_alts++] = l;
-                }
-                w += strcspn(w, "|");
-            }
-        }
+        for (size_t g = 0; g < c->q->n_glosses && n_alts < 16; g++)
+            if (c->q->glosses[g].token == t)
+                n_alts += qz_gloss_alts(c->q->glosses[g].words, alts + n_alts, lens + n_alts,
+                                        16 - n_alts);
         for (size_t k = 0; k < n_alts; k++)
             for (const char *q = a; q + lens[k] <= b; q++) {
                 if (strncasecmp(q, alts[k], lens[k]) || !edge(s, q, 0) || !edge(s, q + lens[k], 1))

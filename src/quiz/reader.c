@@ -19,7 +19,8 @@ enum wkind {
     W_LINK,     /* a step and its result: "is", "equals", 等于, 是, 为 */
     W_PREFIX,   /* "about", 约: before a value; a link only between two values glued to it */
     W_CONCL,    /* the values after it are the answer: "therefore", 所以 */
-    W_RETRACT,  /* the same, taking back the values before: "no wait", "actually", 不对 */
+    W_RETRACT,  /* the same, taking back the values before: "actually", "instead" */
+    W_DISOWN,   /* the same, taking them back even with no value after: 不对, "no wait" */
     W_FLEX,     /* a link between two values ("1.35/9.75 得 0.14"), else W_CONCL: 得, 即, so */
     W_ANSWER,   /* the values after it are the answer, labels may stand before it: 答案 */
     W_EACH,     /* one value said of all asked: "each", "both", 都是 */
@@ -58,15 +59,15 @@ static const struct {
     {"finally", W_CONCL}, {"answer", W_ANSWER}, {"answers", W_ANSWER}, {"result", W_ANSWER},
     {"results", W_ANSWER}, {"final", W_ANSWER}, {"actually", W_RETRACT}, {"i mean", W_RETRACT},
     {"correction", W_RETRACT}, {"sorry", W_RETRACT}, {"instead", W_RETRACT}, {"rather", W_RETRACT},
-    {"no wait", W_RETRACT},
+    {"no wait", W_DISOWN},
     {"所以", W_CONCL}, {"因此", W_CONCL}, {"因而", W_CONCL}, {"于是", W_CONCL}, {"故", W_CONCL},
     {"答案", W_ANSWER}, {"结果", W_ANSWER}, {"最终", W_ANSWER}, {"最后", W_ANSWER}, {"答", W_ANSWER},
-    {"得到", W_FLEX}, {"得出", W_FLEX}, {"算得", W_FLEX}, {"算出", W_FLEX}, {"更正", W_RETRACT},
+    {"得到", W_FLEX}, {"得出", W_FLEX}, {"算得", W_FLEX}, {"算出", W_FLEX}, {"更正", W_DISOWN},
     {"改为", W_RETRACT}, {"应该是", W_CONCL}, {"应为", W_CONCL}, {"其实", W_RETRACT},
-    {"不对", W_RETRACT}, {"纠正", W_RETRACT},
-    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_RETRACT}, {"wait", W_RETRACT},
-    {"oops", W_RETRACT}, {"scratch that", W_RETRACT}, {"说错了", W_RETRACT}, {"算错了", W_RETRACT},
-    {"写错了", W_RETRACT}, {"改一下", W_RETRACT}, {"等等", W_RETRACT}, {"改成", W_RETRACT},
+    {"不对", W_DISOWN}, {"纠正", W_DISOWN},
+    {"总之", W_CONCL}, {"综上", W_CONCL}, {"则", W_CONCL}, {"hmm no", W_DISOWN}, {"wait", W_DISOWN},
+    {"oops", W_DISOWN}, {"scratch that", W_DISOWN}, {"说错了", W_DISOWN}, {"算错了", W_DISOWN},
+    {"写错了", W_DISOWN}, {"改一下", W_RETRACT}, {"等等", W_DISOWN}, {"改成", W_RETRACT},
     /* worked again: "Redo: …", 重算： */
     {"redo", W_RETRACT}, {"redoing", W_RETRACT}, {"redone", W_RETRACT}, {"recompute", W_RETRACT},
     {"recomputed", W_RETRACT}, {"recomputing", W_RETRACT}, {"recalculate", W_RETRACT},
@@ -78,8 +79,8 @@ static const struct {
     {"三位小数", W_FILLER}, {"三位", W_FILLER}, {"位小数", W_FILLER},
     /* the values before are taken back: "…, but that's not softmax", 这是错的 */
     {"wrong", W_RETRACT}, {"mistake", W_RETRACT}, {"not softmax", W_RETRACT},
-    {"not right", W_RETRACT}, {"not correct", W_RETRACT}, {"错了", W_RETRACT}, {"是错的", W_RETRACT},
-    {"错误", W_RETRACT}, {"不是 softmax", W_RETRACT}, {"不正确", W_RETRACT},
+    {"not right", W_DISOWN}, {"not correct", W_DISOWN}, {"错了", W_RETRACT}, {"是错的", W_DISOWN},
+    {"错误", W_RETRACT}, {"不是 softmax", W_RETRACT}, {"不正确", W_DISOWN},
     /* the step a value is worked with, not a quantity: "with exp:", 除以总和： */
     {"with", W_WITH}, {"using", W_WITH}, {"除以", W_WITH}, {"divided by", W_WITH},
     {"divide by", W_WITH}, {"dividing by", W_WITH}, {"没取指数", W_FILLER}, {"没做指数", W_FILLER},
@@ -119,18 +120,24 @@ static const struct {
     {"都约为", W_EACH}, {"都大约", W_EACH},
 };
 
-/* Correction words that take the values before back even when no value follows them: the
- * student disowns them ("0.14 0.17。不对，还要乘 V", "… no wait."); "actually", "instead",
- * "wrong" at the end may be a remark about something else. p: the word as written. */
-static int disowning(const char *p, size_t l)
+size_t qz_gloss_alts(const char *words, const char **alt, size_t *len, size_t max)
 {
-    static const char *const strong[] = {"不对", "no wait", "wait", "hmm no", "oops", "说错了",
-                                         "算错了", "写错了", "等等", "更正", "纠正", "scratch that",
-                                         "not right", "not correct", "是错的", "不正确", NULL};
-    for (size_t i = 0; strong[i]; i++)
-        if (strlen(strong[i]) == l && !strncasecmp(p, strong[i], l))
-            return 1;
-    return 0;
+    size_t n_alt = 0;
+    for (const char *w = words; w && *w && n_alt < max;) {
+        const char *bar = strchr(w, '|');
+        size_t n = bar ? (size_t)(bar - w) : strlen(w);
+        const char *a = w;
+        while (n && *a == ' ')
+            a++, n--;
+        while (n && a[n - 1] == ' ')
+            n--;
+        if (n) {
+            alt[n_alt] = a;
+            len[n_alt++] = n;
+        }
+        w = bar ? bar + 1 : NULL;
+    }
+    return n_alt;
 }
 
 enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
@@ -235,27 +242,20 @@ static size_t word_at(const reader *r, const char *p, enum wkind *kind, long *to
         }
     }
     for (size_t g = 0; g < o->n_glosses; g++) {
-        const char *w = o->glosses[g].words;
-        while (w && *w) {
-            const char *bar = strchr(w, '|');
-            size_t n = bar ? (size_t)(bar - w) : strlen(w);
+        const char *alts[16];
+        size_t lens[16], n_alts = qz_gloss_alts(o->glosses[g].words, alts, lens, 16);
+        for (size_t k = 0; k < n_alts; k++) {
             char alt[QZ_LABEL_MAX];
-            const char *a = w;
-            while (n && *a == ' ')
-                a++, n--;
-            while (n && a[n - 1] == ' ')
-                n--;
-            if (n && n < sizeof alt && o->glosses[g].token < o->n_tokens) {
-                memcpy(alt, a, n);
-                alt[n] = '\0';
-                size_t l = match(text, p, alt);
-                if (l > best) {
-                    best = l;
-                    *kind = W_LABEL;
-                    *token = (long)o->glosses[g].token;
-                }
+            if (lens[k] >= sizeof alt || o->glosses[g].token >= o->n_tokens)
+                continue;
+            memcpy(alt, alts[k], lens[k]);
+            alt[lens[k]] = '\0';
+            size_t l = match(text, p, alt);
+            if (l > best) {
+                best = l;
+                *kind = W_LABEL;
+                *token = (long)o->glosses[g].token;
             }
-            w = bar ? bar + 1 : NULL;
         }
     }
     for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++) {
@@ -311,9 +311,10 @@ static const char *read_word(reader *r, size_t i)
         case W_PREFIX: add(r, glued_link ? IT_LINK : IT_PREFIX, -1, NULL, 0); break;
         case W_CONCL: add(r, IT_CONCL, -1, NULL, 0); break;
         case W_RETRACT:
+        case W_DISOWN:
             add(r, IT_CONCL, -1, NULL, 0);
             r->it[r->n - 1].retract = 1;
-            r->it[r->n - 1].disown = disowning(p, l);
+            r->it[r->n - 1].disown = k == W_DISOWN;
             break;
         case W_FLEX:
             add(r, IT_CONCL, -1, NULL, 0);
