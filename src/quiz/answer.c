@@ -141,6 +141,46 @@ static int latex_brace(outbuf *b, latex_state *st, char c, long at)
     return 0;
 }
 
+/* A Chinese numeral digit at p (零 〇 一 … 九): its value, and *len its bytes; -1 when none. */
+static int cn_digit(const char *p, size_t *len)
+{
+    static const char *const d[] = {"零", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+    for (int i = 0; i < 10; i++)
+        if ((*len = starts(p, d[i])))
+            return i;
+    if ((*len = starts(p, "〇")))
+        return 0;
+    return -1;
+}
+
+/* "零点一四" (0.14) read out digit by digit: the bytes it spans (0 when p starts no
+ * such number), its ASCII digits in buf. Only a run of digits, 点, and a run of digits:
+ * 一点 alone ("a little") and 十 are no such number. */
+static size_t cn_decimal(const char *p, char *buf, size_t cap)
+{
+    const char *q = p;
+    size_t n = 0, len = 0;
+    int d, before = 0, after = 0;
+    while ((d = cn_digit(q, &len)) >= 0 && n + 2 < cap) {
+        buf[n++] = (char)('0' + d);
+        q += len;
+        before++;
+    }
+    if (!before || !(len = starts(q, "点")))
+        return 0;
+    q += len;
+    buf[n++] = '.';
+    while ((d = cn_digit(q, &len)) >= 0 && n + 1 < cap) {
+        buf[n++] = (char)('0' + d);
+        q += len;
+        after++;
+    }
+    if (!after || (before == 1 && buf[0] == '1' && after == 1 && !strncmp(p, "一点", 6)))
+        return 0;   /* 一点一 is too like 一点一点 ("little by little") to read */
+    buf[n] = '\0';
+    return (size_t)(q - p);
+}
+
 int qz_normalise(const char *text, char **out, long **orig)
 {
     outbuf b = {0};
@@ -163,6 +203,13 @@ int qz_normalise(const char *text, char **out, long **orig)
             in_super = 0;
             if (rc)
                 break;
+        }
+        char digits[32];
+        size_t cn = cn_decimal(p, digits, sizeof digits);
+        if (cn) {   /* 零点一四 */
+            rc = put(&b, digits, strlen(digits), at);
+            p += cn;
+            continue;
         }
         if (u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99) {   /* ０ … ９ */
             char c = (char)('0' + (u[2] - 0x90));
@@ -552,6 +599,7 @@ typedef struct parser {
     int soft;             /* failed where a number was missing: not arithmetic */
     int depth;            /* parentheses open */
     int literal;          /* the current value is one literal so far */
+    int divides;          /* the value holds a division ("1.35/9.75") */
     int percent;
     int decimals;
 } parser;
@@ -700,6 +748,7 @@ static int parse_product(parser *ps, double *out)
         if (op->kind == T_OP)
             ps->i++;
         ps->literal = 0;
+        ps->divides |= how == '/';
         double y;
         if ((rc = parse_unary(ps, &y)))
             break;
@@ -788,6 +837,7 @@ int qz_parse_value(const qz_lexer *lx, size_t *i, qz_value *v, int *soft)
         v->x = 0.0;   /* -0 is 0 */
     v->percent = ps.percent;
     v->computed = !ps.literal;
+    v->divided = ps.divides;
     v->decimals = ps.literal ? (ps.decimals > QZ_MAX_DECIMALS ? QZ_MAX_DECIMALS : ps.decimals) : -1;
     v->offset = lx->orig[start->s - lx->text];
     *i = ps.i;

@@ -49,6 +49,8 @@ typedef struct qz_value {
     double x;                 /* the value; a percentage is already divided by 100 */
     int percent;              /* written with a % sign */
     int computed;             /* written as arithmetic (1.35/9.75), not one literal */
+    int divided;              /* computed with a division left to do (1.35/9.75; not
+                               * 1.38×10⁻¹) */
     int decimals;             /* decimal places of a literal, in fraction units
                                * (14% → 2, 0.138 → 3); -1 when computed */
     int steps;                /* the result of a chain of steps ("e^0.3/9.75 ≈ 0.14")

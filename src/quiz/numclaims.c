@@ -12,14 +12,32 @@
 #include "quiz/internal.h"
 #include "quiz/lang.h"
 
-/* Is x another quantity of token i the student may write beside the weights: its
- * score or its exp (a worked step, not a claim about the weight)? */
-static int worked_step(const qz_numctx *c, size_t i, double x)
+static int near_step(double x, double q)
 {
-    double s = c->row_s[i];
-    if (!isfinite(s))
-        return 0;
-    return fabs(x - s) <= 0.011 || fabs(x - exp(s)) <= 0.011 * (exp(s) > 1 ? exp(s) : 1);
+    return fabs(x - q) <= 0.011 * (q > 1 ? q : 1);
+}
+
+/* Is x a quantity of the working the student may write beside the weights, whatever
+ * token it is written next to: a score, an exp of one, an exp shifted by the largest
+ * score (the stable softmax: e^(0.3−1.2) = 0.41), or either sum of them? A worked step,
+ * not a claim about a weight. */
+static int worked_step(const qz_numctx *c, double x)
+{
+    double top = -INFINITY, sum = 0, sum_shifted = 0;
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i]) && c->row_s[i] > top)
+            top = c->row_s[i];
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i])) {
+            sum += exp(c->row_s[i]);
+            sum_shifted += exp(c->row_s[i] - top);
+        }
+    for (size_t i = 0; i < c->row_n; i++) {
+        double s = c->row_s[i];
+        if (isfinite(s) && (near_step(x, s) || near_step(x, exp(s)) || near_step(x, exp(s - top))))
+            return 1;
+    }
+    return near_step(x, sum) || near_step(x, sum_shifted);
 }
 
 /* Weights of tokens not asked, off by more than the question's room for a right value. */
@@ -33,7 +51,7 @@ static size_t wrong_weights(const qz_numctx *c, const qz_numbers *nums, FILE *fb
             continue;
         size_t i = (size_t)v->token;
         double room = c->n ? c->tol[0] : 0.01;
-        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, i, v->x))
+        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, v->x))
             continue;
         fprintf(fb, qz_tr(c->lang, "  %s: %g  ✗  (engine: %.4f): a weight of a token not asked, "
                                    "stated wrongly\n"),
@@ -45,7 +63,8 @@ static size_t wrong_weights(const qz_numctx *c, const qz_numbers *nums, FILE *fb
 
 static int is_clause_end(const char *p)
 {
-    static const char *const marks[] = {"，", "；", "。", "！", "？", ",", ";", "!", "?", "\n", NULL};
+    static const char *const marks[] = {"，", "；", "。", "！", "？", ",", ";", "!", "?", "\n",
+                                        "（", "）", "(", ")", NULL};
     for (size_t i = 0; marks[i]; i++)
         if (!strncmp(p, marks[i], strlen(marks[i])))
             return (int)strlen(marks[i]);
@@ -65,6 +84,11 @@ static int edge(const char *s, const char *p, int after)
         return !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'));
     static const char *const ok[] = {"“", "”", "「", "」", "‘", "’", "《", "》", "（", "）", "的",
                                      "是", "里", "给", "，", "；", "。", "：", "、", NULL};
+    /* after a token's name only: 伞自己, 伞本身, 伞对自己 */
+    static const char *const ok_after[] = {"自己", "本身", "自身", "对", "最", "权重", NULL};
+    for (size_t i = 0; after && ok_after[i]; i++)
+        if (!strncmp(p, ok_after[i], strlen(ok_after[i])))
+            return 1;
     for (size_t i = 0; ok[i]; i++) {
         size_t l = strlen(ok[i]);
         if (after ? !strncmp(p, ok[i], l) : (p - s >= (long)l && !strncmp(p - l, ok[i], l)))

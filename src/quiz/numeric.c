@@ -122,10 +122,13 @@ static size_t slot_of_token(const qz_numctx *c, long k)
     return c->slot_of[k];
 }
 
+/* dec[] of a value left as a division ("1.35/9.75"), below -1 (other arithmetic) */
+#define DEC_RATIO (-2)
+
 static void take(const qz_value *v, size_t slot, double *given, int *dec, int *ok)
 {
     given[slot] = v->x;
-    dec[slot] = v->decimals;
+    dec[slot] = v->computed && v->divided ? DEC_RATIO : v->decimals;
     ok[slot] = 0;
 }
 
@@ -420,16 +423,40 @@ static void set_expected(const qz_numctx *c, qz_result *out)
     out->expected = buf;
 }
 
+/* Is given[j] the expected value rounded to the fewer decimals the student wrote
+ * (0.1 and 0.2 for 0.1384 and 0.1691 at one decimal)? */
+static int coarser_right(const qz_numctx *c, size_t j, const double *given, const int *dec)
+{
+    if (c->decimals < 0 || dec[j] < 0 || dec[j] >= c->decimals)
+        return 0;
+    double p = pow(10.0, dec[j]);
+    return fabs(given[j] - round(c->want[j] * p) / p) < 1e-9;
+}
+
 /* Every wrong value within two tolerances (0.13 for 0.1384 at 2 decimals: cut off,
- * not rounded): the computation is right. */
-static int near_misses(const qz_numctx *c, const double *given, const int *ok)
+ * not rounded) or right at fewer decimals than asked: the computation is right, the
+ * writing is not, as teachers mark it (partly right). */
+static int near_misses(const qz_numctx *c, const double *given, const int *dec, const int *ok)
 {
     for (size_t j = 0; j < c->n; j++)
-        if (ok[j] == 0 && fabs(given[j] - c->want[j]) > 2 * qz_near_tol(c, j) * (1 + 1e-9))
+        if (ok[j] == 0 && fabs(given[j] - c->want[j]) > 2 * qz_near_tol(c, j) * (1 + 1e-9) &&
+            !coarser_right(c, j, given, dec))
             return 0;
         else if (ok[j] == MISSING)
             return 0;
     return 1;
+}
+
+/* Right values left as arithmetic ("1.35/9.75 and 1.65/9.75"): the question asks for
+ * them worked out to its decimals. */
+static int unevaluated(const qz_numctx *c, const int *dec)
+{
+    if (c->decimals < 0)
+        return 0;
+    for (size_t j = 0; j < c->n; j++)
+        if (dec[j] == DEC_RATIO)
+            return 1;
+    return 0;
 }
 
 static void judge(const qz_numctx *c, const double *given, const int *dec, int *ok, qz_result *out,
@@ -451,6 +478,21 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
         fputs(false_claims, fb);
         if (notes && *notes)
             fputs(notes, fb);
+        return;
+    }
+    if (n_ok == c->n && unevaluated(c, dec)) {
+        out->verdict = QZ_PARTIAL;
+        out->score = 0.5;
+        out->mistake = QZ_M_NONE;
+        fprintf(fb, qz_tr(L, "Partly right.\n"));
+        out->body_at = qz_fb_pos(fb);
+        fprintf(fb, qz_tr(L, "The working is right, but the values are left as arithmetic: work "
+                             "each one out to %d decimals.\n"), c->decimals);
+        if (notes && *notes)
+            fputs(notes, fb);
+        out->reveal_at = qz_fb_pos(fb);
+        report_expected(c, fb);
+        qz_walk_steps(c, fb);
         return;
     }
     if (n_ok == c->n) {
@@ -482,7 +524,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
                  m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE || m == QZ_M_SIGMOID;
     int partly = m != QZ_M_SWAPPED && !method &&
                  (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
-                  (m == QZ_M_ROUNDING && near_misses(c, given, ok)));
+                  (m == QZ_M_ROUNDING && near_misses(c, given, dec, ok)));
     fprintf(fb, partly ? qz_tr(L, "Partly right.\n") : qz_tr(L, "Not right.\n"));
     out->body_at = qz_fb_pos(fb);
     report_values(c, given, dec, ok, 0, m == QZ_M_ROUNDING, fb);

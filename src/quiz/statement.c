@@ -850,6 +850,13 @@ static void owners(sentence *s, long *owner)
                 if (o >= 0 && m->kind == M_CLAIM && !pronoun && noun_claim_between(s, from, m->a, m))
                     o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
             }
+            /* "K and V come from the encoder. It is how the decoder gets …": in a sentence
+             * said of the group carried from the one before, a side named with no word of
+             * origin before it (from, 来自) acts or is acted on; it is not where that group
+             * comes from */
+            if (o >= 0 && m->kind == M_CLAIM && s->run_first[o] == s->run_end[o] &&
+                qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a && !origin_before(s, m->a))
+                o = -1;
             /* "It lets the decoder look at the encoder", "作用是让目标句关注源句": what is
              * looked at is not where the subject comes from; "one the encoder, the other
              * the decoder": said of neither in particular */
