@@ -5,6 +5,7 @@
 #include "quiz/statement.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "quiz/compiled.h"
 
@@ -79,9 +80,80 @@ int qz_answer_tautology(const qz_text *t)
     return 0;
 }
 
+/* Is the item [a, b) one of the field's notations a term list holds: O(1), O(n²),
+ * [CLS]? */
+static int notation_item(const char *a, const char *b)
+{
+    size_t n = (size_t)(b - a);
+    if (n >= 4 && (a[0] == 'O' || a[0] == 'o') && a[1] == '(' && b[-1] == ')')
+        return 1;
+    return n == 5 && !strncasecmp(a, "[cls]", 5);
+}
+
+/* Words that state something in English: a verb, an article, a preposition, a
+ * conjunction of clauses. A list of the field's terms holds none of them. */
+static int stating_word(const char *a, const char *b)
+{
+    static const char *const w[] = {
+        "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do", "does",
+        "did", "can", "could", "will", "would", "should", "may", "might", "must", "need",
+        "needs", "needed", "the", "a", "an", "of", "to", "from", "in", "on", "at", "by", "with",
+        "for", "as", "that", "this", "it", "its", "they", "them", "their", "which", "who",
+        "what", "when", "where", "how", "why", "than", "then", "so", "because", "since", "but",
+        "or", "not", "no", "only", "also", "just", "very", "more", "less", "use", "uses",
+        "using", "used", "make", "makes", "get", "gets", "give", "gives", "come", "comes",
+        "look", "looks", "see", "sees", "i", "we", "you", "there", "if", "into", "over",
+        "between", "while", "via", "per", "like", "and", "vs", "versus", "instead", "each",
+        "every", "read", "reads", "take", "takes", "goes", "go", "passes", "pass", "grows",
+        "grow", "stays", "keeps", "keep", "enough", "needs", "don't", "doesn't", "isn't",
+        "aren't", "can't", "cannot", "won't"};
+    size_t n = (size_t)(b - a);
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (strlen(w[i]) == n && !strncasecmp(a, w[i], n))
+            return 1;
+    return 0;
+}
+
+/* Terms with spaces between them and nothing else, in any language, seven or more:
+ * "query key value multi head attention long range positional encoding O(1)",
+ * "encoder decoder CLS softmax pooling attention both", 长距离依赖 梯度消失 并行 全局
+ * O(1) O(n) 位置编码 多头. No mark between them (a comma orders a terse answer: "RNN
+ * O(n) steps, attention O(1)"), no word that states (stating_word), no Han verb
+ * (han_verbs), no number outside a notation. */
+static int spaced_words(const char *s, const char *const *han_verbs, size_t n_verbs)
+{
+    size_t items = 0;
+    for (const char *p = s; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *a = p;
+        while (*p && *p != ' ')
+            p++;
+        items++;
+        if (notation_item(a, p))
+            continue;
+        if (stating_word(a, p))
+            return 0;
+        for (const unsigned char *q = (const unsigned char *)a; q < (const unsigned char *)p; q++) {
+            if (*q < 0x80 && !((*q | 32) >= 'a' && (*q | 32) <= 'z') && *q != '-' && *q != '_')
+                return 0;   /* digits, marks, signs */
+            if (*q >= 0xe4 && *q <= 0xe9)
+                for (size_t v = 0; v < n_verbs; v++)
+                    if (!strncmp((const char *)q, han_verbs[v], strlen(han_verbs[v])))
+                        return 0;
+            if (*q >= 0x80 && !(*q >= 0xe4 && *q <= 0xe9) && (*q & 0xc0) != 0x80)
+                return 0;   /* punctuation and symbols outside ASCII: ，√ */
+        }
+    }
+    return items >= 7;
+}
+
 /* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度", "缩放 方差
  * 饱和 梯度"): four
- * or more short items, no verb among them, no number, no notation. */
+ * or more short items, no verb among them, no number, no notation; or seven terms or more
+ * in any language (spaced_words). */
 int qz_answer_spaced_terms(const char *s)
 {
     static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
@@ -90,6 +162,8 @@ int qz_answer_spaced_terms(const char *s)
                                         "做", "看", "传", "变", "可", "得", "需", "只", "都"};
     /* terms of the field that hold one of them and say nothing: 饱和 is no 和 */
     static const char *const words[] = {"饱和", "变量", "变换", "对数", "对角", "可学习", "得分"};
+    if (spaced_words(s, verbs, sizeof verbs / sizeof verbs[0]))
+        return 1;
     size_t items = 0, han_items = 0, width = 0;
     int han = 0;
     for (const unsigned char *p = (const unsigned char *)s;; p++) {
