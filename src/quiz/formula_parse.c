@@ -223,17 +223,20 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
         if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
             e = k;
     /* A step after a whole formula that has its V is the start of a sentence about it:
-     * "softmax(QKᵀ/√dₖ)V，除以根号dk是为了…" (a chain of steps ends on V: "…，再乘 V"). */
+     * "softmax(QKᵀ/√dₖ)V，除以根号dk是为了…" (a chain of steps ends on V: "…，再乘 V");
+     * after a sentence break (—, ;) it is, whatever it names: "softmax(QKᵀ/√dₖ)V —— 先算 Q
+     * 和 K 的点积…" tells the formula again in words. */
     for (int cut = 1; cut;) {
         cut = 0;
         int depth = 0;
         size_t last = e;
         for (size_t k = s; k < e; k++) {
             depth += (T->t[k].kind == F_LPAR) - (T->t[k].kind == F_RPAR);
-            if (!depth && T->t[k].kind == F_COMMA)
+            if (!depth && (T->t[k].kind == F_COMMA || T->t[k].kind == F_SEP))
                 last = k;
         }
-        if (last < e && !qkv_in(T, last + 1, e) && run_complete(T, s, last) && has_v(T, s, last)) {
+        if (last < e && (T->t[last].kind == F_SEP || !qkv_in(T, last + 1, e)) &&
+            run_complete(T, s, last) && has_v(T, s, last)) {
             e = last;
             cut = 1;
         }

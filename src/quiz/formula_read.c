@@ -63,7 +63,7 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x2014: return ";";                        /* — between a formula and words */
     case 0x2217: case 0x22c5: case 0x00b7: case 0x2219: case 0x2022: case 0x00d7: return "*";
     case 0x2215: case 0x2044: case 0x00f7: return "/";
-    case 0x1d40: return "^T";                       /* ᵀ */
+    case 0x1d40: case 0x1d57: return "^T";          /* ᵀ, and ᵗ typed for it */
     case 0x22a4: return "\\top ";                   /* ⊤ */
     case 0x2096: return "_k";                       /* ₖ */
     case 0x221a: return "\\sqrt ";                  /* √ */
@@ -317,6 +317,8 @@ static const word words[] = {
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
+    {"the soft max of", F_NAME, 1, "softmax"}, {"soft max of", F_NAME, 1, "softmax"},
+    {"soft max", F_NAME, 0, "softmax"}, {"soft-max", F_NAME, 0, "softmax"},
     /* "…, softmax them, multiply by V": the softmax of what came before */
     {"softmax them", F_NAME, 0, "softmax"}, {"softmax it", F_NAME, 0, "softmax"},
     {"softmax that", F_NAME, 0, "softmax"}, {"softmax the result", F_NAME, 0, "softmax"},
