@@ -97,7 +97,9 @@ static void test_q3_tolerance(void **state)
     qz_question t = q3();
     t.decimals = 4;
     t.tolerance = 0.0001;   /* the question's own tolerance wins */
-    expect(&t, "0.14 0.17", QZ_WRONG, QZ_M_ROUNDING, "下雨: give 4 decimals, not 2");
+    /* right at fewer decimals than asked: partly right, the decimals named */
+    expect(&t, "0.14 0.17", QZ_PARTIAL, QZ_M_ROUNDING, "下雨: give 4 decimals, not 2");
+    expect(&t, "0.13 0.17", QZ_WRONG, QZ_M_NONE, NULL);
     expect(&t, "0.1384 0.1690", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&t, "0.1386 0.1691", QZ_PARTIAL, QZ_M_NONE, NULL);
 }
@@ -353,7 +355,8 @@ static void test_attention_output(void **state)
     /* 0.2483·[1,2] + 0.2483·[3,4] + 0.5035·[5,6] = [3.5105, 4.5105] */
     expect(&q, "3.51 4.51", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "0.25 0.25 0.50", QZ_PARTIAL, QZ_M_WEIGHTS_NOT_OUTPUT, "the output");
-    expect(&q, "3.5 4.5", QZ_WRONG, QZ_M_ROUNDING, "give 2 decimals, not 1");
+    expect(&q, "3.5 4.5", QZ_PARTIAL, QZ_M_ROUNDING, "give 2 decimals, not 1");
+    expect(&q, "3.4 4.5", QZ_WRONG, QZ_M_NONE, NULL);
     expect(&q, "x", QZ_MALFORMED, QZ_M_NONE, NULL);
 }
 
