@@ -177,6 +177,10 @@ static size_t cn_decimal(const char *p, char *buf, size_t cap)
     }
     if (!after || (before == 1 && buf[0] == '1' && after == 1 && !strncmp(p, "一点", 6)))
         return 0;   /* 一点一 is too like 一点一点 ("little by little") to read */
+    static const char *const units[] = {"十", "百", "千", "万", "亿", "乘", "倍"};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+        if (starts(q, units[u]))
+            return 0;   /* 零点一四亿, 零点一四乘十: not the number alone */
     buf[n] = '\0';
     return (size_t)(q - p);
 }
@@ -205,10 +209,10 @@ int qz_normalise(const char *text, char **out, long **orig)
                 break;
         }
         char digits[32];
-        size_t cn = cn_decimal(p, digits, sizeof digits);
-        if (cn) {   /* 零点一四 */
-            rc = put(&b, digits, strlen(digits), at);
-            p += cn;
+        size_t neg = starts(p, "负"), cn = cn_decimal(p + neg, digits, sizeof digits);
+        if (cn) {   /* 零点一四, 负零点一四 */
+            rc = (neg && put(&b, "-", 1, at)) || put(&b, digits, strlen(digits), at);
+            p += neg + cn;
             continue;
         }
         if (u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99) {   /* ０ … ９ */

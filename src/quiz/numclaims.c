@@ -17,27 +17,25 @@ static int near_step(double x, double q)
     return fabs(x - q) <= 0.011 * (q > 1 ? q : 1);
 }
 
-/* Is x a quantity of the working the student may write beside the weights, whatever
- * token it is written next to: a score, an exp of one, an exp shifted by the largest
- * score (the stable softmax: e^(0.3−1.2) = 0.41), or either sum of them? A worked step,
- * not a claim about a weight. */
-static int worked_step(const qz_numctx *c, double x)
+/* Is v a quantity of the working the student may write beside the weights rather than
+ * a claim about token i's weight: i's score, its exp, or its exp shifted by the largest
+ * score (the stable softmax); or, at the end of a chain of steps ("exp(−0.9) = 0.407"),
+ * any token's exp or shifted exp (the chain may start at another token's score: "max
+ * 1.2: exp(−0.9) = 0.407")? */
+static int worked_step(const qz_numctx *c, size_t i, const qz_value *v)
 {
-    double top = -INFINITY, sum = 0, sum_shifted = 0;
-    for (size_t i = 0; i < c->row_n; i++)
-        if (isfinite(c->row_s[i]) && c->row_s[i] > top)
-            top = c->row_s[i];
-    for (size_t i = 0; i < c->row_n; i++)
-        if (isfinite(c->row_s[i])) {
-            sum += exp(c->row_s[i]);
-            sum_shifted += exp(c->row_s[i] - top);
-        }
-    for (size_t i = 0; i < c->row_n; i++) {
-        double s = c->row_s[i];
-        if (isfinite(s) && (near_step(x, s) || near_step(x, exp(s)) || near_step(x, exp(s - top))))
+    double top = -INFINITY, x = v->x;
+    for (size_t j = 0; j < c->row_n; j++)
+        if (isfinite(c->row_s[j]) && c->row_s[j] > top)
+            top = c->row_s[j];
+    for (size_t j = 0; j < c->row_n; j++) {
+        double s = c->row_s[j];
+        if (!isfinite(s) || (j != i && !v->steps))
+            continue;
+        if ((j == i && near_step(x, s)) || near_step(x, exp(s)) || near_step(x, exp(s - top)))
             return 1;
     }
-    return near_step(x, sum) || near_step(x, sum_shifted);
+    return 0;
 }
 
 /* Weights of tokens not asked, off by more than the question's room for a right value. */
@@ -51,7 +49,7 @@ static size_t wrong_weights(const qz_numctx *c, const qz_numbers *nums, FILE *fb
             continue;
         size_t i = (size_t)v->token;
         double room = c->n ? c->tol[0] : 0.01;
-        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, v->x))
+        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, i, v))
             continue;
         fprintf(fb, qz_tr(c->lang, "  %s: %g  ✗  (engine: %.4f): a weight of a token not asked, "
                                    "stated wrongly\n"),

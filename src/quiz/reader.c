@@ -609,18 +609,27 @@ static void pair_nearest(reader *r, int before)
                 pv = j;
                 break;
             }
+        /* "0.14 0.17 (伞 is the largest)": a label in an aside with no value of its own
+         * is a remark, it labels nothing outside */
+        if (g && !own)
+            continue;
         int seps_before = 0, seps_after = 0, link_after = 0, concl_before = 0, concl_after = 0;
+        int end_before = 0, end_after = 0;   /* a sentence ends between: . 。 ; ! ? */
         for (size_t j = pv == (size_t)-1 ? 0 : pv + 1; j < k; j++) {
             seps_before += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
             concl_before |= r->it[j].kind == IT_CONCL && !r->it[j].answer;
+            end_before |= r->it[j].kind == IT_SEP && r->it[j].op && strchr(".;!?", r->it[j].op);
         }
         for (size_t j = k + 1; j < nv && j < r->n; j++) {
             seps_after += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
             link_after |= r->it[j].kind == IT_LINK;
             concl_after |= r->it[j].kind == IT_CONCL && !r->it[j].answer;
+            end_after |= r->it[j].kind == IT_SEP && r->it[j].op && strchr(".;!?", r->it[j].op);
         }
-        /* a label does not reach over "so" / "no wait" / 所以 to a value */
-        if (concl_before)
+        /* a label does not reach over "so" / "no wait" / 所以 to a value, nor back over
+         * the end of a sentence ("0.14 0.17. 伞 is the largest": a remark after the
+         * values) */
+        if (concl_before || end_before)
             pv = (size_t)-1;
         if (concl_after)
             nv = r->n;

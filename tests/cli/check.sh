@@ -10,10 +10,19 @@ expect_eq "check q3 right: exit 0" 0 "$rc"
 expect_contains "check q3 right: verdict" "q3: correct (score 1)" "$out"
 expect_contains "check q3 right: engine value" "0.1384 ≈ 0.14" "$out"
 for a in "0.14, 0.17" "0.14;0.17" "下雨=0.14 没=0.17" "没: 0.17, 下雨: 0.14" "14% 17%" ".14 .17" \
-         "0,14 0,17" "1.384e-1 1.691e-1" "1.35/9.75 1.65/9.75" "exp(0.3)/9.75 exp(0.5)/9.75" \
-         "e^0.3/9.75 e^0.5/9.75"; do
+         "0,14 0,17" "1.384e-1 1.691e-1" "1.38×10⁻¹ 1.69×10⁻¹" "e^0.3/9.75 ≈ 0.14, e^0.5/9.75 ≈ 0.17" \
+         "零点一四，零点一七" "0.14 0.17. 伞 is the largest" "0.14, 0.17 (伞 is largest)"; do
   expect_status "check q3 '$a' is right" 0 chk q3 "$a" --no-save
 done
+# left as a division, or right at one decimal: partly right (an estimate to two decimals
+# is asked); wrong values in those forms are wrong
+for a in "1.35/9.75 1.65/9.75" "exp(0.3)/9.75 exp(0.5)/9.75" "e^0.3/9.75 e^0.5/9.75" "0.1 0.2"; do
+  expect_status "check q3 '$a' is partly right" 3 chk q3 "$a" --no-save
+done
+for a in "1.35/9.75 1.35/9.75" "0.2 0.1" "0.1 0.1" "负零点一四，负零点一七"; do
+  expect_status "check q3 '$a' is not right" 1 chk q3 "$a" --no-save
+done
+expect_status "check q3 Chinese numerals with a unit are no weights" 2 chk q3 "零点一四亿 零点一七亿" --no-save
 expect_status "check q3 forgot exp" 1 chk q3 "0.125 0.208"
 expect_status "check q3 one right, one wrong" 3 chk q3 "0.14 0.2"
 expect_status "check q3 percentages without %" 3 chk q3 "13.84 16.91"
