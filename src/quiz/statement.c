@@ -1282,6 +1282,7 @@ static int salad(const sentence *s)
             qz_tok_is(s->t, i, "<") || qz_tok_is(s->t, i, ">"))
             return 0;
     size_t terms = 0, items = 0, item_terms = 0, max_item = 0, run_terms = 0, max_run = 0;
+    size_t item_start = s->s0, dir_items = 0;   /* items that state something */
     int one_each = 1, any_term = 0;
     for (size_t i = s->s0; i <= s->s1;) {
         size_t cover = 0;
@@ -1322,10 +1323,39 @@ static int salad(const sentence *s)
             if (item_terms > max_item)
                 max_item = item_terms;
             item_terms = 0;
+            /* a statement: a direction said (even inside a longer phrase: "grows with
+             * dk"), or a subject and, after it, a claim ("softmax saturates") */
+            int dir = 0;
+            long subj_at = -1;
+            for (size_t k = 0; k < s->m.n && !dir; k++) {
+                const mention *x = &s->m.v[k];
+                if (x->virt || x->a < item_start || x->a >= i)
+                    continue;
+                dir = x->kind == M_DIR && x->dir != QZ_DIR_NONE;
+                if (x->kind == M_SUBJ && live(x) && (subj_at < 0 || (long)x->a < subj_at))
+                    subj_at = (long)x->a;
+            }
+            for (size_t k = 0; k < s->m.n && !dir && subj_at >= 0; k++) {
+                const mention *x = &s->m.v[k];
+                dir = x->kind == M_CLAIM && live(x) && !x->virt && (long)x->a > subj_at && x->a < i;
+            }
+            dir_items += dir;
         }
+        if (sep)
+            item_start = i + (cover ? cover : 1);
         i += cover ? cover : 1;
     }
-    return (items >= 3 && one_each) || max_item >= 5 || max_run >= 5;
+    /* short statements between commas ("variance grows with dk, softmax saturates,
+     * gradients vanish", 防止点积过大，softmax 饱和，梯度消失) say something: two items
+     * or more that state something are no list of terms */
+#ifdef QZ_STATEMENT_DEBUG
+    fprintf(stderr, "  salad: items %zu one_each %d dir_items %zu max_item %zu max_run %zu\n", items,
+            one_each, dir_items, max_item, max_run);
+    for (size_t k = 0; k < s->m.n; k++)
+        fprintf(stderr, "    m kind %d [%zu,%zu) dir %d dead %d virt %d\n", s->m.v[k].kind, s->m.v[k].a,
+                s->m.v[k].b, s->m.v[k].dir, s->m.v[k].dead, s->m.v[k].virt);
+#endif
+    return (items >= 3 && one_each && dir_items < 2) || max_item >= 5 || max_run >= 5;
 }
 
 /* Is a subject found where m is (the word is a subject, not said of one)? */
