@@ -205,14 +205,18 @@ int qz_answer_spaced_terms(const char *s)
     return items >= 4 && han_items >= 2 && 2 * han_items >= items;
 }
 
-/* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD, a
+/* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD and
+ * what it becomes read as GBK, 锟斤拷; 烫烫烫 and 屯屯屯 of unset memory; a
  * "?" inside a word: "?coder", "enc?dec"), keys hit at random (@#), doubled question
  * marks or semicolons of a broken input, or the answer cut off after a word that needs
  * more ("from the ...", "从 ……"). */
 int qz_answer_garbled(const char *s)
 {
     static const char *const marks[] = {"~~", "▯", "□", "\xef\xbf\xbd", "@#", "#@", "？？", "??",
-                                        "；；", ";;"};
+                                        "；；", ";;",
+                                        /* what Chinese systems show for lost or unset bytes:
+                                         * U+FFFD read as GBK, 0xCC and 0xCD bytes as GBK */
+                                        "锟斤拷", "烫烫烫", "屯屯屯"};
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (strstr(s, marks[i]))
             return 1;
