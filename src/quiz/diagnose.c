@@ -116,6 +116,20 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
                              "the exps of all the scores in the row, so that the weights add up to 1.\n"));
         return QZ_M_SIGMOID;
     }
+    /* The same share for every token, 1/n: the scores ignored. */
+    size_t visible = 0, given_all = 1;
+    for (size_t k = 0; k < c->row_n; k++)
+        visible += isfinite(c->row_s[k]) != 0;
+    for (size_t j = 0; j < c->n; j++)
+        given_all &= ok[j] != 2;   /* one value alone ("0.17") shows no method */
+    for (size_t j = 0; j < c->n; j++)
+        alt[j] = visible ? 1.0 / (double)visible : NAN;
+    if (visible > 1 && given_all && c->n > 1 && matches(c, given, ok, alt, 1)) {
+        fprintf(fb, qz_tr(L, "These give every token the same share, 1/%zu: softmax weighs each token by "
+                             "the exp of its own score, so higher scores get more.\n"),
+                visible);
+        return QZ_M_UNIFORM;
+    }
     /* One token's exp left out of the sum (often the query's own). */
     for (size_t k = 0; k < c->row_n; k++) {
         if (!isfinite(c->row_s[k]) || c->slot_of[k] != (size_t)-1)
@@ -321,7 +335,7 @@ qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, 
             wrong++;
             int found = 0;
             for (size_t i = 0; i < c->n && !found; i++)
-                found = i != j && near(c, i, given[j], c->want[i]);
+                found = i != j && ok[i] == 0 && near(c, i, given[j], c->want[i]);   /* "0.14 0.14" is no swap */
             swapped = found;
         }
         if (swapped && wrong) {

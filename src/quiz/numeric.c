@@ -521,7 +521,8 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
      * of each score, a token left out of the sum, no scaling or twice) is wrong even where one of its values
      * lands within the tolerance, as a teacher marks it. */
     int method = m == QZ_M_NO_EXP || m == QZ_M_NO_NORMALISE || m == QZ_M_LEFT_OUT_TOKEN ||
-                 m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE || m == QZ_M_SIGMOID;
+                 m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE || m == QZ_M_SIGMOID ||
+                 m == QZ_M_UNIFORM;
     int partly = m != QZ_M_SWAPPED && !method &&
                  (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
                   (m == QZ_M_ROUNDING && near_misses(c, given, dec, ok)));

@@ -231,6 +231,7 @@ typedef enum qz_mistake {
                              * breaks: a mistake of the question, a shape, NaN, an error) */
     QZ_M_SIGMOID,           /* a sigmoid of each score on its own, 1/(1+e^-s), instead of
                              * the softmax of the row */
+    QZ_M_UNIFORM,           /* the same share for every token, 1/n: the scores ignored */
 } qz_mistake;
 
 typedef struct qz_result {

@@ -609,9 +609,12 @@ static void pair_nearest(reader *r, int before)
                 pv = j;
                 break;
             }
-        /* "0.14 0.17 (伞 is the largest)": a label in an aside with no value of its own
-         * is a remark, it labels nothing outside */
-        if (g && !own)
+        /* "0.14 0.17 (伞 is the largest)": a label in an aside of words with no value of
+         * its own is a remark, it labels nothing outside ("w(下雨) = 0.14" does) */
+        int remark = 0;
+        for (size_t j = 0; g && !own && j < r->n && !remark; j++)
+            remark = r->it[j].group == g && (r->it[j].kind == IT_WORD || r->it[j].kind == IT_LINK);
+        if (remark)
             continue;
         int seps_before = 0, seps_after = 0, link_after = 0, concl_before = 0, concl_after = 0;
         int end_before = 0, end_after = 0;   /* a sentence ends between: . 。 ; ! ? */
