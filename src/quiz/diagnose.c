@@ -217,7 +217,10 @@ static void say_rounding(const qz_numctx *c, size_t j, int slip, const double *g
     if (slip == 1) {
         fprintf(fb, qz_tr(L, ": "));
         qz_put_num(fb, given[j], dec[j]);
-        fprintf(fb, qz_tr(L, " looks cut off after %d decimals: round the last digit instead.\n"), dec[j]);
+        fprintf(fb, qz_ntr(L, " looks cut off after %d decimal: round the last digit instead.\n",
+                           " looks cut off after %d decimals: round the last digit instead.\n",
+                           (unsigned long)dec[j]),
+                dec[j]);
     } else {
         fprintf(fb, qz_tr(L, ": give %d decimals, not %d.\n"),
                 c->decimals, dec[j]);
