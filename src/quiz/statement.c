@@ -871,6 +871,74 @@ static void owners(sentence *s, long *owner)
 
 static int has_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a);
 
+/* ---- role notes in parentheses */
+
+static int is_open(const sentence *s, size_t i)
+{
+    return qz_tok_is(s->t, i, "(") || qz_tok_is(s->t, i, "（");
+}
+
+static int is_close(const sentence *s, size_t i)
+{
+    return qz_tok_is(s->t, i, ")") || qz_tok_is(s->t, i, "）");
+}
+
+/* "the word being generated (decoder, Q) searches the sentence (encoder, K and V)",
+ * 解码器提问（Q），编码器提供答案库（K、V）: a short parenthesis that names one group of
+ * subjects is a note of roles. The group takes the claims inside it, or else those
+ * just before the parenthesis in its clause; the claims after it, in the sentence, are
+ * not said of that group. A parenthesis with neither ("Q (the query) comes from the
+ * decoder") is no note. */
+static void paren_roles(sentence *s, long *owner)
+{
+    for (size_t open = s->s0; open < s->s1; open++) {
+        if (!is_open(s, open))
+            continue;
+        size_t close = open + 1;
+        while (close < s->s1 && close - open <= 12 && !is_close(s, close) && !is_open(s, close))
+            close++;
+        if (close >= s->s1 || !is_close(s, close))
+            continue;
+        long run = -1;
+        int groups = 0, inside = 0, before = 0;
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind != M_SUBJ || !live(m) || m->a <= open || m->b > close || m->run < 0 ||
+                m->set == NEUTRAL || m->foil || m->object)
+                continue;   /* "（上一层的输出）": a layer is no subject of the rubric */
+            groups += run != m->run;
+            run = m->run;
+        }
+        if (groups != 1)
+            continue;
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind == M_CLAIM && live(m) && m->a > open && m->b <= close && !subject_at(s, m))
+                inside = 1;
+        }
+        /* the claims just before it: in its clause, no more than eight tokens before */
+        size_t from = open;
+        while (from > s->s0 && open - from < 8 && s->t->t[from - 1].kind != QZ_TK_MARK)
+            from--;
+        for (size_t k = 0; !inside && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind == M_CLAIM && live(m) && m->a >= from && m->b <= open && !subject_at(s, m))
+                before = 1;
+        }
+        if (!inside && !before)
+            continue;
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind != M_CLAIM || !live(m) || subject_at(s, m))
+                continue;
+            if (inside ? (m->a > open && m->b <= close) : (m->a >= from && m->b <= open))
+                owner[k] = run;
+            else if (m->a > close && owner[k] == run)
+                owner[k] = -1;
+        }
+    }
+}
+
 /* "Q and K, V come from the decoder and the encoder respectively": a group of subjects
  * whose parts are joined by "and" (和, 与) and a word that says "respectively" (分别,
  * 各自) gives the claims after it, up to the end of the clause, to its parts in order
@@ -1856,6 +1924,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         owner[k] = -1;
     owners(&s, owner);
     distribute(&s, owner);
+    paren_roles(&s, owner);
     if (salad(&s) || term_list(&s)) {
 #ifdef QZ_STATEMENT_DEBUG
         fprintf(stderr, "  salad at [%zu,%zu): salad %d, term list %d\n", s0, s1, salad(&s),

@@ -39,4 +39,23 @@ expect_status "q1 swapped (en) is wrong" 1 en q1 \
   "In self-attention information goes step by step, while an RNN connects any two positions in one step."
 expect_status "q1 swapped (zh) is wrong" 1 zh q1 "自注意力要逐步传递，而 RNN 任意两个位置一步到位。"
 expect_status "q1 right (en)" 0 en q1 "An RNN needs N steps to link words N apart, while self-attention links them in one step."
+
+# Roles noted in parentheses: the group named there takes the claim inside or just before
+# the parenthesis, not the one after it; the same notes turned round stay wrong.
+expect_status "q4 roles in parentheses (en)" 0 en q4 \
+  "In translation, the word being generated (decoder, Q) searches the source sentence (encoder, K and V) for what it needs."
+expect_status "q4 roles in parentheses after the side (zh)" 0 zh q4 \
+  "解码器提问（Q），编码器提供答案库（K、V），解码器据此从输入句子中取信息。"
+expect_status "q4 roles in parentheses, an analogy (zh)" 0 zh q4 \
+  "就像翻译时，写译文的人（解码器，出Q）边写边去看原文（编码器，出K、V）找对应的内容。"
+expect_status "q4 roles in parentheses turned round (zh): wrong" 1 zh q4 \
+  "编码器提问（Q），解码器提供答案库（K、V），编码器据此从输出句子中取信息。"
+expect_status "q4 a note that names a layer is no role (zh)" 0 zh q4 \
+  "Q 来自解码器（上一层的输出），K、V 来自编码器最后一层的输出。作用是让解码器在生成每个词时关注源句中相关的部分。"
+# A sentence said of the group before that names a side with no word of origin: the side
+# acts, it is not where that group comes from
+expect_status "q4 'it is how the decoder gets …' after the sources (en)" 3 en q4 \
+  "Q from the decoder, K and V from the encoder. It is how the decoder gets information about the source."
+expect_status "q4 a second sentence that says K and V come from the decoder stays wrong (en)" 1 en q4 \
+  "Q from the decoder, K and V from the encoder. No wait, they come from the decoder."
 rm -rf "$state"

@@ -1,0 +1,61 @@
+# attn-tutor check on kinds of text answers a class writes that the grader once misread:
+# keyword salads of spaced terms, short statements between commas, misconceptions beside
+# a right answer (partly right) or instead of it (wrong), and text no reader can read.
+. tests/lib.sh
+state=$(mktemp -d)
+export XDG_STATE_HOME="$state"
+en() { "$AT_BIN" --lang en check "$@" --no-save; }
+zh() { "$AT_BIN" --lang zh check "$@" --no-save; }
+
+# Seven terms or more with only spaces between them state nothing, in either language;
+# a terse answer with its commas or its words is no salad.
+expect_status "q1 spaced terms (en): salad, wrong" 1 en q1 \
+  "query key value multi head attention long range positional encoding O(1)"
+expect_status "q1 spaced terms (zh): salad, wrong" 1 zh q1 "长距离依赖 梯度消失 并行 全局 O(1) O(n) 位置编码 多头"
+expect_status "q5 spaced terms (en): salad, wrong" 1 en q5 "encoder decoder CLS softmax pooling attention both"
+expect_status "q1 terse with commas (en): right" 0 en q1 "RNN O(n) steps, self-attention O(1) direct"
+out=$(en q1 "query key value multi head attention long range positional encoding O(1)")
+expect_contains "q1 salad: says so" "lists terms but states nothing" "$out"
+# short statements between commas say something
+expect_status "q2b statements between commas (en): right" 0 en q2b \
+  "variance grows with dk, softmax saturates, gradients vanish"
+expect_status "q2b statements between commas (zh): right" 0 zh q2b "防止点积过大，softmax 饱和，梯度消失"
+expect_status "q2b terms between commas (zh): salad, wrong" 1 zh q2b "缩放，方差，饱和，梯度"
+
+# What dₖ is, stated wrongly: the variance idea replaced, so wrong even beside it
+expect_status "q2b dₖ as the sequence length (en): wrong" 1 en q2b \
+  "It's to normalize by the sequence length, so long sentences don't get bigger scores."
+expect_status "q2b 除以序列长度 (zh): wrong" 1 zh q2b "除以序列长度，防止句子越长分数越大"
+expect_status "q2b dₖ as the batch size (en): wrong" 1 en q2b \
+  "dₖ is the batch size; dividing keeps the variance 1; without it softmax saturates, gradients vanish"
+expect_status "q2b √dₖ learned (zh): wrong" 1 zh q2b "√dₖ 是可学习参数，会在训练中更新"
+expect_status "q2b an average over dimensions (zh): wrong" 1 zh q2b "求平均，因为有 dk 个维度。"
+# a side remark about long sequences beside the right answer: partly right
+expect_status "q2b right, plus long sequences (en): partly right" 3 en q2b \
+  "It keeps the variance of the scores near 1 so softmax doesn't saturate and the gradients don't vanish; without it the model also couldn't handle long sequences."
+expect_status "q2b right, the model learns slowly without it (en): right" 0 en q2b \
+  "Dot products grow with dₖ; dividing by √dₖ keeps their variance near 1, otherwise softmax saturates and the model learns slowly because the gradients vanish."
+
+# A false remark beside a right answer: partly right
+expect_status "q1 the RNN's path called O(log n) (en): partly right" 3 en q1 \
+  "In self-attention every token is directly connected with path length O(1), while an RNN has O(log n) path length."
+expect_status "q5 a decoder said to help accuracy (en): partly right" 3 en q5 \
+  "Encoder is enough, but a decoder would make it more accurate. Read from [CLS]."
+expect_status "q5 the first real word (zh): partly right" 3 zh q5 "只用 Encoder；取第一个词（评论的第一个真实单词）的向量。"
+expect_status "q5 the attention's softmax as the readout (zh): wrong" 1 zh q5 "从 softmax 的注意力矩阵读出。"
+expect_status "q4 cross-attention called self-attention (en): not right" 1 en q4 \
+  "Q from the decoder, K and V from the encoder, to align target with source; this layer is self-attention."
+
+# Paraphrases of q1
+expect_status "q1 self-attention glued (en): right" 0 en q1 \
+  "selfattention connects i and j directly, rnn needs j-i steps. thats why transformers are better at long range dependancy"
+expect_status "q1 far positions interact only indirectly (en): right" 0 en q1 \
+  "RNN compresses everything into a hidden state passed along one step at a time, so far positions interact only indirectly; self-attention computes the interaction between any two positions directly, so the distance does not matter."
+expect_status "q1 只能间接联系 (zh): right" 0 zh q1 "RNN 里远处的词只能间接联系，自注意力里任意两个词直接相连。"
+
+# Text no reader can read: nothing counted (exit 2)
+for a in "锟斤拷" "烫烫烫烫烫" "(1) â–ˆâ–ˆ (2) ï¿½ï¿½ï¿½ï¿½"; do
+  expect_status "q5 '$a' cannot be read" 2 en q5 "$a"
+done
+expect_status "q3 0.锟斤拷 cannot be read" 2 zh q3 "0.锟斤拷 0.锟斤"
+rm -rf "$state"
