@@ -7,7 +7,9 @@
 #         disagreement; --tap: the same summary as comments plus one TAP line per target.
 # Targets (issue: grading that agrees with a teacher): exact agreement >= 90%; no wrong,
 # partial or unreadable answer graded correct; at most 2% of right answers refused as
-# unreadable; at most 3% of right answers graded wrong. A `review` verdict (exit 4: the
+# unreadable; at most 3% of right answers graded wrong (GRADE_MIN_AGREEMENT and
+# GRADE_MAX_FALSE_CORRECT set a floor below the targets for a set kept as a guard against
+# going back). A `review` verdict (exit 4: the
 # grader could not judge) agrees with no teacher verdict but is never a false "correct".
 mode=report
 case "$1" in --tap) mode=tap; shift ;; --report) shift ;; esac
@@ -33,7 +35,8 @@ while IFS="$tab" read -r qid lang want answer reason; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$qid" "$lang" "$want" "$got" "$answer" "$reason"
 done > "$out"
 # The figures: one awk pass over qid lang want got answer reason.
-LC_ALL=C.UTF-8 awk -F'\t' -v mode="$mode" -v maxfp="${GRADE_MAX_FALSE_CORRECT:-0}" '
+LC_ALL=C.UTF-8 awk -F'\t' -v mode="$mode" -v maxfp="${GRADE_MAX_FALSE_CORRECT:-0}" \
+    -v minagree="${GRADE_MIN_AGREEMENT:-90}" '
   { n++; key = $1 " " $2; tot[key]++; q[$1]++; ql[$2]++
     if ($3 == $4) { agree++; ag[key]++; agq[$1]++; agl[$2]++ }
     conf[$3 "," $4]++; wants[$3]++
@@ -63,7 +66,7 @@ LC_ALL=C.UTF-8 awk -F'\t' -v mode="$mode" -v maxfp="${GRADE_MAX_FALSE_CORRECT:-0
       for (i = 1; i <= nd; i++) { split(dis[i], f, "\t"); printf "  %-4s %-2s %-10s %-10s %s — %s\n", f[1], f[2], f[3], f[4], f[5], f[6] }
     } else {
       for (i = 1; i <= falsepos; i++) { split(fp[i], f, "\t"); printf "# graded correct, teacher %s: %s %s\n", f[3], f[1], f[5] }
-      printf "%s - exact agreement %.1f%% >= 90%%\n", (pct(agree, n) >= 90 ? "ok" : "not ok"), pct(agree, n)
+      printf "%s - exact agreement %.1f%% >= %s%%%s\n", (pct(agree, n) >= minagree ? "ok" : "not ok"), pct(agree, n), minagree, (minagree < 90 ? " (target 90%; a floor of this set, not the target)" : "")
       printf "%s - wrong, partial or unreadable answers graded correct: %d (target 0; allowed here %d)\n", (falsepos <= maxfp ? "ok" : "not ok"), falsepos, maxfp
       printf "%s - right answers refused as unreadable %.1f%% <= 2%%\n", (pct(refused, r) <= 2 ? "ok" : "not ok"), pct(refused, r)
       printf "%s - right answers graded wrong %.1f%% <= 3%%\n", (pct(rightwrong, r) <= 3 ? "ok" : "not ok"), pct(rightwrong, r)
