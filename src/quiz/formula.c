@@ -400,6 +400,11 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
         return rc;
     }
     rc = fq_parse(student, 0, &fs, err);
+    if (rc == AT_EINVAL && fs.err_what) {
+        d->unread = fs.err_what;
+        memcpy(d->unread_arg, fs.err_arg, sizeof d->unread_arg);
+        d->unread_char = fs.err_char;
+    }
     d->start = fs.start;
     d->end = fs.end;
     d->explained = fs.explained;

@@ -91,6 +91,11 @@ typedef struct qz_formula_diag {
     size_t legend_start, legend_end;  /* words that only say what one of the formula's
                              * own sizes is ("where n is the sequence length"): part of
                              * no explanation; equal when none */
+    const char *unread;     /* on AT_EINVAL: why the formula cannot be read, an English
+                             * msgid (static) to translate, with one %.*s for unread_arg
+                             * or none; NULL otherwise */
+    char unread_arg[64];
+    long unread_char;       /* where, in characters of the answer, from 1 */
 } qz_formula_diag;
 
 /* Find and compare the formula in a student's answer with the canonical one.

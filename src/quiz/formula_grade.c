@@ -120,7 +120,14 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         return at_error_set(err, rc, "question %s: %s", q->id ? q->id : "?", ferr.msg);
     if (rc) {
         out->verdict = QZ_MALFORMED;
-        fprintf(fb, "%s\n", ferr.msg);
+        if (d.unread) {   /* in the answer's language */
+            char what[256];
+            snprintf(what, sizeof what, qz_tr(lang, d.unread), (int)strlen(d.unread_arg), d.unread_arg);
+            fprintf(fb, qz_tr(lang, "cannot read the formula at character %ld: %s"), d.unread_char, what);
+            fputc('\n', fb);
+        } else {
+            fprintf(fb, "%s\n", ferr.msg);
+        }
         fprintf(fb, qz_tr(lang, "Unicode, ASCII, LaTeX or code (NumPy, PyTorch) are all fine.\n"));
         return AT_OK;
     }

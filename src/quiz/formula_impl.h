@@ -124,6 +124,12 @@ typedef struct fnode {
 } fnode;
 
 typedef struct fformula {
+    /* why it cannot be read, for a message in the answer's language: the English msgid
+     * (a template of one %.*s, or none), its argument and the character it is at (from 1);
+     * err_what NULL when it was read */
+    const char *err_what;
+    char err_arg[64];
+    long err_char;
     fnode *node;
     int n_node, cap;
     int root;

@@ -487,6 +487,9 @@ static int perr_at(fparser *p, const ftoken *t, const char *fmt, const char *arg
         char what[200];
         snprintf(what, sizeof what, fmt, arg_len, arg ? arg : "");
         at_error_set(p->err, AT_EINVAL, "cannot read the formula at character %ld: %s", chars + 1, what);
+        p->f->err_what = fmt;
+        snprintf(p->f->err_arg, sizeof p->f->err_arg, "%.*s", arg_len < 63 ? arg_len : 63, arg ? arg : "");
+        p->f->err_char = chars + 1;
         if (p->err)
             p->err->offset = t->at;
         p->failed = AT_EINVAL;
@@ -525,7 +528,12 @@ static int num_node(fparser *p, double x)
 
 static int fail(fparser *p, const char *what)
 {
-    return perr_at(p, peek(p), "%.*s", what, (int)strlen(what));
+    int rc = perr_at(p, peek(p), "%.*s", what, (int)strlen(what));
+    if (p->f->err_what && !strcmp(p->f->err_what, "%.*s")) {
+        p->f->err_what = what;   /* the message itself is the msgid */
+        p->f->err_arg[0] = '\0';
+    }
+    return rc;
 }
 
 static int parse_chain(fparser *p);

@@ -58,4 +58,11 @@ for a in "锟斤拷" "烫烫烫烫烫" "(1) â–ˆâ–ˆ (2) ï¿½ï¿½ï¿�
   expect_status "q5 '$a' cannot be read" 2 en q5 "$a"
 done
 expect_status "q3 0.锟斤拷 cannot be read" 2 zh q3 "0.锟斤拷 0.锟斤"
+
+# A formula that cannot be read is told so in the answer's language, where it is
+out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
+expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
+expect_contains "q2 unread formula (zh): in Chinese, with the place" "第 16 个字符处读不懂这个公式：缺少右括号" "$out"
+out=$(en q2 "softmax(QK^T/sqrt(d_k)")
+expect_contains "q2 unread formula (en)" "cannot read the formula at character 23: a closing parenthesis is missing" "$out"
 rm -rf "$state"
