@@ -189,6 +189,20 @@ static int keyboard_mash(const char *s)
     return n >= 5 && k >= 3 && none_in_word_list(words, k);
 }
 
+/* Shift-JIS read as Windows-1252 shows its lead bytes 0x81–0x9F as ‚ ƒ „ † ‡ ˆ ‰ Š ‹ Œ Ž
+ * ˜ š › œ ž Ÿ (‚±‚ñ for こん); French or Portuguese ("Crème brûlée", "Ação") has none,
+ * though its bytes may read as kanji. Typographic quotes and dashes (‘ ’ “ ” – — …) are
+ * not counted: students type them. */
+static int sjis_leads(const char *s)
+{
+    static const char *const leads[] = {"‚", "ƒ", "„", "†", "‡", "ˆ", "‰", "Š", "‹", "Œ", "Ž",
+                                        "˜", "š", "›", "œ", "ž", "Ÿ"};
+    for (size_t i = 0; i < sizeof leads / sizeof leads[0]; i++)
+        if (strstr(s, leads[i]))
+            return 1;
+    return 0;
+}
+
 int qz_answer_unreadable_text(const char *s)
 {
     size_t len = strlen(s);
@@ -200,7 +214,7 @@ int qz_answer_unreadable_text(const char *s)
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         wide += *p >= 0xc0;
     if (wide >= 3 && (reads_back(s, len, "CP1252", "UTF-8") || reads_back(s, len, "CP936", "UTF-8") ||
-                      reads_back(s, len, "CP1252", "SHIFT_JIS")))
+                      (sjis_leads(s) && reads_back(s, len, "CP1252", "SHIFT_JIS"))))
         return 1;
     return keyboard_mash(s);
 }

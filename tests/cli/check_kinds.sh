@@ -59,6 +59,14 @@ for a in "锟斤拷" "烫烫烫烫烫" "(1) â–ˆâ–ˆ (2) ï¿½ï¿½ï¿�
 done
 expect_status "q3 0.锟斤拷 cannot be read" 2 zh q3 "0.锟斤拷 0.锟斤"
 
+# French or Portuguese is no mojibake, though its bytes read as kanji in Shift-JIS: the
+# grader cannot judge it (review), it does not call it unreadable; Japanese read as
+# Windows-1252 is unreadable
+expect_status "q4 French is no garble: review" 4 en q4 \
+  "Q vient du décodeur, K et V de l'encodeur ; ça permet au décodeur de lire la source."
+expect_status "q1 Portuguese words are no garble" 4 en q1 "Crème brûlée, déjà vu. Ação, não, são."
+expect_status "q4 Shift-JIS read as Windows-1252 is unreadable" 2 en q4 "‚±‚ñ‚É‚¿‚Í"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
