@@ -3,8 +3,9 @@
  * which token gets the most or the least weight ("没 gets the most", “没”的权重最大).
  * Right values with a false claim beside them are partly right, as a teacher marks a
  * right answer with a false remark. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -193,9 +194,72 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
     return n;
 }
 
+/* Is x a sum the working has: the weights' (1, or 100 in percent), the exps', the exps'
+ * shifted by the largest score, the scores', or the asked weights' ("the two add up to
+ * 0.31")? Within 5% (Σexp ≈ 10 is an estimate). */
+static int a_sum(const qz_numctx *c, double x, int percent)
+{
+    if (percent)
+        return fabs(x - 100) <= 2;
+    double top = -INFINITY, e = 0, shifted = 0, scores = 0;
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i]) && c->row_s[i] > top)
+            top = c->row_s[i];
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i])) {
+            e += exp(c->row_s[i]);
+            shifted += exp(c->row_s[i] - top);
+            scores += c->row_s[i];
+        }
+    double asked = 0;   /* "the two add up to 0.31" */
+    for (size_t j = 0; j < c->n; j++)
+        asked += c->want[j];
+    const double sums[] = {1, e, shifted, scores, asked};
+    for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
+        if (fabs(x - sums[k]) <= (k ? 0.05 * fabs(sums[k]) : 0.02))
+            return 1;
+    return 0;
+}
+
+/* "the weights add up to 2", 权重加起来等于 2: a sum no step of the working has. */
+static size_t wrong_sums(const qz_numctx *c, const char *s, FILE *fb)
+{
+    static const char *const says[] = {"sum to", "sums to", "summing to", "add up to", "adds up to",
+                                       "adding up to", "add to", "adds to", "加起来等于", "加起来是",
+                                       "加起来为", "加起来约", "加起来", "总和为", "总和是",
+                                       "总和等于", "之和为", "之和是", "之和等于", "和为", "合计"};
+    static const char *const skip[] = {" ", "about", "approximately", "around", "roughly", "约",
+                                       "大约", "大概", "≈", "=", "：", ":", "是", "为", "等于"};
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof says / sizeof says[0] && !n; k++) {
+        size_t l = strlen(says[k]);
+        for (const char *p = strcasestr(s, says[k]); p && !n; p = strcasestr(p + l, says[k])) {
+            const char *q = p + l;
+            for (int again = 1; again;) {
+                again = 0;
+                for (size_t j = 0; j < sizeof skip / sizeof skip[0]; j++)
+                    if (!strncasecmp(q, skip[j], strlen(skip[j]))) {
+                        q += strlen(skip[j]);
+                        again = 1;
+                    }
+            }
+            if (!(*q >= '0' && *q <= '9'))
+                continue;
+            char *end;
+            double x = strtod(q, &end);
+            int percent = *end == '%' || !strncmp(end, "％", strlen("％"));
+            if (end == q || a_sum(c, x, percent) || (*end >= 'a' && *end <= 'z'))
+                continue;
+            fprintf(fb, qz_tr(c->lang, "  the weights of a row add up to 1, not %.*s\n"), (int)(end - q), q);
+            n++;
+        }
+    }
+    return n;
+}
+
 size_t qz_false_claims(const qz_numctx *c, const qz_numbers *nums, const char *answer, FILE *fb)
 {
     if (!c->row_w || !c->row_n || !c->q->tokens || !c->slot_of || !answer)
         return 0;
-    return wrong_weights(c, nums, fb) + wrong_extremes(c, answer, fb);
+    return wrong_weights(c, nums, fb) + wrong_extremes(c, answer, fb) + wrong_sums(c, answer, fb);
 }

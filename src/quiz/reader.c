@@ -93,7 +93,9 @@ static const struct {
     {"反了", W_TURN}, {"说反了", W_TURN}, {"颠倒", W_TURN}, {"搞反了", W_TURN}, {"弄反了", W_TURN},
     {"对调", W_TURN}, {"倒过来", W_TURN},
     /* other quantities of the working */
-    {"sum", W_OTHER}, {"total", W_OTHER}, {"denominator", W_OTHER}, {"normaliser", W_OTHER},
+    {"sum", W_OTHER}, {"sum to", W_OTHER}, {"sums to", W_OTHER}, {"summing to", W_OTHER},
+    {"add up to", W_OTHER}, {"adds up to", W_OTHER}, {"adding up to", W_OTHER},
+    {"add to", W_OTHER}, {"adds to", W_OTHER}, {"加起来等于", W_OTHER}, {"total", W_OTHER}, {"denominator", W_OTHER}, {"normaliser", W_OTHER},
     {"normalizer", W_OTHER}, {"exps", W_OTHER}, {"exponentials", W_OTHER}, {"总和", W_OTHER},
     {"求和", W_OTHER}, {"之和", W_OTHER}, {"分母", W_OTHER}, {"合计", W_OTHER}, {"加起来", W_OTHER},
     {"相加", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER}, {"among", W_OTHER}, {"指数", W_OTHER}, {"和是", W_OTHER}, {"和为", W_OTHER}, {"和约", W_OTHER},
