@@ -96,14 +96,14 @@ static unsigned long long chosen_options(const ui_question *uq)
 }
 
 /* An answer graded wrong (or partly) once: the student tries again before the
- * right answer is shown (after a second such try, or with r). A text answer is the
- * exception: its feedback names the key ideas and gives the reference to grade
- * oneself by. */
+ * right answer is shown (after a second such try, or with r). A text answer too: its
+ * first feedback names the key ideas found and the wrong claims, not the reference
+ * (copied back, it would be graded right); an answer the grader could not judge
+ * (review) shows the reference at once, to grade oneself by. */
 static int first_wrong_try(const ui_question *uq)
 {
     qz_verdict v = uq->result.verdict;
-    return (v == QZ_WRONG || v == QZ_PARTIAL) && uq->wrong_tries < 2 && !uq->show_reference &&
-           !(uq->bound_ok && uq->bound.q.kind == QZ_TEXT);
+    return (v == QZ_WRONG || v == QZ_PARTIAL) && uq->wrong_tries < 2 && !uq->show_reference;
 }
 
 static int retry_choice(const ui_question *uq)

@@ -112,3 +112,20 @@ expect_screen "retry slip: a second wrong try gives the answer" "The right answe
 expect_not_screen "retry slip: an integer is printed as one" "21.0000"
 keys q
 wait_exit >/dev/null
+
+# A text answer graded wrong once: the wrong claims are named, the reference is held back
+# (copied back it would be graded right); a second wrong try shows it.
+tutor_start 100 30 -- --lang en quiz
+expect_screen "retry text: the self-test opens" "Question q1"
+keys a
+type_text "In self-attention information goes step by step, while an RNN connects any two positions in one step."
+keys Enter
+expect_screen "retry text: graded not right" "Not right yet"
+expect_screen "retry text: asks to try again" "Press a to try again"
+expect_not_screen "retry text: the reference is held back" "Reference answer:"
+keys a
+type_text "No idea."
+keys Enter
+expect_screen "retry text: a second wrong try shows the reference" "Reference answer:"
+keys q
+wait_exit >/dev/null
