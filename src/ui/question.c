@@ -155,7 +155,7 @@ static void layout_chosen(ui_question *uq, ui_doc *d)
                      o->text ? o->text : "", o->correct ? _("right") : _("not right"));
         ui_doc_flow(d, line, o->correct ? CRT_OK : CRT_WRONG, 2);
     }
-    ui_doc_line_add(d, letters_answer(uq) ? _(retry_letter) : _(retry_hint), CRT_DIM, 2);
+    ui_doc_text(d, letters_answer(uq) ? _(retry_letter) : _(retry_hint), CRT_DIM, 2);   /* wrapped at 40 columns */
 }
 
 /* The student's own grade of a text answer, or how to give one. */
@@ -250,7 +250,7 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
             char *fb = feedback_before_retry(uq);
             ui_doc_flow(d, fb ? fb : "", CRT_NORMAL, 2);
             free(fb);
-            ui_doc_line_add(d, _(retry_hint), CRT_DIM, 2);
+            ui_doc_text(d, _(retry_hint), CRT_DIM, 2);
         } else if (uq->result.feedback) {
             ui_doc_flow(d, feedback_body(uq), CRT_NORMAL, 2);
             if (uq->result.verdict == QZ_MALFORMED && !uq->typing)
