@@ -1416,13 +1416,6 @@ static int salad(const sentence *s)
     /* short statements between commas ("variance grows with dk, softmax saturates,
      * gradients vanish", 防止点积过大，softmax 饱和，梯度消失) say something: two items
      * or more that state something are no list of terms */
-#ifdef QZ_STATEMENT_DEBUG
-    fprintf(stderr, "  salad: items %zu one_each %d dir_items %zu max_item %zu max_run %zu\n", items,
-            one_each, dir_items, max_item, max_run);
-    for (size_t k = 0; k < s->m.n; k++)
-        fprintf(stderr, "    m kind %d [%zu,%zu) dir %d dead %d virt %d\n", s->m.v[k].kind, s->m.v[k].a,
-                s->m.v[k].b, s->m.v[k].dir, s->m.v[k].dead, s->m.v[k].virt);
-#endif
     return (items >= 3 && one_each && dir_items < 2) || max_item >= 5 || max_run >= 5;
 }
 
