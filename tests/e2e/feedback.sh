@@ -25,8 +25,14 @@ for size in "100 30" "60 40"; do
   keys a
   type_text "An RNN passes information one step at a time."
   keys Enter
-  expect_screen "$tag: q1 graded" "Missing:"
-  cli=$("$AT_BIN" --lang en check q1 "An RNN passes information one step at a time." 2>&1)
+  expect_screen "$tag: q1 graded" "Key ideas found"
+  expect_not_screen "$tag: q1: what is missing and the reference wait for a second try or r" "Reference answer:"
+  keys r
+  expect_screen "$tag: q1: r shows the reference" "Reference answer:"
+  k=0   # r scrolls to the reference: back up to the key ideas
+  while [ $k -lt 10 ] && ! shows "Key ideas found"; do keys k k k; k=$((k + 1)); done
+  expect_screen "$tag: q1: r shows what is missing" "Missing:"
+  cli=$("$AT_BIN" --lang en check q1 "An RNN passes information one step at a time." --reveal 2>&1)
   expect_eq "$tag: q1: each key idea on its own line" "" "$(item_starts q1 "$cli")"
   expect_line "$tag: q1: 'Missing:' is a line of its own" '^ +Missing: *$'
   expect_line "$tag: q1: the count of key ideas ends its line" '^ +Key ideas found \(1 of [0-9]+, [0-9]+ needed\): *$'
