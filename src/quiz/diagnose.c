@@ -197,8 +197,7 @@ out:
     return m;
 }
 
-/* Slot j as a rounding slip: 1 cut off instead of rounded, 2 too few decimals, 0 not. */
-static int rounding_slip(const qz_numctx *c, size_t j, const double *given, const int *dec)
+int qz_rounding_slip(const qz_numctx *c, size_t j, const double *given, const int *dec)
 {
     if (c->decimals < 0 || dec[j] < 0 || dec[j] > c->decimals)
         return 0;
@@ -241,7 +240,7 @@ void qz_note_rounding(const qz_numctx *c, const double *given, const int *dec, c
                       FILE *fb)
 {
     for (size_t j = 0; j < c->n; j++)
-        if (ok[j] == 1 && rounding_slip(c, j, given, dec) == 1)
+        if (ok[j] == 1 && qz_rounding_slip(c, j, given, dec) == 1)
             say_rounding(c, j, 1, given, dec, fb);
 }
 
@@ -256,12 +255,12 @@ static qz_mistake slot_mistakes(const qz_numctx *c, const double *given, const i
     for (size_t j = 0; j < c->n; j++)
         if (ok[j] == 0) {
             wrong++;
-            all_rounding += rounding_slip(c, j, given, dec) != 0;
+            all_rounding += qz_rounding_slip(c, j, given, dec) != 0;
         }
     for (size_t j = 0; j < c->n; j++) {
         if (ok[j] != 0)
             continue;
-        int slip = rounding_slip(c, j, given, dec);
+        int slip = qz_rounding_slip(c, j, given, dec);
         long k = all_rounding == wrong ? -1 : other_token(c, j, given);
         if (k >= 0) {
             qz_put_num(fb, given[j], dec[j] >= 0 && dec[j] <= 6 ? dec[j] : 4);

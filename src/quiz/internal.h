@@ -55,6 +55,11 @@ double qz_near_tol(const qz_numctx *c, size_t j);
 qz_mistake qz_diagnose(const qz_numctx *c, const double *given, const int *dec, const int *ok,
                        FILE *fb);
 
+/* Slot j as a rounding slip (its value against want[j] at the decimals written,
+ * dec[j]): 1 cut off instead of rounded, 2 rounded right but to fewer decimals than
+ * asked, 0 neither. */
+int qz_rounding_slip(const qz_numctx *c, size_t j, const double *given, const int *dec);
+
 /* A right value cut off instead of rounded (0.13 for 0.1384 at 2 decimals, within the
  * tolerance): "下雨: 0.13 looks cut off …", one line per such slot (ok[j] == 1). */
 void qz_note_rounding(const qz_numctx *c, const double *given, const int *dec, const int *ok,

@@ -423,16 +423,6 @@ static void set_expected(const qz_numctx *c, qz_result *out)
     out->expected = buf;
 }
 
-/* Is given[j] the expected value rounded to the fewer decimals the student wrote
- * (0.1 and 0.2 for 0.1384 and 0.1691 at one decimal)? */
-static int coarser_right(const qz_numctx *c, size_t j, const double *given, const int *dec)
-{
-    if (c->decimals < 0 || dec[j] < 0 || dec[j] >= c->decimals)
-        return 0;
-    double p = pow(10.0, dec[j]);
-    return fabs(given[j] - round(c->want[j] * p) / p) < 1e-9;
-}
-
 /* Every wrong value within two tolerances (0.13 for 0.1384 at 2 decimals: cut off,
  * not rounded) or right at fewer decimals than asked: the computation is right, the
  * writing is not, as teachers mark it (partly right). */
@@ -440,7 +430,7 @@ static int near_misses(const qz_numctx *c, const double *given, const int *dec, 
 {
     for (size_t j = 0; j < c->n; j++)
         if (ok[j] == 0 && fabs(given[j] - c->want[j]) > 2 * qz_near_tol(c, j) * (1 + 1e-9) &&
-            !coarser_right(c, j, given, dec))
+            qz_rounding_slip(c, j, given, dec) != 2)
             return 0;
         else if (ok[j] == MISSING)
             return 0;
