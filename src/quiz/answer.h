@@ -62,6 +62,7 @@ typedef struct qz_value {
                                * token's working ("下雨: e^0.3 = 1.35, 1.35/9.75 = 0.14");
                                * -1 when none */
     int other;                /* named as another quantity ("sum 9.75", "和是 9.75") */
+    int sum;                  /* and that quantity is a sum ("add up to 2", 和为 9.75) */
     int aside;                /* inside parentheses among words ("(divided by e^1.2)") */
     int each;                 /* said of every value asked ("0.2 each", "都是0.2") */
     char label[QZ_LABEL_MAX]; /* the label as written ("rains", "下雨"); "" when none */

@@ -28,10 +28,12 @@ typedef struct qz_numctx {
 int qz_numctx_build(qz_numctx *c, const qz_question *q, qz_lang lang, at_error *err);
 
 /* What a numeric answer (UTF-8) states beside the values asked, checked against c's row
- * (numclaims.c): a weight given wrongly for a token not asked, a wrong token named as
- * getting the most or the least weight. Writes one line per false claim to fb; returns
- * how many. */
-size_t qz_false_claims(const qz_numctx *c, const qz_numbers *nums, const char *answer, FILE *fb);
+ * (numclaims.c): a weight given wrongly for a token not asked (among nums, the values the
+ * answer ends on), a wrong token named as getting the most or the least weight, a sum
+ * the working has no step for (among all its values). Writes one line per false claim to
+ * fb; returns how many. */
+size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbers *nums,
+                       const char *answer, FILE *fb);
 void qz_numctx_free(qz_numctx *c);
 
 /* The engine on an attention question's q/k/v with `scale` (<= 0: 1/√d_k):

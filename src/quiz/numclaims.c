@@ -3,7 +3,7 @@
  * which token gets the most or the least weight ("没 gets the most", “没”的权重最大).
  * Right values with a false claim beside them are partly right, as a teacher marks a
  * right answer with a false remark. */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +12,30 @@
 
 #include "quiz/internal.h"
 #include "quiz/lang.h"
+
+/* The sums and extreme of the row's scores, found once: what worked steps and sums in an
+ * answer are checked against. */
+typedef struct row_sums {
+    double top;       /* the largest score */
+    double exps;      /* Σ exp(s) */
+    double shifted;   /* Σ exp(s − top): the stable softmax's denominator */
+    double scores;    /* Σ s */
+} row_sums;
+
+static row_sums sums_of(const qz_numctx *c)
+{
+    row_sums r = {.top = -INFINITY};
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i]) && c->row_s[i] > r.top)
+            r.top = c->row_s[i];
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i])) {
+            r.exps += exp(c->row_s[i]);
+            r.shifted += exp(c->row_s[i] - r.top);
+            r.scores += c->row_s[i];
+        }
+    return r;
+}
 
 static int near_step(double x, double q)
 {
@@ -23,24 +47,20 @@ static int near_step(double x, double q)
  * score (the stable softmax); or, at the end of a chain of steps ("exp(−0.9) = 0.407"),
  * any token's exp or shifted exp (the chain may start at another token's score: "max
  * 1.2: exp(−0.9) = 0.407")? */
-static int worked_step(const qz_numctx *c, size_t i, const qz_value *v)
+static int worked_step(const qz_numctx *c, const row_sums *r, size_t i, const qz_value *v)
 {
-    double top = -INFINITY, x = v->x;
-    for (size_t j = 0; j < c->row_n; j++)
-        if (isfinite(c->row_s[j]) && c->row_s[j] > top)
-            top = c->row_s[j];
     for (size_t j = 0; j < c->row_n; j++) {
         double s = c->row_s[j];
         if (!isfinite(s) || (j != i && !v->steps))
             continue;
-        if ((j == i && near_step(x, s)) || near_step(x, exp(s)) || near_step(x, exp(s - top)))
+        if ((j == i && near_step(v->x, s)) || near_step(v->x, exp(s)) || near_step(v->x, exp(s - r->top)))
             return 1;
     }
     return 0;
 }
 
 /* Weights of tokens not asked, off by more than the question's room for a right value. */
-static size_t wrong_weights(const qz_numctx *c, const qz_numbers *nums, FILE *fb)
+static size_t wrong_weights(const qz_numctx *c, const row_sums *r, const qz_numbers *nums, FILE *fb)
 {
     size_t n = 0;
     for (size_t k = 0; k < nums->n; k++) {
@@ -50,7 +70,7 @@ static size_t wrong_weights(const qz_numctx *c, const qz_numbers *nums, FILE *fb
             continue;
         size_t i = (size_t)v->token;
         double room = c->n ? c->tol[0] : 0.01;
-        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, i, v))
+        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, r, i, v))
             continue;
         fprintf(fb, qz_tr(c->lang, "  %s: %g  ✗  (engine: %.4f): a weight of a token not asked, "
                                    "stated wrongly\n"),
@@ -194,72 +214,42 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
     return n;
 }
 
-/* Is x a sum the working has: the weights' (1, or 100 in percent), the exps', the exps'
- * shifted by the largest score, the scores', or the asked weights' ("the two add up to
- * 0.31")? Within 5% (Σexp ≈ 10 is an estimate). */
-static int a_sum(const qz_numctx *c, double x, int percent)
+/* Is x a sum the working has: the weights' (1), the exps', the exps' shifted by the
+ * largest score, the scores', or the asked weights' ("the two add up to 0.31")? Within
+ * 5% (Σexp ≈ 10 is an estimate). */
+static int a_sum(const qz_numctx *c, const row_sums *r, double x)
 {
-    if (percent)
-        return fabs(x - 100) <= 2;
-    double top = -INFINITY, e = 0, shifted = 0, scores = 0;
-    for (size_t i = 0; i < c->row_n; i++)
-        if (isfinite(c->row_s[i]) && c->row_s[i] > top)
-            top = c->row_s[i];
-    for (size_t i = 0; i < c->row_n; i++)
-        if (isfinite(c->row_s[i])) {
-            e += exp(c->row_s[i]);
-            shifted += exp(c->row_s[i] - top);
-            scores += c->row_s[i];
-        }
-    double asked = 0;   /* "the two add up to 0.31" */
+    double asked = 0;
     for (size_t j = 0; j < c->n; j++)
         asked += c->want[j];
-    const double sums[] = {1, e, shifted, scores, asked};
+    const double sums[] = {1, r->exps, r->shifted, r->scores, asked};
     for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
         if (fabs(x - sums[k]) <= (k ? 0.05 * fabs(sums[k]) : 0.02))
             return 1;
     return 0;
 }
 
-/* "the weights add up to 2", 权重加起来等于 2: a sum no step of the working has. */
-static size_t wrong_sums(const qz_numctx *c, const char *s, FILE *fb)
+/* "the weights add up to 2", 权重加起来等于 2: a value the reader found named as a sum
+ * that no step of the working has. */
+static size_t wrong_sums(const qz_numctx *c, const row_sums *r, const qz_numbers *nums, FILE *fb)
 {
-    static const char *const says[] = {"sum to", "sums to", "summing to", "add up to", "adds up to",
-                                       "adding up to", "add to", "adds to", "加起来等于", "加起来是",
-                                       "加起来为", "加起来约", "加起来", "总和为", "总和是",
-                                       "总和等于", "之和为", "之和是", "之和等于", "和为", "合计"};
-    static const char *const skip[] = {" ", "about", "approximately", "around", "roughly", "约",
-                                       "大约", "大概", "≈", "=", "：", ":", "是", "为", "等于"};
     size_t n = 0;
-    for (size_t k = 0; k < sizeof says / sizeof says[0] && !n; k++) {
-        size_t l = strlen(says[k]);
-        for (const char *p = strcasestr(s, says[k]); p && !n; p = strcasestr(p + l, says[k])) {
-            const char *q = p + l;
-            for (int again = 1; again;) {
-                again = 0;
-                for (size_t j = 0; j < sizeof skip / sizeof skip[0]; j++)
-                    if (!strncasecmp(q, skip[j], strlen(skip[j]))) {
-                        q += strlen(skip[j]);
-                        again = 1;
-                    }
-            }
-            if (!(*q >= '0' && *q <= '9'))
-                continue;
-            char *end;
-            double x = strtod(q, &end);
-            int percent = *end == '%' || !strncmp(end, "％", strlen("％"));
-            if (end == q || a_sum(c, x, percent) || (*end >= 'a' && *end <= 'z'))
-                continue;
-            fprintf(fb, qz_tr(c->lang, "  the weights of a row add up to 1, not %.*s\n"), (int)(end - q), q);
-            n++;
-        }
+    for (size_t k = 0; k < nums->n; k++) {
+        const qz_value *v = &nums->v[k];
+        if (!v->sum || a_sum(c, r, v->x))
+            continue;
+        fprintf(fb, qz_tr(c->lang, "  the weights of a row add up to 1, not %g%s\n"),
+                v->percent ? 100 * v->x : v->x, v->percent ? "%" : "");
+        n++;
     }
     return n;
 }
 
-size_t qz_false_claims(const qz_numctx *c, const qz_numbers *nums, const char *answer, FILE *fb)
+size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbers *nums,
+                       const char *answer, FILE *fb)
 {
     if (!c->row_w || !c->row_n || !c->q->tokens || !c->slot_of || !answer)
         return 0;
-    return wrong_weights(c, nums, fb) + wrong_extremes(c, answer, fb) + wrong_sums(c, answer, fb);
+    row_sums r = sums_of(c);
+    return wrong_weights(c, &r, nums, fb) + wrong_extremes(c, answer, fb) + wrong_sums(c, &r, all, fb);
 }

@@ -735,7 +735,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     size_t claims_len = 0;
     FILE *cf = open_memstream(&claims, &claims_len);
     if (cf) {
-        qz_false_claims(&c, use, answer, cf);   /* not the values of an attempt taken back */
+        qz_false_claims(&c, nums, use, answer, cf);   /* weights: not of an attempt taken back */
         fclose(cf);
     }
     judge(&c, given, dec, ok, out, notes, claims, fb);

@@ -25,7 +25,8 @@ enum wkind {
     W_ANSWER,   /* the values after it are the answer, labels may stand before it: 答案 */
     W_EACH,     /* one value said of all asked: "each", "both", 都是 */
     W_OR,       /* alternatives: "0.14 or 0.17" */
-    W_OTHER,    /* the value after it is another quantity: "sum", 和是, 分母 */
+    W_OTHER,    /* the value after it is another quantity: "exps", 分母 */
+    W_SUM,      /* the same, a sum: "sum", "add up to", 和是 (its value is checked) */
     W_TURN,     /* after the last value: the two values trade places ("the other way round") */
     W_WITH,     /* a method, not a quantity, follows: "with exp: 0.14", 除以总和：0.14 */
     W_VERB,     /* after a token's name, makes it an object, not a label: 把伞加进分母 */
@@ -93,13 +94,14 @@ static const struct {
     {"反了", W_TURN}, {"说反了", W_TURN}, {"颠倒", W_TURN}, {"搞反了", W_TURN}, {"弄反了", W_TURN},
     {"对调", W_TURN}, {"倒过来", W_TURN},
     /* other quantities of the working */
-    {"sum", W_OTHER}, {"sum to", W_OTHER}, {"sums to", W_OTHER}, {"summing to", W_OTHER},
-    {"add up to", W_OTHER}, {"adds up to", W_OTHER}, {"adding up to", W_OTHER},
-    {"add to", W_OTHER}, {"adds to", W_OTHER}, {"加起来等于", W_OTHER}, {"total", W_OTHER}, {"denominator", W_OTHER}, {"normaliser", W_OTHER},
-    {"normalizer", W_OTHER}, {"exps", W_OTHER}, {"exponentials", W_OTHER}, {"总和", W_OTHER},
-    {"求和", W_OTHER}, {"之和", W_OTHER}, {"分母", W_OTHER}, {"合计", W_OTHER}, {"加起来", W_OTHER},
-    {"相加", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER}, {"among", W_OTHER}, {"指数", W_OTHER}, {"和是", W_OTHER}, {"和为", W_OTHER}, {"和约", W_OTHER},
-    {"和等于", W_OTHER}, {"和=", W_OTHER}, {"和:", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER},
+    {"sum", W_SUM}, {"sum to", W_SUM}, {"sums to", W_SUM}, {"summing to", W_SUM},
+    {"add up to", W_SUM}, {"adds up to", W_SUM}, {"adding up to", W_SUM}, {"add to", W_SUM},
+    {"adds to", W_SUM}, {"加起来等于", W_SUM}, {"total", W_SUM}, {"总和", W_SUM}, {"求和", W_SUM},
+    {"之和", W_SUM}, {"合计", W_SUM}, {"加起来", W_SUM}, {"相加", W_SUM}, {"和是", W_SUM},
+    {"和为", W_SUM}, {"和约", W_SUM}, {"和等于", W_SUM}, {"和=", W_SUM}, {"和:", W_SUM},
+    {"denominator", W_OTHER}, {"normaliser", W_OTHER}, {"normalizer", W_OTHER}, {"exps", W_OTHER},
+    {"exponentials", W_OTHER}, {"分母", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER},
+    {"among", W_OTHER}, {"指数", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER},
     /* words of the working that say nothing of the values */
     {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER},
     /* words that hold a token's character without naming it */
@@ -152,6 +154,7 @@ typedef struct item {
     int answer;           /* IT_CONCL: names the answer (答案, "result"): labels may cross it */
     int retract;          /* IT_CONCL: takes back the values before ("no wait", 不对) */
     int disown;           /* IT_CONCL: takes them back even with nothing after (不对, "no wait") */
+    int sum;              /* IT_OTHER: names a sum ("add up to", 和为) */
     long token;           /* IT_LABEL */
     size_t value;         /* IT_VALUE: index into the values */
     int group;            /* the aside in parentheses it stands in (0: none) */
@@ -329,6 +332,10 @@ static const char *read_word(reader *r, size_t i)
         case W_EACH: add(r, IT_EACH, -1, NULL, 0); break;
         case W_OR: add(r, IT_OR, -1, NULL, 0); break;
         case W_OTHER: add(r, IT_OTHER, -1, p, l); break;
+        case W_SUM:
+            add(r, IT_OTHER, -1, p, l);
+            r->it[r->n - 1].sum = 1;
+            break;
         case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
         case W_WITH:
             if (!r->n || r->it[r->n - 1].kind != IT_WORD)
@@ -619,7 +626,7 @@ static void pair_nearest(reader *r, int before)
         if (remark)
             continue;
         int seps_before = 0, seps_after = 0, link_after = 0, concl_before = 0, concl_after = 0;
-        int end_before = 0, end_after = 0;   /* a sentence ends between: . 。 ; ! ? */
+        int end_before = 0;   /* a sentence ends between the value before and the label */
         for (size_t j = pv == (size_t)-1 ? 0 : pv + 1; j < k; j++) {
             seps_before += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
             concl_before |= r->it[j].kind == IT_CONCL && !r->it[j].answer;
@@ -629,7 +636,6 @@ static void pair_nearest(reader *r, int before)
             seps_after += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
             link_after |= r->it[j].kind == IT_LINK;
             concl_after |= r->it[j].kind == IT_CONCL && !r->it[j].answer;
-            end_after |= r->it[j].kind == IT_SEP && r->it[j].op && strchr(".;!?", r->it[j].op);
         }
         /* a label does not reach over "so" / "no wait" / 所以 to a value, nor back over
          * the end of a sentence ("0.14 0.17. 伞 is the largest": a remark after the
@@ -689,6 +695,7 @@ static void mark_values(reader *r, int before)
     qz_numbers *out = r->out;
     long cur = -1;
     int other = 0, fresh = 0;   /* fresh: the OTHER word is right before */
+    int sum = 0;                /* that word names a sum */
     int disown = 0;             /* the last concluding word disowns the values before */
     size_t values = 0;
     for (size_t k = 0; k < r->n; k++) {
@@ -700,6 +707,7 @@ static void mark_values(reader *r, int before)
                 r->it[k - 1].with)
                 break;
             other = fresh = 1;
+            sum = it->sum;
             cur = -1;
             break;
         case IT_LABEL: other = 0; cur = -1; break;
@@ -747,6 +755,7 @@ static void mark_values(reader *r, int before)
             values++;
             disown = 0;
             v->other = other && v->token < 0 && (fresh || !v->steps);
+            v->sum = v->other && fresh && sum;
             fresh = 0;
             if (v->token >= 0)
                 cur = v->token;

@@ -28,4 +28,17 @@ expect_eq "q3 values taken back with none after: wrong" 1 "$rc"
 expect_contains "q3 says they were taken back" "答案把给出的数值收回了" "$out"
 out=$(en q3 "0.21, 0.26 ... oops forgot to include 伞 itself in the sum. Redo: 0.14, 0.17"); rc=$?
 expect_eq "q3 worked again after 'Redo:': graded on the values after" 0 "$rc"
+# A sum the working has no step for, before or after the values: partly right, named;
+# the sums it has (the weights' 1, Σexp ≈ 9.75 or its estimate 10, the asked pair's) are
+# no claim
+out=$(en q3 "all weights sum to 2, so 0.14 0.17"); rc=$?
+expect_eq "q3 'all weights sum to 2' beside right values: partly right" 3 "$rc"
+expect_contains "q3 the false sum named" "the weights of a row add up to 1, not 2" "$out"
+out=$(zh q3 "0.14 0.17。所有权重加起来等于2"); rc=$?
+expect_eq "q3 权重加起来等于2: partly right" 3 "$rc"
+expect_contains "q3 the false sum named (zh)" "同一行的权重加起来等于 1，不是 2" "$out"
+for a in "exps sum to 9.75, so 0.14 0.17" "e^x 加起来约 10，所以 0.14 0.17" "0.14 0.17, weights add up to 0.31" \
+         "0.14 0.17, the six weights add up to 1"; do
+  expect_status "q3 a true sum is no claim: '$a'" 0 en q3 "$a"
+done
 rm -rf "$state"
