@@ -526,14 +526,10 @@ static int num_node(fparser *p, double x)
     return n;
 }
 
+/* what: a message with no conversion; it is its own template and msgid */
 static int fail(fparser *p, const char *what)
 {
-    int rc = perr_at(p, peek(p), "%.*s", what, (int)strlen(what));
-    if (p->f->err_what && !strcmp(p->f->err_what, "%.*s")) {
-        p->f->err_what = what;   /* the message itself is the msgid */
-        p->f->err_arg[0] = '\0';
-    }
-    return rc;
+    return perr_at(p, peek(p), what, NULL, 0);
 }
 
 static int parse_chain(fparser *p);
