@@ -51,8 +51,9 @@ static int is_cjk(ucs4_t c)
 /* What a student's text holds outside ASCII: CJK and its punctuation, full-width forms,
  * Latin-1's letters and signs, general punctuation, arrows and mathematical operators,
  * superscripts and subscripts (ᵀ, ₖ), box drawing and blocks, and the replacement
- * character an earlier lossy decoding left (U+FFFD: 锟斤拷 is two of them read as GBK). Bytes decoded by chance give Hebrew, Arabic,
- * Cyrillic, private-use and other scripts instead. */
+ * character an earlier lossy decoding left (U+FFFD: 锟斤拷 is two of them read as GBK).
+ * Bytes decoded by chance give Hebrew, Arabic, Cyrillic, private-use and other scripts
+ * instead. */
 static int is_plausible(ucs4_t c)
 {
     return is_cjk(c) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xffef) ||

@@ -105,7 +105,7 @@ static int stating_word(const char *a, const char *b)
         "look", "looks", "see", "sees", "i", "we", "you", "there", "if", "into", "over",
         "between", "while", "via", "per", "like", "and", "vs", "versus", "instead", "each",
         "every", "read", "reads", "take", "takes", "goes", "go", "passes", "pass", "grows",
-        "grow", "stays", "keeps", "keep", "enough", "needs", "don't", "doesn't", "isn't",
+        "grow", "stays", "keeps", "keep", "enough", "don't", "doesn't", "isn't",
         "aren't", "can't", "cannot", "won't"};
     size_t n = (size_t)(b - a);
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)

@@ -155,7 +155,8 @@ static void layout_chosen(ui_question *uq, ui_doc *d)
                      o->text ? o->text : "", o->correct ? _("right") : _("not right"));
         ui_doc_flow(d, line, o->correct ? CRT_OK : CRT_WRONG, 2);
     }
-    ui_doc_text(d, letters_answer(uq) ? _(retry_letter) : _(retry_hint), CRT_DIM, 2);   /* wrapped at 40 columns */
+    /* wrapped, not cut, at 40 columns */
+    ui_doc_text(d, letters_answer(uq) ? _(retry_letter) : _(retry_hint), CRT_DIM, 2);
 }
 
 /* The student's own grade of a text answer, or how to give one. */
