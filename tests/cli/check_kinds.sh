@@ -67,6 +67,12 @@ expect_status "q4 French is no garble: review" 4 en q4 \
 expect_status "q1 Portuguese words are no garble" 4 en q1 "Crème brûlée, déjà vu. Ação, não, são."
 expect_status "q4 Shift-JIS read as Windows-1252 is unreadable" 2 en q4 "‚±‚ñ‚É‚¿‚Í"
 
+# Box drawing is text a student may draw (shared case 6: "┌─┐" is three narrow
+# characters): reading block and box characters back as mojibake must not refuse it
+expect_status "q1 a box-drawn chain beside a right answer: graded, right" 0 en q1 \
+  "RNN: ┌─┐→┌─┐→┌─┐ one step at a time; self-attention connects any two positions directly."
+expect_status "q3 ┌─┐ before right values: graded, right" 0 zh q3 "┌─┐ 0.14 0.17"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
