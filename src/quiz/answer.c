@@ -289,7 +289,7 @@ static const struct {
     {"’", T_PUNCT, '\''}, {"「", T_PUNCT, '"'}, {"」", T_PUNCT, '"'}, {"『", T_PUNCT, '"'},
     {"』", T_PUNCT, '"'}, {"《", T_PUNCT, '"'}, {"》", T_PUNCT, '"'}, {"【", T_PUNCT, '['},
     {"】", T_PUNCT, ']'}, {"〔", T_PUNCT, '['}, {"〕", T_PUNCT, ']'}, {"…", T_PUNCT, '.'},
-    {"—", T_PUNCT, '-'}, {"〜", T_CHAIN, '~'},
+    {"—", T_PUNCT, '-'}, {"〜", T_CHAIN, '~'}, {"＞", T_PUNCT, '>'}, {"＜", T_PUNCT, '<'},
 };
 
 static int is_space_at(const char *p, size_t *len)

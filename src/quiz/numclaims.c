@@ -1,6 +1,7 @@
 /* What a numeric answer says beside the values asked, checked against the engine's row:
  * a weight given for a token that was not asked ("伞 itself gets 0.5") and a claim about
- * which token gets the most or the least weight ("没 gets the most", “没”的权重最大).
+ * which token gets the most or the least weight ("没 gets the most", “没”的权重最大), and
+ * which of two gets more (没比下雨小).
  * Right values with a false claim beside them are partly right, as a teacher marks a
  * right answer with a false remark. */
 #define _POSIX_C_SOURCE 200809L
@@ -102,9 +103,10 @@ static int edge(const char *s, const char *p, int after)
     if (ch < 0x80)
         return !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'));
     static const char *const ok[] = {"“", "”", "「", "」", "‘", "’", "《", "》", "（", "）", "的",
-                                     "是", "里", "给", "，", "；", "。", "：", "、", NULL};
+                                     "是", "里", "给", "，", "；", "。", "：", "、", "比", NULL};
     /* after a token's name only: 伞自己, 伞本身, 伞对自己 */
-    static const char *const ok_after[] = {"自己", "本身", "自身", "对", "最", "权重", NULL};
+    static const char *const ok_after[] = {"自己", "本身", "自身", "对", "最", "权重", "比", "更",
+                                           "大", "小", "高", "低", "多", "少", NULL};
     for (size_t i = 0; after && ok_after[i]; i++)
         if (!strncmp(p, ok_after[i], strlen(ok_after[i])))
             return 1;
@@ -214,6 +216,95 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
     return n;
 }
 
+/* The token named nearest p in [a, b), whose name starts before p (before) or at or after
+ * it (!before); (size_t)-1 if none. */
+static size_t token_side(const qz_numctx *c, const char *s, const char *a, const char *b,
+                         const char *p, int before)
+{
+    return before ? nearest_token(c, s, a, p, p) : nearest_token(c, s, p, b, p);
+}
+
+/* Is there a word of denial just before p in [a, p): "not", "n't", 不, 并非? */
+static int denied_before(const char *a, const char *p)
+{
+    static const char *const neg[] = {"not ", "n't ", "never ", "不", "并非", "未必", NULL};
+    for (size_t i = 0; neg[i]; i++) {
+        size_t l = strlen(neg[i]);
+        for (const char *q = p - l; q >= a && q >= p - l - 12; q--)
+            if (!strncasecmp(q, neg[i], l))
+                return 1;
+    }
+    return 0;
+}
+
+/* "没 gets more than 下雨", "下雨 is larger than 没", "没 > 下雨", 没比下雨小, 下雨的权重比没高:
+ * a comparison of two tokens' weights in one clause, against the engine's row. A denied
+ * comparison ("not larger than", 不比) is left alone. */
+static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
+{
+    static const struct { const char *w; int more; } en[] = {
+        {"larger", 1}, {"bigger", 1}, {"higher", 1}, {"greater", 1}, {"more", 1}, {"heavier", 1},
+        {"smaller", 0}, {"lower", 0}, {"less", 0}, {"lighter", 0}, {"fewer", 0},
+    };
+    static const struct { const char *w; int more; } zh[] = {
+        {"大", 1}, {"高", 1}, {"多", 1}, {"重", 1}, {"小", 0}, {"低", 0}, {"少", 0}, {"轻", 0},
+    };
+    size_t n = 0;
+    const char *a = s;
+    while (*a) {
+        const char *b = a;
+        int l = 0;
+        while (*b && !(l = is_clause_end(b)))
+            b++;
+        size_t x = (size_t)-1, y = (size_t)-1;
+        int more = -1;
+        for (const char *p = a; p < b && more < 0; p++) {
+            if (!strncasecmp(p, "than", 4) && edge(s, p, 0) && edge(s, p + 4, 1)) {
+                /* the comparative word is the last one before "than" */
+                for (size_t k = 0; k < sizeof en / sizeof *en && more < 0; k++) {
+                    size_t wl = strlen(en[k].w);
+                    for (const char *q = p - 1 - (long)wl; q >= a && q > p - 24; q--)
+                        if (!strncasecmp(q, en[k].w, wl) && edge(s, q, 0) && edge(s, q + wl, 1)) {
+                            if (denied_before(a, q))
+                                goto next_clause;
+                            x = token_side(c, s, a, b, q, 1);
+                            y = token_side(c, s, a, b, p + 4, 0);
+                            more = en[k].more;
+                            break;
+                        }
+                }
+            } else if ((*p == '>' || *p == '<') && p[1] != '=') {
+                x = token_side(c, s, a, b, p, 1);
+                y = token_side(c, s, a, b, p + 1, 0);
+                more = *p == '>';
+            } else if (!strncmp(p, "比", 3)) {
+                if (denied_before(a, p))
+                    goto next_clause;
+                x = token_side(c, s, a, b, p, 1);
+                y = token_side(c, s, a, b, p + 3, 0);
+                for (const char *q = p + 3; q < b && more < 0; q++)
+                    for (size_t k = 0; k < sizeof zh / sizeof *zh; k++)
+                        if (!strncmp(q, zh[k].w, 3) && !(q - 3 >= p && !strncmp(q - 3, "权", 3))) {
+                            more = zh[k].more;
+                            break;
+                        }
+            }
+        }
+        if (more >= 0 && x != (size_t)-1 && y != (size_t)-1 && x != y &&
+            fabs(c->row_w[x] - c->row_w[y]) > 1e-6 && (c->row_w[x] > c->row_w[y]) != more) {
+            fprintf(fb, more ? qz_tr(c->lang, "  %s does not get more weight than %s (engine: %.4f "
+                                              "against %.4f)\n")
+                             : qz_tr(c->lang, "  %s does not get less weight than %s (engine: %.4f "
+                                              "against %.4f)\n"),
+                    c->q->tokens[x], c->q->tokens[y], c->row_w[x], c->row_w[y]);
+            n++;
+        }
+    next_clause:
+        a = *b ? b + l : b;
+    }
+    return n;
+}
+
 /* Is x a sum the working has: the weights' (1), the exps', the exps' shifted by the
  * largest score, the scores', or the asked weights' ("the two add up to 0.31")? Within
  * 5% (Σexp ≈ 10 is an estimate). */
@@ -251,5 +342,6 @@ size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbe
     if (!c->row_w || !c->row_n || !c->q->tokens || !c->slot_of || !answer)
         return 0;
     row_sums r = sums_of(c);
-    return wrong_weights(c, &r, nums, fb) + wrong_extremes(c, answer, fb) + wrong_sums(c, &r, all, fb);
+    return wrong_weights(c, &r, nums, fb) + wrong_extremes(c, answer, fb) +
+           wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb);
 }

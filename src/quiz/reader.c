@@ -30,6 +30,7 @@ enum wkind {
     W_TURN,     /* after the last value: the two values trade places ("the other way round") */
     W_WITH,     /* a method, not a quantity, follows: "with exp: 0.14", 除以总和：0.14 */
     W_VERB,     /* after a token's name, makes it an object, not a label: 把伞加进分母 */
+    W_COMPARE,  /* two things compared: "than", 比, 相比 (and '>' '<' between words) */
     W_LABEL,    /* a token (by name or gloss) */
 };
 
@@ -116,6 +117,10 @@ static const struct {
     {"no exp", W_FILLER}, {"忘了 exp", W_FILLER}, {"忘了exp", W_FILLER}, {"忘记 exp", W_FILLER},
     {"忘记exp", W_FILLER}, {"没取 exp", W_FILLER}, {"没取exp", W_FILLER}, {"不取 exp", W_FILLER},
     {"不取exp", W_FILLER}, {"没做 exp", W_FILLER}, {"没做exp", W_FILLER},
+    /* a comparison: its names are a remark, not labels ("0.14 0.17; 没 gets more than 下雨") */
+    {"than", W_COMPARE}, {"比", W_COMPARE}, {"相比", W_COMPARE}, {"相比之下", W_FILLER},
+    {"比例", W_FILLER}, {"比较", W_FILLER}, {"比重", W_FILLER}, {"对比", W_FILLER},
+    {"比如", W_FILLER}, {"好比", W_FILLER},
     /* alternatives */
     {"or", W_OR}, {"either", W_OR}, {"或", W_OR}, {"或者", W_OR}, {"还是", W_OR},
     /* one value for every one asked */
@@ -145,7 +150,7 @@ size_t qz_gloss_alts(const char *words, const char **alt, size_t *len, size_t ma
 }
 
 enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
-                 IT_EACH, IT_OR, IT_TURN };
+                 IT_EACH, IT_OR, IT_TURN, IT_COMPARE };
 
 typedef struct item {
     enum item_kind kind;
@@ -337,6 +342,7 @@ static const char *read_word(reader *r, size_t i)
             r->it[r->n - 1].sum = 1;
             break;
         case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
+        case W_COMPARE: add(r, IT_COMPARE, -1, NULL, 0); break;
         case W_WITH:
             if (!r->n || r->it[r->n - 1].kind != IT_WORD)
                 add(r, IT_WORD, -1, NULL, 0);
@@ -468,6 +474,10 @@ static int walk(reader *r)
             r->group = asides < 8 ? outer[asides] : r->group;
             break;
         case T_WORD: covered = read_word(r, i); break;
+        case T_PUNCT:
+            if (t->op == '>' || t->op == '<')
+                add(r, IT_COMPARE, -1, NULL, 0);
+            break;
         default: break;   /* a lone operator, %, √ or punctuation */
         }
         i++;
@@ -867,8 +877,36 @@ static void label_by_scores(reader *r)
     }
 }
 
+/* "0.14 0.17, 没 gets more than 下雨", 没比下雨大, "没 > 下雨": two names compared with
+ * no value between them and the comparing word are a remark about the values, not
+ * their labels (the claim is checked apart, quiz/numclaims.c). A comparison of values
+ * ("下雨 0.14 < 没 0.17", "没 0.17 比下雨 0.14 大") keeps its labels. */
+static void compare_remarks(reader *r)
+{
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_COMPARE)
+            continue;
+        size_t side[2] = {r->n, r->n};
+        for (int dir = 0; dir < 2; dir++)
+            for (size_t j = k;;) {
+                if (dir ? ++j >= r->n : j-- == 0)
+                    break;
+                enum item_kind c = r->it[j].kind;
+                if (c == IT_VALUE || c == IT_SEP || c == IT_CONCL || r->it[j].group != r->it[k].group)
+                    break;
+                if (c == IT_LABEL) {
+                    side[dir] = j;
+                    break;
+                }
+            }
+        if (side[0] < r->n && side[1] < r->n)
+            r->it[side[0]].kind = r->it[side[1]].kind = IT_WORD;
+    }
+}
+
 static void interpret(reader *r, int flex_links)
 {
+    compare_remarks(r);
     label_by_scores(r);
     conclude_before_labels(r);
     collapse_chains(r, flex_links);

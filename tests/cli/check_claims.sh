@@ -41,4 +41,20 @@ for a in "exps sum to 9.75, so 0.14 0.17" "e^x 加起来约 10，所以 0.14 0.1
          "0.14 0.17, the six weights add up to 1"; do
   expect_status "q3 a true sum is no claim: '$a'" 0 en q3 "$a"
 done
+# A comparison of two tokens' weights, against the engine's row: false ones make right
+# values partly right and are named; true ones, denied ones and comparisons of the values
+# themselves cost nothing. The names compared label no value ("0.14 0.17, 没 > 下雨" is
+# not a swap).
+for a in "下雨 0.14，没 0.17，没比下雨小" "0.14 0.17 (rains is larger than didn't)" "0.14 0.17, 下雨 > 没" \
+         "下雨的权重比没大：0.14，0.17" "0.14 0.17 since 下雨's score is higher than 没's"; do
+  expect_status "q3 a false comparison beside right values: partly right: '$a'" 3 en q3 "$a"
+done
+out=$(zh q3 "下雨 0.14，没 0.17，没比下雨小")
+expect_contains "q3 the false comparison named (zh)" "“没”的权重并不比“下雨”小（引擎：0.1691 对 0.1384）" "$out"
+for a in "0.14 0.17, 没 > 下雨" "下雨 0.14，没 0.17，下雨比没的权重小一点" "下雨 0.14 < 没 0.17" \
+         "没 0.17 比下雨 0.14 大" "0.14 0.17, 下雨 is not larger than 没" "下雨的分数比没低，所以 0.14、0.17" \
+         "0.14 0.17 since 没's score is higher than 下雨's"; do
+  expect_status "q3 a true or denied comparison is no claim, no label: '$a'" 0 en q3 "$a"
+done
+expect_status "q3 values compared in swapped order are still swapped" 1 en q3 "下雨 0.17 > 没 0.14"
 rm -rf "$state"
