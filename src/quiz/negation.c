@@ -1,5 +1,5 @@
 /* Negation in text answers, on normalised tokens (quiz/textnorm.h): the words that
- * deny what follows them (not, no, never, without, n't, prevent, avoid; 不, 没, 没有,
+ * deny what follows them (not, no, never, without, n't or "doesnt", prevent, avoid; 不, 没, 没有,
  * 无, 未, 非, 别, 防止, 避免, 以免), not the words that only hold such a character
  * (不管, 非常, 不同, 不断 …) or that deny nothing ("not only", "no matter"). */
 #define _POSIX_C_SOURCE 200809L
@@ -41,6 +41,13 @@ static int en_cue(const char *w)
                                         "stopping", "lack", "lacks", "instead"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (!strcmp(w, words[i]))
+            return 1;
+    /* typed without the apostrophe: "doesnt", "dont" */
+    static const char *const bare[] = {"doesnt", "dont", "didnt", "isnt", "arent", "cant", "wont",
+                                       "wasnt", "werent", "couldnt", "wouldnt", "shouldnt",
+                                       "hasnt", "havent", "neednt"};
+    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++)
+        if (!strcmp(w, bare[i]))
             return 1;
     size_t n = strlen(w);
     return n > 3 && !strcmp(w + n - 3, "n't");

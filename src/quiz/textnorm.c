@@ -440,6 +440,22 @@ static void stem(const qz_norm *nm, qz_tok *k)
     for (const char *p = k->s; *p; p++)
         if (*p >= '0' && *p <= '9')
             return;
+    /* a negation typed without its apostrophe ("doesnt", "dont") is the negation */
+    static const char *const bare[][2] = {
+        {"doesnt", "doesn't"}, {"dont", "don't"}, {"didnt", "didn't"}, {"isnt", "isn't"},
+        {"arent", "aren't"}, {"cant", "can't"}, {"wont", "won't"}, {"wasnt", "wasn't"},
+        {"werent", "weren't"}, {"couldnt", "couldn't"}, {"wouldnt", "wouldn't"},
+        {"shouldnt", "shouldn't"}, {"hasnt", "hasn't"}, {"havent", "haven't"}, {"neednt", "needn't"},
+    };
+    for (size_t i = 0; i < sizeof bare / sizeof *bare; i++)
+        if (!strcmp(k->s, bare[i][0])) {
+            char *s = strdup(bare[i][1]);
+            if (s) {
+                free(k->s);
+                k->s = s;
+            }
+            return;
+        }
     /* "decoder's" is "decoder"; "doesn't" stays as written (a negation) */
     if (n > 2 && !strcmp(k->s + n - 2, "'s"))
         n -= 2;

@@ -73,6 +73,20 @@ expect_status "q1 a box-drawn chain beside a right answer: graded, right" 0 en q
   "RNN: ┌─┐→┌─┐→┌─┐ one step at a time; self-attention connects any two positions directly."
 expect_status "q3 ┌─┐ before right values: graded, right" 0 zh q3 "┌─┐ 0.14 0.17"
 
+# A false side remark beside a right q5 answer: partly right. An encoder's self-attention
+# said to look one way only (the same said of a decoder is true: no claim); positional
+# encoding given as the reason. A negation typed without its apostrophe is a negation.
+expect_status "q5 right, the encoder said to see only earlier tokens (zh): partly right" 3 zh q5 \
+  "只用encoder就够了，取[CLS]向量分类；不过encoder的自注意力只能看到前面的token。"
+expect_status "q5 right, [CLS] said to see only the words after it (zh): partly right" 3 zh q5 \
+  "（1）Encoder 就够。（2）[CLS] 向量。CLS 放在句首是因为它只能看到后面的词。"
+expect_status "q5 right, the decoder said to see only earlier tokens (en): right" 0 en q5 \
+  "(1) Only the encoder: a decoder's self-attention only sees previous tokens, which a classifier does not need. (2) the [CLS] vector"
+expect_status "q5 right, positional encoding as the reason (en): partly right" 3 en q5 \
+  "(1) encoder only is enough, and that's because the encoder doesn't need positional encodings for classification. (2) [CLS] token output."
+expect_status "q1 right, 'doesnt need positional encoding' (en): partly right" 3 en q1 \
+  "Self-attention connects any two positions directly (O(1) path) while an RNN needs O(n) steps; that's also why self-attention doesnt need positional encoding."
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
