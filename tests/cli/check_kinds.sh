@@ -87,6 +87,14 @@ expect_status "q5 right, positional encoding as the reason (en): partly right" 3
 expect_status "q1 right, 'doesnt need positional encoding' (en): partly right" 3 en q1 \
   "Self-attention connects any two positions directly (O(1) path) while an RNN needs O(n) steps; that's also why self-attention doesnt need positional encoding."
 
+# A right q5 answer taken back for a decoder that the label is read from: wrong
+expect_status "q5 right, then 'actually no, the label comes out of the decoder' (en): wrong" 1 en q5 \
+  "(1) Encoder is enough. (2) [CLS]. Hmm, actually no — you need the decoder, and the label comes out of the decoder's final step."
+expect_status "q5 right, then 不对，从 decoder 的输出读 (zh): wrong" 1 zh q5 \
+  "（1）Encoder 就够了（2）[CLS]。不对不对，还是得用 decoder，从 decoder 的输出读。"
+expect_status "q5 'not read from the decoder' is no such claim (en): right" 0 en q5 \
+  "(1) The encoder alone; we don't read the label from the decoder, there is none. (2) the [CLS] vector"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
