@@ -456,6 +456,43 @@ static int after_instead(const sentence *s, size_t a)
     return 0;
 }
 
+/* 查询 (and 询问, 提问, 发问) said after the decoder is what the decoder does, not the
+ * queries named: "让 decoder 在生成时“查询”输入序列" is no claim that Q comes from the
+ * source. True when a live claim ends a few tokens before m in its clause, with no 的
+ * ("解码器的查询" is the noun) and no mark but quotes between, and another starts right
+ * after it ("decoder 提问，encoder 回答" names the queries' side). */
+static int han_verb_subject(const sentence *s, const mention *m)
+{
+    static const char *const verbs[] = {"查询", "询问", "提问", "发问"};
+    int verb = 0;
+    for (size_t v = 0; v < sizeof verbs / sizeof *verbs && !verb; v++)
+        verb = qz_han_at(s->t, m->a, verbs[v]) == m->b - m->a;
+    if (!verb)
+        return 0;
+    /* it has an object: a claim right after it ("查询输入序列"), not a mark ("decoder 提问，") */
+    int object = 0;
+    for (size_t j = m->b; j < s->s1 && j <= m->b + 1 && !object; j++) {
+        const qz_tok *k = &s->t->t[j];
+        if (k->kind == QZ_TK_MARK && strcmp(k->s, "“") && strcmp(k->s, "”") && strcmp(k->s, "\""))
+            break;
+        for (size_t c = 0; c < s->m.n && !object; c++)
+            object = s->m.v[c].kind == M_CLAIM && live(&s->m.v[c]) && s->m.v[c].a == j;
+    }
+    if (!object)
+        return 0;
+    for (size_t j = m->a; j-- > s->s0 && m->a - j <= 8;) {
+        const qz_tok *k = &s->t->t[j];
+        if (k->kind == QZ_TK_MARK && strcmp(k->s, "“") && strcmp(k->s, "”") && strcmp(k->s, "\""))
+            return 0;
+        if (k->kind == QZ_TK_HAN && !strcmp(k->s, "的"))
+            return 0;
+        for (size_t c = 0; c < s->m.n; c++)
+            if (s->m.v[c].kind == M_CLAIM && live(&s->m.v[c]) && s->m.v[c].b == j + 1)
+                return 1;
+    }
+    return 0;
+}
+
 static void mark_foils(sentence *s)
 {
     const qz_rubric_c *r = s->r;
@@ -468,7 +505,7 @@ static void mark_foils(sentence *s)
                 m->dead = claimish(&s->m.v[j]) && s->m.v[j].b == m->a;
         m->foil = ends_before(s, &r->foil_before, m->a, FOIL_REACH) ||
                   starts_after(s, &r->foil_after, m->b, 2) || after_instead(s, m->a);
-        m->object = ends_before(s, &r->object, m->a, 0);
+        m->object = ends_before(s, &r->object, m->a, 0) || han_verb_subject(s, m);
     }
 }
 

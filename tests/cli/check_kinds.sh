@@ -95,6 +95,21 @@ expect_status "q5 right, then 不对，从 decoder 的输出读 (zh): wrong" 1 z
 expect_status "q5 'not read from the decoder' is no such claim (en): right" 0 en q5 \
   "(1) The encoder alone; we don't read the label from the decoder, there is none. (2) the [CLS] vector"
 
+# q4: 查询 after the decoder, with an object, is what the decoder does, not where Q comes
+# from; "decoder 提问，" still names the queries' side. Purposes in other words: "gets info
+# about the input", 相关的内容, 根据源端; the encoder getting information is the reverse.
+expect_status "q4 让 decoder “查询”输入序列 (zh): right, no Q from the source" 0 zh q4 \
+  "Q 来自 Decoder，K/V 来自 Encoder 的输出。它让 decoder 在生成时“查询”输入序列中相关的内容。"
+expect_status "q4 decoder 提问，encoder 回答 (zh): right" 0 zh q4 \
+  "decoder 提问，encoder 的输出来回答：Q 来自 decoder，K、V 来自 encoder 输出，这样生成时能去原句里找相关的信息。"
+expect_status "q4 Q（查询）来自编码器 (zh): wrong" 1 zh q4 "Q（查询）来自编码器，K、V 来自解码器"
+expect_status "q4 arrows and 'gets info about the input' (en): right" 0 en q4 \
+  "Q←decoder, K,V←encoder. encoder-decoder attention = where the decoder gets info about the input sentence"
+expect_status "q4 根据源端生成 (zh): right" 0 zh q4 \
+  "Q 出自 decoder，K 和 V 都出自 encoder output，作用：encoder–decoder 之间的信息桥梁，让目标端根据源端生成。"
+expect_status "q4 the encoder said to get information about the target (en): partly right" 3 en q4 \
+  "Q from the decoder, K and V from the encoder; the encoder gets information about the target sentence."
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
