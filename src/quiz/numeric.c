@@ -589,6 +589,46 @@ static void no_number(const qz_numctx *c, qz_result *out, FILE *fb)
                 c->q->explanation[strlen(c->q->explanation) - 1] == '\n' ? "" : "\n");
 }
 
+/* "e^0.3/Σe^s and e^0.5/Σe^s", softmax 就是 e^0.3/Σe^x: the method written out for every
+ * value asked (the exp of its own score, divided by a sum) and no value worked out.
+ * A teacher gives it part of the marks: the values are still to be estimated. */
+static int method_only(const qz_numctx *c, const char *answer)
+{
+    if (!c->row_s || !c->slot_of || !c->row_n ||
+        !(strchr(answer, '/') || strstr(answer, "÷") || strstr(answer, "／") || strstr(answer, "除以")))
+        return 0;
+    static const char *const sums[] = {"Σ", "∑", "sum", "total", "总和", "求和", "之和", "加起来",
+                                       "分母", "denominator"};
+    int sum = 0;
+    for (size_t k = 0; k < sizeof sums / sizeof *sums && !sum; k++)
+        sum = strcasestr(answer, sums[k]) != NULL;
+    if (!sum)
+        return 0;   /* "e^0.3/e^0.5": divided by something else */
+    size_t found = 0;
+    for (size_t i = 0; i < c->row_n; i++) {
+        if (c->slot_of[i] == (size_t)-1 || !isfinite(c->row_s[i]))
+            continue;
+        char score[32], pat[6][48];
+        snprintf(score, sizeof score, "%g", c->row_s[i]);
+        snprintf(pat[0], sizeof pat[0], "e^%s", score);
+        snprintf(pat[1], sizeof pat[1], "e^{%s}", score);
+        snprintf(pat[2], sizeof pat[2], "e^(%s)", score);
+        snprintf(pat[3], sizeof pat[3], "exp(%s)", score);
+        snprintf(pat[4], sizeof pat[4], "e**%s", score);
+        snprintf(pat[5], sizeof pat[5], "exp %s", score);
+        int here = 0;
+        for (size_t k = 0; k < 6 && !here; k++) {
+            const char *p = strcasestr(answer, pat[k]);
+            /* the score itself, not a longer number that starts with it (e^0.35) */
+            here = p && !isdigit((unsigned char)p[strlen(pat[k])]);
+        }
+        if (!here)
+            return 0;
+        found++;
+    }
+    return found == c->n;
+}
+
 /* What the reader needs of the question: the count, the tokens and their glosses, and
  * whether whole numbers are expected. */
 static qz_read_opts read_opts(const qz_numctx *c)
@@ -657,6 +697,19 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fclose(notes_f);
         if (says_no_number(answer)) {
             no_number(&c, out, fb);
+            goto out;
+        }
+        if (method_only(&c, answer)) {
+            out->verdict = QZ_PARTIAL;
+            out->score = 0.5;
+            fprintf(fb, qz_tr(lang, "Partly right.\n"));
+            out->body_at = qz_fb_pos(fb);
+            fprintf(fb, qz_tr(lang, "The method is right (the exp of each score over the sum of all the "
+                                    "exps), but the values are not worked out: estimate each one to 2 "
+                                    "decimals.\n"));
+            out->reveal_at = qz_fb_pos(fb);
+            report_expected(&c, fb);
+            qz_walk_steps(&c, fb);
             goto out;
         }
         malformed(out, fb, perr.msg);

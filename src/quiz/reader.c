@@ -30,6 +30,7 @@ enum wkind {
     W_TURN,     /* after the last value: the two values trade places ("the other way round") */
     W_WITH,     /* a method, not a quantity, follows: "with exp: 0.14", 除以总和：0.14 */
     W_VERB,     /* after a token's name, makes it an object, not a label: 把伞加进分母 */
+    W_OBJECT,   /* before a token's name, the same: "forgot to include 伞", "left out 伞" */
     W_COMPARE,  /* two things compared: "than", 比, 相比 (and '>' '<' between words) */
     W_LABEL,    /* a token (by name or gloss) */
 };
@@ -87,7 +88,12 @@ static const struct {
     {"with", W_WITH}, {"using", W_WITH}, {"除以", W_WITH}, {"divided by", W_WITH},
     {"divide by", W_WITH}, {"dividing by", W_WITH}, {"没取指数", W_FILLER}, {"没做指数", W_FILLER},
     {"加进", W_VERB}, {"加入", W_VERB}, {"加上", W_VERB}, {"算进", W_VERB}, {"算上", W_VERB},
-    {"放进", W_VERB},
+    {"放进", W_VERB}, {"include", W_OBJECT}, {"includes", W_OBJECT}, {"including", W_OBJECT},
+    {"included", W_OBJECT}, {"left out", W_OBJECT}, {"leave out", W_OBJECT}, {"leaving out", W_OBJECT},
+    {"omit", W_OBJECT}, {"omitted", W_OBJECT}, {"omitting", W_OBJECT}, {"exclude", W_OBJECT},
+    {"excluded", W_OBJECT}, {"excluding", W_OBJECT}, {"count", W_OBJECT}, {"counted", W_OBJECT},
+    {"counting", W_OBJECT}, {"漏了", W_OBJECT}, {"漏掉", W_OBJECT}, {"忘了算", W_OBJECT},
+    {"忘记算", W_OBJECT}, {"没算", W_OBJECT}, {"算上了", W_OBJECT}, {"加上了", W_OBJECT},
     /* a turn: the values written trade places */
     {"the other way round", W_TURN}, {"other way round", W_TURN}, {"the other way around", W_TURN},
     {"other way around", W_TURN}, {"the opposite", W_TURN}, {"reversed", W_TURN},
@@ -166,6 +172,8 @@ typedef struct item {
     const char *s;        /* IT_LABEL, IT_VALUE, IT_OTHER: as written */
     size_t len;
     int used;             /* IT_LABEL: paired with a value */
+    int object;           /* IT_WORD: a verb whose object is the name right after it
+                           * ("include 伞"): that name is no label */
     int with;             /* IT_WORD: a method word ("with", 除以): a quantity's name right
                            * after it and before ':' is the method, not that quantity */
 } item;
@@ -314,8 +322,10 @@ static const char *read_word(reader *r, size_t i)
         int glued_link = k == W_PREFIX && p == t->s && p + l == end && !t->space_before && i > 0 &&
                          (t[-1].kind == T_NUM || t[-1].kind == T_RPAR || t[-1].kind == T_PCT) &&
                          !t[1].space_before && qz_value_starts(lx, i + 1);
+        /* "forgot to include 伞 itself": the name after such a verb is its object */
+        int object = k == W_LABEL && r->n && r->it[r->n - 1].kind == IT_WORD && r->it[r->n - 1].object;
         switch (k) {
-        case W_LABEL: add(r, IT_LABEL, token, p, l); break;
+        case W_LABEL: add(r, object ? IT_WORD : IT_LABEL, token, p, l); break;
         case W_SEP: add(r, IT_SEP, -1, NULL, 0); break;
         case W_LINK: add(r, IT_LINK, -1, NULL, 0); break;
         case W_PREFIX: add(r, glued_link ? IT_LINK : IT_PREFIX, -1, NULL, 0); break;
@@ -351,6 +361,11 @@ static const char *read_word(reader *r, size_t i)
         case W_VERB:   /* "把伞加进分母": 伞 is what is added, not a label */
             if (r->n && r->it[r->n - 1].kind == IT_LABEL)
                 r->it[r->n - 1].kind = IT_WORD;
+            break;
+        case W_OBJECT:
+            if (!r->n || r->it[r->n - 1].kind != IT_WORD)
+                add(r, IT_WORD, -1, NULL, 0);
+            r->it[r->n - 1].object = 1;
             break;
         case W_FILLER: break;
         }
@@ -427,6 +442,18 @@ static int walk(reader *r)
                     lx->err->offset = -1;
                 if (i <= start)
                     i = start + 1;
+                /* "e^{x_i}": a '(' the failed expression opened is still open */
+                for (size_t j = start; j < i; j++) {
+                    if (lx->toks[j].kind == T_LPAR) {
+                        if (asides < 8)
+                            outer[asides] = r->group;
+                        asides++;
+                        r->group = ++r->groups;
+                    } else if (lx->toks[j].kind == T_RPAR && asides) {
+                        asides--;
+                        r->group = asides < 8 ? outer[asides] : r->group;
+                    }
+                }
                 continue;
             }
             if (rc)

@@ -57,4 +57,20 @@ for a in "0.14 0.17, 没 > 下雨" "下雨 0.14，没 0.17，下雨比没的权�
   expect_status "q3 a true or denied comparison is no claim, no label: '$a'" 0 en q3 "$a"
 done
 expect_status "q3 values compared in swapped order are still swapped" 1 en q3 "下雨 0.17 > 没 0.14"
+# The method written out with no value worked out: partly right, the values not shown
+out=$(en q3 "e^0.3/Σe^s and e^0.5/Σe^s"); rc=$?
+expect_eq "q3 the method for both values, none worked out: partly right" 3 "$rc"
+expect_contains "q3 says the values are still to be worked out" "the values are not worked out" "$out"
+case "$out" in *0.14*|*0.17*) r=shown ;; *) r=none ;; esac
+expect_eq "q3 the method-only try shows no expected value" none "$r"
+expect_status "q3 softmax 就是 e^0.3/Σe^x 和 e^0.5/Σe^x (zh): partly right" 3 zh q3 \
+  "softmax 就是 e^0.3/Σe^x 和 e^0.5/Σe^x，具体数算不出来"
+expect_status "q3 e^0.3/e^0.5 is no sum: a wrong value" 1 en q3 "e^0.3/e^0.5"
+expect_status "q3 e^x/Σe^x names no score: not counted" 2 en q3 "e^x/Σe^x"
+# A formula in braces beside right values; a token named as what was left out labels nothing
+expect_status "q3 right values, then softmax(x_i)=e^{x_i}/Σe^{x_j}: right" 0 zh q3 \
+  "0.14 0.17，因为 softmax(x_i)=e^{x_i}/Σe^{x_j}"
+expect_status "q3 'forgot to include 伞 itself', then the right values: right" 0 en q3 \
+  "0.21 0.26 - oops forgot to include 伞 itself in the sum, with it: 0.14 0.17"
+expect_status "q3 漏了伞：0.21 0.26 is the left-out method: wrong" 1 zh q3 "漏了伞：0.21 0.26"
 rm -rf "$state"
