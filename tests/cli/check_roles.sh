@@ -54,8 +54,10 @@ expect_status "q4 a note that names a layer is no role (zh)" 0 zh q4 \
   "Q 来自解码器（上一层的输出），K、V 来自编码器最后一层的输出。作用是让解码器在生成每个词时关注源句中相关的部分。"
 # A sentence said of the group before that names a side with no word of origin: the side
 # acts, it is not where that group comes from
-expect_status "q4 'it is how the decoder gets …' after the sources (en)" 3 en q4 \
+expect_status "q4 'it is how the decoder gets …' after the sources (en): right" 0 en q4 \
   "Q from the decoder, K and V from the encoder. It is how the decoder gets information about the source."
+expect_status "q4 'it is how the encoder gets …' (the reverse) after the sources (en): partly right" 3 en q4 \
+  "Q from the decoder, K and V from the encoder. It is how the encoder gets information about the target."
 expect_status "q4 a second sentence that says K and V come from the decoder stays wrong (en)" 1 en q4 \
   "Q from the decoder, K and V from the encoder. No wait, they come from the decoder."
 rm -rf "$state"
