@@ -222,6 +222,25 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
     for (size_t k = e; k-- > s;)
         if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
             e = k;
+    /* the steps told first, then the whole formula after a break: "先算 QKᵀ，除以 √dₖ，对每一行
+     * 做 softmax，再乘 V：softmax(QKᵀ/√dₖ)V" is the formula after the colon */
+    {
+        int depth = 0;
+        size_t brk = e, before = 0, after = 0;
+        for (size_t k = s; k < e; k++) {
+            depth += (T->t[k].kind == F_LPAR) - (T->t[k].kind == F_RPAR);
+            if (!depth && T->t[k].kind == F_SEP) {
+                brk = k;
+                before += after;
+                after = 0;
+            } else if (!depth && T->t[k].kind == F_COMMA) {
+                after++;
+            }
+        }
+        if (brk < e && before && !after && run_complete(T, brk + 1, e) == 2 &&
+            has_v(T, brk + 1, e))
+            s = brk + 1;
+    }
     /* A step after a whole formula that has its V is the start of a sentence about it:
      * "softmax(QKᵀ/√dₖ)V，除以根号dk是为了…" (a chain of steps ends on V: "…，再乘 V");
      * after a sentence break (—, ;) it is, whatever it names: "softmax(QKᵀ/√dₖ)V —— 先算 Q
