@@ -146,7 +146,25 @@ const char *const qz_lex_correct_strong[] = {
     "no , the opposite", "no , it's the other way round", "no , it's the other way around",
     "no , it's the opposite", "no , reversed", "说错了", "写错了", "搞错了", "弄错了",
     "算错了", "改一下", "更正一下", "纠正一下", "更正", "纠正", "不对不对", "等等", "哦不", "啊不",
-    "呃不", "不不", NULL};
+    "呃不", "不不",
+    /* everything before disowned ("none of that is true", 以上都是错的) or doubted ("maybe
+     * it's backwards", 说不定是反的) */
+    "none of that is true", "none of this is true", "none of that is right", "that was wrong",
+    "that is all wrong", "that's all wrong", "all of that is wrong", "all of this is wrong",
+    "that was a mistake", "everything i just said is false", "everything i said is wrong",
+    "everything above is wrong", "everything above is false", "the previous sentence is false",
+    "the above is wrong", "the above is false", "ignore everything above", "ignore the above",
+    "ignore all of the above", "ignore everything i said", "ignore these",
+    "those numbers are wrong", "these numbers are wrong", "i retract", "i retract them",
+    "i retract that", "just kidding", "jk",
+    "以上都是错的", "以上都不对", "以上全错", "以上全是错的", "上面都是错的", "上面都不对",
+    "上面说的都不对", "上面说的都是错的", "前面都是错的", "前面说的都是错的", "前面说的都不对",
+    "以上都是我瞎猜的", "以上是错的", "以上公式是错的", "上面的公式是错的", "开玩笑的",
+    "i may have swapped them", "i might have swapped them", "maybe i swapped them",
+    "maybe it's backwards", "maybe it is backwards", "maybe backwards",
+    "or maybe the other way round", "or maybe the other way around", "could be backwards",
+    "说不定是反的", "可能说反了", "可能是反的", "可能反了", "也可能是反的", "不确定是不是反了",
+    NULL};
 const char *const qz_lex_correct_weak[] = {
     "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了",
     "算了 ,", "算了 .", "算了 我", "算了 还是", "算了 算了", "收回", NULL};
@@ -159,7 +177,19 @@ const char *const qz_lex_restart[] = {
     "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",
     "start over", "let me start over", "let me start again", "start again", "let me restart",
     "算了", "收回", "我收回", "前面说的不算", "前面的不算", "上面说的不算", "以上不算", "重新说",
-    "重说", "重来", "重新来", "当我没说", NULL};
+    "重说", "重来", "重新来", "当我没说",
+    "none of that is true", "none of this is true", "none of that is right", "that was wrong",
+    "that is all wrong", "that's all wrong", "all of that is wrong", "all of this is wrong",
+    "that was a mistake", "everything i just said is false", "everything i said is wrong",
+    "everything above is wrong", "everything above is false", "the previous sentence is false",
+    "the above is wrong", "the above is false", "ignore everything above", "ignore the above",
+    "ignore all of the above", "ignore everything i said", "ignore these",
+    "those numbers are wrong", "these numbers are wrong", "i retract", "i retract them",
+    "i retract that", "just kidding", "jk",
+    "以上都是错的", "以上都不对", "以上全错", "以上全是错的", "上面都是错的", "上面都不对",
+    "上面说的都不对", "上面说的都是错的", "前面都是错的", "前面说的都是错的", "前面说的都不对",
+    "以上都是我瞎猜的", "以上是错的", "以上公式是错的", "上面的公式是错的", "开玩笑的",
+    NULL};
 /* what the student once believed and disowns: "I first thought …, but actually …",
  * 一开始我以为…，其实…: after one of these, a word of qz_lex_turn is a correction */
 const char *const qz_lex_thought[] = {

@@ -84,6 +84,11 @@ static const struct {
     {"wrong", W_RETRACT}, {"mistake", W_RETRACT}, {"not softmax", W_RETRACT},
     {"not right", W_DISOWN}, {"not correct", W_DISOWN}, {"错了", W_RETRACT}, {"是错的", W_DISOWN},
     {"错误", W_RETRACT}, {"不是 softmax", W_RETRACT}, {"不正确", W_DISOWN},
+    {"that was a mistake", W_DISOWN}, {"that was wrong", W_DISOWN}, {"those are wrong", W_DISOWN},
+    {"these are wrong", W_DISOWN}, {"those numbers are wrong", W_DISOWN},
+    {"these numbers are wrong", W_DISOWN}, {"none of that is true", W_DISOWN},
+    {"ignore these", W_DISOWN}, {"i retract", W_DISOWN}, {"以上都是错的", W_DISOWN},
+    {"以上都不对", W_DISOWN}, {"上面都是错的", W_DISOWN}, {"上面的都不对", W_DISOWN},
     /* the step a value is worked with, not a quantity: "with exp:", 除以总和： */
     {"with", W_WITH}, {"using", W_WITH}, {"除以", W_WITH}, {"divided by", W_WITH},
     {"divide by", W_WITH}, {"dividing by", W_WITH}, {"没取指数", W_FILLER}, {"没做指数", W_FILLER},

@@ -110,6 +110,19 @@ expect_status "q4 根据源端生成 (zh): right" 0 zh q4 \
 expect_status "q4 the encoder said to get information about the target (en): partly right" 3 en q4 \
   "Q from the decoder, K and V from the encoder; the encoder gets information about the target sentence."
 
+# A right answer disowned in plain words at the end is taken back (wrong); one doubted
+# ("I may have swapped them") cannot be judged (review); values disowned likewise
+for a in "In an RNN the distance grows with the gap, information passes step by step; in self-attention any two positions are one step apart. None of that is true." \
+         "In an RNN the distance grows with the gap; in self-attention any two positions are one step apart. That was wrong."; do
+  expect_status "q1 right, then disowned: wrong: '$a'" 1 en q1 "$a"
+done
+expect_status "q1 right, then 以上都是错的 (zh): wrong" 1 zh q1 "RNN 里信息要一步步传，距离随间隔增长；自注意力里任意两个位置距离为 1。以上都是错的。"
+expect_status "q4 right, then 'I may have swapped them' (en): review" 4 en q4 \
+  "Q comes from the decoder, K and V come from the encoder output. It aligns target words with source words. I may have swapped them."
+expect_status "q3 values, then 'That was a mistake.' (en): wrong" 1 en q3 "0.14 0.17. That was a mistake."
+expect_status "q3 values disowned, then the right ones (en): right" 0 en q3 \
+  "0.21 0.26 - that was wrong, the sum must include 伞: 0.14 0.17"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
