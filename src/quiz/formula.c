@@ -4,6 +4,7 @@
  * See quiz/formula.h. */
 #include "quiz/formula.h"
 #include "quiz/formula_impl.h"
+#include "quiz/textnorm.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -385,6 +386,42 @@ static int pool_init(fpool *pool, const fformula *t)
     return AT_OK;
 }
 
+/* "softmax(QKᵀ/√dₖ)V; softmax(QKᵀ·√dₖ)V", "…，也可能是 softmax(QKᵀ)V": a second, different
+ * formula right after the one read, with only a few words between (no correction: that
+ * the parser settles itself): the student has not chosen. Words that set the second
+ * apart as a counterfactual ("without it", 如果不除) leave it an explanation. */
+static int other_formula(const char *text, size_t end, const fpool *ps, int top)
+{
+    static const char *const apart[] = {"without", "if ", "would", "instead of", "not ", "wrong",
+                                        "如果", "否则", "不然", "不除", "没有", "不是", "错", "假如",
+                                        "要是", "而不是", "i.e", "that is", "equivalently",
+                                        "per row", "per query", "for each", "for one", "即",
+                                        "也就是", "等价", "展开", "逐行", "每个", "每一", NULL};
+    const char *rest = text + end;
+    if (!*rest)
+        return 0;
+    fformula f2;
+    at_error e2;
+    int other = 0;
+    if (fq_parse(rest, 0, &f2, &e2) == AT_OK && !f2.no_formula && !f2.is_list && f2.start <= 24) {
+        int near = 1;
+        for (size_t i = 0; apart[i] && near; i++) {
+            size_t l = strlen(apart[i]);
+            for (size_t k = 0; k + l <= f2.start && near; k++)
+                near = strncasecmp(rest + k, apart[i], l) != 0;
+        }
+        fpool p2 = {0};
+        if (near && !pool_init(&p2, &f2)) {
+            int top2 = normalise(&f2, f2.root, &p2);
+            other = is_attention_form(&p2, top2) && !forms_equal(ps, top, &p2, top2);
+        }
+        free(p2.f);
+        free(p2.memo);
+    }
+    fq_formula_free(&f2);
+    return other;
+}
+
 int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
                         at_error *err)
 {
@@ -399,7 +436,10 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
         fq_formula_free(&fc);
         return rc;
     }
-    rc = fq_parse(student, 0, &fs, err);
+    /* Traditional characters read as Simplified (轉置 is 转置, 根號 is 根号, 不對 is 不对);
+     * every character keeps its place, so the offsets below hold for the student's text */
+    char *simplified = qz_simplified_same_offsets(student);
+    rc = fq_parse(simplified ? simplified : student, 0, &fs, err);
     if (rc == AT_EINVAL && fs.err_what) {
         d->unread = fs.err_what;
         memcpy(d->unread_arg, fs.err_arg, sizeof d->unread_arg);
@@ -441,6 +481,7 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
     }
     d->slips = slips_of(d->mistakes);
     d->fatal |= (d->mistakes & QZ_F_FATAL) != 0;
+    d->alternative = other_formula(simplified ? simplified : student, d->end, &ps, top_s);
 out:
     free(ps.f);
     free(ps.memo);
@@ -448,6 +489,7 @@ out:
     free(pc.memo);
     fq_formula_free(&fs);
     fq_formula_free(&fc);
+    free(simplified);
     return rc;
 }
 

@@ -148,6 +148,12 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         fprintf(fb, qz_tr(lang, "Partly right: the formula is right, but the words beside it state "
                                 "something wrong.\n"));
         out->body_at = qz_fb_pos(fb);
+    } else if (!d.mistakes && d.alternative) {
+        out->verdict = QZ_PARTIAL;
+        out->score = 0.5;
+        fprintf(fb, qz_tr(lang, "Partly right: the answer offers a second, different formula beside "
+                                "the right one; write the one you settle on.\n"));
+        out->body_at = qz_fb_pos(fb);
     } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;
         out->score = 1;

@@ -123,6 +123,23 @@ expect_status "q3 values, then 'That was a mistake.' (en): wrong" 1 en q3 "0.14 
 expect_status "q3 values disowned, then the right ones (en): right" 0 en q3 \
   "0.21 0.26 - that was wrong, the sum must include 伞: 0.14 0.17"
 
+# q2: a second, different formula offered beside the right one has not been chosen
+# (partly right); the same formula twice, a per-query form after "i.e.", or a
+# counterfactual ("without the scale, …") is no alternative. Traditional characters in
+# a formula in words or a correction read as Simplified.
+expect_status "q2 a second formula after ';' (en): partly right" 3 en q2 \
+  "softmax(QK^T / sqrt(d_k)) V; softmax(QK^T * sqrt(d_k)) V"
+expect_status "q2 也可能是 another formula (zh): partly right" 3 zh q2 "softmax(QKᵀ/√dₖ)V；也可能是 softmax(QKᵀ)V"
+expect_status "q2 a counterfactual second formula (en): right" 0 en q2 \
+  "softmax(QK^T / sqrt(d_k)) V; without the scale, softmax(QK^T) V would saturate"
+expect_status "q2 the per-query form after i.e. (en): right" 0 en q2 \
+  "softmax(QK^T/√d_k)V, i.e. out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j"
+expect_status "q2 in Traditional words (zh): right" 0 zh q2 "注意力 = softmax(Q 乘 K 的轉置 除以 根號 dₖ) 乘 V"
+expect_status "q2 a Traditional correction to a slip (zh): partly right" 3 zh q2 \
+  "softmax(QKᵀ/√dₖ)V。不對，應該是 softmax(QKᵀ/dₖ)V。"
+expect_status "q2 steps first, then the formula after a colon (zh): right" 0 zh q2 \
+  "先算 QK^T，除以 √d_k，对每一行做 softmax，再乘 V：softmax(QK^T/√d_k)V"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
