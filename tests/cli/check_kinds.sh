@@ -140,6 +140,20 @@ expect_status "q2 a Traditional correction to a slip (zh): partly right" 3 zh q2
 expect_status "q2 steps first, then the formula after a colon (zh): right" 0 zh q2 \
   "先算 QK^T，除以 √d_k，对每一行做 softmax，再乘 V：softmax(QK^T/√d_k)V"
 
+# q2b: √dₖ said to multiply the scores, or the dot products said to shrink as dₖ grows: the
+# direction turned round (not right); multiplying by 1/√dₖ, and scores made smaller by the
+# division, are right
+expect_status "q2b multiplies by √dₖ (en): wrong" 1 en q2b \
+  "It multiplies the scores by √dₖ so their variance stays about 1; without it softmax saturates and gradients vanish."
+expect_status "q2b 乘以根号 dk (zh): wrong" 1 zh q2b "点积乘以根号 dk，让方差保持在 1 左右，否则 softmax 饱和梯度消失"
+expect_status "q2b dot products said to shrink with dₖ (en): partly right" 3 en q2b \
+  "Dot products get smaller the more dimensions you add, so you blow them back up; otherwise softmax puts almost all weight on one token and learning stalls."
+expect_status "q2b 维度越高点积越小 (zh): wrong" 1 zh q2b "维度越高点积越小，所以要除以 √dₖ 把它放大回来；否则 softmax 饱和，梯度消失。"
+expect_status "q2b multiply by 1/√dₖ (en): right" 0 en q2b \
+  "We multiply by 1/√dₖ so the variance stays about 1; otherwise softmax saturates and gradients vanish."
+expect_status "q2b scores smaller after dividing (en): right" 0 en q2b \
+  "Dot products grow with dₖ; after dividing by √dₖ they get smaller and the variance is about 1, so softmax doesn't saturate and gradients don't vanish."
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
