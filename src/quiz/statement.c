@@ -1769,6 +1769,7 @@ typedef struct reader {
     unsigned char *seg_turn;  /* [n_seg] it says "the other way round" */
     unsigned char *seg_restart;   /* [n_seg] it starts the answer over ("scratch that") */
     size_t n_seg, cap_seg;
+    int hedged;               /* a subject given two different claims as alternatives */
     qz_reading *out;
 } reader;
 
@@ -1821,6 +1822,63 @@ static int keep_carry(reader *rd, const sentence *s)
             rd->carry = v;
             rd->carry[rd->n_carry++] = s->m.v[k];
         }
+    return 0;
+}
+
+/* Does a claim at [a, b) share a pattern with any claim at [c, d)? Synonyms ("the decoder
+ * or the target side") do; two sides ("the decoder or the encoder") do not. */
+static int same_claim(const sentence *s, size_t a, size_t b, size_t c, size_t d)
+{
+    for (size_t i = 0; i < s->m.n; i++) {
+        const mention *x = &s->m.v[i];
+        if (x->kind != M_CLAIM || !live(x) || x->a != a || x->b != b)
+            continue;
+        for (size_t j = 0; j < s->m.n; j++) {
+            const mention *y = &s->m.v[j];
+            if (y->kind == M_CLAIM && live(y) && y->a == c && y->b == d && y->set == x->set &&
+                y->pat == x->pat)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* "Q comes from the decoder or the encoder", "梯度消失或爆炸", "来自解码器（也可能是编码器）":
+ * a claim said of its subject, then another, different one offered as an alternative
+ * (or, 或, 或者, 还是, /, 也可能是): the student has not chosen. */
+static int hedged(const sentence *s, const long *owner)
+{
+    const qz_text *t = s->t;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *c2 = &s->m.v[k];
+        if (c2->kind != M_CLAIM || !live(c2))
+            continue;
+        size_t j = c2->a;
+        while (j > s->s0 && (qz_tok_raw_is(t, j - 1, "the") || qz_tok_raw_is(t, j - 1, "a") ||
+                             qz_tok_raw_is(t, j - 1, "an")))
+            j--;
+        size_t l = 0;
+        if (j > s->s0 && (qz_tok_raw_is(t, j - 1, "or") || qz_tok_raw_is(t, j - 1, "/") ||
+                          qz_tok_raw_is(t, j - 1, "或")))
+            l = 1;
+        else if (j >= s->s0 + 2 && (qz_han_at(t, j - 2, "或者") == 2 || qz_han_at(t, j - 2, "还是") == 2))
+            l = 2;
+        else if (j >= s->s0 + 4 && qz_han_at(t, j - 4, "也可能是") == 4)
+            l = 4;
+        else if (j >= s->s0 + 3 && qz_han_at(t, j - 3, "可能是") == 3)
+            l = 3;
+        if (!l)
+            continue;
+        size_t end = j - l;
+        if (end > s->s0 && (!strcmp(t->t[end - 1].s, "（") || !strcmp(t->t[end - 1].s, "(")))
+            end--;
+        for (size_t i = 0; i < s->m.n; i++) {
+            const mention *c1 = &s->m.v[i];
+            if (c1->kind == M_CLAIM && live(c1) && owner[i] >= 0 && c1->b == end &&
+                !same_claim(s, c1->a, c1->b, c2->a, c2->b))
+                return 1;
+        }
+    }
     return 0;
 }
 
@@ -1955,6 +2013,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     owners(&s, owner);
     distribute(&s, owner);
     paren_roles(&s, owner);
+    rd->hedged |= hedged(&s, owner);
     if (salad(&s) || term_list(&s)) {
 #ifdef QZ_STATEMENT_DEBUG
         fprintf(stderr, "  salad at [%zu,%zu): salad %d, term list %d\n", s0, s1, salad(&s),
@@ -2096,6 +2155,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     }
     if (!rc)
         settle(&rd);
+    if (!rc && rd.hedged && !out->retracted)
+        out->unsure = 1;   /* two answers offered: the student grades it against the reference */
     out->restated = !rc && ((r->prompt.n && qz_answer_restates(r, &t)) || qz_answer_tautology(&t));
     for (size_t i = 0; !rc && i < rd.all.n; i++) {
         const match *m = &rd.all.v[i];

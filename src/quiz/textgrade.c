@@ -151,6 +151,9 @@ static const char *headline(const tally *t, const qz_reading *rd, qz_verdict v, 
         return qz_tr(lang, "Correct: the key ideas are there.\n");
     if (v == QZ_PARTIAL)
         return qz_tr(lang, "Partly right.\n");
+    if (v == QZ_REVIEW && rd->unsure)
+        return qz_tr(lang, "Needs your review: the answer offers two answers, or doubts or corrects "
+                           "itself in a way the grader cannot follow.\n");
     if (v == QZ_REVIEW)
         return qz_tr(lang, "Needs your review: the grader recognised neither a key idea nor a known "
                            "mistake in this answer.\n");

@@ -154,6 +154,16 @@ expect_status "q2b multiply by 1/√dₖ (en): right" 0 en q2b \
 expect_status "q2b scores smaller after dividing (en): right" 0 en q2b \
   "Dot products grow with dₖ; after dividing by √dₖ they get smaller and the variance is about 1, so softmax doesn't saturate and gradients don't vanish."
 
+# Two different claims offered as alternatives ("the decoder or the encoder", 梯度消失或爆炸,
+# （也可能是编码器）): not chosen, left to review with why; synonyms with "or" are one claim
+out=$(en q4 "Q comes from the decoder or the encoder, K and V come from the encoder output or the decoder. It aligns target words with source words."); rc=$?
+expect_eq "q4 sources offered both ways (en): review" 4 "$rc"
+expect_contains "q4 review says two answers are offered" "offers two answers" "$out"
+expect_status "q4 （也可能是编码器） (zh): review" 4 zh q4 "Q 来自解码器（也可能是编码器），K 和 V 来自编码器的输出。作用是对齐目标词与源词。"
+expect_status "q2b 梯度消失或爆炸 (zh): review" 4 zh q2b "保持方差在 1 左右，否则 softmax 饱和，梯度消失或爆炸。"
+expect_status "q4 'the decoder or target side' are one side (en): right" 0 en q4 \
+  "Q comes from the decoder or target side, K and V from the encoder; the decoder looks at the relevant source words."
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
