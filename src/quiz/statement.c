@@ -1387,6 +1387,7 @@ static int salad(const sentence *s)
             qz_tok_is(s->t, i, "<") || qz_tok_is(s->t, i, ">"))
             return 0;
     size_t terms = 0, items = 0, item_terms = 0, max_item = 0, run_terms = 0, max_run = 0;
+    size_t item_run = 0;   /* the longest run of terms in the item being read */
     size_t item_start = s->s0, dir_items = 0;   /* items that state something */
     int one_each = 1, any_term = 0;
     for (size_t i = s->s0; i <= s->s1;) {
@@ -1419,14 +1420,13 @@ static int salad(const sentence *s)
             item_terms++;
         }
         run_terms = any_term ? run_terms + 1 : sep ? 0 : run_terms;
-        if (run_terms > max_run)
-            max_run = run_terms;
+        if (run_terms > item_run)
+            item_run = run_terms;
         any_term = 0;
         if (sep && item_terms) {
             items++;
             one_each &= item_terms == 1;
-            if (item_terms > max_item)
-                max_item = item_terms;
+            size_t this_item = item_terms;
             item_terms = 0;
             /* a statement: a direction said (even inside a longer phrase: "grows with
              * dk"), or a subject and, after it, a claim ("softmax saturates") */
@@ -1445,9 +1445,31 @@ static int salad(const sentence *s)
                 dir = x->kind == M_CLAIM && live(x) && !x->virt && (long)x->a > subj_at && x->a < i;
             }
             dir_items += dir;
+            /* many terms in one item are a list unless the item states something ("the
+             * decoder's queries attend over the encoder's keys and values") … */
+            /* …with a word of grammar in it: a possessive ('s, 的) or "of"; a list of
+             * keywords has none ("scaling variance saturation gradients") */
+            int grammar = 0;
+            for (size_t j = item_start; dir && j < i && !grammar; j++) {
+                const char *raw = s->t->t[j].raw;
+                size_t rl = raw ? strlen(raw) : 0;
+                grammar = (rl > 2 && (!strcmp(raw + rl - 2, "'s") ||
+                                      (rl > 4 && !strcmp(raw + rl - 4, "’s")))) ||
+                          qz_tok_raw_is(s->t, j, "of") || qz_tok_raw_is(s->t, j, "的");
+            }
+            if (!(dir && grammar) && this_item > max_item)
+                max_item = this_item;
+            if (!(dir && grammar) && item_run > max_run)
+                max_run = item_run;
+#ifdef QZ_STATEMENT_DEBUG
+            fprintf(stderr, "  salad item [%zu,%zu): %zu terms, subject at %ld, states %d\n", item_start,
+                    i, this_item, subj_at, dir);
+#endif
         }
-        if (sep)
+        if (sep) {
             item_start = i + (cover ? cover : 1);
+            item_run = 0;
+        }
         i += cover ? cover : 1;
     }
     /* short statements between commas ("variance grows with dk, softmax saturates,

@@ -164,6 +164,12 @@ expect_status "q2b 梯度消失或爆炸 (zh): review" 4 zh q2b "保持方差在
 expect_status "q4 'the decoder or target side' are one side (en): right" 0 en q4 \
   "Q comes from the decoder or target side, K and V from the encoder; the decoder looks at the relevant source words."
 
+# Many terms in one clause that states something with a word of grammar ('s, of, 的) are
+# a sentence, not a salad; keywords typed one after another still are
+expect_status "q4 the decoder's queries attend over the encoder's keys and values (en): not a salad" 3 en q4 \
+  "The decoder's queries attend over the encoder's keys and values. It aligns target words with source words."
+expect_status "q2b keywords one after another (en): salad, wrong" 1 en q2b "scaling variance saturation gradients sqrt dk"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
