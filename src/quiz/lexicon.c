@@ -147,19 +147,7 @@ const char *const qz_lex_correct_strong[] = {
     "no , it's the opposite", "no , reversed", "说错了", "写错了", "搞错了", "弄错了",
     "算错了", "改一下", "更正一下", "纠正一下", "更正", "纠正", "不对不对", "等等", "哦不", "啊不",
     "呃不", "不不",
-    /* everything before disowned ("none of that is true", 以上都是错的) or doubted ("maybe
-     * it's backwards", 说不定是反的) */
-    "none of that is true", "none of this is true", "none of that is right", "that was wrong",
-    "that is all wrong", "that's all wrong", "all of that is wrong", "all of this is wrong",
-    "that was a mistake", "everything i just said is false", "everything i said is wrong",
-    "everything above is wrong", "everything above is false", "the previous sentence is false",
-    "the above is wrong", "the above is false", "ignore everything above", "ignore the above",
-    "ignore all of the above", "ignore everything i said", "ignore these",
-    "those numbers are wrong", "these numbers are wrong", "i retract", "i retract them",
-    "i retract that", "just kidding", "jk",
-    "以上都是错的", "以上都不对", "以上全错", "以上全是错的", "上面都是错的", "上面都不对",
-    "上面说的都不对", "上面说的都是错的", "前面都是错的", "前面说的都是错的", "前面说的都不对",
-    "以上都是我瞎猜的", "以上是错的", "以上公式是错的", "上面的公式是错的", "开玩笑的",
+    /* doubted: "maybe it's backwards", 说不定是反的 (a correction with nothing after it) */
     "i may have swapped them", "i might have swapped them", "maybe i swapped them",
     "maybe it's backwards", "maybe it is backwards", "maybe backwards",
     "or maybe the other way round", "or maybe the other way around", "could be backwards",
@@ -177,7 +165,10 @@ const char *const qz_lex_restart[] = {
     "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",
     "start over", "let me start over", "let me start again", "start again", "let me restart",
     "算了", "收回", "我收回", "前面说的不算", "前面的不算", "上面说的不算", "以上不算", "重新说",
-    "重说", "重来", "重新来", "当我没说",
+    "重说", "重来", "重新来", "当我没说", NULL};
+/* everything before disowned in plain words, nothing after needed ("none of that is
+ * true", "that was a mistake", 以上都是错的): a correction and a start over both */
+const char *const qz_lex_disown[] = {
     "none of that is true", "none of this is true", "none of that is right", "that was wrong",
     "that is all wrong", "that's all wrong", "all of that is wrong", "all of this is wrong",
     "that was a mistake", "everything i just said is false", "everything i said is wrong",

@@ -349,6 +349,8 @@ static void lexicon(builder *b)
     lex_add(b, &r->correct_strong, qz_lex_correct_strong);
     lex_add(b, &r->correct_weak, qz_lex_correct_weak);
     lex_add(b, &r->restart, qz_lex_restart);
+    lex_add(b, &r->correct_strong, qz_lex_disown);
+    lex_add(b, &r->restart, qz_lex_disown);
     lex_add(b, &r->thought, qz_lex_thought);
     lex_add(b, &r->turn, qz_lex_turn);
     lex_add(b, &r->filler, qz_lex_filler);
