@@ -170,6 +170,13 @@ expect_status "q4 the decoder's queries attend over the encoder's keys and value
   "The decoder's queries attend over the encoder's keys and values. It aligns target words with source words."
 expect_status "q2b keywords one after another (en): salad, wrong" 1 en q2b "scaling variance saturation gradients sqrt dk"
 
+# q1: "the distance equals the number of steps" and 多远都一样 say the two sides, not that
+# there is no difference; "the same for both" still is
+expect_status "q1 the RNN's distance equals the number of steps (en): right" 0 en q1 \
+  "In an RNN the dependency distance equals the number of steps between the tokens; in self-attention it's always 1 because each position attends to all positions at once."
+expect_status "q1 多远都一样 (zh): right" 0 zh q1 "RNN 要一步一步传，远的词容易忘（梯度消失）；self-attention 每个词直接看所有词，多远都一样。"
+expect_status "q1 the same for both (en): wrong" 1 en q1 "There is no difference: the distance is the same for both."
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
