@@ -2,8 +2,9 @@
  * feedback that names the part that broke and what was expected of it, and words written
  * beside the formula graded by the follow-up question's grader. See qz_grade_formula in
  * quiz/internal.h. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* strcasestr */
 #include "quiz/formula.h"
+#include "quiz/compiled.h"
 #include "quiz/internal.h"
 
 #include <stdlib.h>
@@ -106,6 +107,23 @@ static void print_words(const qz_question *q, const qz_result *r, qz_lang lang, 
     }
 }
 
+/* After the formula, words that disown everything before them and nothing after
+ * ("softmax(QKᵀ/√dₖ)V，以上都是错的", "… that's wrong", "… is the wrong one"): the formula is
+ * taken back. */
+static int formula_disowned(const char *answer, size_t end)
+{
+    static const char *const more[] = {"that's wrong", "that is wrong", "is the wrong one",
+                                       "i take that back", "take that back", "scratch that", NULL};
+    const char *rest = answer + end;
+    for (size_t i = 0; qz_lex_disown[i]; i++)
+        if (strcasestr(rest, qz_lex_disown[i]))
+            return 1;
+    for (size_t i = 0; more[i]; i++)
+        if (strcasestr(rest, more[i]))
+            return 1;
+    return 0;
+}
+
 int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err)
 {
@@ -141,7 +159,12 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         return rc;
     int misconceived = (words.verdict == QZ_WRONG || words.verdict == QZ_PARTIAL) &&
                        words.mistake == QZ_M_MISCONCEPTION;
-    if (!d.mistakes && misconceived) {
+    if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+        fprintf(fb, qz_tr(lang, "Not right: the answer takes back the formula it gave.\n"));
+        out->body_at = qz_fb_pos(fb);
+    } else if (!d.mistakes && misconceived) {
         out->verdict = QZ_PARTIAL;
         out->score = 0.5;
         out->mistake = QZ_M_MISCONCEPTION;

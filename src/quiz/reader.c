@@ -89,6 +89,9 @@ static const struct {
     {"these numbers are wrong", W_DISOWN}, {"none of that is true", W_DISOWN},
     {"ignore these", W_DISOWN}, {"i retract", W_DISOWN}, {"以上都是错的", W_DISOWN},
     {"以上都不对", W_DISOWN}, {"上面都是错的", W_DISOWN}, {"上面的都不对", W_DISOWN},
+    {"that's wrong", W_DISOWN}, {"that is wrong", W_DISOWN}, {"i take that back", W_DISOWN},
+    {"take that back", W_DISOWN}, {"scratch that", W_DISOWN}, {"everything above is incorrect", W_DISOWN},
+    {"everything above is wrong", W_DISOWN},
     /* the step a value is worked with, not a quantity: "with exp:", 除以总和： */
     {"with", W_WITH}, {"using", W_WITH}, {"除以", W_WITH}, {"divided by", W_WITH},
     {"divide by", W_WITH}, {"dividing by", W_WITH}, {"没取指数", W_FILLER}, {"没做指数", W_FILLER},

@@ -177,6 +177,17 @@ expect_status "q1 the RNN's distance equals the number of steps (en): right" 0 e
 expect_status "q1 多远都一样 (zh): right" 0 zh q1 "RNN 要一步一步传，远的词容易忘（梯度消失）；self-attention 每个词直接看所有词，多远都一样。"
 expect_status "q1 the same for both (en): wrong" 1 en q1 "There is no difference: the distance is the same for both."
 
+# A formula or values disowned after them (以上都是错的, "that's wrong", "I take that back")
+# are taken back: wrong; an explanation after the formula is not
+expect_status "q2 formula, then 以上都是错的 (zh): wrong" 1 zh q2 "softmax(QKᵀ/√dₖ)V，以上都是错的。"
+expect_status "q2 formula, then 'everything above is incorrect' (en): wrong" 1 en q2 \
+  "softmax(QK^T/sqrt(d_k))V — everything above is incorrect."
+expect_status "q2 formula and its explanation (en): right" 0 en q2 \
+  "softmax(QK^T/sqrt(d_k))V, where dividing by sqrt(d_k) keeps the dot products from growing with the dimension"
+expect_status "q3 values, then 'no, that's wrong' (en): wrong" 1 en q3 "0.14 0.17 — no, that's wrong."
+expect_status "q3 values, then 'I take that back' (en): wrong" 1 en q3 "0.14 0.17. I take that back."
+expect_status "q3 wrong values disowned, then right ones (en): right" 0 en q3 "0.13 0.21, that's wrong, I forgot exp: 0.14 0.17"
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
