@@ -166,8 +166,8 @@ static size_t cn_decimal(const char *p, char *buf, size_t cap)
         q += len;
         before++;
     }
-    if (!before || !(len = starts(q, "点")))
-        return 0;
+    if (!before || !((len = starts(q, "点")) || (*q == '.' && (len = 1))))
+        return 0;   /* 零点一四; 〇.一四 with a dot */
     q += len;
     buf[n++] = '.';
     while ((d = cn_digit(q, &len)) >= 0 && n + 1 < cap) {
@@ -182,6 +182,49 @@ static size_t cn_decimal(const char *p, char *buf, size_t cap)
         if (starts(q, units[u]))
             return 0;   /* 零点一四亿, 零点一四乘十: not the number alone */
     buf[n] = '\0';
+    return (size_t)(q - p);
+}
+
+/* "百分之十四" (14%), 百分之十七点五, 百分之九: a percentage in Chinese numerals, the
+ * whole part up to 99 written with 十; the bytes it spans (0 when p starts none), its
+ * ASCII form ("14%") in buf. */
+static size_t cn_percent(const char *p, char *buf, size_t cap)
+{
+    size_t len = starts(p, "百分之");
+    if (!len || cap < 16)
+        return 0;
+    const char *q = p + len;
+    size_t l = 0;
+    int tens = -1, ones = -1, d = cn_digit(q, &l);
+    if (d >= 0) {
+        q += l;
+        ones = d;
+    }
+    if ((l = starts(q, "十"))) {
+        q += l;
+        tens = ones >= 0 ? ones : 1;
+        ones = (d = cn_digit(q, &l)) >= 0 ? d : 0;
+        if (d >= 0)
+            q += l;
+    }
+    if (ones < 0 || starts(q, "百") || starts(q, "千") || starts(q, "万"))
+        return 0;   /* 百分之一百: a larger number than this reads */
+    int n = snprintf(buf, cap, "%d", (tens > 0 ? tens * 10 : 0) + ones);
+    if ((l = starts(q, "点"))) {
+        const char *r = q + l;
+        size_t k = (size_t)n;
+        buf[k++] = '.';
+        while ((d = cn_digit(r, &l)) >= 0 && k + 2 < cap) {
+            buf[k++] = (char)('0' + d);
+            r += l;
+        }
+        if (k > (size_t)n + 1) {
+            q = r;
+            n = (int)k;
+        }
+    }
+    buf[n] = '%';
+    buf[n + 1] = '\0';
     return (size_t)(q - p);
 }
 
@@ -213,6 +256,11 @@ int qz_normalise(const char *text, char **out, long **orig)
         if (cn) {   /* 零点一四, 负零点一四 */
             rc = (neg && put(&b, "-", 1, at)) || put(&b, digits, strlen(digits), at);
             p += neg + cn;
+            continue;
+        }
+        if ((cn = cn_percent(p, digits, sizeof digits))) {   /* 百分之十四 */
+            rc = put(&b, digits, strlen(digits), at);
+            p += cn;
             continue;
         }
         if (u[0] == 0xef && u[1] == 0xbc && u[2] >= 0x90 && u[2] <= 0x99) {   /* ０ … ９ */

@@ -73,4 +73,8 @@ expect_status "q3 right values, then softmax(x_i)=e^{x_i}/Σe^{x_j}: right" 0 zh
 expect_status "q3 'forgot to include 伞 itself', then the right values: right" 0 en q3 \
   "0.21 0.26 - oops forgot to include 伞 itself in the sum, with it: 0.14 0.17"
 expect_status "q3 漏了伞：0.21 0.26 is the left-out method: wrong" 1 zh q3 "漏了伞：0.21 0.26"
+# Chinese numerals: a percentage (百分之十四) and digits with a dot (〇.一四)
+expect_status "q3 百分之十四，百分之十七: right" 0 zh q3 "百分之十四，百分之十七"
+expect_status "q3 〇.一四 〇.一七: right" 0 zh q3 "〇.一四 〇.一七"
+expect_status "q3 百分之九 百分之二十: wrong" 1 zh q3 "百分之九 百分之二十"
 rm -rf "$state"
