@@ -188,6 +188,17 @@ expect_status "q3 values, then 'no, that's wrong' (en): wrong" 1 en q3 "0.14 0.1
 expect_status "q3 values, then 'I take that back' (en): wrong" 1 en q3 "0.14 0.17. I take that back."
 expect_status "q3 wrong values disowned, then right ones (en): right" 0 en q3 "0.13 0.21, that's wrong, I forgot exp: 0.14 0.17"
 
+# True side remarks are no misconceptions: a decoder needed only to generate (q5), Q, K, V
+# from one sequence said of self-attention by contrast (q4), peeking at the input (q4)
+expect_status "q5 Decoder是生成序列才需要的 beside a right answer (zh): right" 0 zh q5 \
+  "（1）只用 Encoder 就够，Decoder是生成序列才需要的。（2）取 [CLS] 的输出接分类器"
+expect_status "q4 '(unlike self-attention, where Q, K and V all come from the same sequence)' (en): right" 0 en q4 \
+  "Q comes from the decoder, K and V from the encoder output (unlike self-attention, where Q, K and V all come from the same sequence); it lets the decoder look at the relevant source words."
+expect_status "q4 Q, K and V all from one sequence (en): wrong" 1 en q4 \
+  "Q, K and V all come from the same sequence, the decoder; it lets the decoder look at the source."
+expect_status "q4 the decoder can peek at the input sentence (en): right" 0 en q4 \
+  "Q from the decoder, K and V from the encoder, so the decoder can peek at the input sentence."
+
 # A formula that cannot be read is told so in the answer's language, where it is
 out=$(zh q2 "softmax(QKᵗ/√dₖ"); rc=$?
 expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
