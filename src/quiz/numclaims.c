@@ -229,9 +229,9 @@ static int denied_before(const char *a, const char *p)
 {
     static const char *const neg[] = {"not ", "n't ", "never ", "不", "并非", "未必", NULL};
     for (size_t i = 0; neg[i]; i++) {
-        size_t l = strlen(neg[i]);
-        for (const char *q = p - l; q >= a && q >= p - l - 12; q--)
-            if (!strncasecmp(q, neg[i], l))
+        long l = (long)strlen(neg[i]);
+        for (long off = (long)(p - a) - l; off >= 0 && off >= (long)(p - a) - l - 12; off--)
+            if (!strncasecmp(a + off, neg[i], (size_t)l))
                 return 1;
     }
     return 0;
@@ -263,7 +263,9 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                 /* the comparative word is the last one before "than" */
                 for (size_t k = 0; k < sizeof en / sizeof *en && more < 0; k++) {
                     size_t wl = strlen(en[k].w);
-                    for (const char *q = p - 1 - (long)wl; q >= a && q > p - 24; q--)
+                    long at = (long)(p - a);
+                    for (long off = at - 1 - (long)wl; off >= 0 && off > at - 24; off--) {
+                        const char *q = a + off;
                         if (!strncasecmp(q, en[k].w, wl) && edge(s, q, 0) && edge(s, q + wl, 1)) {
                             if (denied_before(a, q))
                                 goto next_clause;
@@ -272,8 +274,10 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                             more = en[k].more;
                             break;
                         }
+                    }
                 }
-            } else if ((*p == '>' || *p == '<') && p[1] != '=') {
+            } else if ((*p == '>' || *p == '<') && p[1] != '=' &&
+                       (p == a || (p[-1] != '-' && p[-1] != '='))) {   /* not "->", "=>" */
                 x = token_side(c, s, a, b, p, 1);
                 y = token_side(c, s, a, b, p + 1, 0);
                 more = *p == '>';
