@@ -162,8 +162,9 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
         out->verdict = QZ_WRONG;
         out->score = 0;
-        fprintf(fb, qz_tr(lang, "Not right: the answer takes back the formula it gave.\n"));
-        out->body_at = qz_fb_pos(fb);
+        fprintf(fb, qz_tr(lang, "Not right.\n"));
+        out->body_at = qz_fb_pos(fb);   /* the tutor shows its own headline, then why */
+        fprintf(fb, qz_tr(lang, "The answer takes back the formula it gave.\n"));
     } else if (!d.mistakes && misconceived) {
         out->verdict = QZ_PARTIAL;
         out->score = 0.5;
@@ -174,9 +175,10 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     } else if (!d.mistakes && d.alternative) {
         out->verdict = QZ_PARTIAL;
         out->score = 0.5;
-        fprintf(fb, qz_tr(lang, "Partly right: the answer offers a second, different formula beside "
-                                "the right one; write the one you settle on.\n"));
+        fprintf(fb, qz_tr(lang, "Partly right.\n"));
         out->body_at = qz_fb_pos(fb);
+        fprintf(fb, qz_tr(lang, "The answer offers a second, different formula beside the right one: "
+                                "write the one you settle on.\n"));
     } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;
         out->score = 1;

@@ -180,6 +180,12 @@ expect_status "q1 the same for both (en): wrong" 1 en q1 "There is no difference
 # A formula or values disowned after them (以上都是错的, "that's wrong", "I take that back")
 # are taken back: wrong; an explanation after the formula is not
 expect_status "q2 formula, then 以上都是错的 (zh): wrong" 1 zh q2 "softmax(QKᵀ/√dₖ)V，以上都是错的。"
+out=$(zh q2 "softmax(QKᵀ/√dₖ)V，以上都是错的。")
+expect_contains "q2 the take-back named in the body, after the headline (zh)" "不正确。
+答案最后把给出的公式收回了。" "$out"
+out=$(en q2 "softmax(QK^T / sqrt(d_k)) V; softmax(QK^T * sqrt(d_k)) V")
+expect_contains "q2 the second formula named in the body, after the headline (en)" "Partly right.
+The answer offers a second, different formula" "$out"
 expect_status "q2 formula, then 'everything above is incorrect' (en): wrong" 1 en q2 \
   "softmax(QK^T/sqrt(d_k))V — everything above is incorrect."
 expect_status "q2 formula and its explanation (en): right" 0 en q2 \
