@@ -105,6 +105,9 @@ const char *const qz_lex_respectively[] = {"respectively", "in that order", "分
                                            "依次", NULL};
 /* between the parts of such a group ("Q and K, V": Q, then K and V) */
 const char *const qz_lex_part_glue[] = {"and", "和", "与", "以及", "及", "跟", NULL};
+/* between two sides set against each other, or what is said of each: "self-attention vs
+ * RNN: O(1) vs O(n)", 自注意力对 RNN */
+const char *const qz_lex_versus[] = {"vs", "vs.", "versus", "v.", "对", "对比", "对上", NULL};
 
 /* nouns that are subjects of something else than the rubric's statements ("it is the
  * cross-attention layer of the decoder"): they own claims said of them */

@@ -318,7 +318,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
     qz_alts *lex[] = {&r->glue, &r->foil_before, &r->foil_after, &r->pronoun, &r->object,
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
-                      &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue,
+                      &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue, &r->versus,
                       &r->side, &r->positions, &r->origin, &r->thought, &r->turn};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
@@ -360,6 +360,7 @@ static void lexicon(builder *b)
     lex_add(b, &r->indefinite, qz_lex_indefinite);
     lex_add(b, &r->respectively, qz_lex_respectively);
     lex_add(b, &r->part_glue, qz_lex_part_glue);
+    lex_add(b, &r->versus, qz_lex_versus);
     lex_add(b, &r->side, qz_lex_side);
     lex_add(b, &r->positions, qz_lex_positions);
     lex_add(b, &r->origin, qz_lex_origin);

@@ -803,6 +803,43 @@ static int indefinite_pair(const sentence *s)
     return 0;
 }
 
+static int is_open(const sentence *s, size_t i);
+static int is_close(const sentence *s, size_t i);
+
+/* Does token a open a parenthesis after token from that names no subject of the rubric,
+ * only a copula or "all" before it ("与距离无关（都是一步），RNN 则…", "(always one
+ * step)")? What it says is said of what comes before it, not of the next subject. */
+static int aside_of(const sentence *s, size_t from, size_t a)
+{
+    static const char *const lead[] = {"都", "是", "都是", "即", "就是", "也就是", "只要",
+                                       "all", "always", "is", "are", "just", "only", "i.e.",
+                                       "=", "~", "≈", NULL};
+    size_t open = SIZE_MAX, close = s->s1;
+    for (size_t i = a; i > from && open == SIZE_MAX && a - i < 4; i--) {
+        if (is_open(s, i - 1)) {
+            open = i - 1;
+            break;
+        }
+        int ok = 0;
+        for (size_t w = 0; lead[w] && !ok; w++)
+            ok = qz_tok_is(s->t, i - 1, lead[w]) || qz_tok_raw_is(s->t, i - 1, lead[w]);
+        if (!ok)
+            return 0;
+    }
+    if (open == SIZE_MAX)
+        return 0;
+    for (size_t i = a; i < s->s1 && close == s->s1; i++)
+        if (is_close(s, i) || is_open(s, i))
+            close = i;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        if (m->kind == M_SUBJ && live(m) && !m->object && m->set != NEUTRAL && m->a > open &&
+            m->b <= close)
+            return 0;
+    }
+    return 1;
+}
+
 /* The owner of every claim, in token order (a forward claim takes its group; claims
  * found at one place share it). */
 static void owners(sentence *s, long *owner)
@@ -884,7 +921,8 @@ static void owners(sentence *s, long *owner)
                                        qz_tok_is(s->t, g, "都");
                     }
                 }
-                if (o >= 0 && m->kind == M_CLAIM && !pronoun && noun_claim_between(s, from, m->a, m))
+                if (o >= 0 && m->kind == M_CLAIM && !pronoun && !aside_of(s, from, m->a) &&
+                    noun_claim_between(s, from, m->a, m))
                     o = run_after(s, m->b);   /* "… and the encoder provides K and V" */
             }
             /* "K and V come from the encoder. It is how the decoder gets …": in a sentence
@@ -1060,6 +1098,150 @@ static void distribute(sentence *s, long *owner)
                 rank++;
             if (rank < n_places)
                 owner[k] = first + (long)(rank < n_parts ? rank : n_parts - 1);
+        }
+    }
+}
+
+/* ---- lists set side by side */
+
+enum { MAX_ITEMS = 4 };
+
+/* A list of items: their first tokens, and whether a word of "versus" joins them. */
+typedef struct item_list {
+    size_t a[MAX_ITEMS], b[MAX_ITEMS], n;
+    int versus;
+} item_list;
+
+/* Do only joining words ("and", "vs", 和, 对, "、", "/", ",") stand in [from, to), at
+ * least one? Sets *versus when one of them sets two sides against each other. */
+static int joined(const sentence *s, size_t from, size_t to, int *versus)
+{
+    if (from >= to)
+        return 0;
+    int v = 0;
+    for (size_t k = from; k < to;) {
+        size_t l = qz_alts_at(s->t, k, &s->r->versus, NULL);
+        if (l)
+            v = 1;
+        else if (!(l = qz_alts_at(s->t, k, &s->r->part_glue, NULL)) &&
+                 (qz_tok_is(s->t, k, "、") || qz_tok_is(s->t, k, "/") || qz_tok_is(s->t, k, ",")))
+            l = 1;
+        if (!l || k + l > to)
+            return 0;
+        k += l;
+    }
+    *versus |= v;
+    return 1;
+}
+
+/* Is mention m an item of the kind listed: a live claim, or a subject of the rubric? */
+static int list_item(const mention *m, int subjects)
+{
+    if (!live(m))
+        return 0;
+    return subjects ? m->kind == M_SUBJ && !m->object && m->set != NEUTRAL && m->run >= 0
+                    : m->kind == M_CLAIM;
+}
+
+/* The list of subjects or claims that starts at token a: each next item starts where
+ * joining words after one of the previous item's phrases end. */
+static item_list list_from(const sentence *s, size_t a, int subjects)
+{
+    item_list l = {.n = 0};
+    for (size_t at = a; l.n < MAX_ITEMS;) {
+        size_t end = 0;
+        for (size_t k = 0; k < s->m.n; k++)
+            if (list_item(&s->m.v[k], subjects) && s->m.v[k].a == at && s->m.v[k].b > end)
+                end = s->m.v[k].b;
+        if (!end)
+            break;
+        l.a[l.n] = at;
+        l.b[l.n++] = end;
+        size_t next = SIZE_MAX;
+        for (size_t k = 0; k < s->m.n && next == SIZE_MAX; k++) {
+            const mention *x = &s->m.v[k];
+            if (!list_item(x, subjects) || x->a <= at)
+                continue;
+            for (size_t j = 0; j < s->m.n; j++) {
+                const mention *y = &s->m.v[j];
+                int v = l.versus;
+                if (list_item(y, subjects) && y->a == at && joined(s, y->b, x->a, &v)) {
+                    next = x->a;
+                    l.versus = v;
+                    break;
+                }
+            }
+        }
+        if (next == SIZE_MAX)
+            break;
+        at = next;
+    }
+    return l;
+}
+
+/* "O(1) vs O(n) (self-attention vs RNN)", "self-attention vs RNN: O(1) vs O(n)",
+ * "constant vs linear path length, for attention and RNN respectively": a list of
+ * claims and a list of subjects as long, side by side in the sentence, one of them
+ * joined by a word of "versus" or the sentence saying "respectively", give the claims
+ * to the subjects in order; each subject becomes a group of its own, compared with
+ * nothing. */
+static void pair_lists(sentence *s, long *owner)
+{
+    int respectively = has_words_of(s->t, s->s0, s->s1, &s->r->respectively);
+    item_list subj[MAX_ITEMS * 2];
+    size_t n_subj = 0;
+    for (size_t pos = s->s0; pos < s->s1 && n_subj < MAX_ITEMS * 2; pos++) {
+        item_list l = list_from(s, pos, 1);
+        if (l.n >= 2) {
+            subj[n_subj++] = l;
+            pos = l.b[l.n - 1] - 1;
+        }
+    }
+    for (size_t pos = s->s0; pos < s->s1 && n_subj; pos++) {
+        item_list c = list_from(s, pos, 0);
+        if (c.n < 2)
+            continue;
+        pos = c.b[c.n - 1] - 1;
+        /* the list of subjects nearest, before or after, as long, that does not cross it */
+        const item_list *best = NULL;
+        size_t gap = SIZE_MAX;
+        for (size_t i = 0; i < n_subj; i++) {
+            const item_list *l = &subj[i];
+            if (l->n != c.n || !(l->versus || c.versus || respectively))
+                continue;
+            size_t g;
+            if (l->b[l->n - 1] <= c.a[0])
+                g = c.a[0] - l->b[l->n - 1];
+            else if (l->a[0] >= c.b[c.n - 1])
+                g = l->a[0] - c.b[c.n - 1];
+            else
+                continue;
+            if (g < gap) {
+                gap = g;
+                best = l;
+            }
+        }
+        if (!best || s->n_runs + c.n > s->m.n + 1)
+            continue;
+        long first = (long)s->n_runs;
+        for (size_t i = 0; i < c.n; i++) {
+            long r = first + (long)i;
+            s->run_first[r] = (long)best->a[i];
+            s->run_end[r] = (long)best->b[i];
+            s->run_foil[r] = 0;
+            s->consumed[r] = 0;
+        }
+        s->n_runs += c.n;
+        for (size_t k = 0; k < s->m.n; k++) {
+            mention *m = &s->m.v[k];
+            for (size_t i = 0; i < c.n; i++) {
+                if (m->kind == M_SUBJ && !m->virt && m->a == best->a[i]) {
+                    m->run = first + (long)i;
+                    m->foil = 0;
+                } else if (m->kind == M_CLAIM && live(m) && m->a == c.a[i]) {
+                    owner[k] = first + (long)i;
+                }
+            }
         }
     }
 }
@@ -2034,6 +2216,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         owner[k] = -1;
     owners(&s, owner);
     distribute(&s, owner);
+    pair_lists(&s, owner);
     paren_roles(&s, owner);
     rd->hedged |= hedged(&s, owner);
     if (salad(&s) || term_list(&s)) {

@@ -211,4 +211,10 @@ expect_eq "q2 unread formula (zh): not counted" 2 "$rc"
 expect_contains "q2 unread formula (zh): in Chinese, with the place" "第 16 个字符处读不懂这个公式：缺少右括号" "$out"
 out=$(en q2 "softmax(QK^T/sqrt(d_k)")
 expect_contains "q2 unread formula (en)" "cannot read the formula at character 23: a closing parenthesis is missing" "$out"
+# "Training is unstable" alone names no consequence a teacher can mark: the scale part
+# only, partly right
+expect_status "q2b 控制方差，不然训练不稳定 (zh): partly right" 3 zh q2b "控制方差，不然训练不稳定。"
+expect_status "q2b smaller scores, otherwise unstable (zh): partly right" 3 zh q2b "缩小分数；不除的话训练不稳定。"
+expect_status "q2b unstable beside saturation (zh): right" 0 zh q2b \
+  "保持 score 的方差为 1，不除的话 softmax 会饱和，训练不稳定/梯度消失"
 rm -rf "$state"

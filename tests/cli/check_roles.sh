@@ -60,4 +60,24 @@ expect_status "q4 'it is how the encoder gets …' (the reverse) after the sourc
   "Q from the decoder, K and V from the encoder. It is how the encoder gets information about the target."
 expect_status "q4 a second sentence that says K and V come from the decoder stays wrong (en)" 1 en q4 \
   "Q from the decoder, K and V from the encoder. No wait, they come from the decoder."
+# Two lists side by side, one of them joined by "vs" (对) or the sentence saying
+# "respectively": the claims go to the sides in order, whichever list comes first
+expect_status "q1 claims vs claims, sides vs sides in parentheses (en)" 0 en q1 \
+  "O(1) vs O(n) (self-attention vs RNN)"
+expect_status "q1 sides vs sides, then claims vs claims (en)" 0 en q1 \
+  "self-attention vs RNN: O(1) vs O(n) path length"
+expect_status "q1 claims first, sides after with 'respectively' (en)" 0 en q1 \
+  "constant vs linear path length, for attention and RNN respectively"
+expect_status "q1 claims vs claims in the swapped order (en): wrong" 1 en q1 \
+  "O(n) vs O(1) (self-attention vs RNN)"
+expect_status "q1 sides vs sides swapped, then claims (en): wrong" 1 en q1 \
+  "RNN vs self-attention: O(1) vs O(n)"
+expect_status "q1 两组对照 (zh)" 0 zh q1 "路径长度：常数 vs 线性（自注意力 vs RNN）"
+expect_status "q1 先说结论后分别对应 (zh)" 0 zh q1 "O(1)和O(n)，分别对应自注意力和RNN"
+# A parenthesis that opens with only a copula or 都 says something of what came before it,
+# not of the next subject
+expect_status "q1 （都是一步） is said of self-attention, not of the RNN after it (zh)" 0 zh q1 \
+  "自注意力的依赖路径长度跟两个位置隔多远无关（都是一步），RNN的则和距离成正比"
+expect_status "q4 a parenthesis that names a layer deep inside stays a note (en)" 0 en q4 \
+  "Q is the decoder's, K and V are the encoder's final output (the same for every decoder layer). It aligns each target word with the source words."
 rm -rf "$state"
