@@ -1142,10 +1142,74 @@ static int is_atom(const fparser *p, int n)
     return x->op == N_VAR || x->op == N_NUM || x->op == N_OTHER || (x->op == N_SQRT && is_atom(p, x->a));
 }
 
+/* Do tokens a and b hold the same name? */
+static int same_name(const ftoken *a, const ftoken *b)
+{
+    return a->kind == F_NAME && b->kind == F_NAME && a->len == b->len && !strncmp(a->text, b->text, a->len);
+}
+
+/* "out = np.exp(s) / np.exp(s).sum(-1) @ V, where s = Q @ K.T / np.sqrt(d_k)": a name
+ * defined in a later statement than the first that uses it (and defined nowhere before)
+ * is a definition given after; its statement moves before that use, with its separator.
+ * Returns 0, or -1 out of memory. */
+static int definitions_first(fparser *p)
+{
+    enum { MAX_STMT = 32 };
+    for (int round = 0; round < MAX_STMT; round++) {
+        size_t start[MAX_STMT + 1], n_st = 0;
+        int depth = 0;
+        start[n_st++] = 0;
+        for (size_t i = 0; i < p->n && n_st < MAX_STMT; i++) {
+            enum ftok k = p->t[i].kind;
+            depth += (k == F_LPAR) - (k == F_RPAR);
+            if (!depth && (k == F_SEP || k == F_COMMA) && i + 1 < p->n)
+                start[n_st++] = i + 1;
+        }
+        start[n_st] = p->n + 1;   /* one past a separator that is not there */
+        size_t from = 0, st = 0;
+        for (size_t s = 1; s < n_st && !from; s++) {
+            const ftoken *lhs = &p->t[start[s]];
+            if (lhs->kind != F_NAME || p->t[start[s] + 1].kind != F_ASSIGN)
+                continue;
+            for (size_t u = 0; u < s && !from; u++) {
+                size_t a = start[u], b = start[u + 1] - 1;
+                if (same_name(&p->t[a], lhs) && p->t[a + 1].kind == F_ASSIGN)
+                    break;   /* defined before */
+                for (size_t i = a + 2; i < b && !from; i++)
+                    if (same_name(&p->t[i], lhs) && p->t[i + 1].kind != F_ASSIGN) {
+                        from = u + 1;
+                        st = s;
+                    }
+            }
+        }
+        if (!from)
+            return 0;
+        /* statements [from - 1, st) then st: st (and the separator before it) goes first */
+        size_t a = start[from - 1], m = start[st], e = start[st + 1] - 1;   /* e: its end */
+        ftoken *moved = malloc((e - a) * sizeof *moved);
+        if (!moved)
+            return -1;
+        size_t n = 0;
+        for (size_t i = m; i < e; i++)
+            moved[n++] = p->t[i];
+        moved[n++] = p->t[m - 1];   /* the separator */
+        for (size_t i = a; i + 1 < m; i++)
+            moved[n++] = p->t[i];
+        memcpy(&p->t[a], moved, n * sizeof *moved);
+        free(moved);
+    }
+    return 0;
+}
+
 static int parse_program(fparser *p)
 {
     int answer = -1, atom_answer = -1, last = -1, n_stmt = 0, n_atoms = 0;
     unsigned char *seen = NULL;
+    if (definitions_first(p)) {
+        at_error_set(p->err, AT_ENOMEM, "out of memory");
+        p->failed = AT_ENOMEM;
+        return -1;
+    }
     for (;;) {
         while (peek(p)->kind == F_SEP || peek(p)->kind == F_COMMA || peek(p)->kind == F_ASSIGN)
             p->i++;
@@ -1186,6 +1250,43 @@ out:
     return answer >= 0 ? answer : last;
 }
 
+/* Definitions given in words after the formula [a, b) of names it uses: "softmax(S)V,
+ * where S = QKᵀ/√dₖ", "… @ V with s = Q @ K.T / np.sqrt(d_k)". Each is a run of math
+ * that opens with the name and "=", after no more than three words that open a legend
+ * (where, with, and, 其中) or commas. Their runs [def_a, def_b), at most max; returns
+ * how many. */
+static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *def_a, size_t *def_b,
+                                size_t max)
+{
+    size_t n = 0, k = b;
+    while (n < max && k < T->n) {
+        size_t gap = 0;
+        while (k < T->n && gap < 4 &&
+               (legend_lead(&T->t[k]) || T->t[k].kind == F_COMMA || fq_name_is(&T->t[k], "and") ||
+                fq_name_is(&T->t[k], "let")))
+            k++, gap++;
+        if (k + 1 >= T->n || T->t[k].kind != F_NAME || T->t[k + 1].kind != F_ASSIGN)
+            break;
+        int used = 0;
+        for (size_t i = a; i < b && !used; i++)
+            used = same_name(&T->t[i], &T->t[k]) && T->t[i + 1].kind != F_ASSIGN;
+        if (!used)
+            break;
+        size_t e = k + 2;
+        while (e < T->n && is_math(T, e) && T->t[e].kind != F_SEP &&
+               !(T->t[e].kind == F_COMMA && e + 1 < T->n && !is_math(T, e + 1)))
+            e++;
+        while (e > k + 2 && trim_back(T->t[e - 1].kind))
+            e--;
+        if (e <= k + 2)
+            break;
+        def_a[n] = k;
+        def_b[n++] = e;
+        k = e;
+    }
+    return n;
+}
+
 int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
 {
     memset(f, 0, sizeof *f);
@@ -1213,8 +1314,11 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     }
     f->start = (size_t)T.t[a].at;
     f->end = (size_t)T.t[b - 1].end;
+    size_t def_a[4], def_b[4], n_def = whole ? 0 : definitions_after(&T, a, b, def_a, def_b, 4), extra = 0;
+    for (size_t d = 0; d < n_def; d++)
+        extra += def_b[d] - def_a[d] + 1;
     fparser p = {.answer = answer, .err = err, .f = f};
-    p.t = malloc((b - a + 1) * sizeof *p.t);
+    p.t = malloc((b - a + 1 + extra) * sizeof *p.t);
     if (!p.t) {
         fq_tokens_free(&T);
         return at_error_set(err, AT_ENOMEM, "out of memory");
@@ -1224,6 +1328,15 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
             f->remarks |= FQ_REMARK_AXIS;   /* "softmax over the columns of (…)" */
         if (T.t[i].kind != F_FILLER)
             p.t[p.n++] = T.t[i];
+    }
+    for (size_t d = 0; d < n_def; d++) {   /* "…, where S = QKᵀ/√dₖ": its statement after */
+        p.t[p.n] = T.t[def_a[d]];
+        p.t[p.n].kind = F_SEP;
+        p.n++;
+        for (size_t i = def_a[d]; i < def_b[d]; i++)
+            if (T.t[i].kind != F_FILLER)
+                p.t[p.n++] = T.t[i];
+        f->end = (size_t)T.t[def_b[d] - 1].end;
     }
     p.t[p.n] = T.t[b];
     p.t[p.n].kind = F_END;

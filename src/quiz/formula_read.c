@@ -909,6 +909,41 @@ static void resolve_products(ftokens *T)
     }
 }
 
+/* Is a (n bytes) one slip from word: a letter missing, added, changed, or two letters
+ * swapped, case aside? */
+static int one_slip(const char *a, size_t n, const char *word)
+{
+    size_t m = strlen(word), i = 0;
+    if (n + 1 < m || n > m + 1 || (n == m && !strncasecmp(a, word, n)))
+        return 0;
+    while (i < n && i < m && tolower((unsigned char)a[i]) == word[i])
+        i++;
+    const char *x = a + i, *y = word + i;
+    size_t nx = n - i, ny = m - i;
+    if (nx == ny && nx >= 2 && tolower((unsigned char)x[0]) == y[1] &&
+        tolower((unsigned char)x[1]) == y[0] && !strncasecmp(x + 2, y + 2, nx - 2))
+        return 1;   /* sotfmax */
+    if (nx == ny)
+        return !strncasecmp(x + 1, y + 1, nx - 1);   /* softnax */
+    if (nx > ny)
+        return !strncasecmp(x + 1, y, ny);            /* softmaxx */
+    return !strncasecmp(x, y + 1, nx);                /* sofmax */
+}
+
+/* "sofmax(QKᵀ/√dₖ)V", "softamx(…)": a name one slip from softmax, called, is softmax
+ * (the student's typing, not their formula). */
+static void resolve_slips(ftokens *T)
+{
+    for (size_t i = 0; i < T->n; i++) {
+        ftoken *t = &T->t[i];
+        if (t->kind == F_NAME && t->len >= 6 && T->t[i + 1].kind == F_LPAR &&
+            one_slip(t->text, t->len, "softmax")) {
+            t->text = "softmax";
+            t->len = 7;
+        }
+    }
+}
+
 int fq_tokenize(const char *answer, ftokens *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -930,6 +965,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
         b.s = NULL;
         resolve_products(out);
         resolve_verbs(out);
+        resolve_slips(out);
     }
     free(b.s);
     free(b.at);

@@ -65,6 +65,19 @@ static size_t coder_slip_at(const char *s, const char **word)
     return 9;
 }
 
+/* 自注意力 as a pinyin input method may spell it (自助意力, 字注意力, 自注意里): four
+ * characters, each of 自's, 注's, 意's and 力's sound, one of them at least not the word's. */
+static size_t self_attention_slip_at(const char *s, const char **word)
+{
+    static const char zi[] = "自字子资姿滋紫", zhu[] = "注主助住祝驻著", yi[] = "意义易亿议忆艺异",
+                      li[] = "力里立利例理历";
+    if (!one_of(s, zi) || !one_of(s + 3, zhu) || !one_of(s + 6, yi) || !one_of(s + 9, li) ||
+        !strncmp(s, "自注意力", 12))
+        return 0;
+    *word = "自注意力";
+    return 12;
+}
+
 size_t qz_ime_slip_at(const char *s, const char **word)
 {
     size_t best = 0;
@@ -74,6 +87,10 @@ size_t qz_ime_slip_at(const char *s, const char **word)
     if (coder_slip_at(s, &w)) {
         *word = w;
         return 9;
+    }
+    if (self_attention_slip_at(s, &w)) {
+        *word = w;
+        return 12;
     }
     for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
         size_t n = strlen(slips[i].slip);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistr.h>
 
 /* What a word says about the values around it. */
 enum wkind {
@@ -392,6 +393,17 @@ static const char *read_word(reader *r, size_t i)
     return reach;
 }
 
+/* Does s (n bytes) start with what a wrong decoding leaves of a character: the
+ * replacement character, a Latin letter with a mark (Ã, â), or ¼ ½ ¾? "0.1Ã 0.1¼" is two
+ * values whose digits were lost, not 0.1 and 0.1. */
+static int mojibake(const char *s, size_t n)
+{
+    ucs4_t c;
+    if (!n || u8_mbtouc(&c, (const uint8_t *)s, n) < 1)
+        return 0;
+    return c == 0xFFFD || (c >= 0xBC && c <= 0xBE) || (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7);
+}
+
 /* Letters or digits glued to the end of a value ("0.14abc", "0.14.17") make it
  * unreadable; a CJK word may follow at once ("21对", "0.14左右"). */
 static int glued_after_value(const qz_lexer *lx, size_t i)
@@ -408,7 +420,7 @@ static int glued_after_value(const qz_lexer *lx, size_t i)
             if (letters == strlen(units[u]) && !strncmp(t->s, units[u], letters))
                 return 0;   /* "64MiB", "64MB左右" */
     return t->kind == T_NUM || t->kind == T_ROOT ||
-           (t->kind == T_WORD && (unsigned char)t->s[0] < 0x80);
+           (t->kind == T_WORD && (unsigned char)t->s[0] < 0x80) || mojibake(t->s, t->len);
 }
 
 /* "to 2 decimals", "2 d.p.", 保留2位小数: the value before (tokens [start, i)) counts

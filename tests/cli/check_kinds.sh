@@ -217,4 +217,35 @@ expect_status "q2b 控制方差，不然训练不稳定 (zh): partly right" 3 zh
 expect_status "q2b smaller scores, otherwise unstable (zh): partly right" 3 zh q2b "缩小分数；不除的话训练不稳定。"
 expect_status "q2b unstable beside saturation (zh): right" 0 zh q2b \
   "保持 score 的方差为 1，不除的话 softmax 会饱和，训练不稳定/梯度消失"
+# 自注意力 typed by a pinyin input method (自助意力, 字注意力): the word meant
+expect_status "q1 自助意力 read as 自注意力 (zh)" 0 zh q1 \
+  "自助意力直接建立任意两个位置的联系，不管离多远都是一步；RNN 得逐个时间步传递，依赖距离和位置差成正比。"
+expect_status "q1 字注意力 read as 自注意力 (zh)" 0 zh q1 "字注意力任意两个词一步相连，RNN要一步步传"
+# 串行 says how an RNN passes information, not that speed is the answer
+expect_status "q1 RNN 串行, step by step, vs direct (zh): right" 0 zh q1 \
+  "RNN 是串行的，信息要沿着隐藏状态一个个传过去，远的词容易被遗忘；self-attention 任意两个词直接算相关性，跟距离无关。"
+expect_status "q1 串行 vs 并行 only (zh): wrong" 1 zh q1 "RNN 串行，自注意力并行"
+# Purposes of cross-attention in more words a class uses
+expect_status "q4 用到输入序列的信息 (zh)" 0 zh q4 \
+  "q 来自 decoder，k v 来自 encoder，作用是让 decoder 用到输入序列的信息（类似 seq2seq 里的 attention）。"
+expect_status "q4 Traditional, 「查詢」輸入句子的資訊 (zh)" 0 zh q4 \
+  "Q 來自解碼器，K、V 來自編碼器輸出。作用是讓解碼器能「查詢」輸入句子的資訊。"
+expect_status "q4 按需取给 decoder (zh)" 0 zh q4 \
+  "查询来自目标端（decoder），键和值来自源端（encoder）。这一层负责把 encoder 编码好的信息按需取给 decoder。"
+expect_status "q4 the decoder reading the encoder (en)" 0 en q4 \
+  "Q from decoder, K V from encoder. cross attention = decoder reading the encoder."
+expect_status "q4 a language model that never sees the input (en)" 0 en q4 \
+  "Queries come from the decoder, keys and values from the encoder output. Without it the decoder would just be a language model that never sees the input."
+expect_status "q4 sources only, no purpose (zh): partly right" 3 zh q4 "Q 来自解码器，K、V 来自编码器输出。"
+# K and V from an encoder layer other than the last: a false remark, partly right
+expect_status "q4 K、V 来自 encoder 对应的同一层 (zh): partly right" 3 zh q4 \
+  "Q 来自 decoder，K、V 来自 encoder 对应的同一层。作用是对齐。"
+expect_status "q4 K/V from the encoder's first layer (en): partly right" 3 en q4 \
+  "Q from the decoder, K and V from the first layer of the encoder; it lets the decoder look at the source."
+expect_status "q4 otherwise the decoder couldn't see the source (en)" 0 en q4 \
+  "Q from the decoder, K and V from the encoder; otherwise the decoder couldn't see the source."
+expect_status "q4 the decoder never sees the input, said as a fact (en): not right" 3 en q4 \
+  "Q from the decoder, K and V from the encoder. The decoder never sees the input."
+expect_status "q4 如果没有交叉注意力，解码器就看不到原句 (zh)" 0 zh q4 \
+  "Q 来自解码器，K、V 来自编码器。如果没有交叉注意力，解码器就看不到原句。"
 rm -rf "$state"

@@ -172,6 +172,12 @@ static void test_malformed(void **state)
     expect_malformed(many, 0, "too many");
     /* A truncated UTF-8 sequence inside a label is an error, not a read past the end. */
     expect_malformed("\xe4\xb8", 1, NULL);
+    /* What a wrong decoding leaves glued to digits (Ã, ¼, the replacement character):
+     * the values lost digits, they are not 0.1 and 0.1 */
+    expect_malformed("0.1Ã 0.1¼", 2, "'Ã'");
+    expect_malformed("0.14½ 0.17", 2, "'½'");
+    expect_malformed("0.1\xef\xbf\xbd 0.17", 2, NULL);
+    expect_malformed("0.14é 0.17", 2, "'é'");
 }
 
 static void test_chinese_messages(void **state)

@@ -177,6 +177,27 @@ static void test_notation_steps_and_names(void **state)
     expect_formula("softmax(QKᵀ/√dₖ)V，数值上更稳定，关键是键值对来自同一输入", 0);
 }
 
+/* softmax typed with one slip (a letter missing, added, changed or two swapped), called:
+ * still softmax; another function is not. */
+static void test_notation_softmax_slips(void **state)
+{
+    EXPECT_SAME("softmax(QKᵀ/√dₖ)V", "sofmax(QK^T / sqrt(d_k)) V", "softamx(QK^T/sqrt(d_k))V",
+                "Softmaxx(QK^T/sqrt(d_k))V", "sotfmax(QK^T/sqrt(d_k))V", "softnax(QK^T/sqrt(d_k))V");
+    expect_formula("softmin(QK^T/sqrt(d_k))V", QZ_F_NOT_SOFTMAX);
+    expect_formula("sigmoid(QK^T/sqrt(d_k))V", QZ_F_NOT_SOFTMAX);
+}
+
+/* A name the formula uses, defined after it ("where S = …", "…, s = …"): read as if
+ * defined first; the definition is graded with the formula. */
+static void test_notation_definitions_after(void **state)
+{
+    EXPECT_SAME("softmax(QKᵀ/√dₖ)V", "softmax(S)V, where S = QK^T/√d_k", "out = softmax(S) V, S = QK^T/sqrt(d_k)",
+                "out = np.exp(s)/np.exp(s).sum(-1, keepdims=True) @ V, s = Q@K.T/np.sqrt(dk)",
+                "np.exp(s)/np.exp(s).sum(-1, keepdims=True) @ V where s = Q @ K.T / np.sqrt(dk)",
+                "softmax(S)V，其中 S = QKᵀ/√dₖ");
+    expect_formula("softmax(S)V where S = QK^T", QZ_F_NO_SCALE);
+}
+
 /* Words a Chinese input method puts for the formula's own (跟号 for 根号, 专置 for 转置). */
 static void test_notation_ime_slips(void **state)
 {
@@ -695,6 +716,8 @@ int main(void)
         cmocka_unit_test(test_notation_words),
         cmocka_unit_test(test_notation_steps_and_names),
         cmocka_unit_test(test_notation_ime_slips),
+        cmocka_unit_test(test_notation_softmax_slips),
+        cmocka_unit_test(test_notation_definitions_after),
         cmocka_unit_test(test_notation_prefix_stop_names),
         cmocka_unit_test(test_notation_equivalent),
         cmocka_unit_test(test_formula_with_words),
