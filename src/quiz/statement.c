@@ -61,6 +61,8 @@ typedef struct match {
     size_t subj;              /* where its subject starts, SIZE_MAX for none */
     int carried;              /* said of the group carried from the sentence before */
     size_t claim;             /* the pattern's claim it matched (try_bare: its bare one) */
+    size_t ga, gb;            /* the tokens [ga, gb) of its group of subjects (ga == gb:
+                               * none named in its sentence) */
 } match;
 
 typedef struct matches {
@@ -1426,11 +1428,16 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     } else if (!polarity_holds(cl->pol, denied)) {
         /* a key idea denied ("Q does not come from the decoder") is stated wrongly */
         if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c))
-            match_add(out, (match){2, p, m->a, m->b, subj, carried, c});
+            match_add(out, (match){2, p, m->a, m->b, subj, carried, c, 0, 0});
         return;
     }
+    size_t ga = 0, gb = 0;
+    if (owner >= 0 && subj != SIZE_MAX && !carried) {
+        ga = (size_t)s->run_first[owner];
+        gb = (size_t)s->run_end[owner];
+    }
     if (context_holds(s, set, p, c))
-        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried, c});
+        match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried, c, ga, gb});
 }
 
 /* "no decoder": a denied subject states a bare claim. */
@@ -1439,7 +1446,7 @@ static void try_bare(sentence *s, const mention *x, matches *out)
     const qz_cpattern *pt = pattern(s->r, x->set, x->pat);
     for (size_t c = 0; c < pt->n_claims; c++)
         if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c))
-            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0, c});
+            match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0, c, 0, 0});
 }
 
 /* Is token span [a, b) inside the claim of a match other than out->v[i] that is said of a
@@ -2309,6 +2316,9 @@ static void settle(reader *rd)
     }
 }
 
+static void find_splits(const reader *rd, qz_reading *out);
+static void find_part_misconceptions(const reader *rd, qz_reading *out);
+
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -2319,8 +2329,10 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     out->idea = calloc(out->n_idea ? out->n_idea : 1, 1);
     out->misc = calloc(out->n_misc ? out->n_misc : 1, 1);
     out->denied = calloc(out->n_idea ? out->n_idea : 1, 1);
+    out->split = calloc(out->n_idea ? out->n_idea : 1, 1);
+    out->misc_part = calloc(out->n_misc ? out->n_misc : 1, sizeof *out->misc_part);
     qz_text t = {0};
-    if (!out->idea || !out->misc || !out->denied || qz_norm_text(&r->norm, answer, 1, &t, err)) {
+    if (!out->idea || !out->misc || !out->denied || !out->split || !out->misc_part || qz_norm_text(&r->norm, answer, 1, &t, err)) {
         qz_reading_free(out);
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
@@ -2375,6 +2387,10 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         else
             out->idea[owner] = 1;
     }
+    if (!rc) {
+        find_splits(&rd, out);
+        find_part_misconceptions(&rd, out);
+    }
     free(rd.all.v);
     free(rd.carry);
     free(rd.seg_first);
@@ -2388,10 +2404,96 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     return AT_OK;
 }
 
+/* Do the words of group [a, b) and those of group [c, d) share one (glue aside)? */
+static int groups_share(const qz_rubric_c *r, const qz_text *t, size_t a, size_t b, size_t c, size_t d)
+{
+    for (size_t i = a; i < b; i++) {
+        if (t->t[i].kind == QZ_TK_MARK || qz_alts_at(t, i, &r->glue, NULL))
+            continue;
+        for (size_t j = c; j < d; j++)
+            if (!strcmp(t->t[i].s, t->t[j].s))
+                return 1;
+    }
+    return 0;
+}
+
+/* "Q from the decoder, K from the encoder, V from the decoder": key idea i, whose claim
+ * needs several subjects together (its `with`: K and V), stated right of some subjects
+ * and wrongly (a misconception that replaces it) of others only, each group named: one
+ * part of it wrong, no contradiction. */
+static void find_splits(const reader *rd, qz_reading *out)
+{
+    for (size_t i = 0; i < out->n_idea && i < 32; i++) {
+        int right = 0, wrong = 0, split = out->idea[i];
+        for (size_t x = 0; split && x < rd->all.n; x++) {
+            const match *a = &rd->all.v[x];
+            if (a->pat == SIZE_MAX || a->set != 0 || pattern(rd->r, 0, a->pat)->owner != i)
+                continue;
+            if (pattern(rd->r, 0, a->pat)->claims[a->claim].n_with < 2) {
+                split = 0;   /* an idea of one subject ("只需要 Encoder"): no parts to split */
+                break;
+            }
+            right = 1;
+            for (size_t y = 0; split && y < rd->all.n; y++) {
+                const match *b = &rd->all.v[y];
+                if (b->pat == SIZE_MAX || b->set != 1 ||
+                    !(qz_rubric_c_misc(rd->r, pattern(rd->r, 1, b->pat)->owner).replaces >> i & 1))
+                    continue;
+                wrong = 1;
+                split = a->ga < a->gb && b->ga < b->gb &&
+                        !groups_share(rd->r, rd->t, a->ga, a->gb, b->ga, b->gb);
+            }
+        }
+        out->split[i] = split && right && wrong;
+    }
+}
+
+/* "Q from the decoder, K from the encoder, V from the decoder": a misconception said only
+ * of subjects that cover some of the groups a key idea it replaces needs together (its
+ * claim's `with`: K and V) states that idea wrongly in part, and none of the others it
+ * replaces (the purpose of a layer whose K and V come from the decoder). Sets
+ * out->misc_part[m]: the key ideas misconception m replaces in part, 0 when none. */
+static void find_part_misconceptions(const reader *rd, qz_reading *out)
+{
+    for (size_t m = 0; m < out->n_misc; m++) {
+        unsigned long replaces = qz_rubric_c_misc(rd->r, m).replaces, part = 0;
+        if (!out->misc[m] || !replaces)
+            continue;
+        for (size_t i = 0; i < rd->r->n_ideas; i++) {
+            const qz_cpattern *ip = &rd->r->ideas[i];
+            if (ip->owner >= 32 || !(replaces >> ip->owner & 1))
+                continue;
+            for (size_t c = 0; c < ip->n_claims; c++) {
+                const qz_cclaim *cl = &ip->claims[c];
+                if (cl->n_with < 2 || cl->n_with > 8)
+                    continue;
+                unsigned covered = 0;
+                int named = 1;
+                for (size_t x = 0; x < rd->all.n; x++) {
+                    const match *b = &rd->all.v[x];
+                    if (b->pat == SIZE_MAX || b->set != 1 || pattern(rd->r, 1, b->pat)->owner != m)
+                        continue;
+                    named &= b->ga < b->gb;
+                    for (size_t k = b->ga; k < b->gb; k++)
+                        for (size_t g = 0; g < cl->n_with; g++)
+                            if (qz_alts_at(rd->t, k, &cl->with[g], NULL))
+                                covered |= 1u << g;
+                }
+                if (named && covered && covered != (1u << cl->n_with) - 1)
+                    part |= 1ul << ip->owner;
+            }
+        }
+        out->misc_part[m] = part;
+    }
+}
+
 void qz_reading_free(qz_reading *r)
 {
     free(r->idea);
     free(r->misc);
     free(r->denied);
-    r->idea = r->misc = r->denied = NULL;
+    free(r->split);
+    free(r->misc_part);
+    r->idea = r->misc = r->denied = r->split = NULL;
+    r->misc_part = NULL;
 }

@@ -110,6 +110,13 @@ typedef struct qz_reading {
     unsigned char *misc;      /* [qz_rubric_c_n_misc] 1: the misconception is stated */
     unsigned char *denied;    /* [n_rubric] 1: the key idea is denied ("Q does not come
                                * from the decoder") and nowhere stated: a wrong statement */
+    unsigned char *split;     /* [n_rubric] 1: the key idea is stated right of some
+                               * subjects and wrongly of others only ("K from the
+                               * encoder, V from the decoder"): one part wrong, no
+                               * contradiction */
+    unsigned long *misc_part; /* [qz_rubric_c_n_misc] key ideas the misconception states
+                               * wrongly in part (said of K alone where the idea needs K
+                               * and V), in place of its `replaces`; 0: its `replaces` */
     size_t n_idea, n_misc;
     size_t mentions;          /* rubric phrases recognised, stated or not */
     int salad;                /* a sentence listed terms and stated nothing */

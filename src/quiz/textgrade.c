@@ -13,8 +13,9 @@
  *     given) are stated, every `required` one among them;
  *   - a misconception, or a key idea denied ("Q does not come from the decoder"), is
  *     never correct. The key ideas it states wrongly (its `replaces`; a denied idea
- *     itself) earn nothing; an answer that also states one of them contradicts itself
- *     and is wrong. When other key ideas are stated right and the wrong claims take
+ *     itself) earn nothing; an answer that also states one of them of the same
+ *     subjects contradicts itself and is wrong ("K from the encoder, V from the
+ *     decoder" states one part wrongly, it does not contradict itself). When other key ideas are stated right and the wrong claims take
  *     the place of no more than half of the rubric's key ideas, the answer is partly
  *     right (half of their share at most): one part wrong beside parts right, or a
  *     false claim beside a right answer ("... and √dₖ also prevents overfitting"), as
@@ -94,7 +95,7 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
             t.off_point++;
         } else {
             t.wrong++;
-            t.wrong_ideas |= info.replaces;
+            t.wrong_ideas |= rd->misc_part[m] ? rd->misc_part[m] : info.replaces;
         }
     }
     for (size_t i = 0; i < q->n_rubric && i < 32; i++)
@@ -103,7 +104,7 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
     for (size_t i = 0; i < q->n_rubric; i++) {
         t.replaced += idea_wrong(&t, i);
         t.credited += rd->idea[i] && !idea_wrong(&t, i);
-        t.contradicted += rd->idea[i] && idea_wrong(&t, i);
+        t.contradicted += rd->idea[i] && idea_wrong(&t, i) && !rd->split[i];
     }
     t.complete = t.found >= t.need && !t.required_missing;
     return t;

@@ -248,4 +248,12 @@ expect_status "q4 the decoder never sees the input, said as a fact (en): not rig
   "Q from the decoder, K and V from the encoder. The decoder never sees the input."
 expect_status "q4 如果没有交叉注意力，解码器就看不到原句 (zh)" 0 zh q4 \
   "Q 来自解码器，K、V 来自编码器。如果没有交叉注意力，解码器就看不到原句。"
+# The course's misconception that attention handles long texts for free, beside a right
+# answer: partly right
+expect_status "q1 right, then any length without a problem (zh): partly right" 3 zh q1 \
+  "自注意力 O(1)，RNN O(n)，所以 Transformer 处理任意长度序列都没有任何问题。"
+expect_status "q1 right, then self-attention has linear cost (en): partly right" 3 en q1 \
+  "Self-attention connects any two positions in one step, an RNN needs O(n) steps; and self-attention has linear cost in the length."
+expect_status "q1 right, then the quadratic cost (en): right" 0 en q1 \
+  "Self-attention connects any two positions in one step, an RNN needs O(n) steps; the price is O(n²) compute."
 rm -rf "$state"

@@ -80,4 +80,18 @@ expect_status "q1 （都是一步） is said of self-attention, not of the RNN a
   "自注意力的依赖路径长度跟两个位置隔多远无关（都是一步），RNN的则和距离成正比"
 expect_status "q4 a parenthesis that names a layer deep inside stays a note (en)" 0 en q4 \
   "Q is the decoder's, K and V are the encoder's final output (the same for every decoder layer). It aligns each target word with the source words."
+# One of K and V on the wrong side, the other right: one part of the idea wrong, partly
+# right; both on the wrong side, or Q too, stays wrong
+expect_status "q4 V from the decoder, K from the encoder (en): partly right" 3 en q4 \
+  "Q from the decoder, K from the encoder, V from the decoder. It lets the decoder look at the source."
+expect_status "q4 V 来自解码器，K 来自编码器 (zh): partly right" 3 zh q4 \
+  "Q 来自解码器，K 来自编码器，V 来自解码器。作用是让解码器看编码器。"
+expect_status "q4 K and V both from the decoder (en): wrong" 1 en q4 \
+  "Q from the decoder, K from the decoder, V from the decoder."
+expect_status "q4 Q from the encoder, K and V from the decoder (en): wrong" 1 en q4 \
+  "Q from the encoder, K and V from the decoder. It lets the decoder look at the source."
+expect_status "q4 K and V from the encoder, then V from the decoder too (en): wrong" 1 en q4 \
+  "Q from the decoder, K and V from the encoder, and V from the decoder too. It lets the decoder look at the source."
+expect_status "q5 encoder enough, then a decoder generates the label (zh): wrong" 1 zh q5 \
+  "只需要 Encoder，然后让 Decoder 根据 CLS 生成标签。"
 rm -rf "$state"
