@@ -256,4 +256,18 @@ expect_status "q1 right, then self-attention has linear cost (en): partly right"
   "Self-attention connects any two positions in one step, an RNN needs O(n) steps; and self-attention has linear cost in the length."
 expect_status "q1 right, then the quadratic cost (en): right" 0 en q1 \
   "Self-attention connects any two positions in one step, an RNN needs O(n) steps; the price is O(n²) compute."
+# Cross-attention taken for attention between heads: wrong, named; several heads beside a
+# right answer cost nothing
+expect_status "q4 attention across heads (en): wrong" 1 en q4 \
+  "Cross-attention attends across heads, mixing the multiple heads together."
+expect_status "q4 多个头之间交叉 (zh): wrong" 1 zh q4 "交叉注意力就是把多个头的结果交叉拼接起来。"
+expect_status "q4 right, and every head does it (zh): right" 0 zh q4 \
+  "Q 来自解码器，K、V 来自编码器，作用是让解码器关注源句。每个头都这样做。"
+out=$(en q4 "cross attention = attention across heads, Q K V from different heads, to combine the heads")
+expect_contains "q4 across heads: the feedback says what cross-attention is" "not attention between heads" "$out"
+# q5: another network needed to classify, or the label read from the positional encoding
+expect_status "q5 self-attention cannot classify, an RNN on top (en): wrong" 1 en q5 \
+  "Self-attention can't do classification, you need an RNN/CNN on top."
+expect_status "q5 自注意力不能做分类，要用 CNN (zh): wrong" 1 zh q5 "自注意力不能做分类，要用 CNN。"
+expect_status "q5 从位置编码读出 (zh): wrong" 1 zh q5 "（1）Decoder（2）从位置编码读出"
 rm -rf "$state"
