@@ -270,4 +270,11 @@ expect_status "q5 self-attention cannot classify, an RNN on top (en): wrong" 1 e
   "Self-attention can't do classification, you need an RNN/CNN on top."
 expect_status "q5 自注意力不能做分类，要用 CNN (zh): wrong" 1 zh q5 "自注意力不能做分类，要用 CNN。"
 expect_status "q5 从位置编码读出 (zh): wrong" 1 zh q5 "（1）Decoder（2）从位置编码读出"
+# √dₖ as a temperature of the softmax: the scale part; with the consequence, right
+expect_status "q2b a temperature, too sharp otherwise, gradients near zero (en): right" 0 en q2b \
+  "It's a temperature: it stops the softmax from becoming too sharp when the dimension is big. Without it almost all the weight goes to one key and the model learns slowly because gradients through the softmax are near zero."
+expect_status "q2b like a temperature, nothing more (en): partly right" 3 en q2b "It's like the temperature in softmax."
+# the RNN's information passing through many hidden states: step by step
+expect_status "q1 穿过很多个隐状态 (zh): right" 0 zh q1 \
+  "RNN里远距离依赖要穿过很多个隐状态，容易遗忘/梯度消失；自注意力每个位置直接和所有位置算注意力权重，路径长度O(1)。"
 rm -rf "$state"
