@@ -277,4 +277,10 @@ expect_status "q2b like a temperature, nothing more (en): partly right" 3 en q2b
 # the RNN's information passing through many hidden states: step by step
 expect_status "q1 穿过很多个隐状态 (zh): right" 0 zh q1 \
   "RNN里远距离依赖要穿过很多个隐状态，容易遗忘/梯度消失；自注意力每个位置直接和所有位置算注意力权重，路径长度O(1)。"
+# weights that sum to 1 only after the division by √dₖ: a false remark, partly right; the
+# same said of softmax is true
+expect_status "q2b right, then √dₖ makes the weights sum to 1 (zh): partly right" 3 zh q2b \
+  "缩小分数防止softmax饱和、梯度消失。另外除以√dₖ之后注意力权重加起来才等于1。"
+expect_status "q2b right, then softmax makes them sum to 1 (zh): right" 0 zh q2b \
+  "缩小分数防止softmax饱和、梯度消失。softmax 之后权重加起来等于1。"
 rm -rf "$state"
