@@ -50,7 +50,9 @@ static int is_cjk(ucs4_t c)
 
 /* What a student's text holds outside ASCII: CJK and its punctuation, full-width forms,
  * Latin-1's letters and signs, general punctuation, arrows and mathematical operators,
- * superscripts and subscripts (ᵀ, ₖ), box drawing and blocks, and the replacement
+ * superscripts and subscripts (ᵀ, ₖ), the Greek alphabet (α–ω, Α–Ω; not the archaic
+ * letters around it, which GBK bytes read as UTF-8 give: 头 is CD B7, "ͷ"), box drawing
+ * and blocks, and the replacement
  * character an earlier lossy decoding left (U+FFFD: 锟斤拷 is two of them read as GBK).
  * Bytes decoded by chance give Hebrew, Arabic, Cyrillic, private-use and other scripts
  * instead. */
@@ -58,7 +60,7 @@ static int is_plausible(ucs4_t c)
 {
     return is_cjk(c) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xffef) ||
            (c >= 0x00a0 && c <= 0x00ff) || (c >= 0x2000 && c <= 0x22ff) ||
-           (c >= 0x1d00 && c <= 0x1dbf) || (c >= 0x0370 && c <= 0x03ff) ||
+           (c >= 0x1d00 && c <= 0x1dbf) || (c >= 0x0391 && c <= 0x03c9) ||
            (c >= 0x2500 && c <= 0x259f) || c == 0xfffd;
 }
 
