@@ -373,6 +373,10 @@ typedef struct at_lesson_doc {
     char *summary;            /* summary: */
     at_step *steps;           /* steps: [..] at least one */
     unsigned steps_count;
+    at_misconception *misconceptions;   /* misconceptions: [..] false claims of the field a
+                                           student may write beside the answer to any of
+                                           the lesson's text questions (no `replaces`) */
+    unsigned misconceptions_count;
 } at_lesson_doc;
 
 /* ------------------------------------------------------------ derived numbers */

@@ -103,6 +103,9 @@ static int valid_name(const char *s)
     return 1;
 }
 
+static void lint_misconceptions(linter *l, const at_misconception *ms, unsigned n, unsigned n_rubric,
+                                const ynode *miscs, const char *where);
+
 void at_lint_rubric(const at_question *q, const ynode *node, const char *file, at_diag_list *diags)
 {
     linter l = {diags, file};
@@ -128,26 +131,54 @@ void at_lint_rubric(const at_question *q, const ynode *node, const char *file, a
         warning(&l, ynode_get(node, "min_concepts", NULL) ? ynode_get(node, "min_concepts", NULL)
                                                            : rubric, "%s", msg);
     }
-    const ynode *miscs = ynode_get(node, "misconceptions", NULL);
-    for (unsigned i = 0; i < q->misconceptions_count; i++) {
-        const at_misconception *m = &q->misconceptions[i];
+    lint_misconceptions(&l, q->misconceptions, q->misconceptions_count, q->rubric_count,
+                        ynode_get(node, "misconceptions", NULL), "this question");
+}
+
+void at_lint_lesson_misconceptions(const at_lesson_doc *d, const ynode *root, const char *file,
+                                   at_diag_list *diags)
+{
+    linter l = {diags, file};
+    const ynode *miscs = ynode_get(root, "misconceptions", NULL);
+    lint_misconceptions(&l, d->misconceptions, d->misconceptions_count, 0, miscs, "this lesson");
+    for (unsigned i = 0; i < d->misconceptions_count; i++) {
+        const at_misconception *m = &d->misconceptions[i];
+        const ynode *mn = item(miscs, i);
+        if (m->replaces_count)
+            error(&l, ynode_get(mn, "replaces", NULL), "%s",
+                  "a misconception of the whole lesson replaces no key idea (it is a false claim "
+                  "beside any answer): move it into the question whose key ideas it states "
+                  "wrongly, or drop `replaces`");
+    }
+}
+
+/* Names unique in where (one question, or the lesson), `replaces` within the rubric's
+ * n_rubric key ideas, claims that say something. */
+static void lint_misconceptions(linter *l, const at_misconception *ms, unsigned n, unsigned n_rubric,
+                                const ynode *miscs, const char *where)
+{
+    for (unsigned i = 0; i < n; i++) {
+        const at_misconception *m = &ms[i];
         const ynode *mn = item(miscs, i);
         if (!valid_name(m->name))
-            error(&l, ynode_get(mn, "name", NULL),
+            error(l, ynode_get(mn, "name", NULL),
                   "misconception name '%s' may hold only letters, digits, '-' and '_'", m->name);
         for (unsigned j = 0; j < i; j++)
-            if (!strcmp(q->misconceptions[j].name, m->name))
-                error(&l, ynode_get(mn, "name", NULL),
-                      "misconception name '%s' is used twice in this question", m->name);
-        for (unsigned j = 0; j < m->replaces_count; j++)
-            if (m->replaces[j] < 1 || m->replaces[j] > q->rubric_count || m->replaces[j] > 32)
+            if (!strcmp(ms[j].name, m->name)) {
+                char msg[200];
+                snprintf(msg, sizeof msg, "misconception name '%s' is used twice in %s", m->name,
+                         where);
+                error(l, ynode_get(mn, "name", NULL), "%s", msg);
+            }
+        for (unsigned j = 0; n_rubric && j < m->replaces_count; j++)
+            if (m->replaces[j] < 1 || m->replaces[j] > n_rubric || m->replaces[j] > 32)
             {
                 char msg[160];
                 snprintf(msg, sizeof msg, "`replaces` names key idea %u, but the rubric has %u "
                                           "(numbered from 1, at most 32)",
-                         m->replaces[j], q->rubric_count);
-                error(&l, item(ynode_get(mn, "replaces", NULL), j), "%s", msg);
+                         m->replaces[j], n_rubric);
+                error(l, item(ynode_get(mn, "replaces", NULL), j), "%s", msg);
             }
-        lint_claims(&l, m->claims, m->claims_count, m->subject_count, 0, ynode_get(mn, "claims", NULL));
+        lint_claims(l, m->claims, m->claims_count, m->subject_count, 0, ynode_get(mn, "claims", NULL));
     }
 }

@@ -10,4 +10,10 @@
 /* q: a loaded text question; node: its mapping in the file. */
 void at_lint_rubric(const at_question *q, const ynode *node, const char *file, at_diag_list *diags);
 
+/* The lesson's own `misconceptions` (root: the lesson's mapping): names unique among
+ * them, no `replaces`, claims that say something (a question's misconception of the
+ * same name is its own wording of it, not an error). */
+void at_lint_lesson_misconceptions(const at_lesson_doc *d, const ynode *root, const char *file,
+                                   at_diag_list *diags);
+
 #endif

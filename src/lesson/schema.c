@@ -331,6 +331,8 @@ static const cyaml_schema_field_t lesson_fields[] = {
     CYAML_FIELD_UINT_PTR("order", OPT, at_lesson_doc, order),
     CYAML_FIELD_STRING_PTR("title", CYAML_FLAG_DEFAULT, at_lesson_doc, title, 1, CYAML_UNLIMITED),
     CYAML_FIELD_STRING_PTR("summary", OPT, at_lesson_doc, summary, 0, CYAML_UNLIMITED),
+    CYAML_FIELD_SEQUENCE("misconceptions", OPT | CYAML_FLAG_POINTER, at_lesson_doc, misconceptions,
+                         &misconception_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("steps", CYAML_FLAG_POINTER, at_lesson_doc, steps, &step_entry, 1,
                          CYAML_UNLIMITED),
     CYAML_FIELD_END,

@@ -250,6 +250,7 @@ void at_verify_lesson(at_lesson *l, const ynode *root, const char *data, size_t 
     const ynode *steps = ynode_get(root, "steps", NULL), *idn = ynode_get(root, "id", NULL);
     l->id_line = idn ? idn->line : 1;
     l->id_col = idn ? idn->col : 1;
+    at_lint_lesson_misconceptions(d, root, l->path, diags);
     const ynode *langn = ynode_get(root, "lang", NULL);
     l->lang_line = langn ? langn->line : 1;
     l->lang_col = langn ? langn->col : 1;

@@ -174,7 +174,7 @@ static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
         q->n_options = src->options_count;
         q->multiple = src->multiple && *src->multiple;
     } else {
-        return qz_bind_rubric(src, b, err);
+        return qz_bind_rubric(src, NULL, 0, b, err);
     }
     return AT_OK;
 }
@@ -239,11 +239,27 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
     return rc;
 }
 
-int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *b,
+/* qz_bind_question, a text question with its lesson's misconceptions after its own. */
+static int bind_with_lesson(const at_lesson *lesson, const at_question *src, qz_bound *b,
                             at_error *err)
 {
     int rc = qz_bind_question(src, b, err);
-    if (rc || !lesson || src->kind != AT_Q_FORMULA || !src->follow_up)
+    if (rc || src->kind != AT_Q_TEXT || !lesson->doc->misconceptions_count)
+        return rc;
+    qz_bind_rubric_free(b);
+    if ((rc = qz_bind_rubric(src, lesson->doc->misconceptions, lesson->doc->misconceptions_count,
+                             b, err)))
+        qz_bound_free(b);
+    return rc;
+}
+
+int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *b,
+                            at_error *err)
+{
+    if (!lesson)
+        return qz_bind_question(src, b, err);
+    int rc = bind_with_lesson(lesson, src, b, err);
+    if (rc || src->kind != AT_Q_FORMULA || !src->follow_up)
         return rc;
     const at_question *fq = at_lesson_find_question(lesson, src->follow_up, NULL);
     if (!fq || fq->kind != AT_Q_TEXT || fq == src) {
@@ -256,7 +272,7 @@ int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_
         qz_bound_free(b);
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
-    if ((rc = qz_bind_question(fq, b->follow_up, err))) {
+    if ((rc = bind_with_lesson(lesson, fq, b->follow_up, err))) {
         qz_bound_free(b);
         return rc;
     }

@@ -30,14 +30,19 @@ typedef struct qz_bound {
 int qz_bind_question(const at_question *src, qz_bound *out, at_error *err);
 void qz_bound_free(qz_bound *b);
 
-/* A text question's rubric and misconceptions into b->q (bindtext.c); AT_OK or
- * AT_ENOMEM. qz_bound_free frees them (qz_bind_rubric_free). */
-int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err);
+/* A text question's rubric and misconceptions into b->q (bindtext.c), then the n_shared
+ * misconceptions of its lesson (`misconceptions` at the top of the lesson: false claims
+ * beside any answer; borrowed like the rest, may be NULL) but those the question words
+ * itself (one of its own has the same name); AT_OK or AT_ENOMEM.
+ * qz_bound_free frees them (qz_bind_rubric_free). */
+int qz_bind_rubric(const at_question *src, const at_misconception *shared, unsigned n_shared,
+                   qz_bound *b, at_error *err);
 void qz_bind_rubric_free(qz_bound *b);
 
-/* qz_bind_question for a question of `lesson`, with what it names there: a formula
+/* qz_bind_question for a question of `lesson`, with what it names there: a text
+ * question gets the lesson's own misconceptions after its own, and a formula
  * question's `follow_up` (the text question that grades words written beside the
- * formula) is bound too and set as out->q.follow_up. lesson may be NULL (then nothing
+ * formula) is bound too, the same way, and set as out->q.follow_up. lesson may be NULL (then nothing
  * is looked up). Same returns; a follow_up that names no text question of the lesson is
  * AT_EINVAL (lint reports it too). */
 int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *out,

@@ -23,6 +23,16 @@ static unsigned long replaced_ideas(const at_misconception *m, unsigned n_rubric
     return bits;
 }
 
+/* Does the question have a misconception of this name? (its own wording of one of the
+ * lesson's, which it then replaces) */
+static int own_name(const at_question *src, const char *name)
+{
+    for (unsigned i = 0; i < src->misconceptions_count; i++)
+        if (!strcmp(src->misconceptions[i].name, name))
+            return 1;
+    return 0;
+}
+
 static qz_claim claim_of(const at_claim *c)
 {
     return (qz_claim){
@@ -55,26 +65,39 @@ static qz_statement statement_of(char **subject, unsigned n_subject, bool implie
     return st;
 }
 
-int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err)
+int qz_bind_rubric(const at_question *src, const at_misconception *shared, unsigned n_shared,
+                   qz_bound *b, at_error *err)
 {
     qz_question *q = &b->q;
     size_t n_x = 0, n_claims = 0, used = 0;
+    /* the question's own misconceptions, then the lesson's it has no wording of */
+    const at_misconception **ms = calloc((size_t)src->misconceptions_count + n_shared + 1, sizeof *ms);
+    if (!ms)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    size_t n_miscs = 0;
+    for (unsigned i = 0; i < src->misconceptions_count; i++)
+        ms[n_miscs++] = &src->misconceptions[i];
+    for (unsigned i = 0; shared && i < n_shared; i++)
+        if (!own_name(src, shared[i].name))
+            ms[n_miscs++] = &shared[i];
     for (unsigned i = 0; i < src->rubric_count; i++) {
         n_x += src->rubric[i].contradicts_count;
         n_claims += src->rubric[i].claims_count;
     }
-    for (unsigned i = 0; i < src->misconceptions_count; i++)
-        n_claims += src->misconceptions[i].claims_count;
+    for (size_t i = 0; i < n_miscs; i++)
+        n_claims += ms[i]->claims_count;
     struct qz_text_bound *t = calloc(1, sizeof *t);
     if (t) {
         b->text = t;
         t->rubric = calloc(src->rubric_count ? src->rubric_count : 1, sizeof *t->rubric);
         t->contradicts = calloc(n_x ? n_x : 1, sizeof *t->contradicts);
-        t->miscs = calloc(src->misconceptions_count ? src->misconceptions_count : 1, sizeof *t->miscs);
+        t->miscs = calloc(n_miscs ? n_miscs : 1, sizeof *t->miscs);
         t->claims = calloc(n_claims ? n_claims : 1, sizeof *t->claims);
     }
-    if (!t || !t->rubric || !t->contradicts || !t->miscs || !t->claims)
+    if (!t || !t->rubric || !t->contradicts || !t->miscs || !t->claims) {
+        free(ms);
         return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
     for (unsigned i = 0, x = 0; i < src->rubric_count; i++) {
         const at_concept *c = &src->rubric[i];
         qz_concept *k = &t->rubric[i];
@@ -98,21 +121,23 @@ int qz_bind_rubric(const at_question *src, qz_bound *b, at_error *err)
         };
         x += c->contradicts_count;
     }
-    for (unsigned i = 0; i < src->misconceptions_count; i++) {
-        const at_misconception *m = &src->misconceptions[i];
+    for (size_t i = 0; i < n_miscs; i++) {
+        const at_misconception *m = ms[i];
         t->miscs[i] = (qz_misconception){
             .name = m->name,
             .feedback = m->feedback,
             .off_point = m->off_point,
-            .replaces = replaced_ideas(m, src->rubric_count),
+            .replaces = i < src->misconceptions_count ? replaced_ideas(m, src->rubric_count) : 0,
+            .lesson_wide = i >= src->misconceptions_count,
             .statement = statement_of(m->subject, m->subject_count, m->subject_implied, m->claims,
                                       m->claims_count, t->claims, &used),
         };
     }
     q->rubric = t->rubric;
     q->n_rubric = src->rubric_count;
-    q->misconceptions = src->misconceptions_count ? t->miscs : NULL;
-    q->n_misconceptions = src->misconceptions_count;
+    free(ms);
+    q->misconceptions = n_miscs ? t->miscs : NULL;
+    q->n_misconceptions = n_miscs;
     q->min_concepts = src->min_concepts ? *src->min_concepts : 0;
     q->reference = src->reference;
     q->prompt = src->prompt;

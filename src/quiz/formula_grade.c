@@ -88,8 +88,8 @@ static void print_words(const qz_question *q, const qz_result *r, qz_lang lang, 
         fprintf(fb, qz_tr(lang, "Your words beside the formula, as question %s grades them: %.*s\n"),
                 q->follow_up->id ? q->follow_up->id : "?", (int)n, r->feedback);
     }
-    if ((r->verdict != QZ_WRONG && r->verdict != QZ_PARTIAL) || r->mistake != QZ_M_MISCONCEPTION ||
-        !r->feedback)
+    if ((r->verdict != QZ_WRONG && r->verdict != QZ_PARTIAL) ||
+        (r->mistake != QZ_M_MISCONCEPTION && r->mistake != QZ_M_FALSE_CLAIM) || !r->feedback)
         return;
     /* what is wrong in them: the ✗ lines of the first part of its feedback that has any
      * (the part after the ideas found, before the ideas missing) */
@@ -157,15 +157,18 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     if (d.explained && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
         (rc = judge_words(q, answer, &d, lang, &words, err)))
         return rc;
-    int misconceived = (words.verdict == QZ_WRONG || words.verdict == QZ_PARTIAL) &&
-                       words.mistake == QZ_M_MISCONCEPTION;
+    int stated_wrong = words.verdict == QZ_WRONG || words.verdict == QZ_PARTIAL;
+    int misconceived = stated_wrong && words.mistake == QZ_M_MISCONCEPTION;
+    /* a false claim of the lesson beside it ("softmax goes down the columns"): a formula
+     * with one slip stays partly right (the claim may be that slip in words) */
+    int false_claim = stated_wrong && words.mistake == QZ_M_FALSE_CLAIM;
     if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
         out->verdict = QZ_WRONG;
         out->score = 0;
         fprintf(fb, qz_tr(lang, "Not right.\n"));
         out->body_at = qz_fb_pos(fb);   /* the tutor shows its own headline, then why */
         fprintf(fb, qz_tr(lang, "The answer takes back the formula it gave.\n"));
-    } else if (!d.mistakes && misconceived) {
+    } else if (!d.mistakes && (misconceived || false_claim)) {
         out->verdict = QZ_PARTIAL;
         out->score = 0.5;
         out->mistake = QZ_M_MISCONCEPTION;

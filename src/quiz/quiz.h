@@ -115,6 +115,9 @@ typedef struct qz_misconception {
                                 * only when the key ideas are not all there */
     unsigned long replaces;    /* bit i: it states key idea i wrongly (that idea earns
                                 * nothing); 0: a false claim beside the answer */
+    int lesson_wide;           /* one of the lesson's, not the question's: read on its own
+                                * (its words do not change how the answer's key ideas
+                                * are read), a false claim beside the answer */
     qz_statement statement;
 } qz_misconception;
 
@@ -232,6 +235,8 @@ typedef enum qz_mistake {
     QZ_M_SIGMOID,           /* a sigmoid of each score on its own, 1/(1+e^-s), instead of
                              * the softmax of the row */
     QZ_M_UNIFORM,           /* the same share for every token, 1/n: the scores ignored */
+    QZ_M_FALSE_CLAIM,       /* text: only false claims of the lesson (its own
+                             * `misconceptions`) beside the answer, none of the question's */
 } qz_mistake;
 
 typedef struct qz_result {

@@ -102,6 +102,7 @@ typedef struct sentence {
     int forward;
     size_t first_content;     /* the first token after opening connectives ("so", 所以) */
     size_t p0, p1;            /* the period it is in: `unless` looks there */
+    int side;                 /* 1: only the lesson's misconceptions are looked for */
 } sentence;
 
 static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
@@ -156,14 +157,18 @@ static void find_pattern(sentence *s, size_t i, int set, size_t p)
     }
 }
 
+/* The phrases of the question's own statements, or (s->side) of the lesson's
+ * misconceptions only: those are read in a reading of their own, so that their words
+ * change nothing in how the key ideas are read. */
 static void find_all(sentence *s)
 {
     const qz_rubric_c *r = s->r;
     for (size_t i = s->s0; i < s->s1; i++) {
-        for (size_t p = 0; p < r->n_ideas; p++)
+        for (size_t p = 0; !s->side && p < r->n_ideas; p++)
             find_pattern(s, i, 0, p);
         for (size_t p = 0; p < r->n_miscs; p++)
-            find_pattern(s, i, 1, p);
+            if (r->misc_info[pattern(r, 1, p)->owner].lesson_wide == s->side)
+                find_pattern(s, i, 1, p);
         for (unsigned d = QZ_DIR_NONE; d <= QZ_DIR_SAME; d++)
             find_list(s, i, &r->dir[d], (mention){.kind = M_DIR, .dir = (unsigned char)d});
         find_list(s, i, &r->neutral, (mention){.kind = M_SUBJ, .set = NEUTRAL});
@@ -1981,6 +1986,7 @@ typedef struct reader {
     unsigned char *seg_restart;   /* [n_seg] it starts the answer over ("scratch that") */
     size_t n_seg, cap_seg;
     int hedged;               /* a subject given two different claims as alternatives */
+    int side;                 /* 1: the reading of the lesson's misconceptions alone */
     qz_reading *out;
 } reader;
 
@@ -2095,7 +2101,8 @@ static int hedged(const sentence *s, const long *owner)
 
 static int read_sentence(reader *rd, size_t s0, size_t s1)
 {
-    sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1, .p0 = rd->p0, .p1 = rd->p1};
+    sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1, .p0 = rd->p0, .p1 = rd->p1,
+                  .side = rd->side};
     int rc = 0;
     long *owner = NULL;
     find_all(&s);
@@ -2319,6 +2326,60 @@ static void settle(reader *rd)
 static void find_splits(const reader *rd, qz_reading *out);
 static void find_part_misconceptions(const reader *rd, qz_reading *out);
 
+/* Read rd->t sentence by sentence into rd->all, corrections and turns opening segments,
+ * then settle what the answer ends on. 0, or -1 when out of memory. */
+static int read_answer(reader *rd)
+{
+    const qz_rubric_c *r = rd->r;
+    const qz_text *t = rd->t;
+    int rc = segment_open(rd), how = END_FULL;
+    for (size_t s0 = 0; !rc && !rd->out->gave_up && !rd->out->salad && s0 < t->n;) {
+        size_t l = correction_at(r, t, s0);
+        if (l) {   /* what follows is the answer now; it may speak of the subject before */
+            if (rd->seg_first[rd->n_seg - 1] != rd->all.n || rd->seg_turn[rd->n_seg - 1])
+                rc = segment_open(rd);
+            if (!rc && has_words_of(t, s0, s0 + l, &r->retract))
+                rd->seg_turn[rd->n_seg - 1] = 1;   /* "no, the opposite" */
+            if (!rc && has_words_of(t, s0, s0 + l, &r->restart))
+                rd->seg_restart[rd->n_seg - 1] = 1;   /* "scratch that", 算了，我收回 */
+            s0 += l;
+            how = END_CORRECTION;
+            continue;
+        }
+        if (how == END_FULL || how == END_CORRECTION) {
+            rd->p0 = s0;
+            rd->p1 = period_end(r, t, s0);
+        }
+        rd->after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE || how == END_CORRECTION;
+        size_t next, s1 = sentence_end(r, t, s0, &next, &how);
+        int asked = s1 < t->n && !strcmp(t->t[s1].s, "?") && asks(r, t, s0, s1);
+        if (s1 > s0 && !asked)
+            rc = read_sentence(rd, s0, s1);
+        s0 = next;
+    }
+    if (!rc)
+        settle(rd);
+    return rc;
+}
+
+static void reader_free(reader *rd)
+{
+    free(rd->all.v);
+    free(rd->carry);
+    free(rd->seg_first);
+    free(rd->seg_turn);
+    free(rd->seg_restart);
+}
+
+/* Has the rubric misconceptions of the lesson (read apart)? */
+static int has_lesson_wide(const qz_rubric_c *r)
+{
+    for (size_t i = 0; i < r->n_misc_owners; i++)
+        if (r->misc_info[i].lesson_wide)
+            return 1;
+    return 0;
+}
+
 int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -2337,7 +2398,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
     reader rd = {.r = r, .t = &t, .out = out};
-    int rc = segment_open(&rd), how = END_FULL;
+    int rc = 0;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
     for (size_t i = 0, words = 0; i < t.n && words < 3 && !out->opens_not_knowing; i++) {
         out->opens_not_knowing = qz_alts_at(&t, i, &r->dont_know, NULL) > 0;
@@ -2346,32 +2407,7 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     out->garbled = qz_answer_garbled(answer);
     if (!out->gave_up && qz_answer_spaced_terms(answer))
         out->salad = 1;   /* terms listed: nothing is stated */
-    for (size_t s0 = 0; !rc && !out->gave_up && !out->salad && s0 < t.n;) {
-        size_t l = correction_at(r, &t, s0);
-        if (l) {   /* what follows is the answer now; it may speak of the subject before */
-            if (rd.seg_first[rd.n_seg - 1] != rd.all.n || rd.seg_turn[rd.n_seg - 1])
-                rc = segment_open(&rd);
-            if (!rc && has_words_of(&t, s0, s0 + l, &r->retract))
-                rd.seg_turn[rd.n_seg - 1] = 1;   /* "no, the opposite" */
-            if (!rc && has_words_of(&t, s0, s0 + l, &r->restart))
-                rd.seg_restart[rd.n_seg - 1] = 1;   /* "scratch that", 算了，我收回 */
-            s0 += l;
-            how = END_CORRECTION;
-            continue;
-        }
-        if (how == END_FULL || how == END_CORRECTION) {
-            rd.p0 = s0;
-            rd.p1 = period_end(r, &t, s0);
-        }
-        rd.after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE || how == END_CORRECTION;
-        size_t next, s1 = sentence_end(r, &t, s0, &next, &how);
-        int asked = s1 < t.n && !strcmp(t.t[s1].s, "?") && asks(r, &t, s0, s1);
-        if (s1 > s0 && !asked)
-            rc = read_sentence(&rd, s0, s1);
-        s0 = next;
-    }
-    if (!rc)
-        settle(&rd);
+    rc = read_answer(&rd);
     if (!rc && rd.hedged && !out->retracted)
         out->unsure = 1;   /* two answers offered: the student grades it against the reference */
     out->restated = !rc && ((r->prompt.n && qz_answer_restates(r, &t)) || qz_answer_tautology(&t));
@@ -2391,11 +2427,18 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         find_splits(&rd, out);
         find_part_misconceptions(&rd, out);
     }
-    free(rd.all.v);
-    free(rd.carry);
-    free(rd.seg_first);
-    free(rd.seg_turn);
-    free(rd.seg_restart);
+    reader_free(&rd);
+    if (!rc && !out->gave_up && !out->salad && has_lesson_wide(r)) {
+        /* the lesson's misconceptions, read on their own: what the sentences state of
+         * their subjects, corrections and turns as above; only what they find is kept */
+        qz_reading scratch = {.n_idea = out->n_idea, .n_misc = out->n_misc};
+        reader side = {.r = r, .t = &t, .out = &scratch, .side = 1};
+        rc = read_answer(&side);
+        for (size_t i = 0; !rc && i < side.all.n; i++)
+            if (side.all.v[i].pat != SIZE_MAX && side.all.v[i].set == 1)
+                out->misc[pattern(r, 1, side.all.v[i].pat)->owner] = 1;
+        reader_free(&side);
+    }
     qz_text_free(&t);
     if (rc) {
         qz_reading_free(out);

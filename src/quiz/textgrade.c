@@ -63,6 +63,7 @@ static int trimmed(const char *s)
 
 typedef struct tally {
     size_t found, need, wrong, off_point, required_missing;
+    size_t lesson_wide;       /* of `wrong`: the lesson's false claims beside the answer */
     size_t credited;          /* key ideas stated and not stated wrongly elsewhere */
     size_t n_ideas;           /* the rubric's key ideas */
     size_t replaced;          /* key ideas a stated misconception or a denial takes */
@@ -95,6 +96,7 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
             t.off_point++;
         } else {
             t.wrong++;
+            t.lesson_wide += info.lesson_wide != 0;
             t.wrong_ideas |= rd->misc_part[m] ? rd->misc_part[m] : info.replaces;
         }
     }
@@ -125,11 +127,11 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
         size_t c = t->credited < t->need ? t->credited : t->need;
         out->verdict = QZ_PARTIAL;
         out->score = 0.5 * (double)c / (double)t->need;
-        out->mistake = QZ_M_MISCONCEPTION;
+        out->mistake = t->lesson_wide == t->wrong ? QZ_M_FALSE_CLAIM : QZ_M_MISCONCEPTION;
     } else if (t->wrong) {
         out->verdict = QZ_WRONG;
         out->score = 0;
-        out->mistake = QZ_M_MISCONCEPTION;
+        out->mistake = t->lesson_wide == t->wrong ? QZ_M_FALSE_CLAIM : QZ_M_MISCONCEPTION;
     } else if (t->complete) {
         out->verdict = QZ_CORRECT;
         out->score = 1;
