@@ -169,6 +169,13 @@ static void find_all(sentence *s)
         for (size_t p = 0; p < r->n_miscs; p++)
             if (r->misc_info[pattern(r, 1, p)->owner].lesson_wide == s->side)
                 find_pattern(s, i, 1, p);
+        /* read apart, the question's subjects still own what is said of them ("an RNN's
+         * cost is linear" is not said of nothing) */
+        for (size_t p = 0; s->side && p < r->n_ideas; p++)
+            find_list(s, i, &pattern(r, 0, p)->subject, (mention){.kind = M_SUBJ, .set = NEUTRAL});
+        for (size_t p = 0; s->side && p < r->n_miscs; p++)
+            if (!r->misc_info[pattern(r, 1, p)->owner].lesson_wide)
+                find_list(s, i, &pattern(r, 1, p)->subject, (mention){.kind = M_SUBJ, .set = NEUTRAL});
         for (unsigned d = QZ_DIR_NONE; d <= QZ_DIR_SAME; d++)
             find_list(s, i, &r->dir[d], (mention){.kind = M_DIR, .dir = (unsigned char)d});
         find_list(s, i, &r->neutral, (mention){.kind = M_SUBJ, .set = NEUTRAL});
