@@ -253,12 +253,36 @@ static int bind_with_lesson(const at_lesson *lesson, const at_question *src, qz_
     return rc;
 }
 
+/* The lesson's misconceptions as a text question of no key ideas, set as b->q.beside. */
+static int bind_beside(const at_lesson *lesson, const at_question *src, qz_bound *b, at_error *err)
+{
+    at_question none = {.id = src->id, .kind = AT_Q_TEXT};
+    b->beside = calloc(1, sizeof *b->beside);
+    if (!b->beside) {
+        qz_bound_free(b);
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    }
+    b->beside->q = qz_question_init(QZ_TEXT);
+    b->beside->q.id = src->id;
+    int rc = qz_bind_rubric(&none, lesson->doc->misconceptions, lesson->doc->misconceptions_count,
+                            b->beside, err);
+    if (rc) {
+        qz_bound_free(b);
+        return rc;
+    }
+    b->q.beside = &b->beside->q;
+    return AT_OK;
+}
+
 int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *b,
                             at_error *err)
 {
     if (!lesson)
         return qz_bind_question(src, b, err);
     int rc = bind_with_lesson(lesson, src, b, err);
+    if (!rc && lesson->doc->misconceptions_count &&
+        (src->kind == AT_Q_SOFTMAX || src->kind == AT_Q_NUMERIC || src->kind == AT_Q_ATTENTION))
+        rc = bind_beside(lesson, src, b, err);
     if (rc || src->kind != AT_Q_FORMULA || !src->follow_up)
         return rc;
     const at_question *fq = at_lesson_find_question(lesson, src->follow_up, NULL);
@@ -285,6 +309,10 @@ void qz_bound_free(qz_bound *b)
     if (b->follow_up) {
         qz_bound_free(b->follow_up);
         free(b->follow_up);
+    }
+    if (b->beside) {
+        qz_bound_free(b->beside);
+        free(b->beside);
     }
     free(b->scores);
     free(b->values);

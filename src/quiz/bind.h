@@ -15,6 +15,7 @@
 typedef struct qz_bound {
     qz_question q;
     struct qz_bound *follow_up;      /* a formula question's `follow_up`, bound; or NULL */
+    struct qz_bound *beside;         /* a value question's lesson misconceptions; or NULL */
     double *scores, *values, *mq, *mk, *mv;
     size_t *ask;
     unsigned char *allowed;
@@ -40,7 +41,9 @@ int qz_bind_rubric(const at_question *src, const at_misconception *shared, unsig
 void qz_bind_rubric_free(qz_bound *b);
 
 /* qz_bind_question for a question of `lesson`, with what it names there: a text
- * question gets the lesson's own misconceptions after its own, and a formula
+ * question gets the lesson's own misconceptions after its own, a value question
+ * (softmax, numeric, attention) gets them as out->q.beside (the words beside its values
+ * are read for them), and a formula
  * question's `follow_up` (the text question that grades words written beside the
  * formula) is bound too, the same way, and set as out->q.follow_up. lesson may be NULL (then nothing
  * is looked up). Same returns; a follow_up that names no text question of the lesson is

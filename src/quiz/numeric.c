@@ -258,6 +258,107 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
     return qz_answer_count(part) == c->n || labelled_asked >= c->n ? part : nums;
 }
 
+/* The end of the literal value that starts at p ("0.14", "14%", "0,14" when decimals are
+ * written with a comma). */
+static const char *literal_end(const char *p, int comma_decimal)
+{
+    while (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1])) ||
+           (comma_decimal && *p == ',' && isdigit((unsigned char)p[1])))
+        p++;
+    if (*p == '%')
+        p++;
+    return p;
+}
+
+/* Length of a word that may stand before or between the values an answer opens with
+ * ("Ans:", "about", 答：, 约, 分别是), 0 when none at p. */
+static size_t opening_filler(const char *p)
+{
+    static const char *const words[] = {
+        "answers", "answer", "ans", "approximately", "approx", "about", "around", "roughly",
+        "respectively", "weights", "weight", "final", "results", "result", "they", "both",
+        "are", "and", "the", "is",
+        "分别约为", "分别约是", "分别为", "分别是", "大约是", "约是", "约为", "依次是", "依次为",
+        "分别", "依次", "答案", "结果", "权重", "大约", "大概", "约", "答", "是", "为", "和", "及",
+        "与", "得", "≈", "～", "：", "，", "、", "（", "）",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t n = strlen(words[i]);
+        if (!strncasecmp(p, words[i], n) &&
+            ((unsigned char)words[i][0] >= 0x80 || !isalpha((unsigned char)p[n])))
+            return n;
+    }
+    return 0;
+}
+
+/* "0.14 0.17 -- you can subtract the max (1.2) first", "答：0.14 0.17。没/下雨 的比值 ≈
+ * 1.22": an answer that opens with as many bare values as asked, alone in their sentence,
+ * has given them, in the asked order; what follows is a remark: its numbers and the token
+ * names in it are not the answer. Not when a concluding word or a correction stands
+ * after the values (concluded_part decides), when the values are worked, labelled
+ * before them or offered as alternatives, or when the remark gives a token asked another
+ * weight (0 to 1) than the one it opened with. part gets the values; NULL when the rule
+ * does not apply. */
+static const qz_numbers *opening_part(const qz_numctx *c, const char *answer,
+                                      const qz_numbers *nums, qz_numbers *part)
+{
+    size_t k = c->n;
+    if (!k || nums->n < k || (nums->concluded && nums->conclusion_at > 0) || nums->alternatives ||
+        nums->turned || c->q->unordered)
+        return NULL;   /* a concluding word before them all ("答：", "Answer:") is no matter */
+    for (size_t i = 0; i < k; i++) {
+        const qz_value *v = &nums->v[i];
+        if (v->computed || v->steps || v->other || v->aside || v->each || v->inherited >= 0 ||
+            v->offset < 0)
+            return NULL;
+    }
+    /* before the last of them: only the values and words that carry no label */
+    const char *p = answer, *end = literal_end(answer + nums->v[k - 1].offset, nums->comma_decimal);
+    for (size_t next = 0; p < end;) {
+        size_t n;
+        if (next < k && p == answer + nums->v[next].offset) {
+            p = literal_end(p, nums->comma_decimal);
+            next++;
+        } else if (isspace((unsigned char)*p) || strchr(",;:/&=~", *p)) {
+            p++;
+        } else if ((n = opening_filler(p))) {
+            p += n;
+        } else {
+            return NULL;
+        }
+    }
+    /* then the end of a sentence, and words (not more values) */
+    while (isspace((unsigned char)*p))
+        p++;
+    static const char *const ends[] = {".", ";", ",", "!", "-", "—", "–", "(", "。", "；", "，",
+                                       "！", "（", "…"};
+    size_t e = 0;
+    for (size_t i = 0; !e && i < sizeof ends / sizeof ends[0]; i++)
+        if (!strncmp(p, ends[i], strlen(ends[i])))
+            e = strlen(ends[i]);
+    if (!e)
+        return NULL;
+    for (p += e; *p && (isspace((unsigned char)*p) || strchr(".-", *p)); p++)
+        ;
+    if (!*p || isdigit((unsigned char)*p))
+        return NULL;
+    for (size_t i = k; i < nums->n; i++) {
+        const qz_value *v = &nums->v[i];
+        size_t slot = slot_of_token(c, v->token);
+        if (slot < k && !v->other && v->x >= 0 && v->x <= 1 && fabs(v->x - nums->v[slot].x) > 0.005)
+            return NULL;
+    }
+    memset(part, 0, sizeof *part);
+    part->comma_decimal = nums->comma_decimal;
+    for (size_t i = 0; i < k; i++) {
+        part->v[part->n] = nums->v[i];
+        part->v[part->n].token = -1;
+        part->v[part->n].inherited = -1;
+        part->v[part->n++].label[0] = '\0';
+    }
+    return part;
+}
+
 /* After a word that takes values back ("不对，下雨应该是 0.12"): is every value after it
  * labelled with a token asked, so that each replaces that token's value before? */
 static int taken_back_by_labels(const qz_numctx *c, const qz_numbers *nums)
@@ -648,6 +749,26 @@ static qz_read_opts read_opts(const qz_numctx *c)
     return o;
 }
 
+/* The lesson's false claims in the words beside the values ("0.14 0.17; softmax goes
+ * down the columns"): their ✗ lines into fb. 0, or -1 when out of memory. */
+static int beside_claims(const qz_question *q, const char *answer, qz_lang lang, FILE *fb)
+{
+    qz_result r;
+    at_error e;
+    int rc = qz_grade(q->beside, answer, lang, &r, &e);
+    if (rc)
+        return rc == AT_ENOMEM ? -1 : 0;
+    if (r.verdict == QZ_WRONG && r.mistake == QZ_M_FALSE_CLAIM && r.feedback)
+        for (const char *line = r.feedback; line && *line;) {
+            size_t n = strcspn(line, "\n");
+            if (!strncmp(line, "  ✗", strlen("  ✗")))
+                fprintf(fb, "%.*s\n", (int)n, line);
+            line = line[n] ? line + n + 1 : NULL;
+        }
+    qz_result_free(&r);
+    return 0;
+}
+
 int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err)
 {
@@ -718,7 +839,9 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
-    const qz_numbers *use = concluded_part(&c, nums, part);
+    const qz_numbers *use = opening_part(&c, answer, nums, part);
+    if (!use)
+        use = concluded_part(&c, nums, part);
     if (nums->disowned && !nums->turned) {
         /* "0.14，0.17。不对，还要再乘 V": the student takes the values back and ends on none */
         fclose(notes_f);
@@ -789,6 +912,8 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     FILE *cf = open_memstream(&claims, &claims_len);
     if (cf) {
         qz_false_claims(&c, nums, use, answer, cf);   /* weights: not of an attempt taken back */
+        if (q->beside && beside_claims(q, answer, lang, cf))
+            rc = at_error_set(err, AT_ENOMEM, "out of memory");
         fclose(cf);
     }
     judge(&c, given, dec, ok, out, notes, claims, fb);

@@ -185,6 +185,10 @@ typedef struct qz_question {
     const struct qz_question *follow_up;   /* a text question (q2b) that grades words
                                 * written beside the formula, or NULL; see
                                 * qz_grade_formula in quiz/internal.h */
+    const struct qz_question *beside;   /* QZ_SOFTMAX, QZ_NUMERIC, QZ_ATTENTION: the
+                                * lesson's misconceptions as a text question of no key
+                                * ideas, or NULL: a false claim in the words beside right
+                                * values makes them partly right */
 
     /* QZ_CODE (with canonical: the right lines) */
     const char *setup;         /* code that makes the names an answer may use */

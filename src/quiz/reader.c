@@ -772,6 +772,10 @@ static void mark_values(reader *r, int before)
     int sum = 0;                /* that word names a sum */
     int disown = 0;             /* the last concluding word disowns the values before */
     size_t values = 0;
+    /* the concluding word before the last one that values follow ("… → 0.14, 0.17. So 没
+     * matters most": a remark after the answer does not take its conclusion away) */
+    int had = 0, had_retract = 0;
+    size_t had_at = 0;
     for (size_t k = 0; k < r->n; k++) {
         const item *it = &r->it[k];
         switch (it->kind) {
@@ -793,6 +797,11 @@ static void mark_values(reader *r, int before)
             cur = -1;
             if (it->group)
                 break;   /* "(…, so the sum is ≈ 9.4)": the remark's own conclusion */
+            if (out->concluded && out->conclusion_at < values) {
+                had = 1;
+                had_at = out->conclusion_at;
+                had_retract = out->retracted;
+            }
             out->concluded = 1;
             out->conclusion_at = values;
             out->retracted = it->retract;
@@ -841,8 +850,12 @@ static void mark_values(reader *r, int before)
         }
     }
     out->disowned = out->n && out->concluded && out->conclusion_at >= out->n && disown;
-    if (out->concluded && out->conclusion_at >= out->n)
+    if (out->concluded && out->conclusion_at >= out->n && !out->disowned && had) {
+        out->conclusion_at = had_at;   /* "Σ ≈ 9.75 → 0.14, 0.17. So 没 matters most." */
+        out->retracted = had_retract;
+    } else if (out->concluded && out->conclusion_at >= out->n) {
         out->concluded = 0;   /* "0.14 0.17, so." */
+    }
     out->labelled = 0;
     for (size_t i = 0; i < out->n; i++)
         out->labelled += out->v[i].token >= 0;

@@ -236,7 +236,8 @@ static void print_reference(const qz_question *q, qz_verdict v, qz_lang lang, FI
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                   FILE *fb, at_error *err)
 {
-    if (!q->n_rubric || !q->rubric)
+    /* no key ideas but misconceptions: the words beside a value answer (qz_question.beside) */
+    if ((!q->n_rubric || !q->rubric) && !q->n_misconceptions)
         return at_error_set(err, AT_EINVAL, "question %s: a text question needs a rubric",
                             q->id ? q->id : "?");
     out->expected = q->reference ? strdup(q->reference) : NULL;

@@ -89,6 +89,37 @@ static void test_q3_every_form_is_correct(void **state)
     expect(&q, "0.14 0.14", QZ_PARTIAL, QZ_M_WRONG_TOKEN, "not of 没");
 }
 
+/* The values an answer opens with, alone in their sentence, are its answer; a remark
+ * after them, with numbers or token names of its own, is not read as values (the kind:
+ * a true remark with numbers after the answer). Not when the remark gives a token asked
+ * another weight, takes the values back, or when the values are not alone. */
+static void test_q3_answer_then_remark(void **state)
+{
+    qz_question q = q3();
+    const char *right[] = {
+        "0.14 0.17 -- you can subtract the max (1.2) first for stability.",
+        "Ans: 0.14, 0.17. The ratio 没/下雨 = e^{0.2} ≈ 1.22 whatever the other scores are.",
+        "答：0.14 0.17。没/下雨 的比值 = e^0.2 ≈ 1.22，和其他词无关。",
+        "0.14 0.17；先减去最大值 1.2 再算 exp 结果一样，数值更稳",
+        "0.14、0.17；今天和带分数一样，所以权重也一样。",
+        "about 0.14 and 0.17. Sum of the exps is 9.75, and the six weights add up to 1.",
+        /* a concluding word after the answer with no values of its own keeps the answer */
+        "e^0.3≈1.35, e^0.5≈1.65, Σ≈9.75 -> 0.14, 0.17. So 没 weighs a bit more than 下雨.",
+    };
+    for (size_t i = 0; i < sizeof right / sizeof right[0]; i++)
+        expect(&q, right[i], QZ_CORRECT, QZ_M_NONE, "✓");
+    /* a later weight for a token asked decides (not the opening, in the other order);
+     * values taken back are not the answer */
+    expect(&q, "0.17 0.14. 下雨 0.14, 没 0.17", QZ_CORRECT, QZ_M_NONE, "✓");
+    expect(&q, "0.14 0.17. 下雨 0.17, 没 0.14", QZ_WRONG, QZ_M_SWAPPED, NULL);
+    qz_result r = grade(&q, "0.14 0.17. No wait, 0.21 0.26", QZ_EN);
+    assert_int_not_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
+    r = grade(&q, "0.14 0.17 0.11", QZ_EN);   /* three values: not an opening of two */
+    assert_int_not_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
+}
+
 static void test_q3_tolerance(void **state)
 {
     qz_question q = q3();
@@ -599,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_q3_forgot_exp),
         cmocka_unit_test(test_q3_forgot_to_normalise),
         cmocka_unit_test(test_q3_swapped),
+        cmocka_unit_test(test_q3_answer_then_remark),
         cmocka_unit_test(test_q3_off_by_one_token),
         cmocka_unit_test(test_q3_whole_row),
         cmocka_unit_test(test_q3_percent_without_sign),

@@ -59,6 +59,13 @@ static const char lesson_yaml[] =
     "            - phrases: [in parallel]\n"
     "      reference: Any two positions meet in one step.\n"
     "  - question:\n"
+    "      id: s1\n"
+    "      kind: softmax\n"
+    "      prompt: Weights of b and c.\n"
+    "      tokens: [a, b, c]\n"
+    "      scores: [1, 1, 0]\n"
+    "      ask: [b, c]\n"
+    "  - question:\n"
     "      id: f1\n"
     "      kind: formula\n"
     "      prompt: The formula?\n"
@@ -164,6 +171,25 @@ static void test_beside_formula(void **state)
     at_diag_list_free(&d);
 }
 
+/* Right values with a false claim of the lesson in the words beside them: partly right,
+ * the claim named; a true remark beside them leaves them right. */
+static void test_beside_values(void **state)
+{
+    (void)state;
+    at_diag_list d = {0};
+    at_lesson *l = load(lesson_yaml, &d);
+    qz_result r;
+    assert_int_equal(grade(l, "s1", "0.42 0.16", &r), QZ_CORRECT);
+    qz_result_free(&r);
+    assert_int_equal(grade(l, "s1", "0.42 0.16; softmax is scale-invariant anyway", &r), QZ_PARTIAL);
+    assert_non_null(strstr(r.feedback, "softmax changes when the scores are scaled"));
+    qz_result_free(&r);
+    assert_int_equal(grade(l, "s1", "0.42 0.16; softmax is not scale-invariant", &r), QZ_CORRECT);
+    qz_result_free(&r);
+    at_lesson_free(l);
+    at_diag_list_free(&d);
+}
+
 static int has_error(const at_diag_list *d, const char *text)
 {
     for (size_t i = 0; i < d->count; i++)
@@ -199,6 +225,7 @@ int main(void)
         cmocka_unit_test(test_read_apart),
         cmocka_unit_test(test_question_wording_wins),
         cmocka_unit_test(test_beside_formula),
+        cmocka_unit_test(test_beside_values),
         cmocka_unit_test(test_lint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
