@@ -32,7 +32,7 @@ static qz_verdict grade(const char *lang, const char *qid, const char *answer, q
     assert_non_null(q);
     qz_bound b;
     at_error err;
-    if (qz_bind_question(q, &b, &err)) {
+    if (qz_bind_lesson_question(l, q, &b, &err)) {   /* as check and the tutor bind it */
         print_error("%s: %s\n", qid, err.msg);
         fail();
     }
