@@ -84,6 +84,9 @@ typedef struct qz_numbers {
                                * after ("0.14 0.17. 不对，还要乘 V", "… no wait.") */
     int turned;               /* the answer ends by turning its values round ("no wait, the
                                * other way round", 反过来): the two asked trade places */
+    size_t opening;           /* the bare values the answer opens with, alone in their
+                               * sentence, words after it ("0.14 0.17 -- subtract the max
+                               * (1.2) first", 答：0.14 0.17。…); 0 when it does not */
 } qz_numbers;
 
 /* Read every value of an answer, in the order written (a chain of steps is one value,

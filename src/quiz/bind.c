@@ -160,7 +160,8 @@ static int bind_code(const at_question *src, qz_bound *b, at_error *err)
     return AT_OK;
 }
 
-static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
+static int bind_choice_text(const at_question *src, const at_lesson_doc *doc, qz_bound *b,
+                            at_error *err)
 {
     qz_question *q = &b->q;
     if (src->kind == AT_Q_CHOICE) {
@@ -174,12 +175,31 @@ static int bind_choice_text(const at_question *src, qz_bound *b, at_error *err)
         q->n_options = src->options_count;
         q->multiple = src->multiple && *src->multiple;
     } else {
-        return qz_bind_rubric(src, NULL, 0, b, err);
+        return qz_bind_rubric(src, doc ? doc->misconceptions : NULL,
+                              doc ? doc->misconceptions_count : 0, b, err);
     }
     return AT_OK;
 }
 
-int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
+/* The lesson's misconceptions as a text question of no key ideas, set as b->q.beside. */
+static int bind_beside(const at_lesson_doc *doc, const at_question *src, qz_bound *b, at_error *err)
+{
+    at_question none = {.id = src->id, .kind = AT_Q_TEXT};
+    b->beside = calloc(1, sizeof *b->beside);
+    if (!b->beside)
+        return at_error_set(err, AT_ENOMEM, "out of memory");
+    b->beside->q = qz_question_init(QZ_TEXT);
+    b->beside->q.id = src->id;
+    int rc = qz_bind_rubric(&none, doc->misconceptions, doc->misconceptions_count, b->beside, err);
+    if (!rc)
+        b->q.beside = &b->beside->q;
+    return rc;
+}
+
+/* One question; doc (may be NULL) is its lesson, whose misconceptions a text question
+ * reads after its own and a value question reads beside its values. */
+static int bind_question(const at_question *src, const at_lesson_doc *doc, qz_bound *b,
+                         at_error *err)
 {
     static const qz_kind kinds[] = {QZ_SOFTMAX, QZ_SOFTMAX, QZ_NUMERIC, QZ_ATTENTION, QZ_CHOICE,
                                     QZ_FORMULA, QZ_TEXT, QZ_CODE};
@@ -226,8 +246,11 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
         break;
     case AT_Q_FORMULA: q->canonical = src->canonical; break;
     case AT_Q_CODE: rc = bind_code(src, b, err); break;
-    default: rc = bind_choice_text(src, b, err);
+    default: rc = bind_choice_text(src, doc, b, err);
     }
+    if (!rc && doc && doc->misconceptions_count &&
+        (src->kind == AT_Q_SOFTMAX || src->kind == AT_Q_NUMERIC || src->kind == AT_Q_ATTENTION))
+        rc = bind_beside(doc, src, b, err);
     if (rc) {
         char msg[sizeof err->msg];
         if (err) {
@@ -239,51 +262,16 @@ int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
     return rc;
 }
 
-/* qz_bind_question, a text question with its lesson's misconceptions after its own. */
-static int bind_with_lesson(const at_lesson *lesson, const at_question *src, qz_bound *b,
-                            at_error *err)
+int qz_bind_question(const at_question *src, qz_bound *b, at_error *err)
 {
-    int rc = qz_bind_question(src, b, err);
-    if (rc || src->kind != AT_Q_TEXT || !lesson->doc->misconceptions_count)
-        return rc;
-    qz_bind_rubric_free(b);
-    if ((rc = qz_bind_rubric(src, lesson->doc->misconceptions, lesson->doc->misconceptions_count,
-                             b, err)))
-        qz_bound_free(b);
-    return rc;
-}
-
-/* The lesson's misconceptions as a text question of no key ideas, set as b->q.beside. */
-static int bind_beside(const at_lesson *lesson, const at_question *src, qz_bound *b, at_error *err)
-{
-    at_question none = {.id = src->id, .kind = AT_Q_TEXT};
-    b->beside = calloc(1, sizeof *b->beside);
-    if (!b->beside) {
-        qz_bound_free(b);
-        return at_error_set(err, AT_ENOMEM, "out of memory");
-    }
-    b->beside->q = qz_question_init(QZ_TEXT);
-    b->beside->q.id = src->id;
-    int rc = qz_bind_rubric(&none, lesson->doc->misconceptions, lesson->doc->misconceptions_count,
-                            b->beside, err);
-    if (rc) {
-        qz_bound_free(b);
-        return rc;
-    }
-    b->q.beside = &b->beside->q;
-    return AT_OK;
+    return bind_question(src, NULL, b, err);
 }
 
 int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_bound *b,
                             at_error *err)
 {
-    if (!lesson)
-        return qz_bind_question(src, b, err);
-    int rc = bind_with_lesson(lesson, src, b, err);
-    if (!rc && lesson->doc->misconceptions_count &&
-        (src->kind == AT_Q_SOFTMAX || src->kind == AT_Q_NUMERIC || src->kind == AT_Q_ATTENTION))
-        rc = bind_beside(lesson, src, b, err);
-    if (rc || src->kind != AT_Q_FORMULA || !src->follow_up)
+    int rc = bind_question(src, lesson ? lesson->doc : NULL, b, err);
+    if (rc || !lesson || src->kind != AT_Q_FORMULA || !src->follow_up)
         return rc;
     const at_question *fq = at_lesson_find_question(lesson, src->follow_up, NULL);
     if (!fq || fq->kind != AT_Q_TEXT || fq == src) {
@@ -296,7 +284,7 @@ int qz_bind_lesson_question(const at_lesson *lesson, const at_question *src, qz_
         qz_bound_free(b);
         return at_error_set(err, AT_ENOMEM, "out of memory");
     }
-    if ((rc = bind_with_lesson(lesson, fq, b->follow_up, err))) {
+    if ((rc = bind_question(fq, lesson->doc, b->follow_up, err))) {
         qz_bound_free(b);
         return rc;
     }

@@ -88,23 +88,7 @@ static void print_words(const qz_question *q, const qz_result *r, qz_lang lang, 
         fprintf(fb, qz_tr(lang, "Your words beside the formula, as question %s grades them: %.*s\n"),
                 q->follow_up->id ? q->follow_up->id : "?", (int)n, r->feedback);
     }
-    if ((r->verdict != QZ_WRONG && r->verdict != QZ_PARTIAL) ||
-        (r->mistake != QZ_M_MISCONCEPTION && r->mistake != QZ_M_FALSE_CLAIM) || !r->feedback)
-        return;
-    /* what is wrong in them: the ✗ lines of the first part of its feedback that has any
-     * (the part after the ideas found, before the ideas missing) */
-    int printed = 0;
-    for (const char *line = strchr(r->feedback, '\n'); line && *++line;) {
-        size_t n = strcspn(line, "\n");
-        if (strncmp(line, "  ", 2)) {
-            if (printed)
-                break;
-        } else if (!strncmp(line, "  ✗", strlen("  ✗"))) {
-            fprintf(fb, "%.*s\n", (int)n, line);
-            printed = 1;
-        }
-        line = line[n] ? line + n : NULL;
-    }
+    qz_print_stated_wrongly(r, fb);   /* what is wrong in them */
 }
 
 /* After the formula, words that disown everything before them and nothing after

@@ -94,6 +94,12 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
                      FILE *fb, at_error *err);
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                   FILE *fb, at_error *err);
+
+/* What a text grade r found stated wrongly: the ✗ lines of the first part of its
+ * feedback that has any (after the ideas found, before those missing), into fb; nothing
+ * unless r is wrong or partly right for a misconception or a false claim of the lesson.
+ * For the words beside a formula or beside values, graded by a text question. */
+void qz_print_stated_wrongly(const qz_result *r, FILE *fb);
 /* A code answer (code_grade.c; quiz/code.h judges it): what the canonical lines compute
  * correct (1); stopping at a value they compute on the way partial (0.5); another result
  * wrong (0), told what it breaks (the question's mistake it makes, a shape, NaN, the error

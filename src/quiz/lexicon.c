@@ -64,6 +64,16 @@ const char *const qz_lex_foil_after[] = {"相比", "比起来", "不同", "相�
 const char *const qz_lex_pronoun[] = {"it", "this", "that", "they", "these", "which", "its",
                                       "它", "这", "这个", "其", "它们", "这样", "这一步", NULL};
 
+/* a verb of change: denied, what it would change stays as it is ("gates don't change the
+ * O(n) path", 不改变路径长度) */
+const char *const qz_lex_change[] = {"change", "alter", "affect", "fix", "solve", "remove",
+                                     "eliminate", "改变", "改", "影响", "解决", "消除", "去掉", NULL};
+
+/* Chinese words that join a subject to what is said of it: a run of terms that holds one
+ * states something ("除以 √dₖ 让点积的方差不随维度变大") */
+const char *const qz_lex_joins[] = {"让", "使", "使得", "随", "随着", "把", "被", "会", "导致", "变得",
+                                    NULL};
+
 /* before a subject that is an object, not the one the sentence speaks of: 把分数…;
  * before a claim, a destination, not an origin: "sends a query into the source" */
 const char *const qz_lex_object[] = {"把", "将", NULL};

@@ -258,90 +258,20 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
     return qz_answer_count(part) == c->n || labelled_asked >= c->n ? part : nums;
 }
 
-/* The end of the literal value that starts at p ("0.14", "14%", "0,14" when decimals are
- * written with a comma). */
-static const char *literal_end(const char *p, int comma_decimal)
-{
-    while (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1])) ||
-           (comma_decimal && *p == ',' && isdigit((unsigned char)p[1])))
-        p++;
-    if (*p == '%')
-        p++;
-    return p;
-}
-
-/* Length of a word that may stand before or between the values an answer opens with
- * ("Ans:", "about", 答：, 约, 分别是), 0 when none at p. */
-static size_t opening_filler(const char *p)
-{
-    static const char *const words[] = {
-        "answers", "answer", "ans", "approximately", "approx", "about", "around", "roughly",
-        "respectively", "weights", "weight", "final", "results", "result", "they", "both",
-        "are", "and", "the", "is",
-        "分别约为", "分别约是", "分别为", "分别是", "大约是", "约是", "约为", "依次是", "依次为",
-        "分别", "依次", "答案", "结果", "权重", "大约", "大概", "约", "答", "是", "为", "和", "及",
-        "与", "得", "≈", "～", "：", "，", "、", "（", "）",
-    };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        size_t n = strlen(words[i]);
-        if (!strncasecmp(p, words[i], n) &&
-            ((unsigned char)words[i][0] >= 0x80 || !isalpha((unsigned char)p[n])))
-            return n;
-    }
-    return 0;
-}
-
 /* "0.14 0.17 -- you can subtract the max (1.2) first", "答：0.14 0.17。没/下雨 的比值 ≈
  * 1.22": an answer that opens with as many bare values as asked, alone in their sentence,
- * has given them, in the asked order; what follows is a remark: its numbers and the token
- * names in it are not the answer. Not when a concluding word or a correction stands
- * after the values (concluded_part decides), when the values are worked, labelled
- * before them or offered as alternatives, or when the remark gives a token asked another
+ * has given them (the reader's nums->opening), in the asked order; what follows is a
+ * remark: its numbers and the token names in it are not the answer. Not when a
+ * concluding word or a correction stands after the values (concluded_part decides), when
+ * they are offered as alternatives, or when the remark gives a token asked another
  * weight (0 to 1) than the one it opened with. part gets the values; NULL when the rule
  * does not apply. */
-static const qz_numbers *opening_part(const qz_numctx *c, const char *answer,
-                                      const qz_numbers *nums, qz_numbers *part)
+static const qz_numbers *opening_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part)
 {
     size_t k = c->n;
-    if (!k || nums->n < k || (nums->concluded && nums->conclusion_at > 0) || nums->alternatives ||
-        nums->turned || c->q->unordered)
+    if (!k || nums->opening != k || (nums->concluded && nums->conclusion_at > 0) ||
+        nums->alternatives || nums->turned || c->q->unordered)
         return NULL;   /* a concluding word before them all ("答：", "Answer:") is no matter */
-    for (size_t i = 0; i < k; i++) {
-        const qz_value *v = &nums->v[i];
-        if (v->computed || v->steps || v->other || v->aside || v->each || v->inherited >= 0 ||
-            v->offset < 0)
-            return NULL;
-    }
-    /* before the last of them: only the values and words that carry no label */
-    const char *p = answer, *end = literal_end(answer + nums->v[k - 1].offset, nums->comma_decimal);
-    for (size_t next = 0; p < end;) {
-        size_t n;
-        if (next < k && p == answer + nums->v[next].offset) {
-            p = literal_end(p, nums->comma_decimal);
-            next++;
-        } else if (isspace((unsigned char)*p) || strchr(",;:/&=~", *p)) {
-            p++;
-        } else if ((n = opening_filler(p))) {
-            p += n;
-        } else {
-            return NULL;
-        }
-    }
-    /* then the end of a sentence, and words (not more values) */
-    while (isspace((unsigned char)*p))
-        p++;
-    static const char *const ends[] = {".", ";", ",", "!", "-", "—", "–", "(", "。", "；", "，",
-                                       "！", "（", "…"};
-    size_t e = 0;
-    for (size_t i = 0; !e && i < sizeof ends / sizeof ends[0]; i++)
-        if (!strncmp(p, ends[i], strlen(ends[i])))
-            e = strlen(ends[i]);
-    if (!e)
-        return NULL;
-    for (p += e; *p && (isspace((unsigned char)*p) || strchr(".-", *p)); p++)
-        ;
-    if (!*p || isdigit((unsigned char)*p))
-        return NULL;
     for (size_t i = k; i < nums->n; i++) {
         const qz_value *v = &nums->v[i];
         size_t slot = slot_of_token(c, v->token);
@@ -352,7 +282,7 @@ static const qz_numbers *opening_part(const qz_numctx *c, const char *answer,
     part->comma_decimal = nums->comma_decimal;
     for (size_t i = 0; i < k; i++) {
         part->v[part->n] = nums->v[i];
-        part->v[part->n].token = -1;
+        part->v[part->n].token = -1;   /* a name in the remark labels none of them */
         part->v[part->n].inherited = -1;
         part->v[part->n++].label[0] = '\0';
     }
@@ -758,13 +688,8 @@ static int beside_claims(const qz_question *q, const char *answer, qz_lang lang,
     int rc = qz_grade(q->beside, answer, lang, &r, &e);
     if (rc)
         return rc == AT_ENOMEM ? -1 : 0;
-    if (r.verdict == QZ_WRONG && r.mistake == QZ_M_FALSE_CLAIM && r.feedback)
-        for (const char *line = r.feedback; line && *line;) {
-            size_t n = strcspn(line, "\n");
-            if (!strncmp(line, "  ✗", strlen("  ✗")))
-                fprintf(fb, "%.*s\n", (int)n, line);
-            line = line[n] ? line + n + 1 : NULL;
-        }
+    if (r.mistake == QZ_M_FALSE_CLAIM)   /* the question has none of its own: only these */
+        qz_print_stated_wrongly(&r, fb);
     qz_result_free(&r);
     return 0;
 }
@@ -839,7 +764,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
-    const qz_numbers *use = opening_part(&c, answer, nums, part);
+    const qz_numbers *use = opening_part(&c, nums, part);
     if (!use)
         use = concluded_part(&c, nums, part);
     if (nums->disowned && !nums->turned) {

@@ -762,6 +762,45 @@ static void pair_nearest(reader *r, int before)
     free(best);
 }
 
+/* The bare values the answer opens with (out->opening): nothing before or between them
+ * but words that name no token ("Answer:", 答：), "about"-words and the separators of a
+ * list; a sentence ends right after the last of them (. ; , ! — -- or an aside) and
+ * words follow, not another value. */
+static void mark_opening(reader *r)
+{
+    qz_numbers *out = r->out;
+    size_t k = 0, n = 0;
+    const item *last = NULL;
+    for (; k < r->n; k++) {
+        const item *it = &r->it[k];
+        if (it->group)
+            break;
+        if (it->kind == IT_VALUE) {
+            const qz_value *v = &out->v[it->value];
+            if (v->other || v->aside || v->each || v->steps || v->computed || v->inherited >= 0)
+                return;
+            n++;
+            last = it;
+        } else if (!(it->kind == IT_PREFIX || it->kind == IT_LINK ||
+                     (it->kind == IT_SEP && !strchr(".;!?", it->op)) ||
+                     (!n && it->kind == IT_CONCL && it->answer) || (!n && it->kind == IT_WORD))) {
+            break;
+        }
+    }
+    if (!n || k == r->n || r->it[k].kind == IT_VALUE)
+        return;
+    const char *p = last->s + last->len;
+    while (isspace((unsigned char)*p))
+        p++;
+    static const char *const ends[] = {".", ";", ",", "!", "-", "—", "–", "(", "。", "；", "，",
+                                       "！", "（", "…"};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+        if (!strncmp(p, ends[i], strlen(ends[i]))) {
+            out->opening = n;
+            return;
+        }
+}
+
 /* Values named as another quantity ("sum 9.75", "exps: 1.105, 1.350"), the steps of a
  * labelled value's working, and where the concluding word stands. */
 static void mark_values(reader *r, int before)
@@ -991,6 +1030,7 @@ static void interpret(reader *r, int flex_links)
     int before = labels_before(r);
     pair_nearest(r, before);
     mark_values(r, before);
+    mark_opening(r);
 }
 
 int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out)

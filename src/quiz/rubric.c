@@ -319,7 +319,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
                       &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue, &r->versus,
-                      &r->side, &r->positions, &r->origin, &r->thought, &r->turn};
+                      &r->side, &r->positions, &r->origin, &r->thought, &r->turn, &r->change,
+                      &r->joins};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -339,6 +340,8 @@ static void lexicon(builder *b)
     lex_add(b, &r->foil_before, qz_lex_foil_before);
     lex_add(b, &r->foil_after, qz_lex_foil_after);
     lex_add(b, &r->pronoun, qz_lex_pronoun);
+    lex_add(b, &r->change, qz_lex_change);
+    lex_add(b, &r->joins, qz_lex_joins);
     lex_add(b, &r->object, qz_lex_object);
     lex_add(b, &r->destination, qz_lex_destination);
     lex_add(b, &r->neutral, qz_lex_neutral);

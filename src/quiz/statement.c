@@ -256,26 +256,6 @@ static void side_positions(sentence *s)
     }
 }
 
-/* "K and V can be cached since the encoder output stays fixed during decoding", 解码过程中:
- * a claim that names when something happens (after "during", "while", "throughout"; before
- * 时, 的时候, 过程中, 期间) says nothing of where a subject comes from. */
-static void times(sentence *s)
-{
-    static const char *const before[] = {"during", "throughout"};
-    static const char *const after[] = {"过程中", "期间"};
-    for (size_t k = 0; k < s->m.n; k++) {
-        mention *m = &s->m.v[k];
-        if (m->kind != M_CLAIM || !live(m))
-            continue;
-        int when = 0;
-        for (size_t i = 0; !when && m->a > s->s0 && i < sizeof before / sizeof before[0]; i++)
-            when = qz_tok_raw_is(s->t, m->a - 1, before[i]);
-        for (size_t i = 0; !when && m->b < s->s1 && i < sizeof after / sizeof after[0]; i++)
-            when = qz_han_at(s->t, m->b, after[i]) != 0;
-        m->dead |= when;
-    }
-}
-
 /* ---- negation */
 
 /* Length of "instead of", "rather than", 而不是, 而非 at token i, 0 if none. */
@@ -336,24 +316,6 @@ static int clause_has(const sentence *s, size_t a, size_t b)
     return 1;
 }
 
-/* A verb of change at token k ("change", "fix", 改变, 解决): denied, what it would change
- * stays as it is. */
-static int change_verb(const qz_text *t, size_t k)
-{
-    static const char *const en[] = {"change", "changes", "changed", "alter", "alters", "altered",
-                                      "affect", "affects", "fix", "fixes", "fixed", "solve",
-                                      "solves", "solved", "remove", "removes", "removed",
-                                      "eliminate", "eliminates", "eliminated"};
-    static const char *const zh[] = {"改变", "改", "影响", "解决", "消除", "去掉"};
-    for (size_t i = 0; i < sizeof en / sizeof en[0]; i++)
-        if (qz_tok_raw_is(t, k, en[i]))
-            return 1;
-    for (size_t i = 0; i < sizeof zh / sizeof zh[0]; i++)
-        if (qz_han_at(t, k, zh[i]))
-            return 1;
-    return 0;
-}
-
 static void negate(sentence *s)
 {
     const qz_text *t = s->t;
@@ -378,7 +340,7 @@ static void negate(sentence *s)
             /* a pronoun is what is denied: "without it, the softmax …"; a verb of change
              * is: "gates don't change the O(n) path" leaves the path as it is */
             if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH ||
-                qz_alts_at(t, k, &s->r->pronoun, NULL) || change_verb(t, k))
+                qz_alts_at(t, k, &s->r->pronoun, NULL) || qz_alts_at(t, k, &s->r->change, NULL))
                 target = SIZE_MAX;
         }
         /* "instead of a chain of recurrent updates": what follows describes the subject
@@ -1688,11 +1650,9 @@ static int salad(const sentence *s)
             /* many terms in one item are a list unless the item states something ("the
              * decoder's queries attend over the encoder's keys and values") … */
             /* …with a word of grammar in it: a possessive ('s, 的) or "of", a negation, or
-             * a Chinese word that joins a subject to what is said of it (让, 使, 随, 把,
-             * 被, 会: "除以 √dₖ 让点积的方差不随维度变大"); a list of keywords has none
-             * ("scaling variance saturation gradients") */
-            static const char *const joins[] = {"让", "使", "使得", "随", "随着", "把", "被", "会",
-                                                "导致", "变得"};
+             * a Chinese word that joins a subject to what is said of it (qz_lex_joins:
+             * "除以 √dₖ 让点积的方差不随维度变大"); a list of keywords has none ("scaling
+             * variance saturation gradients") */
             int grammar = 0;
             for (size_t j = item_start; dir && j < i && !grammar; j++) {
                 const char *raw = s->t->t[j].raw;
@@ -1700,9 +1660,7 @@ static int salad(const sentence *s)
                 grammar = (rl > 2 && (!strcmp(raw + rl - 2, "'s") ||
                                       (rl > 4 && !strcmp(raw + rl - 4, "’s")))) ||
                           qz_tok_raw_is(s->t, j, "of") || qz_tok_raw_is(s->t, j, "的") ||
-                          qz_neg_cue_at(s->t, j) != 0;
-                for (size_t w = 0; !grammar && w < sizeof joins / sizeof joins[0]; w++)
-                    grammar = qz_han_at(s->t, j, joins[w]) != 0;
+                          qz_neg_cue_at(s->t, j) != 0 || qz_alts_at(s->t, j, &s->r->joins, NULL);
             }
             if (!(dir && grammar) && this_item > max_item)
                 max_item = this_item;
@@ -2161,7 +2119,6 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     find_all(&s);
     shadow(&s);
     side_positions(&s);
-    times(&s);
     mark_foils(&s);
     negate(&s);
     size_t said = 0, subjects = 0;

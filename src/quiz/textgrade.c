@@ -233,6 +233,25 @@ static void print_reference(const qz_question *q, qz_verdict v, qz_lang lang, FI
                                 "the reference.)\n"));
 }
 
+void qz_print_stated_wrongly(const qz_result *r, FILE *fb)
+{
+    if ((r->verdict != QZ_WRONG && r->verdict != QZ_PARTIAL) ||
+        (r->mistake != QZ_M_MISCONCEPTION && r->mistake != QZ_M_FALSE_CLAIM) || !r->feedback)
+        return;
+    int printed = 0;
+    for (const char *line = strchr(r->feedback, '\n'); line && *++line;) {
+        size_t n = strcspn(line, "\n");
+        if (strncmp(line, "  ", 2)) {
+            if (printed)
+                break;
+        } else if (!strncmp(line, "  ✗", strlen("  ✗"))) {
+            fprintf(fb, "%.*s\n", (int)n, line);
+            printed = 1;
+        }
+        line = line[n] ? line + n : NULL;
+    }
+}
+
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                   FILE *fb, at_error *err)
 {
