@@ -60,30 +60,12 @@ static const char lesson_yaml[] =
 
 static at_lesson *load_lesson(void)
 {
-    at_lesson *l = NULL;
-    at_diag_list d = {0};
-    int rc = at_lesson_load_data("bind-test.yaml", lesson_yaml, strlen(lesson_yaml), &l, &d);
-    if (rc) {
-        at_diag_print(&d, stderr);
-        fail();
-    }
-    at_diag_list_free(&d);
-    return l;
+    return check_lesson("bind-test.yaml", lesson_yaml);
 }
 
 static qz_verdict grade(const at_lesson *l, const char *qid, const char *answer, qz_result *r)
 {
-    const at_question *q = at_lesson_find_question(l, qid, NULL);
-    assert_non_null(q);
-    qz_bound b;
-    at_error err;
-    if (qz_bind_question(q, &b, &err)) {
-        print_error("%s: %s\n", qid, err.msg);
-        fail();
-    }
-    assert_int_equal(qz_grade(&b.q, answer, QZ_EN, r, &err), AT_OK);
-    qz_bound_free(&b);
-    return r->verdict;
+    return check_grade(l, 0, qid, answer, QZ_EN, r);
 }
 
 static void test_softmax_ask_by_text_and_position(void **state)
