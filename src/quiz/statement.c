@@ -912,6 +912,13 @@ static void owners(sentence *s, long *owner)
                  * Decoder": 够 does not take Decoder); a claim of the same statement may
                  * share it ("只用 Encoder …是不够的") */
                 o = run_after(s, m->b);
+                /* not past ", and" into a clause of its own: "The weight matrix is
+                 * target len × source len, and K/V can be cached" */
+                for (size_t j = m->b; o >= 0 && j + 1 < (size_t)s->run_first[o]; j++)
+                    if (qz_tok_is(s->t, j, ",") &&
+                        (qz_tok_raw_is(s->t, j + 1, "and") || qz_tok_raw_is(s->t, j + 1, "but") ||
+                         qz_tok_raw_is(s->t, j + 1, "while") || qz_tok_raw_is(s->t, j + 1, "and,")))
+                        o = -1;
                 if (o >= 0 && m->kind == M_CLAIM && run_fits(s, o, m))
                     s->consumed[o] = (long)k + 1;
                 if (o < 0) {
@@ -1504,6 +1511,28 @@ static void drop_borrowed_context(const sentence *s, matches *out, size_t first)
     }
 }
 
+/* Is token a inside the antecedent of a condition: after "if", "suppose", 如果, 要是, 假如,
+ * 假设 within 6 words (12 Han characters), before any comma, "then", 就 or 那? "If you used
+ * a decoder-only model instead …", "要是用 decoder-only 模型，…": a supposition, not said. */
+static int supposed(const sentence *s, size_t a)
+{
+    static const char *const cond[] = {"if", "suppose", "supposing", "assuming", "如果", "要是",
+                                       "假如", "假设", "若是", "倘若", NULL};
+    size_t words = 0;
+    for (size_t j = a; j > s->s0 && words < 12; j--) {
+        const qz_text *t = s->t;
+        size_t i = j - 1;
+        if (qz_tok_is(t, i, ",") || qz_tok_is(t, i, "，") || qz_tok_raw_is(t, i, "then") ||
+            qz_tok_is(t, i, "就") || qz_tok_is(t, i, "那") || qz_tok_is(t, i, "那么"))
+            return 0;
+        for (size_t c = 0; cond[c]; c++)
+            if (qz_tok_raw_is(t, i, cond[c]) || qz_han_at(t, i, cond[c]))
+                return 1;
+        words += t->t[i].kind == QZ_TK_HAN ? 1 : 2;
+    }
+    return 0;
+}
+
 static void statements(sentence *s, const long *owner, matches *out)
 {
     const qz_rubric_c *r = s->r;
@@ -1529,6 +1558,14 @@ static void statements(sentence *s, const long *owner, matches *out)
         }
     }
     drop_borrowed_context(s, out, first);
+    /* something wrong said of a subject only supposed ("if you used a decoder-only
+     * model") is not said; a claim that needs no subject states a consequence ("if you
+     * add a big constant to all the scores") and stays */
+    for (size_t i = first; i < out->n; i++)
+        if (out->v[i].set && out->v[i].pat != SIZE_MAX && supposed(s, out->v[i].a) &&
+            pattern(r, out->v[i].set == 1, out->v[i].pat)->subject.n &&
+            !pattern(r, out->v[i].set == 1, out->v[i].pat)->subject_implied)
+            out->v[i].pat = SIZE_MAX;
     /* said of a carried group, a key idea and a misconception at once ("K and V …. It
      * lets each target position attend to the source"): the sentence speaks of
      * something else, and its carried statements count for nothing */
