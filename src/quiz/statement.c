@@ -1891,6 +1891,11 @@ static int abbreviation_dot(const qz_text *t, size_t i)
     if (i >= 1 && t->t[i - 1].kind == QZ_TK_NUM && strlen(t->t[i - 1].s) <= 2 &&
         (i == 1 || t->t[i - 2].kind == QZ_TK_MARK))
         return 1;
+    /* "Vaswani et al. showed …", "cf. the paper", "vs. RNNs", "approx. 0.14" */
+    static const char *const abbr[] = {"al", "cf", "vs", "approx", "fig", "eq", "resp", NULL};
+    for (size_t a = 0; abbr[a]; a++)
+        if (i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, abbr[a]))
+            return 1;
     static const char *const pairs[][2] = {{"i", "e"}, {"e", "g"}};
     for (size_t p = 0; p < 2; p++) {
         if (i >= 1 && i + 2 < t->n && qz_tok_raw_is(t, i - 1, pairs[p][0]) &&
@@ -1912,6 +1917,10 @@ static int list_number_at(const qz_text *t, size_t i)
     if (k >= t->n || t->t[k].kind != QZ_TK_NUM || strlen(t->t[k].s) > 2 || strchr(t->t[k].s, '.'))
         return 0;
     if (k + 1 >= t->n || !qz_tok_is(t, k + 1, ")"))
+        return 0;
+    /* "(0)" right after a word is its argument ("exp(0) = 0"), not a list number */
+    if (k != i && i > 0 && t->t[i - 1].kind == QZ_TK_WORD && k + 2 < t->n &&
+        (qz_tok_is(t, k + 2, "=") || qz_tok_is(t, k + 2, "≈")))
         return 0;
     /* "2)" after a word ("… long path 2) …"), not after a sign ("Var≈1)") */
     return k == i ? i == 0 || t->t[i - 1].kind == QZ_TK_WORD || t->t[i - 1].kind == QZ_TK_HAN : 1;
