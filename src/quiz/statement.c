@@ -102,7 +102,7 @@ typedef struct sentence {
     int forward;
     size_t first_content;     /* the first token after opening connectives ("so", 所以) */
     size_t p0, p1;            /* the period it is in: `unless` looks there */
-    int side;                 /* 1: only the lesson's misconceptions are looked for */
+    int side;                 /* k > 0: only the lesson's misconception k - 1 is looked for */
 } sentence;
 
 static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
@@ -167,7 +167,8 @@ static void find_all(sentence *s)
         for (size_t p = 0; !s->side && p < r->n_ideas; p++)
             find_pattern(s, i, 0, p);
         for (size_t p = 0; p < r->n_miscs; p++)
-            if (r->misc_info[pattern(r, 1, p)->owner].lesson_wide == s->side)
+            if (r->misc_info[pattern(r, 1, p)->owner].lesson_wide == (s->side != 0) &&
+                (!s->side || pattern(r, 1, p)->owner == (size_t)s->side - 1))
                 find_pattern(s, i, 1, p);
         /* read apart, the question's subjects still own what is said of them ("an RNN's
          * cost is linear" is not said of nothing) */
@@ -2043,7 +2044,7 @@ typedef struct reader {
     unsigned char *seg_restart;   /* [n_seg] it starts the answer over ("scratch that") */
     size_t n_seg, cap_seg;
     int hedged;               /* a subject given two different claims as alternatives */
-    int side;                 /* 1: the reading of the lesson's misconceptions alone */
+    int side;                 /* k > 0: the reading of the lesson's misconception k - 1 alone */
     qz_reading *out;
 } reader;
 
@@ -2488,13 +2489,32 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     if (!rc && !out->gave_up && !out->salad && has_lesson_wide(r)) {
         /* the lesson's misconceptions, read on their own: what the sentences state of
          * their subjects, corrections and turns as above; only what they find is kept */
-        qz_reading scratch = {.n_idea = out->n_idea, .n_misc = out->n_misc};
-        reader side = {.r = r, .t = &t, .out = &scratch, .side = 1};
-        rc = read_answer(&side);
-        for (size_t i = 0; !rc && i < side.all.n; i++)
-            if (side.all.v[i].pat != SIZE_MAX && side.all.v[i].set == 1)
-                out->misc[pattern(r, 1, side.all.v[i].pat)->owner] = 1;
-        reader_free(&side);
+        /* each on its own, as if it were the lesson's only one: the phrases of one false
+         * claim never hide those of another ("causal mask" of one, "mask" of the next);
+         * only those with a claim phrase somewhere in the answer are read */
+        unsigned char *cand = calloc(out->n_misc ? out->n_misc : 1, 1);
+        if (!cand)
+            rc = -1;
+        for (size_t p = 0; !rc && p < r->n_miscs; p++) {
+            const qz_cpattern *pt = pattern(r, 1, p);
+            if (!r->misc_info[pt->owner].lesson_wide || cand[pt->owner])
+                continue;
+            for (size_t i = 0; i < t.n && !cand[pt->owner]; i++)
+                for (size_t c = 0; c < pt->n_claims && !cand[pt->owner]; c++)
+                    cand[pt->owner] = qz_alts_at(&t, i, &pt->claims[c].phrases, NULL) > 0;
+        }
+        for (size_t o = 0; !rc && o < out->n_misc; o++) {
+            if (!cand[o])
+                continue;
+            qz_reading scratch = {.n_idea = out->n_idea, .n_misc = out->n_misc};
+            reader side = {.r = r, .t = &t, .out = &scratch, .side = (int)o + 1};
+            rc = read_answer(&side);
+            for (size_t i = 0; !rc && i < side.all.n; i++)
+                if (side.all.v[i].pat != SIZE_MAX && side.all.v[i].set == 1)
+                    out->misc[pattern(r, 1, side.all.v[i].pat)->owner] = 1;
+            reader_free(&side);
+        }
+        free(cand);
     }
     qz_text_free(&t);
     if (rc) {
