@@ -1253,8 +1253,8 @@ out:
 /* Definitions given in words after the formula [a, b) of names it uses: "softmax(S)V,
  * where S = QKᵀ/√dₖ", "… @ V with s = Q @ K.T / np.sqrt(d_k)". Each is a run of math
  * that opens with the name and "=", after no more than three words that open a legend
- * (where, with, and, 其中) or commas. Their runs [def_a, def_b), at most max; returns
- * how many. */
+ * (where, with, and, 其中) or commas. The mask's own ("M = 0 or -inf") gives its entries
+ * and is passed over. Their runs [def_a, def_b), at most max; returns how many. */
 static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *def_a, size_t *def_b,
                                 size_t max)
 {
@@ -1274,12 +1274,20 @@ static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *de
             break;
         size_t e = k + 2;
         while (e < T->n && is_math(T, e) && T->t[e].kind != F_SEP &&
-               !(T->t[e].kind == F_COMMA && e + 1 < T->n && !is_math(T, e + 1)))
+               !(T->t[e].kind == F_COMMA && e + 1 < T->n && !is_math(T, e + 1)) &&
+               !(T->t[e].kind == F_COMMA && e + 2 < T->n && T->t[e + 1].kind == F_NAME &&
+                 T->t[e + 2].kind == F_ASSIGN))   /* ", M = …": the next definition */
             e++;
         while (e > k + 2 && trim_back(T->t[e - 1].kind))
             e--;
         if (e <= k + 2)
             break;
+        const ftoken *name = &T->t[k];
+        if (fq_name_is(name, "M") || fq_name_is(name, "mask") || fq_name_is(name, "attn_mask") ||
+            fq_name_is(name, "attention_mask")) {
+            k = e;   /* "M = 0 or -inf": the mask's entries, not an expression to put in */
+            continue;
+        }
         def_a[n] = k;
         def_b[n++] = e;
         k = e;

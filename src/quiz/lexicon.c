@@ -83,7 +83,16 @@ const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "to
                                           "使得", "lets", "let", "letting", "allows", "allow",
                                           "prevents", "prevent", "preventing", "stops", "stop",
                                           "stopping", "防止", "阻止", /* who is asked: "the decoder asks the
-                                          * source" */ "asks", "ask", "asking", "queries", NULL};
+                                          * source" */ "asks", "ask", "asking", "queries",
+                                          /* what a query is sent to: "asks questions to the
+                                           * source" */
+                                          "questions to", "question to", "queries to",
+                                          "query to", "a query to", "requests to",
+                                          /* what a thing serves: "the same K, V memory for
+                                           * every decoder layer" */
+                                          "for", "for every", "for each", "for all", "used by", "shared by",
+                                          "shared across", "供",
+                                          NULL};
 /* before a claim, what is looked at: not the origin of a subject carried from the
  * sentence before ("Q comes from the decoder. It lets the decoder look at the encoder") */
 const char *const qz_lex_looked_at[] = {"look at", "looks at", "looking at", "attend to",

@@ -745,15 +745,16 @@ static int attributive(const sentence *s, const mention *m)
 /* Is a claim found at m's place one of a statement whose subject may go unsaid? */
 static int implied_here(const sentence *s, const mention *m)
 {
-    for (size_t i = 0; i < s->m.n; i++) {
-        const mention *y = &s->m.v[i];
-        if (y->kind == M_CLAIM && y->a == m->a && y->b == m->b) {
-            const qz_cpattern *p = pattern(s->r, y->set, y->pat);
-            if (!p->subject.n || p->subject_implied)
-                return 1;
-        }
-    }
-    return 0;
+    const qz_cpattern *p = pattern(s->r, m->set, m->pat);
+    return !p->subject.n || p->subject_implied;
+}
+
+/* A claim that is the object of a verb or of a word of destination before it ("把译文…
+ * 对齐", "sends a query into the source"): no statement of a subject. */
+static int object_claim(const sentence *s, const mention *m)
+{
+    return ends_before(s, &s->r->object, m->a, 0) ||
+           (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) && !implied_here(s, m));
 }
 
 /* The group of the first foil after token b in its clause, or -1. */
@@ -867,9 +868,7 @@ static void owners(sentence *s, long *owner)
             if (!claimish(m) || m->a != pos)
                 continue;
             long o = attributive(s, m) ? run_at(s, m->b) : -1;
-            if (o >= 0 || ends_before(s, &s->r->object, m->a, 0) ||
-                (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) &&
-                 !implied_here(s, m))) {
+            if (o >= 0 || object_claim(s, m)) {
                 owner[k] = o;   /* "把译文…对齐", "sends a query into the source": an object */
                 continue;
             }
@@ -1011,7 +1010,8 @@ static void paren_roles(sentence *s, long *owner)
             continue;
         for (size_t k = 0; k < s->m.n; k++) {
             const mention *m = &s->m.v[k];
-            if (m->kind == M_CLAIM && live(m) && m->a > open && m->b <= close && !subject_at(s, m))
+            if (m->kind == M_CLAIM && live(m) && m->a > open && m->b <= close && !subject_at(s, m) &&
+                !object_claim(s, m))
                 inside = 1;
         }
         /* the claims just before it: in its clause, no more than eight tokens before */
@@ -1027,8 +1027,8 @@ static void paren_roles(sentence *s, long *owner)
             continue;
         for (size_t k = 0; k < s->m.n; k++) {
             const mention *m = &s->m.v[k];
-            if (m->kind != M_CLAIM || !live(m) || subject_at(s, m))
-                continue;
+            if (m->kind != M_CLAIM || !live(m) || subject_at(s, m) || object_claim(s, m))
+                continue;   /* "(the same K, V for every decoder layer)": what it serves */
             if (inside ? (m->a > open && m->b <= close) : (m->a >= from && m->b <= open))
                 owner[k] = run;
             else if (m->a > close && owner[k] == run)
@@ -1888,9 +1888,15 @@ static size_t contrast_at(const qz_text *t, size_t i)
 /* The dots of "i.e." and "e.g." end nothing. */
 static int abbreviation_dot(const qz_text *t, size_t i)
 {
-    /* "1. Encoder": a list number */
+    /* "1. Encoder": a list number; not a value after a sign ("the variance goes to ≈1.
+     * Without it …") */
+    static const char *const signs[] = {"≈", "~", "∼", "≃", "=", "<", ">", "≤", "≥", "+", "-",
+                                        "−", "×", "*", "/", "^", "±", NULL};
+    int after_sign = 0;
+    for (size_t k = 0; i >= 2 && signs[k] && !after_sign; k++)
+        after_sign = qz_tok_is(t, i - 2, signs[k]);
     if (i >= 1 && t->t[i - 1].kind == QZ_TK_NUM && strlen(t->t[i - 1].s) <= 2 &&
-        (i == 1 || t->t[i - 2].kind == QZ_TK_MARK))
+        (i == 1 || (t->t[i - 2].kind == QZ_TK_MARK && !after_sign)))
         return 1;
     /* "Vaswani et al. showed …", "cf. the paper", "vs. RNNs", "approx. 0.14" */
     static const char *const abbr[] = {"al", "cf", "vs", "approx", "fig", "eq", "resp", NULL};

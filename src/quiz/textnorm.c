@@ -431,6 +431,35 @@ static void particles(toks *t)
 
 /* ---- stemming and typos */
 
+/* Words the English stemmer folds together that mean different things in this field are
+ * kept apart. A -tive or -sive adjective is not the noun or verb it shares a stem with
+ * ("positive" is no "position", "negative" no "negation", "relative" no "relation",
+ * "active" no "activation"): it gets a stem of its own (the stem and "~ive"), which its
+ * -ly, -ness and -ity forms share. A few other words are not the longer ones: "direction"
+ * is no "direct", "multiple" no "multiply", "normal" no "normalize", "initial" no
+ * "initialize", "informal" no "information". Returns the stem to use (static or s). */
+static const char *distinct_stem(const char *w, size_t n, const char *st, char *buf, size_t cap)
+{
+    static const char *const own[][2] = {
+        {"direction", "direction"}, {"directions", "direction"}, {"directional", "direction"},
+        {"multiple", "multiple"}, {"multiples", "multiple"}, {"normal", "normal~"},
+        {"normally", "normal~"}, {"initial", "initial~"}, {"initially", "initial~"},
+        {"informal", "informal"}, {"informally", "informal"},
+    };
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        if (strlen(own[i][0]) == n && !strncmp(w, own[i][0], n))
+            return own[i][1];
+    static const char *const ends[] = {"ive", "ives", "ively", "iveness", "ivity"};
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+        size_t e = strlen(ends[i]);
+        if (n >= e + 4 && !strncmp(w + n - e, ends[i], e) && (w[n - e - 1] == 't' || w[n - e - 1] == 's')) {
+            snprintf(buf, cap, "%s~ive", st);
+            return buf;
+        }
+    }
+    return st;
+}
+
 static void stem(const qz_norm *nm, qz_tok *k)
 {
     size_t n = strlen(k->s);
@@ -465,7 +494,13 @@ static void stem(const qz_norm *nm, qz_tok *k)
     const unsigned char *st = lib->sb_stemmer_stem(nm->stemmer, (const unsigned char *)k->s, (int)n);
     if (!st)
         return;
-    char *s = strndup((const char *)st, (size_t)lib->sb_stemmer_length(nm->stemmer));
+    char plain[128], buf[160];
+    size_t sn = (size_t)lib->sb_stemmer_length(nm->stemmer);
+    if (sn >= sizeof plain)
+        return;
+    memcpy(plain, st, sn);
+    plain[sn] = '\0';
+    char *s = strdup(distinct_stem(k->s, n, plain, buf, sizeof buf));
     if (s) {
         free(k->s);
         k->s = s;

@@ -647,6 +647,19 @@ static void test_answer_forms(void **state)
            "vector.", QZ_WRONG, NULL);
     expect("en", "q5", "The encoder is enough and the decoder isn't used; then the CLS vector is fed into "
            "a decoder that outputs the label.", QZ_WRONG, NULL);
+    /* words the stemmer folds together are kept apart: "positions" is no "positive" (the
+     * probabilities claim), "direction" no "direct" */
+    expect("en", "q2b", "It keeps the variance of the scores ~1; the mask puts -inf at the masked "
+           "positions.", QZ_PARTIAL, NULL);
+    expect("en", "q2b", "It makes all the scores positive.", QZ_WRONG, "probabilities");
+    /* a value after a sign ends its sentence: "≈1." is no list number "1." */
+    expect("en", "q2b", "It brings the variance of the dot products to ≈1. Without the scaling the logits "
+           "are huge, softmax saturates and the gradients vanish.", QZ_CORRECT, NULL);
+    /* what a query is sent to, or what a thing serves, is not where it comes from */
+    expect("en", "q4", "Q is the decoder side, K/V the encoder side: the word being generated asks "
+           "questions to the source sentence.", QZ_CORRECT, NULL);
+    expect("en", "q4", "Q from the decoder; K and V from the last encoder layer (the same K, V for every "
+           "decoder layer). It lets the decoder condition its output on the input.", QZ_CORRECT, NULL);
     /* the roles by asking and answering */
     expect("en", "q4", "The decoder asks, the encoder's outputs answer: that's how each generated word finds "
            "the relevant source words.", QZ_CORRECT, NULL);
