@@ -1253,8 +1253,8 @@ out:
 /* Definitions given in words after the formula [a, b) of names it uses: "softmax(S)V,
  * where S = QKᵀ/√dₖ", "… @ V with s = Q @ K.T / np.sqrt(d_k)". Each is a run of math
  * that opens with the name and "=", after no more than three words that open a legend
- * (where, with, and, 其中) or commas. The mask's own ("M = 0 or -inf") gives its entries
- * and is passed over. Their runs [def_a, def_b), at most max; returns how many. */
+ * (where, with, and, 其中) or commas. The mask's own made of numbers alone ("M = 0 or
+ * -inf") gives its entries and is passed over; one with a matrix ("M = QKᵀ") is put in. Their runs [def_a, def_b), at most max; returns how many. */
 static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *def_a, size_t *def_b,
                                 size_t max)
 {
@@ -1283,8 +1283,17 @@ static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *de
         if (e <= k + 2)
             break;
         const ftoken *name = &T->t[k];
-        if (fq_name_is(name, "M") || fq_name_is(name, "mask") || fq_name_is(name, "attn_mask") ||
-            fq_name_is(name, "attention_mask")) {
+        int entries = fq_name_is(name, "M") || fq_name_is(name, "mask") ||
+                      fq_name_is(name, "attn_mask") || fq_name_is(name, "attention_mask");
+        for (size_t i = k + 2; i < e && entries; i++)   /* numbers, signs, inf, or: no matrix */
+            entries = T->t[i].kind == F_NUM || T->t[i].kind == F_MINUS || T->t[i].kind == F_PLUS ||
+                      T->t[i].kind == F_DIV || T->t[i].kind == F_COMMA || T->t[i].kind == F_FILLER ||
+                      T->t[i].kind == F_OTHER ||
+                      (T->t[i].kind == F_NAME &&
+                       (fq_name_is(&T->t[i], "inf") || fq_name_is(&T->t[i], "infinity") ||
+                        fq_name_is(&T->t[i], "∞") || fq_name_is(&T->t[i], "or") ||
+                        fq_name_is(&T->t[i], "或") || fq_name_is(&T->t[i], "and")));
+        if (entries) {
             k = e;   /* "M = 0 or -inf": the mask's entries, not an expression to put in */
             continue;
         }
