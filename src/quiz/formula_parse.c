@@ -801,6 +801,13 @@ static int bound(const fparser *p, const ftoken *t)
     return -1;
 }
 
+/* The name of an additive mask: M, mask, attn_mask, attention_mask. */
+static int mask_name(const ftoken *t)
+{
+    return fq_name_is(t, "M") || fq_name_is(t, "mask") || fq_name_is(t, "attn_mask") ||
+           fq_name_is(t, "attention_mask");
+}
+
 static int parse_name(fparser *p)
 {
     const ftoken *name = peek(p);
@@ -829,9 +836,7 @@ static int parse_name(fparser *p)
         /* another symbol: a mask (M, mask), or a matrix that has no place here (W_q, x) */
         int n = node(p, N_VAR, -1, -1);
         if (n >= 0) {
-            p->f->node[n].var = fq_name_is(name, "M") || fq_name_is(name, "mask") ||
-                                fq_name_is(name, "attn_mask") || fq_name_is(name, "attention_mask")
-                                ? V_MASK : V_OTHER;
+            p->f->node[n].var = mask_name(name) ? V_MASK : V_OTHER;
             p->f->node[n].sym = name->text;
             p->f->node[n].sym_len = name->len;
         }
@@ -1254,7 +1259,8 @@ out:
  * where S = QKᵀ/√dₖ", "… @ V with s = Q @ K.T / np.sqrt(d_k)". Each is a run of math
  * that opens with the name and "=", after no more than three words that open a legend
  * (where, with, and, 其中) or commas. The mask's own made of numbers alone ("M = 0 or
- * -inf") gives its entries and is passed over; one with a matrix ("M = QKᵀ") is put in. Their runs [def_a, def_b), at most max; returns how many. */
+ * -inf") gives its entries and is passed over; one with a matrix ("M = QKᵀ") is put in.
+ * Their runs [def_a, def_b), at most max; returns how many. */
 static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *def_a, size_t *def_b,
                                 size_t max)
 {
@@ -1283,11 +1289,11 @@ static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *de
         if (e <= k + 2)
             break;
         const ftoken *name = &T->t[k];
-        int entries = fq_name_is(name, "M") || fq_name_is(name, "mask") ||
-                      fq_name_is(name, "attn_mask") || fq_name_is(name, "attention_mask");
+        int entries = mask_name(name);
         for (size_t i = k + 2; i < e && entries; i++)   /* numbers, signs, inf, or: no matrix */
-            entries = T->t[i].kind == F_NUM || T->t[i].kind == F_MINUS || T->t[i].kind == F_PLUS ||
-                      T->t[i].kind == F_DIV || T->t[i].kind == F_COMMA || T->t[i].kind == F_FILLER ||
+            entries = T->t[i].kind == F_NUM || T->t[i].kind == F_MINUS ||
+                      T->t[i].kind == F_PLUS || T->t[i].kind == F_DIV ||
+                      T->t[i].kind == F_COMMA || T->t[i].kind == F_FILLER ||
                       T->t[i].kind == F_OTHER ||
                       (T->t[i].kind == F_NAME &&
                        (fq_name_is(&T->t[i], "inf") || fq_name_is(&T->t[i], "infinity") ||

@@ -90,8 +90,8 @@ const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "to
                                           "query to", "a query to", "requests to",
                                           /* what a thing serves: "the same K, V memory for
                                            * every decoder layer" */
-                                          "for", "for every", "for each", "for all", "used by", "shared by",
-                                          "shared across", "供",
+                                          "for", "for every", "for each", "for all",
+                                          "used by", "shared by", "shared across", "供",
                                           NULL};
 /* before a claim, what is looked at: not the origin of a subject carried from the
  * sentence before ("Q comes from the decoder. It lets the decoder look at the encoder") */

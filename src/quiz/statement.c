@@ -754,7 +754,8 @@ static int implied_here(const sentence *s, const mention *m)
 static int object_claim(const sentence *s, const mention *m)
 {
     return ends_before(s, &s->r->object, m->a, 0) ||
-           (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) && !implied_here(s, m));
+           (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) &&
+            !implied_here(s, m));
 }
 
 /* The group of the first foil after token b in its clause, or -1. */
@@ -1010,8 +1011,8 @@ static void paren_roles(sentence *s, long *owner)
             continue;
         for (size_t k = 0; k < s->m.n; k++) {
             const mention *m = &s->m.v[k];
-            if (m->kind == M_CLAIM && live(m) && m->a > open && m->b <= close && !subject_at(s, m) &&
-                !object_claim(s, m))
+            if (m->kind == M_CLAIM && live(m) && m->a > open && m->b <= close &&
+                !subject_at(s, m) && !object_claim(s, m))
                 inside = 1;
         }
         /* the claims just before it: in its clause, no more than eight tokens before */

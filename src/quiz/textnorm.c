@@ -437,7 +437,8 @@ static void particles(toks *t)
  * "active" no "activation"): it gets a stem of its own (the stem and "~ive"), which its
  * -ly, -ness and -ity forms share. A few other words are not the longer ones: "direction"
  * is no "direct", "multiple" no "multiply", "normal" no "normalize", "initial" no
- * "initialize", "informal" no "information". Returns the stem to use (static or s). */
+ * "initialize", "informal" no "information". Returns the stem to use: st, a static
+ * string or buf. */
 static const char *distinct_stem(const char *w, size_t n, const char *st, char *buf, size_t cap)
 {
     static const char *const own[][2] = {
@@ -452,7 +453,8 @@ static const char *distinct_stem(const char *w, size_t n, const char *st, char *
     static const char *const ends[] = {"ive", "ives", "ively", "iveness", "ivity"};
     for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
         size_t e = strlen(ends[i]);
-        if (n >= e + 4 && !strncmp(w + n - e, ends[i], e) && (w[n - e - 1] == 't' || w[n - e - 1] == 's')) {
+        if (n >= e + 4 && !strncmp(w + n - e, ends[i], e) &&
+            (w[n - e - 1] == 't' || w[n - e - 1] == 's')) {
             snprintf(buf, cap, "%s~ive", st);
             return buf;
         }
@@ -494,13 +496,13 @@ static void stem(const qz_norm *nm, qz_tok *k)
     const unsigned char *st = lib->sb_stemmer_stem(nm->stemmer, (const unsigned char *)k->s, (int)n);
     if (!st)
         return;
-    char plain[128], buf[160];
-    size_t sn = (size_t)lib->sb_stemmer_length(nm->stemmer);
-    if (sn >= sizeof plain)
-        return;
-    memcpy(plain, st, sn);
-    plain[sn] = '\0';
-    char *s = strdup(distinct_stem(k->s, n, plain, buf, sizeof buf));
+    char *s = strndup((const char *)st, (size_t)lib->sb_stemmer_length(nm->stemmer));
+    char buf[160];
+    const char *own = s ? distinct_stem(k->s, n, s, buf, sizeof buf) : NULL;
+    if (own && own != s) {
+        free(s);
+        s = strdup(own);
+    }
     if (s) {
         free(k->s);
         k->s = s;
