@@ -23,16 +23,6 @@ static unsigned long replaced_ideas(const at_misconception *m, unsigned n_rubric
     return bits;
 }
 
-/* Does the question have a misconception of this name? (its own wording of one of the
- * lesson's, which it then replaces) */
-static int own_name(const at_question *src, const char *name)
-{
-    for (unsigned i = 0; i < src->misconceptions_count; i++)
-        if (!strcmp(src->misconceptions[i].name, name))
-            return 1;
-    return 0;
-}
-
 static qz_claim claim_of(const at_claim *c)
 {
     return (qz_claim){
@@ -70,7 +60,10 @@ int qz_bind_rubric(const at_question *src, const at_misconception *shared, unsig
 {
     qz_question *q = &b->q;
     size_t n_x = 0, n_claims = 0, used = 0;
-    /* the question's own misconceptions, then the lesson's it has no wording of */
+    /* the question's own misconceptions, then the lesson's: one the question has its own
+     * wording of (the same name) is read as well, and counted only where the question's
+     * wording is not found (qz_grade_text), so that the question's feedback is shown and
+     * the lesson's phrasings still count */
     const at_misconception **ms = calloc((size_t)src->misconceptions_count + n_shared + 1, sizeof *ms);
     if (!ms)
         return at_error_set(err, AT_ENOMEM, "out of memory");
@@ -78,8 +71,7 @@ int qz_bind_rubric(const at_question *src, const at_misconception *shared, unsig
     for (unsigned i = 0; i < src->misconceptions_count; i++)
         ms[n_miscs++] = &src->misconceptions[i];
     for (unsigned i = 0; shared && i < n_shared; i++)
-        if (!own_name(src, shared[i].name))
-            ms[n_miscs++] = &shared[i];
+        ms[n_miscs++] = &shared[i];
     for (unsigned i = 0; i < src->rubric_count; i++) {
         n_x += src->rubric[i].contradicts_count;
         n_claims += src->rubric[i].claims_count;

@@ -168,11 +168,96 @@ static int among_others(const char *a, const char *b)
     return 0;
 }
 
+/* Is one of the words w[] in [a, b) (English ones as words of their own)? */
+static int has_word(const char *s, const char *a, const char *b, const char *const *w)
+{
+    for (size_t i = 0; w[i]; i++) {
+        size_t l = strlen(w[i]);
+        int word = (unsigned char)w[i][0] < 0x80;
+        for (const char *p = a; p + l <= b; p++)
+            if (!strncasecmp(p, w[i], l) && (!word || (edge(s, p, 0) && edge(s, p + l, 1))))
+                return 1;
+    }
+    return 0;
+}
+
+/* An ordinal just before a superlative at p ("the second largest"), or the superlative
+ * itself (第二大): 2, 3; else 0. */
+static int ordinal_before(const char *s, const char *p)
+{
+    static const struct { const char *w; int r; } ord[] = {
+        {"second ", 2}, {"2nd ", 2}, {"third ", 3}, {"3rd ", 3}, {"第二", 2}, {"第三", 3},
+    };
+    for (size_t i = 0; i < sizeof ord / sizeof *ord; i++) {
+        size_t l = strlen(ord[i].w);
+        if (((size_t)(p - s) >= l && !strncasecmp(p - l, ord[i].w, l)) ||
+            ((unsigned char)ord[i].w[0] >= 0x80 && !strncmp(p, ord[i].w, l)))
+            return ord[i].r;   /* before the superlative, or 第二大 itself */
+    }
+    return 0;
+}
+
+/* A superlative with no token named in its clause. "These are the two highest weights",
+ * 这两个是最大的两个权重: the tokens asked are said to be the largest (smallest) of the
+ * row; "the largest one is close to 1", 最大的那个接近 1: a value is given to the
+ * largest (smallest) weight, which must be within 0.05 of it. Returns the false ones. */
+static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *b, int most, FILE *fb)
+{
+    static const char *const both[] = {"two", "both", "these", "those", "pair", "两个", "这两",
+                                       "两者", "二者", "俩", NULL};
+    if (has_word(a, a, b, both)) {
+        size_t k = 0, asked = 0, out = (size_t)-1;
+        for (size_t i = 0; i < c->row_n; i++)
+            asked += c->slot_of[i] != (size_t)-1;
+        for (size_t i = 0; i < c->row_n; i++) {
+            if (c->slot_of[i] == (size_t)-1)
+                continue;
+            size_t above = 0;   /* row entries strictly beyond this one */
+            for (size_t j = 0; j < c->row_n; j++)
+                above += most ? c->row_w[j] > c->row_w[i] + 1e-6 : c->row_w[j] < c->row_w[i] - 1e-6;
+            k += above < asked;
+        }
+        if (asked < 2 || k == asked)
+            return 0;
+        for (size_t j = 0; j < c->row_n; j++)
+            if (c->slot_of[j] == (size_t)-1 &&
+                (out == (size_t)-1 || (most ? c->row_w[j] > c->row_w[out] : c->row_w[j] < c->row_w[out])))
+                out = j;
+        if (out == (size_t)-1 || out >= c->q->n_tokens)
+            return 0;
+        fprintf(fb, most ? qz_tr(c->lang, "  the weights asked are not the largest of the row: %s gets "
+                                          "more (engine: %.4f)\n")
+                         : qz_tr(c->lang, "  the weights asked are not the smallest of the row: %s gets "
+                                          "less (engine: %.4f)\n"),
+                c->q->tokens[out], c->row_w[out]);
+        return 1;
+    }
+    for (const char *p = a; p < b; p++) {
+        if (*p < '0' || *p > '9' || (p > a && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.')))
+            continue;
+        char *end;
+        double x = strtod(p, &end);
+        if (end > b || x < 0 || x > 1)
+            return 0;
+        size_t e = 0;
+        for (size_t i = 1; i < c->row_n; i++)
+            e = (most ? c->row_w[i] > c->row_w[e] : c->row_w[i] < c->row_w[e]) ? i : e;
+        if (fabs(c->row_w[e] - x) <= 0.05 || e >= c->q->n_tokens)
+            return 0;
+        fprintf(fb, most ? qz_tr(c->lang, "  the largest weight is not about %g: it is %s's (engine: %.4f)\n")
+                         : qz_tr(c->lang, "  the smallest weight is not about %g: it is %s's (engine: %.4f)\n"),
+                x, c->q->tokens[e], c->row_w[e]);
+        return 1;
+    }
+    return 0;
+}
+
 /* "X gets the most", “X”的权重最大: the token nearest such a word in its clause, against
  * the engine's largest (or smallest) weight. */
 static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
 {
     static const struct { const char *w; int most; int word; } sup[] = {
+        {"第二大", 1, 0}, {"第二高", 1, 0}, {"第三大", 1, 0}, {"第三高", 1, 0},
         {"最大", 1, 0}, {"最多", 1, 0}, {"最高", 1, 0}, {"最小", 0, 0}, {"最少", 0, 0}, {"最低", 0, 0},
         {"most", 1, 1}, {"largest", 1, 1}, {"biggest", 1, 1}, {"highest", 1, 1}, {"greatest", 1, 1},
         {"maximum", 1, 1}, {"smallest", 0, 1}, {"least", 0, 1}, {"lowest", 0, 1}, {"minimum", 0, 1},
@@ -196,6 +281,24 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
                     continue;
                 size_t t = nearest_token(c, s, a, b, p);
                 size_t right = sup[k].most ? hi : lo;
+                int rank = ordinal_before(s, p);
+                if (rank > 1) {   /* "没 is the second largest": its rank, ties counted once */
+                    size_t above = 0;
+                    for (size_t j = 0; t != (size_t)-1 && j < c->row_n; j++)
+                        above += sup[k].most ? c->row_w[j] > c->row_w[t] + 1e-6
+                                             : c->row_w[j] < c->row_w[t] - 1e-6;
+                    if (t != (size_t)-1 && (int)above != rank - 1) {
+                        fprintf(fb, qz_tr(c->lang, "  %s is not number %d of the row's weights "
+                                                   "(engine: %.4f, number %zu)\n"),
+                                c->q->tokens[t], rank, c->row_w[t], above + 1);
+                        n++;
+                    }
+                    goto next_clause;
+                }
+                if (t == (size_t)-1) {   /* no token named: the asked ones, or a value */
+                    n += unnamed_extreme(c, a, b, sup[k].most, fb);
+                    goto next_clause;
+                }
                 /* ties: a token with the same weight as the extreme is not wrong */
                 if (t != (size_t)-1 && fabs(c->row_w[t] - c->row_w[right]) > 1e-6) {
                     fprintf(fb, sup[k].most

@@ -78,6 +78,24 @@ static int idea_wrong(const tally *t, size_t i)
     return i < 32 && (t->wrong_ideas >> i & 1);
 }
 
+/* A lesson-wide false claim found where the question's own misconception of the same
+ * name (its wording of it) is found too is that one: counted and named once. */
+static void shadowed(const qz_rubric_c *rc, qz_reading *rd)
+{
+    for (size_t m = 0; m < rd->n_misc; m++) {
+        qz_misc_info wide = qz_rubric_c_misc(rc, m);
+        if (!rd->misc[m] || !wide.lesson_wide || !wide.name)
+            continue;
+        for (size_t o = 0; o < rd->n_misc; o++) {
+            qz_misc_info own = qz_rubric_c_misc(rc, o);
+            if (rd->misc[o] && !own.lesson_wide && own.name && !strcmp(own.name, wide.name)) {
+                rd->misc[m] = 0;
+                break;
+            }
+        }
+    }
+}
+
 static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading *rd)
 {
     tally t = {0};
@@ -279,6 +297,7 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         fprintf(fb, "%s\n", e2.msg);
         return AT_OK;
     }
+    shadowed(rc, &rd);
     tally t = count(q, rc, &rd);
     verdict(&t, &rd, out);
     if (rd.garbled && out->verdict != QZ_CORRECT) {
