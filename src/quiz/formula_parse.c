@@ -280,6 +280,16 @@ int fq_correcting(const ftoken *t)
            han_has(t, "说反") || han_has(t, "改为") || han_has(t, "最终") || han_has(t, "忘了");
 }
 
+/* Han words that say what a symbol before them is: 为, 是, 表示, 指, 代表, 即. */
+static int legend_verb(const ftoken *t)
+{
+    static const char *const w[] = {"为", "是", "表示", "指", "代表", "即"};
+    for (size_t i = 0; t->kind == F_HAN && i < sizeof w / sizeof *w; i++)
+        if (t->len >= strlen(w[i]) && !memcmp(t->text, w[i], strlen(w[i])))
+            return 1;
+    return 0;
+}
+
 /* The run of tokens [*a, *b) that is the formula: of the runs that read as a whole
  * formula, the one that looks most like one (the later on a tie), or the first after
  * words that take it back ("… no wait, it's …"); else the one that looks most like a
@@ -298,6 +308,11 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
         while (e < T->n && is_math(T, e))
             e++;
         i = e;
+        /* "… V   d为每个头的维度": a symbol after a space and before 为, 是, 表示 opens a
+         * legend of it; it is not a factor of the formula */
+        if (e > s + 1 && e < T->n && T->t[e - 1].kind == F_VAR && T->t[e - 1].space_before &&
+            legend_verb(&T->t[e]))
+            e--;
         trim_run(T, &s, &e);
         int score = s < e ? run_score(T, s, e) : 0;
         int whole = score ? run_complete(T, s, e) : 0;

@@ -509,6 +509,22 @@ static int han_verb_subject(const sentence *s, const mention *m)
     return 0;
 }
 
+/* "No scaling => very sharp softmax", "without scaling: …": a subject after "no" or
+ * "without" and before an arrow or a colon is the condition the rest is said under, not
+ * what it is said of. */
+static int condition_head(const sentence *s, const mention *m)
+{
+    if (m->a <= s->s0 || m->b >= s->s1 || s->t->t[m->b].kind != QZ_TK_MARK)
+        return 0;
+    if (!qz_tok_raw_is(s->t, m->a - 1, "no") && !qz_tok_raw_is(s->t, m->a - 1, "without"))
+        return 0;
+    static const char *const marks[] = {":", "：", "→", "->", "=>", "⇒"};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (qz_tok_raw_is(s->t, m->b, marks[i]))
+            return 1;
+    return 0;
+}
+
 static void mark_foils(sentence *s)
 {
     const qz_rubric_c *r = s->r;
@@ -521,7 +537,8 @@ static void mark_foils(sentence *s)
                 m->dead = claimish(&s->m.v[j]) && s->m.v[j].b == m->a;
         m->foil = ends_before(s, &r->foil_before, m->a, FOIL_REACH) ||
                   starts_after(s, &r->foil_after, m->b, 2) || after_instead(s, m->a);
-        m->object = ends_before(s, &r->object, m->a, 0) || han_verb_subject(s, m);
+        m->object = ends_before(s, &r->object, m->a, 0) || han_verb_subject(s, m) ||
+                    condition_head(s, m);
     }
 }
 
@@ -666,7 +683,7 @@ static long run_after(const sentence *s, size_t b)
     return -1;
 }
 
-static int context_holds(const sentence *s, int set, size_t p, size_t c);
+static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at);
 
 /* Do the claims found where x is and those found where of is share a pattern? */
 static int same_statement(const sentence *s, const mention *x, const mention *of)
@@ -708,7 +725,7 @@ static int noun_claim_between(const sentence *s, size_t from, size_t to, const m
     for (size_t k = 0; k < s->m.n; k++) {
         const mention *x = &s->m.v[k];
         if (x->kind != M_CLAIM || !live(x) || x->a < from || x->b > to ||
-            !context_holds(s, x->set, x->pat, x->claim) ||
+            !context_holds(s, x->set, x->pat, x->claim, x->a) ||
             ends_before(s, &s->r->destination, x->a, 0))
             continue;   /* a claim whose `with` or `unless` fails, or an object ("根据 CLS
                          * 生成"), says nothing here */
@@ -895,7 +912,7 @@ static void owners(sentence *s, long *owner)
             for (size_t j = 0; j < s->m.n && joined == -2; j++) {
                 const mention *x = &s->m.v[j];
                 if (j != k && x->kind == M_CLAIM && live(x) && x->b == m->a && m->kind == M_CLAIM &&
-                    same_statement(s, x, m) && context_holds(s, x->set, x->pat, x->claim) &&
+                    same_statement(s, x, m) && context_holds(s, x->set, x->pat, x->claim, x->a) &&
                     !subject_at(s, x))
                     joined = owner[j];
             }
@@ -1290,7 +1307,6 @@ static int polarity_holds(qz_polarity want, int denied)
     return want == QZ_POL_EITHER || (want == QZ_POL_DENIED) == (denied != 0);
 }
 
-/* `with` affirmed and `unless` absent in the sentence. */
 /* Is every alternative of group a one of the pattern's subjects ("k | key | keys")? */
 static int names_subjects(const qz_cpattern *pt, const qz_alts *a)
 {
@@ -1322,7 +1338,27 @@ static int prevents_opposite(const sentence *s, size_t i, unsigned dir)
     return first && first->dir == opposite;
 }
 
-static int context_holds(const sentence *s, int set, size_t p, size_t c)
+/* The innermost parenthesis open at token i in the period [p0, i): the token of its
+ * "(" or "（", or SIZE_MAX outside any. */
+static size_t paren_at(const sentence *s, size_t i)
+{
+    size_t open[8], depth = 0;
+    for (size_t k = s->p0; k < i && k < s->p1; k++) {
+        if (qz_tok_raw_is(s->t, k, "(") || qz_tok_raw_is(s->t, k, "（")) {
+            if (depth < 8)
+                open[depth] = k;
+            depth++;
+        } else if ((qz_tok_raw_is(s->t, k, ")") || qz_tok_raw_is(s->t, k, "）")) && depth) {
+            depth--;
+        }
+    }
+    return depth && depth <= 8 ? open[depth - 1] : SIZE_MAX;
+}
+
+/* `with` affirmed and `unless` absent in the period of the claim found at token at; an
+ * `unless` in a parenthesis the claim is not in, or outside the one it is in, is a remark
+ * of its own ("O(1) path length (though the compute is O(n²))") and lifts nothing. */
+static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
     const qz_cclaim *cl = &pt->claims[c];
@@ -1340,8 +1376,10 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c)
         if (!ok)
             return 0;
     }
+    size_t paren = paren_at(s, at);
     for (size_t i = s->p0; i < s->p1; i++)   /* "its complexity is O(n²), an RNN's O(n)" */
-        if (qz_alts_at(s->t, i, &cl->unless, NULL) && !prevents_opposite(s, i, cl->dir))
+        if (qz_alts_at(s->t, i, &cl->unless, NULL) && !prevents_opposite(s, i, cl->dir) &&
+            paren_at(s, i) == paren)
             return 0;
     return 1;
 }
@@ -1449,7 +1487,7 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
             return;
     } else if (!polarity_holds(cl->pol, denied)) {
         /* a key idea denied ("Q does not come from the decoder") is stated wrongly */
-        if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c))
+        if (!set && cl->pol == QZ_POL_AFFIRMED && context_holds(s, set, p, c, m->a))
             match_add(out, (match){2, p, m->a, m->b, subj, carried, c, 0, 0});
         return;
     }
@@ -1458,7 +1496,7 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
         ga = (size_t)s->run_first[owner];
         gb = (size_t)s->run_end[owner];
     }
-    if (context_holds(s, set, p, c))
+    if (context_holds(s, set, p, c, m->a))
         match_add(out, (match){(unsigned char)set, p, m->a, m->b, subj, carried, c, ga, gb});
 }
 
@@ -1467,7 +1505,7 @@ static void try_bare(sentence *s, const mention *x, matches *out)
 {
     const qz_cpattern *pt = pattern(s->r, x->set, x->pat);
     for (size_t c = 0; c < pt->n_claims; c++)
-        if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c))
+        if (pt->claims[c].bare && x->neg && context_holds(s, x->set, x->pat, c, x->a))
             match_add(out, (match){x->set, x->pat, x->a, x->b, x->a, 0, c, 0, 0});
 }
 
@@ -1762,7 +1800,7 @@ static int term_list(const sentence *s)
             if (!live(x) || x->a != i)
                 continue;
             subj |= x->kind == M_SUBJ && !x->foil && !x->object;
-            claim |= (x->kind == M_CLAIM && context_holds(s, x->set, x->pat, x->claim) &&
+            claim |= (x->kind == M_CLAIM && context_holds(s, x->set, x->pat, x->claim, x->a) &&
                       !subject_at(s, x)) ||
                      (x->kind == M_DIR && x->dir != QZ_DIR_NONE);
             term |= shadows(x);
@@ -1795,7 +1833,7 @@ static int plus_list(const sentence *s)
     }
     for (size_t m = 0; m < s->m.n; m++) {
         const mention *x = &s->m.v[m];
-        if (!live(x) || x->kind != M_CLAIM || !context_holds(s, x->set, x->pat, x->claim))
+        if (!live(x) || x->kind != M_CLAIM || !context_holds(s, x->set, x->pat, x->claim, x->a))
             continue;
         const qz_cpattern *p = pattern(s->r, x->set, x->pat);
         int subject = !p->subject.n || p->subject_implied || x->self;   /* "用" of no decoder */
@@ -2263,7 +2301,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         const mention *m = &s.m.v[k];
         if (m->kind == M_CLAIM && live(m)) {
             const qz_cpattern *p = pattern(rd->r, m->set, m->pat);
-            opens = p->subject.n || p->subject_implied || !context_holds(&s, m->set, m->pat, m->claim);
+            opens = p->subject.n || p->subject_implied || !context_holds(&s, m->set, m->pat, m->claim, m->a);
         }
     }
     if (!subjects && opens)

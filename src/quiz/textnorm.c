@@ -254,8 +254,8 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
         } else if (is_han(c)) {
             push(t, (const char *)f + i, (size_t)l, (const char *)f + i, (size_t)l, QZ_TK_HAN);
             i += (size_t)l;
-        } else if (c == '-' && i + 1 < n && f[i + 1] == '>') {
-            push(t, "→", strlen("→"), "->", 2, QZ_TK_MARK);
+        } else if ((c == '-' || c == '=') && i + 1 < n && f[i + 1] == '>') {
+            push(t, "→", strlen("→"), (const char *)f + i, 2, QZ_TK_MARK);   /* -> and => */
             i += 2;
         } else if ((c == '-' && i + 1 < n && f[i + 1] == '-') || c == 0x2014) {
             push(t, "—", strlen("—"), "—", strlen("—"), QZ_TK_MARK);   /* -- and — end a clause */
