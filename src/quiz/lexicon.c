@@ -150,7 +150,7 @@ const char *const qz_lex_consequence[] = {
 const char *const qz_lex_retract[] = {
     "the opposite", "opposite", "the other way round", "the other way around", "other way round",
     "other way around", "the reverse", "reverse", "reversed", "it's the reverse",
-    "反过来", "说反", "反了", "相反", "颠倒", "搞反", "弄反", NULL};
+    "反过来", "说反", "反了", "相反", "颠倒", "搞反", "弄反", "写反", NULL};
 
 /* a correction: what follows replaces what came before ("no wait, …", "不对，…"). Strong
  * ones anywhere, weak ones only where a clause starts (after a mark or a filler) */
@@ -162,6 +162,7 @@ const char *const qz_lex_correct_strong[] = {
     "let me start over", "let me start again", "let me restart", "前面说的不算", "前面的不算",
     "上面说的不算", "以上不算", "当我没说", "我收回", "correction :", "let me correct",
     "i got it backwards", "got it backwards", "i had it backwards", "i mixed them up",
+    "i wrote it backwards", "wrote it backwards", "写反了", "说反了", "搞反了", "弄反了",
     "mixed them up", "i mixed it up", "my bad", "no no", "actually no", "no actually",
     "actually , no", "hmm no", "hm no", "on second thought", "no , the other way round",
     "no , the other way around", "no , other way round", "no , other way around",

@@ -205,6 +205,11 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *b, 
 {
     static const char *const both[] = {"two", "both", "these", "those", "pair", "两个", "这两",
                                        "两者", "二者", "俩", NULL};
+    /* said of weights ("the largest one", 最大的那个), not of a step ("先除以最大值") */
+    static const char *const weight[] = {"weight", "weights", "one", "ones", "probability",
+                                         "probabilities", "权重", "那个", "那一个", "概率", NULL};
+    if (!has_word(a, a, b, weight))
+        return 0;
     if (has_word(a, a, b, both)) {
         size_t k = 0, asked = 0, out = (size_t)-1;
         for (size_t i = 0; i < c->row_n; i++)

@@ -269,7 +269,10 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
 static const qz_numbers *opening_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part)
 {
     size_t k = c->n;
-    if (!k || nums->opening != k || (nums->concluded && nums->conclusion_at > 0) ||
+    /* a concluding word in the remark ("… so you can subtract 0.1 first") concludes no
+     * answer of its own unless as many values as asked follow it */
+    if (!k || nums->opening != k ||
+        (nums->concluded && nums->conclusion_at > 0 && nums->n - nums->conclusion_at >= k) ||
         nums->alternatives || nums->turned || c->q->unordered)
         return NULL;   /* a concluding word before them all ("答：", "Answer:") is no matter */
     for (size_t i = k; i < nums->n; i++) {
@@ -765,6 +768,8 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
     const qz_numbers *use = opening_part(&c, nums, part);
+    const qz_numbers *claimed = use ? nums : NULL;   /* a remark after opening values: its
+                                                      * weights are claims ("伞 gets 0.5") */
     if (!use)
         use = concluded_part(&c, nums, part);
     if (nums->disowned && !nums->turned) {
@@ -836,7 +841,8 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     size_t claims_len = 0;
     FILE *cf = open_memstream(&claims, &claims_len);
     if (cf) {
-        qz_false_claims(&c, nums, use, answer, cf);   /* weights: not of an attempt taken back */
+        /* weights: not of an attempt taken back */
+        qz_false_claims(&c, nums, claimed ? claimed : use, answer, cf);
         if (q->beside && beside_claims(q, answer, lang, cf))
             rc = at_error_set(err, AT_ENOMEM, "out of memory");
         fclose(cf);

@@ -476,7 +476,8 @@ static int after_instead(const sentence *s, size_t a)
  * queries named: "让 decoder 在生成时“查询”输入序列" is no claim that Q comes from the
  * source. True when a live claim ends a few tokens before m in its clause, with no 的
  * ("解码器的查询" is the noun) and no mark but quotes between, and another starts right
- * after it ("decoder 提问，encoder 回答" names the queries' side). */
+ * after it or a word of ability or purpose stands before it (能查询, 用来查询) ("decoder
+ * 提问，encoder 回答" names the queries' side). */
 static int han_verb_subject(const sentence *s, const mention *m)
 {
     static const char *const verbs[] = {"查询", "询问", "提问", "发问"};
@@ -494,6 +495,15 @@ static int han_verb_subject(const sentence *s, const mention *m)
         for (size_t c = 0; c < s->m.n && !object; c++)
             object = s->m.v[c].kind == M_CLAIM && live(&s->m.v[c]) && s->m.v[c].a == j;
     }
+    /* or a word of ability or purpose just before it (能查询, 去查询, 用来查询): a verb */
+    static const char *const modal[] = {"能", "去", "来", "会", "要", "可以", "可", "用来", "以便",
+                                        "便于"};
+    for (size_t v = 0; v < sizeof modal / sizeof *modal && !object && m->a > s->s0; v++)
+        for (size_t j = m->a - 1; j + 2 >= m->a && j >= s->s0 && !object; j--) {
+            object = qz_han_at(s->t, j, modal[v]) == m->a - j;
+            if (j == s->s0)
+                break;
+        }
     if (!object)
         return 0;
     for (size_t j = m->a; j-- > s->s0 && m->a - j <= 8;) {
