@@ -391,6 +391,22 @@ static int applying(const ftoken *t)
                                : han_has(t, "作用") || han_has(t, "用在") || han_has(t, "施加");
 }
 
+/* Does "each", "every", "per" or 每个 stand right before token i ("softmax over the keys for
+ * each query", 对每个query的所有key: one row a query, not the softmax over the queries)? */
+static int each_before(const ftokens *T, size_t i)
+{
+    static const char *const w[] = {"each", "every", "per", "每个", "每一个", "每"};
+    if (!i)
+        return 0;
+    const ftoken *b = &T->t[i - 1];
+    for (size_t k = 0; b->text && k < sizeof w / sizeof *w; k++) {
+        size_t n = strlen(w[k]);
+        if (b->len >= n && !strncasecmp(b->text + b->len - n, w[k], n))
+            return 1;
+    }
+    return 0;
+}
+
 static int column_word(const ftokens *T, size_t i)
 {
     const ftoken *t = &T->t[i], *n = &T->t[i + 1];
@@ -402,7 +418,7 @@ static int column_word(const ftokens *T, size_t i)
         (n->kind == F_NUM || (n->kind == F_ASSIGN && T->t[i + 2].kind == F_NUM)))
         return (n->kind == F_NUM ? n->num : T->t[i + 2].num) == 0;
     if (t->kind == F_VAR && t->var == V_Q && t->len > 1)
-        return 1;   /* over the queries */
+        return !each_before(T, i);   /* over the queries; "for each query" is a row */
     return han_has(t, "列") || (t->kind == F_FILLER && t->var == 2);
 }
 

@@ -258,10 +258,6 @@ static const word words[] = {
     {"to each row", F_FILLER, 0, NULL}, {"each row", F_FILLER, 0, NULL},
     {"to every row", F_FILLER, 0, NULL}, {"every row", F_FILLER, 0, NULL},
     {"每一行", F_FILLER, 0, NULL}, {"每行", F_FILLER, 0, NULL},
-    {"for each query", F_FILLER, 0, NULL}, {"for every query", F_FILLER, 0, NULL},
-    {"per query", F_FILLER, 0, NULL}, {"each query", F_FILLER, 0, NULL},
-    {"every query", F_FILLER, 0, NULL}, {"每个query", F_FILLER, 0, NULL},
-    {"每个 query", F_FILLER, 0, NULL}, {"每个查询", F_FILLER, 0, NULL},
     /* the steps said in words: quantifiers and the running result ("divide it by") */
     {"every", F_FILLER, 0, NULL}, {"each", F_FILLER, 0, NULL}, {"all", F_FILLER, 0, NULL},
     {"it", F_FILLER, 0, NULL}, {"them", F_FILLER, 0, NULL}, {"the result", F_FILLER, 0, NULL},

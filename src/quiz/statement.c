@@ -521,13 +521,19 @@ static int han_verb_subject(const sentence *s, const mention *m)
 
 /* "No scaling => very sharp softmax", "without scaling: …": a subject after "no" or
  * "without" and before an arrow or a colon is the condition the rest is said under, not
- * what it is said of. */
+ * what it is said of; not one whose denial is itself a claim ("No decoder: …"). */
 static int condition_head(const sentence *s, const mention *m)
 {
     if (m->a <= s->s0 || m->b >= s->s1 || s->t->t[m->b].kind != QZ_TK_MARK)
         return 0;
     if (!qz_tok_raw_is(s->t, m->a - 1, "no") && !qz_tok_raw_is(s->t, m->a - 1, "without"))
         return 0;
+    if (m->set != NEUTRAL) {   /* "No decoder: …" states the answer itself (a bare claim) */
+        const qz_cpattern *pt = pattern(s->r, m->set, m->pat);
+        for (size_t c = 0; c < pt->n_claims; c++)
+            if (pt->claims[c].bare)
+                return 0;
+    }
     static const char *const marks[] = {":", "：", "→", "->", "=>", "⇒"};
     for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
         if (qz_tok_raw_is(s->t, m->b, marks[i]))

@@ -89,8 +89,10 @@ static int idea_wrong(const tally *t, size_t i)
     return i < 32 && (t->wrong_ideas >> i & 1);
 }
 
-/* A lesson-wide false claim found where the question's own misconception of the same
- * name (its wording of it) is found too is that one: counted and named once. */
+/* A lesson-wide false claim the question has its own wording of (a misconception of the
+ * same name) is counted as that one: its feedback, its place (off the point, the key
+ * ideas it replaces), once. The question's wording may be narrower than the lesson's
+ * ("positional info is unnecessary" is the lesson's phrasing, not q1's). */
 static void shadowed(const qz_rubric_c *rc, qz_reading *rd)
 {
     for (size_t m = 0; m < rd->n_misc; m++) {
@@ -99,8 +101,9 @@ static void shadowed(const qz_rubric_c *rc, qz_reading *rd)
             continue;
         for (size_t o = 0; o < rd->n_misc; o++) {
             qz_misc_info own = qz_rubric_c_misc(rc, o);
-            if (rd->misc[o] && !own.lesson_wide && own.name && !strcmp(own.name, wide.name)) {
+            if (!own.lesson_wide && own.name && !strcmp(own.name, wide.name)) {
                 rd->misc[m] = 0;
+                rd->misc[o] = 1;
                 break;
             }
         }

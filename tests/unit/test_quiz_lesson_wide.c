@@ -1,5 +1,5 @@
 /* A lesson's own `misconceptions`: false claims of the field beside the answer to any of
- * its text questions (and to the words beside a formula or values), replaced by a
+ * its text questions (and to the words beside a formula or values), counted as a
  * question's own of the same name, and linted. (That they are read apart from the key
  * ideas is tested on the self-test's own rubric: test_quiz_rubric.c.) */
 #include "check.h"
@@ -25,7 +25,7 @@ static const char lesson_yaml[] =
     "    feedback: an RNN cannot run its time steps in parallel\n"
     "    subject: [rnn]\n"
     "    claims:\n"
-    "      - phrases: [in parallel]\n"
+    "      - phrases: [in parallel, all at once]\n"
     "steps:\n"
     "  - question:\n"
     "      id: t1\n"
@@ -113,9 +113,15 @@ static void test_false_claim_beside(void **state)
 }
 
 /* A question's misconception of the same name is its own wording: off the point there
- * (a right answer that also says it stays right), a false claim elsewhere. */
+ * (a right answer that also says it stays right), a false claim elsewhere. The lesson's
+ * phrasings the question's wording lacks ("all at once") count as the question's: alone,
+ * off the point, the answer is wrong, named with the question's feedback. */
 static void test_question_wording_wins(void **state)
 {
+    expect(state, "t2", "An RNN runs all at once.", QZ_WRONG, QZ_M_NONE,
+           "speed is not the difference asked");
+    expect(state, "t2", "Attention links any two positions in one step; an RNN runs all at once.",
+           QZ_CORRECT, QZ_M_NONE, NULL);
     expect(state, "t2", "Attention links any two positions in one step; an RNN runs in parallel "
                         "too.", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(state, "t1", "The variance grows with d_k, so softmax saturates; an RNN runs in parallel "
