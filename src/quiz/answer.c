@@ -563,6 +563,21 @@ static int is_function_name(const char *s, size_t n)
            (n == 2 && !strncasecmp(s, "ln", 2));
 }
 
+/* An ordinal at p ("1st", "2nd", "3rd", "4th"), a word of its own: its length, else 0. */
+static size_t ordinal_at(const char *p)
+{
+    const char *q = p;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q == p || q - p > 2)
+        return 0;
+    static const char *const ends[] = {"st", "nd", "rd", "th"};
+    for (size_t i = 0; i < 4; i++)
+        if (!strncasecmp(q, ends[i], 2) && !isalnum((unsigned char)q[2]) && q[2] != '_')
+            return (size_t)(q - p) + 2;
+    return 0;
+}
+
 int qz_lex(qz_lexer *lx)
 {
     const char *p = lx->text;
@@ -592,7 +607,11 @@ int qz_lex(qz_lexer *lx)
             p = q;
             continue;
         }
-        if (isdigit((unsigned char)*p) && ambiguous_e(lx, p)) {
+        size_t ord = ordinal_at(p);
+        if (ord) {
+            t->kind = T_WORD;   /* "2nd", "3rd": a rank, not a value */
+            len = ord;
+        } else if (isdigit((unsigned char)*p) && ambiguous_e(lx, p)) {
             return refuse_e(lx, p);
         } else if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
             len = lex_number(lx, p, t);

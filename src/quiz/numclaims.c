@@ -197,18 +197,23 @@ static int ordinal_before(const char *s, const char *p)
     return 0;
 }
 
-/* A superlative with no token named in its clause. "These are the two highest weights",
- * 这两个是最大的两个权重: the tokens asked are said to be the largest (smallest) of the
- * row; "the largest one is close to 1", 最大的那个接近 1: a value is given to the
- * largest (smallest) weight, which must be within 0.05 of it. Returns the false ones. */
-static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *b, int most, FILE *fb)
+/* A superlative at p0 with no token named in its clause [a, b). "These are the two highest
+ * weights", 这两个是最大的: the tokens asked are said to be the largest (smallest) of the
+ * row; "the largest one is close to 1", 最大的那个接近 1: a value after it is given to the
+ * largest (smallest) weight, which must be within 0.05 of it. The largest value or score
+ * a step divides by (先除以最大值) is neither. Returns the false ones. */
+static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *p0, const char *b, int most,
+                              FILE *fb)
 {
     static const char *const both[] = {"two", "both", "these", "those", "pair", "两个", "这两",
                                        "两者", "二者", "俩", NULL};
     /* said of weights ("the largest one", 最大的那个), not of a step ("先除以最大值") */
     static const char *const weight[] = {"weight", "weights", "one", "ones", "probability",
                                          "probabilities", "权重", "那个", "那一个", "概率", NULL};
-    if (!has_word(a, a, b, weight))
+    /* the largest value a step divides by ("先除以最大值") is no weight */
+    if (!strncmp(p0, "最大值", strlen("最大值")) || !strncmp(p0, "最小值", strlen("最小值")) ||
+        !strncasecmp(p0, "max value", 9) || !strncasecmp(p0, "largest score", 13) ||
+        !strncasecmp(p0, "highest score", 13) || !strncmp(p0, "最大分数", strlen("最大分数")))
         return 0;
     if (has_word(a, a, b, both)) {
         size_t k = 0, asked = 0, out = (size_t)-1;
@@ -237,7 +242,9 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *b, 
                 c->q->tokens[out], c->row_w[out]);
         return 1;
     }
-    for (const char *p = a; p < b; p++) {
+    if (!has_word(a, a, b, weight))
+        return 0;
+    for (const char *p = p0; p < b; p++) {   /* a value after the superlative */
         if (*p < '0' || *p > '9' || (p > a && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.')))
             continue;
         char *end;
@@ -301,7 +308,7 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
                     goto next_clause;
                 }
                 if (t == (size_t)-1) {   /* no token named: the asked ones, or a value */
-                    n += unnamed_extreme(c, a, b, sup[k].most, fb);
+                    n += unnamed_extreme(c, a, p, b, sup[k].most, fb);
                     goto next_clause;
                 }
                 /* ties: a token with the same weight as the extreme is not wrong */
@@ -448,6 +455,51 @@ static size_t wrong_sums(const qz_numctx *c, const row_sums *r, const qz_numbers
     return n;
 }
 
+/* "没 ranks first", “下雨”排名第二, "伞 is number one": the named token's rank among the
+ * row's weights (ties share a rank). */
+static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
+{
+    static const struct { const char *w; int r; } rk[] = {
+        {"排名第一", 1}, {"排名第二", 2}, {"排名第三", 3}, {"排第一", 1}, {"排第二", 2}, {"排第三", 3},
+        {"第一名", 1}, {"第二名", 2}, {"第三名", 3}, {"ranks first", 1}, {"ranks second", 2},
+        {"ranks third", 3}, {"ranks 1st", 1}, {"ranks 2nd", 2}, {"ranks 3rd", 3},
+        {"ranked first", 1}, {"ranked second", 2}, {"ranked third", 3}, {"number one", 1},
+        {"number two", 2}, {"number three", 3}, {"comes first", 1}, {"comes second", 2},
+        {"comes third", 3},
+    };
+    size_t n = 0;
+    const char *a = s;
+    while (*a) {
+        const char *b = a;
+        int l = 0;
+        while (*b && !(l = is_clause_end(b)))
+            b++;
+        for (size_t k = 0; k < sizeof rk / sizeof *rk; k++) {
+            size_t wl = strlen(rk[k].w);
+            const char *p = a;
+            while (p + wl <= b && strncasecmp(p, rk[k].w, wl))
+                p++;
+            if (p + wl > b)
+                continue;
+            size_t t = nearest_token(c, s, a, b, p);
+            if (t == (size_t)-1)
+                break;
+            size_t above = 0;
+            for (size_t j = 0; j < c->row_n; j++)
+                above += c->row_w[j] > c->row_w[t] + 1e-6;
+            if ((int)above != rk[k].r - 1) {
+                fprintf(fb, qz_tr(c->lang, "  %s is not number %d of the row's weights "
+                                           "(engine: %.4f, number %zu)\n"),
+                        c->q->tokens[t], rk[k].r, c->row_w[t], above + 1);
+                n++;
+            }
+            break;   /* one claim a clause */
+        }
+        a = *b ? b + l : b;
+    }
+    return n;
+}
+
 size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbers *nums,
                        const char *answer, FILE *fb)
 {
@@ -455,5 +507,5 @@ size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbe
         return 0;
     row_sums r = sums_of(c);
     return wrong_weights(c, &r, nums, fb) + wrong_extremes(c, answer, fb) +
-           wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb);
+           wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb) + wrong_ranks(c, answer, fb);
 }

@@ -705,7 +705,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     int *ok = NULL, *dec = NULL;
     char *notes = NULL;
     size_t notes_len = 0;
-    qz_numbers *nums = NULL, *part = NULL;
+    qz_numbers *nums = NULL, *part = NULL, *rest = NULL;
     const qz_value **pick = NULL;
     int rc = qz_numctx_build(&c, q, lang, err);
     if (rc)
@@ -768,8 +768,14 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     for (size_t j = 0; j < c.n; j++)
         ok[j] = MISSING;
     const qz_numbers *use = opening_part(&c, nums, part);
-    const qz_numbers *claimed = use ? nums : NULL;   /* a remark after opening values: its
-                                                      * weights are claims ("伞 gets 0.5") */
+    /* a remark after the opening values: the weights it gives are claims ("伞 gets 0.5");
+     * the opening values themselves are no token's but the asked ones */
+    if (use && nums->n > c.n && (rest = malloc(sizeof *rest))) {
+        *rest = *nums;
+        rest->n = nums->n - c.n;
+        memmove(rest->v, nums->v + c.n, rest->n * sizeof *rest->v);
+    }
+    const qz_numbers *claimed = rest;
     if (!use)
         use = concluded_part(&c, nums, part);
     if (nums->disowned && !nums->turned) {
@@ -852,6 +858,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     if (nums->comma_decimal)
         comma_hint(answer, lang, fb);
 out:
+    free(rest);
     free(nums);
     free(part);
     free(pick);
