@@ -296,7 +296,9 @@ static const word words[] = {
     {"columnwise", F_FILLER, 2, NULL}, {"over the first axis", F_FILLER, 2, NULL},
     {"along the first axis", F_FILLER, 2, NULL}, {"over the first dimension", F_FILLER, 2, NULL},
     {"along the first dimension", F_FILLER, 2, NULL}, {"按列", F_FILLER, 2, NULL},
-    {"逐列", F_FILLER, 2, NULL},
+    {"逐列", F_FILLER, 2, NULL}, {"沿查询方向", F_FILLER, 2, NULL}, {"按查询方向", F_FILLER, 2, NULL},
+    {"沿 query 方向", F_FILLER, 2, NULL}, {"沿query方向", F_FILLER, 2, NULL},
+    {"along the query axis", F_FILLER, 2, NULL},
     /* "the dot products of Q and K": Q Kᵀ */
     /* d_k in words: "the square root of the key dimension" */
     {"the key dimension", F_VAR, V_DK, NULL}, {"key dimension", F_VAR, V_DK, NULL},

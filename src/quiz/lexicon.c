@@ -172,6 +172,8 @@ const char *const qz_lex_correct_strong[] = {
     "呃不", "不不",
     /* doubted: "maybe it's backwards", 说不定是反的 (a correction with nothing after it) */
     "i may have swapped them", "i might have swapped them", "maybe i swapped them",
+    "i might have written it backwards", "i may have written it backwards",
+    "might have written it backwards", "may have written it backwards", "might have it backwards",
     "maybe it's backwards", "maybe it is backwards", "maybe backwards",
     "or maybe the other way round", "or maybe the other way around", "could be backwards",
     "说不定是反的", "可能说反了", "可能是反的", "可能反了", "也可能是反的", "不确定是不是反了",

@@ -61,17 +61,39 @@ static int worked_step(const qz_numctx *c, const row_sums *r, size_t i, const qz
 }
 
 /* Weights of tokens not asked, off by more than the question's room for a right value. */
-static size_t wrong_weights(const qz_numctx *c, const row_sums *r, const qz_numbers *nums, FILE *fb)
+/* Do the words just before the value at offset say it is a weight ("the weight for 我
+ * is 0.2", "伞 gets 1.2", “我”分到 0.2), not a step of the working? */
+static int called_weight(const char *answer, long offset)
+{
+    static const char *const w[] = {"weight", "gets", "get ", "receives", "attention", "权重",
+                                    "分到", "得到", "拿到", "注意力", NULL};
+    if (!answer || offset <= 0)
+        return 0;
+    long from = offset > 24 ? offset - 24 : 0;
+    for (size_t i = 0; w[i]; i++) {
+        size_t l = strlen(w[i]);
+        for (long p = from; p + (long)l <= offset; p++)
+            if (!strncasecmp(answer + p, w[i], l))
+                return 1;
+    }
+    return 0;
+}
+
+static size_t wrong_weights(const qz_numctx *c, const row_sums *r, const qz_numbers *nums,
+                            const char *answer, FILE *fb)
 {
     size_t n = 0;
     for (size_t k = 0; k < nums->n; k++) {
         const qz_value *v = &nums->v[k];
         if (v->token < 0 || (size_t)v->token >= c->row_n || c->slot_of[v->token] != (size_t)-1 ||
-            v->x <= 0 || v->x > 1)
+            v->x <= 0)
+            continue;
+        int weight = called_weight(answer, v->offset);   /* a weight said, not a step */
+        if (v->x > 1 && !weight)
             continue;
         size_t i = (size_t)v->token;
         double room = c->n ? c->tol[0] : 0.01;
-        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || worked_step(c, r, i, v))
+        if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || (!weight && worked_step(c, r, i, v)))
             continue;
         fprintf(fb, qz_tr(c->lang, "  %s: %g  ✗  (engine: %.4f): a weight of a token not asked, "
                                    "stated wrongly\n"),
@@ -506,6 +528,6 @@ size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbe
     if (!c->row_w || !c->row_n || !c->q->tokens || !c->slot_of || !answer)
         return 0;
     row_sums r = sums_of(c);
-    return wrong_weights(c, &r, nums, fb) + wrong_extremes(c, answer, fb) +
+    return wrong_weights(c, &r, nums, answer, fb) + wrong_extremes(c, answer, fb) +
            wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb) + wrong_ranks(c, answer, fb);
 }
