@@ -93,6 +93,38 @@ static void test_q3_every_form_is_correct(void **state)
  * after them, with numbers or token names of its own, is not read as values (the kind:
  * a true remark with numbers after the answer). Not when the remark gives a token asked
  * another weight, takes the values back, or when the values are not alone. */
+/* What a remark beside right values says of the row, against the engine's weights
+ * (伞 0.3405 > 没 0.1691 > 下雨 0.1384 > 我 0.1250 > 今天 = 带 0.1133): the two asked said
+ * to be the largest, a value given to the largest, a rank, a weight of a token not
+ * asked (also when it equals that token's score, when the words call it a weight). */
+static void test_q3_remarks_on_the_row(void **state)
+{
+    qz_question q = q3();
+    const char *right[] = {
+        "0.14 0.17; 没 is the second largest",
+        "0.14 0.17，没是第二大的",
+        "0.14 0.17 — 没 is the second largest, right after 伞.",
+        "0.14 0.17. The largest weight goes to 伞 (about 0.34), then 没.",
+        "0.14 0.17 (没 ranks 2nd, 下雨 ranks 3rd)",
+        "0.14 0.17，“伞”排名第一，“没”排名第二，“下雨”排名第三",
+        "approx 0.14, 0.17. softmax is shift invariant so you can subtract 0.1 from everything first",
+        "先除以最大值得到 0.41、0.50，错了，应该除以总和：0.14、0.17",
+        "伞 gets exp(1.2)=3.32, so 0.14 and 0.17",
+    };
+    for (size_t i = 0; i < sizeof right / sizeof right[0]; i++)
+        expect(&q, right[i], QZ_CORRECT, QZ_M_NONE, "✓");
+    expect(&q, "0.14 0.17, these are the two highest weights in the row", QZ_PARTIAL, QZ_M_NONE,
+           "not the largest of the row: 伞");
+    expect(&q, "0.14 0.17，这两个是最大的", QZ_PARTIAL, QZ_M_NONE, "not the largest of the row");
+    expect(&q, "0.14 0.17; the largest one is close to 1", QZ_PARTIAL, QZ_M_NONE,
+           "the largest weight is not about 1");
+    expect(&q, "0.14 0.17; 下雨 is the second largest", QZ_PARTIAL, QZ_M_NONE, "number 3");
+    expect(&q, "0.14 0.17; 没 ranks first", QZ_PARTIAL, QZ_M_NONE, "is not number 1");
+    expect(&q, "0.14 0.17. 伞 gets 0.5", QZ_PARTIAL, QZ_M_NONE, "a weight of a token not asked");
+    expect(&q, "0.14 0.17; the weight for 我 is 0.20", QZ_PARTIAL, QZ_M_NONE,
+           "a weight of a token not asked");
+}
+
 static void test_q3_answer_then_remark(void **state)
 {
     qz_question q = q3();
@@ -631,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_q3_forgot_to_normalise),
         cmocka_unit_test(test_q3_swapped),
         cmocka_unit_test(test_q3_answer_then_remark),
+        cmocka_unit_test(test_q3_remarks_on_the_row),
         cmocka_unit_test(test_q3_off_by_one_token),
         cmocka_unit_test(test_q3_whole_row),
         cmocka_unit_test(test_q3_percent_without_sign),
