@@ -93,6 +93,8 @@ static size_t wrong_weights(const qz_numctx *c, const row_sums *r, const qz_numb
             continue;
         size_t i = (size_t)v->token;
         double room = c->n ? c->tol[0] : 0.01;
+        if (v->decimals >= 0 && v->decimals < 2)   /* "今天 gets 0.1": rounded to what is written */
+            room = fmax(room, 0.5 * pow(10, -v->decimals));
         if (fabs(v->x - c->row_w[i]) <= room * (1 + 1e-9) || (!weight && worked_step(c, r, i, v)))
             continue;
         fprintf(fb, qz_tr(c->lang, "  %s: %g  ✗  (engine: %.4f): a weight of a token not asked, "
@@ -486,7 +488,7 @@ static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
         {"第一名", 1}, {"第二名", 2}, {"第三名", 3}, {"ranks first", 1}, {"ranks second", 2},
         {"ranks third", 3}, {"ranks 1st", 1}, {"ranks 2nd", 2}, {"ranks 3rd", 3},
         {"ranked first", 1}, {"ranked second", 2}, {"ranked third", 3}, {"number one", 1},
-        {"number two", 2}, {"number three", 3},
+        {"number two", 2}, {"number three", 3}, {"second only to", 2}, {"仅次于", 2},
     };   /* not "comes first": the order of the answer ("下雨 comes first: 0.14 and 0.17") */
     size_t n = 0;
     const char *a = s;
@@ -502,7 +504,9 @@ static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
                 p++;
             if (p + wl > b)
                 continue;
-            size_t t = nearest_token(c, s, a, b, p);
+            /* "下雨 is second only to 伞", “下雨”仅次于“伞”: the token before the words */
+            int before = !strncmp(rk[k].w, "second only", 11) || !strcmp(rk[k].w, "仅次于");
+            size_t t = before ? token_side(c, s, a, b, p, 1) : nearest_token(c, s, a, b, p);
             if (t == (size_t)-1)
                 break;
             size_t above = 0;
