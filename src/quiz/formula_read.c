@@ -110,6 +110,15 @@ static int dropped_command(const char *name, size_t len, int *transparent_group)
 /* The answer with full-width forms in ASCII, math delimiters ($, \[ \], \( \)) and
  * sizing commands gone, and font wrappers (\text{softmax}, \mathbf{Q}, d_{k}) without
  * their braces. */
+/* Is V (or v) the next thing after s[i] (spaces passed), a name of its own? */
+static int v_next(const unsigned char *s, size_t i, size_t len)
+{
+    while (i < len && s[i] == ' ')
+        i++;
+    return i < len && (s[i] == 'V' || s[i] == 'v') &&
+           (i + 1 >= len || !(isalnum(s[i + 1]) || s[i + 1] == '_'));
+}
+
 static int normalise_text(const char *answer, nbuf *b)
 {
     size_t len = strlen(answer);
@@ -145,6 +154,14 @@ static int normalise_text(const char *answer, nbuf *b)
             continue;
         }
         char c = (char)s[i];
+        /* in code that writes the matrix product with @, a single * before V multiplies
+         * element by element ("softmax(Q @ K.T / …) * V"): it is no matrix product */
+        if (c == '*' && strchr(answer, '@') && (i + 1 >= len || s[i + 1] != '*') &&
+            (i == 0 || s[i - 1] != '*') && v_next(s, i + 1, len)) {
+            put(b, "\\odot ", 6, at, at + 1);
+            i++;
+            continue;
+        }
         if (c == '\\' && i + 1 < len && isalpha(s[i + 1])) {
             size_t j = i + 1;
             while (j < len && isalpha(s[j]))
