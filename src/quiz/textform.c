@@ -13,7 +13,8 @@
 int qz_answer_restates(const qz_rubric_c *r, const qz_text *t)
 {
     static const char *const function_words[] = {"在", "上", "有", "是", "了", "和", "与", "就", "都",
-                                                 "也", "很", "is", "are", "of", "in", "and", "to"};
+                                                 "也", "很", "is", "are", "of", "in", "and", "to",
+                                                 "the", "a", "an", "it", "it's", "its", "there"};
     size_t words = 0, shared = 0;
     for (size_t i = 0; i < t->n; i++) {
         int function = 0;
