@@ -117,6 +117,17 @@ static int is_clause_end(const char *p)
     return 0;
 }
 
+/* The end of the clause that starts at a; *l: the length of the mark there (0 at the
+ * text's end). The next clause starts at end + *l. */
+static const char *clause_end(const char *a, int *l)
+{
+    const char *b = a;
+    *l = 0;
+    while (*b && !(*l = is_clause_end(b)))
+        b++;
+    return b;
+}
+
 /* A byte that may stand beside a token's name that is a word of its own: space, a mark,
  * a quote, or the start or end. */
 static int edge(const char *s, const char *p, int after)
@@ -306,10 +317,8 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
     size_t n = 0;
     const char *a = s, *prev = s;   /* prev: the clause before, for "除了伞以外，没…" */
     while (*a) {
-        const char *b = a;
-        int l = 0;
-        while (*b && !(l = is_clause_end(b)))
-            b++;
+        int l;
+        const char *b = clause_end(a, &l);
         for (size_t k = 0; !among_others(prev, b) && k < sizeof sup / sizeof *sup; k++) {
             size_t wl = strlen(sup[k].w);
             for (const char *p = a; p + wl <= b; p++) {
@@ -391,10 +400,8 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
     size_t n = 0;
     const char *a = s;
     while (*a) {
-        const char *b = a;
-        int l = 0;
-        while (*b && !(l = is_clause_end(b)))
-            b++;
+        int l;
+        const char *b = clause_end(a, &l);
         size_t x = (size_t)-1, y = (size_t)-1;
         int more = -1;
         for (const char *p = a; p < b && more < 0; p++) {
@@ -493,10 +500,8 @@ static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
     size_t n = 0;
     const char *a = s;
     while (*a) {
-        const char *b = a;
-        int l = 0;
-        while (*b && !(l = is_clause_end(b)))
-            b++;
+        int l;
+        const char *b = clause_end(a, &l);
         for (size_t k = 0; k < sizeof rk / sizeof *rk; k++) {
             size_t wl = strlen(rk[k].w);
             const char *p = a;
