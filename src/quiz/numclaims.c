@@ -60,7 +60,6 @@ static int worked_step(const qz_numctx *c, const row_sums *r, size_t i, const qz
     return 0;
 }
 
-/* Weights of tokens not asked, off by more than the question's room for a right value. */
 /* Do the words just before the value at offset say it is a weight ("the weight for 我
  * is 0.2", "伞 gets 1.2", “我”分到 0.2), not a step of the working? */
 static int called_weight(const char *answer, long offset)
@@ -79,6 +78,7 @@ static int called_weight(const char *answer, long offset)
     return 0;
 }
 
+/* Weights of tokens not asked, off by more than the question's room for a right value. */
 static size_t wrong_weights(const qz_numctx *c, const row_sums *r, const qz_numbers *nums,
                             const char *answer, FILE *fb)
 {
@@ -188,33 +188,51 @@ static size_t nearest_token(const qz_numctx *c, const char *s, const char *a, co
     return best;
 }
 
-/* "apart from 伞, 没 gets the most", 除了伞以外: a claim among the others only */
-static int among_others(const char *a, const char *b)
-{
-    static const char *const w[] = {"besides", "except", "other than", "apart from", "among the others",
-                                    "of the others", "excluding", "除了", "除去", "其余", "其他", "之外",
-                                    "以外", NULL};
-    for (size_t i = 0; w[i]; i++) {
-        size_t l = strlen(w[i]);
-        for (const char *p = a; p + l <= b; p++)
-            if (!strncasecmp(p, w[i], l))
-                return 1;
-    }
-    return 0;
-}
-
-/* Is one of the words w[] in [a, b) (English ones as words of their own)? */
-static int has_word(const char *s, const char *a, const char *b, const char *const *w)
+/* Is one of the words w[] in [a, b)? With edges, an English one only as a word of its own
+ * (edge() in s); without, anywhere ("besides" in "besides伞"). */
+static int has_word(const char *s, const char *a, const char *b, const char *const *w, int edges)
 {
     for (size_t i = 0; w[i]; i++) {
         size_t l = strlen(w[i]);
-        int word = (unsigned char)w[i][0] < 0x80;
+        int word = edges && (unsigned char)w[i][0] < 0x80;
         for (const char *p = a; p + l <= b; p++)
             if (!strncasecmp(p, w[i], l) && (!word || (edge(s, p, 0) && edge(s, p + l, 1))))
                 return 1;
     }
     return 0;
 }
+
+/* "apart from 伞, 没 gets the most", 除了伞以外: a claim among the others only */
+static int among_others(const char *a, const char *b)
+{
+    static const char *const w[] = {"besides", "except", "other than", "apart from", "among the others",
+                                    "of the others", "excluding", "除了", "除去", "其余", "其他", "之外",
+                                    "以外", NULL};
+    return has_word(a, a, b, w, 0);
+}
+
+/* Token t's rank among the row's weights, 1 the largest (most) or the smallest: one
+ * more than the entries strictly beyond it, so that ties share a rank. */
+static size_t rank_of(const qz_numctx *c, size_t t, int most)
+{
+    size_t beyond = 0;
+    for (size_t j = 0; j < c->row_n; j++)
+        beyond += most ? c->row_w[j] > c->row_w[t] + 1e-6 : c->row_w[j] < c->row_w[t] - 1e-6;
+    return beyond + 1;
+}
+
+/* A claim that token t has rank `rank`: 1, and the slip named, when false. */
+static size_t wrong_rank(const qz_numctx *c, size_t t, int rank, int most, FILE *fb)
+{
+    size_t got = rank_of(c, t, most);
+    if ((int)got == rank)
+        return 0;
+    fprintf(fb, qz_tr(c->lang, "  %s is not number %d of the row's weights "
+                               "(engine: %.4f, number %zu)\n"),
+            c->q->tokens[t], rank, c->row_w[t], got);
+    return 1;
+}
+
 
 /* An ordinal just before a superlative at p ("the second largest"), or the superlative
  * itself (第二大): 2, 3; else 0. */
@@ -250,23 +268,18 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *p0,
         !strncasecmp(p0, "max value", 9) || !strncasecmp(p0, "largest score", 13) ||
         !strncasecmp(p0, "highest score", 13) || !strncmp(p0, "最大分数", strlen("最大分数")))
         return 0;
-    if (has_word(a, a, b, both)) {
+    if (has_word(a, a, b, both, 1)) {
         size_t k = 0, asked = 0, out = (size_t)-1;
         for (size_t i = 0; i < c->row_n; i++)
             asked += c->slot_of[i] != (size_t)-1;
-        for (size_t i = 0; i < c->row_n; i++) {
-            if (c->slot_of[i] == (size_t)-1)
-                continue;
-            size_t above = 0;   /* row entries strictly beyond this one */
-            for (size_t j = 0; j < c->row_n; j++)
-                above += most ? c->row_w[j] > c->row_w[i] + 1e-6 : c->row_w[j] < c->row_w[i] - 1e-6;
-            k += above < asked;
-        }
+        for (size_t i = 0; i < c->row_n; i++)   /* the asked among the first `asked` */
+            k += c->slot_of[i] != (size_t)-1 && rank_of(c, i, most) <= asked;
         if (asked < 2 || k == asked)
             return 0;
         for (size_t j = 0; j < c->row_n; j++)
             if (c->slot_of[j] == (size_t)-1 &&
-                (out == (size_t)-1 || (most ? c->row_w[j] > c->row_w[out] : c->row_w[j] < c->row_w[out])))
+                (out == (size_t)-1 ||
+                 (most ? c->row_w[j] > c->row_w[out] : c->row_w[j] < c->row_w[out])))
                 out = j;
         if (out == (size_t)-1 || out >= c->q->n_tokens)
             return 0;
@@ -277,7 +290,7 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *p0,
                 c->q->tokens[out], c->row_w[out]);
         return 1;
     }
-    if (!has_word(a, a, b, weight))
+    if (!has_word(a, a, b, weight, 1))
         return 0;
     for (const char *p = p0; p < b; p++) {   /* a value after the superlative */
         if (*p < '0' || *p > '9' || (p > a && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.')))
@@ -291,8 +304,10 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *p0,
             e = (most ? c->row_w[i] > c->row_w[e] : c->row_w[i] < c->row_w[e]) ? i : e;
         if (fabs(c->row_w[e] - x) <= 0.05 || e >= c->q->n_tokens)
             return 0;
-        fprintf(fb, most ? qz_tr(c->lang, "  the largest weight is not about %g: it is %s's (engine: %.4f)\n")
-                         : qz_tr(c->lang, "  the smallest weight is not about %g: it is %s's (engine: %.4f)\n"),
+        fprintf(fb, most ? qz_tr(c->lang, "  the largest weight is not about %g: it is %s's "
+                                          "(engine: %.4f)\n")
+                         : qz_tr(c->lang, "  the smallest weight is not about %g: it is %s's "
+                                          "(engine: %.4f)\n"),
                 x, c->q->tokens[e], c->row_w[e]);
         return 1;
     }
@@ -327,17 +342,9 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
                 size_t t = nearest_token(c, s, a, b, p);
                 size_t right = sup[k].most ? hi : lo;
                 int rank = ordinal_before(s, p);
-                if (rank > 1) {   /* "没 is the second largest": its rank, ties counted once */
-                    size_t above = 0;
-                    for (size_t j = 0; t != (size_t)-1 && j < c->row_n; j++)
-                        above += sup[k].most ? c->row_w[j] > c->row_w[t] + 1e-6
-                                             : c->row_w[j] < c->row_w[t] - 1e-6;
-                    if (t != (size_t)-1 && (int)above != rank - 1) {
-                        fprintf(fb, qz_tr(c->lang, "  %s is not number %d of the row's weights "
-                                                   "(engine: %.4f, number %zu)\n"),
-                                c->q->tokens[t], rank, c->row_w[t], above + 1);
-                        n++;
-                    }
+                if (rank > 1) {   /* "没 is the second largest" */
+                    if (t != (size_t)-1)
+                        n += wrong_rank(c, t, rank, sup[k].most, fb);
                     goto next_clause;
                 }
                 if (t == (size_t)-1) {   /* no token named: the asked ones, or a value */
@@ -514,15 +521,7 @@ static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
             size_t t = before ? token_side(c, s, a, b, p, 1) : nearest_token(c, s, a, b, p);
             if (t == (size_t)-1)
                 break;
-            size_t above = 0;
-            for (size_t j = 0; j < c->row_n; j++)
-                above += c->row_w[j] > c->row_w[t] + 1e-6;
-            if ((int)above != rk[k].r - 1) {
-                fprintf(fb, qz_tr(c->lang, "  %s is not number %d of the row's weights "
-                                           "(engine: %.4f, number %zu)\n"),
-                        c->q->tokens[t], rk[k].r, c->row_w[t], above + 1);
-                n++;
-            }
+            n += wrong_rank(c, t, rk[k].r, 1, fb);
             break;   /* one claim a clause */
         }
         a = *b ? b + l : b;

@@ -498,12 +498,9 @@ static int han_verb_subject(const sentence *s, const mention *m)
     /* or a word of ability or purpose just before it (能查询, 去查询, 用来查询): a verb */
     static const char *const modal[] = {"能", "去", "来", "会", "要", "可以", "可", "用来", "以便",
                                         "便于"};
-    for (size_t v = 0; v < sizeof modal / sizeof *modal && !object && m->a > s->s0; v++)
-        for (size_t j = m->a - 1; j + 2 >= m->a && j >= s->s0 && !object; j--) {
-            object = qz_han_at(s->t, j, modal[v]) == m->a - j;
-            if (j == s->s0)
-                break;
-        }
+    for (size_t v = 0; v < sizeof modal / sizeof *modal && !object; v++)
+        for (size_t back = 1; back <= 2 && back <= m->a - s->s0 && !object; back++)
+            object = qz_han_at(s->t, m->a - back, modal[v]) == back;
     if (!object)
         return 0;
     for (size_t j = m->a; j-- > s->s0 && m->a - j <= 8;) {
@@ -1360,11 +1357,11 @@ static size_t paren_at(const sentence *s, size_t i)
 {
     size_t open[8], depth = 0;
     for (size_t k = s->p0; k < i && k < s->p1; k++) {
-        if (qz_tok_raw_is(s->t, k, "(") || qz_tok_raw_is(s->t, k, "（")) {
+        if (is_open(s, k)) {
             if (depth < 8)
                 open[depth] = k;
             depth++;
-        } else if ((qz_tok_raw_is(s->t, k, ")") || qz_tok_raw_is(s->t, k, "）")) && depth) {
+        } else if (is_close(s, k) && depth) {
             depth--;
         }
     }
@@ -2317,7 +2314,8 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         const mention *m = &s.m.v[k];
         if (m->kind == M_CLAIM && live(m)) {
             const qz_cpattern *p = pattern(rd->r, m->set, m->pat);
-            opens = p->subject.n || p->subject_implied || !context_holds(&s, m->set, m->pat, m->claim, m->a);
+            opens = p->subject.n || p->subject_implied ||
+                    !context_holds(&s, m->set, m->pat, m->claim, m->a);
         }
     }
     if (!subjects && opens)

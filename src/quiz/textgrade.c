@@ -28,7 +28,7 @@
  *   - nothing recognised, neither a key idea nor a misconception: review (the student
  *     grades it after reading the reference), except a keyword salad (terms listed,
  *     nothing stated) or the question said again, which are wrong. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* strcasestr */
 #include "quiz/rubric.h"
 
 #include <ctype.h>
@@ -44,15 +44,6 @@ void qz_result_self_assess(qz_result *r, qz_verdict v)
     r->self_assessed = 1;
     r->self_verdict = v;
     r->self_score = v == QZ_CORRECT ? 1 : v == QZ_PARTIAL ? 0.5 : 0;
-}
-
-static const char *strstr_ci(const char *s, const char *w)
-{
-    size_t l = strlen(w);
-    for (; *s; s++)
-        if (!strncasecmp(s, w, l))
-            return s;
-    return NULL;
 }
 
 static int blank(const char *s)
@@ -293,7 +284,7 @@ static int laughs(const char *s)
     for (size_t i = 0; w[i]; i++) {
         size_t l = strlen(w[i]);
         int word = (unsigned char)w[i][0] < 0x80 && !(w[i][0] >= '0' && w[i][0] <= '9');
-        for (const char *p = s; (p = strstr_ci(p, w[i])); p += l) {
+        for (const char *p = s; (p = strcasestr(p, w[i])); p += l) {
             /* a word of its own in English ("lol", not "lollipop"); "hahaha" is one */
             if (!word || ((p == s || !isalnum((unsigned char)p[-1])) &&
                           (!isalnum((unsigned char)p[l]) || !strncasecmp(p + l, "ha", 2))))
@@ -345,13 +336,12 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     }
     if (out->verdict == QZ_REVIEW && rd.restated && !rd.unsure)
         out->verdict = QZ_WRONG;   /* the question said again is no answer */
-    int joke = out->verdict == QZ_REVIEW && !rd.unsure && laughs(answer);
-    if (joke)
+    if (out->verdict == QZ_REVIEW && !rd.unsure && laughs(answer)) {
         out->verdict = QZ_WRONG;   /* "attention is all you need lol": no answer meant */
-    if (joke)
         fprintf(fb, qz_tr(lang, "Not right: the answer is a joke, not an answer to the question.\n"));
-    else
+    } else {
         fprintf(fb, "%s", headline(&t, &rd, out->verdict, lang));
+    }
     if (out->verdict == QZ_PARTIAL)   /* the other headlines say more than the verdict */
         out->body_at = qz_fb_pos(fb);
     if (out->verdict != QZ_REVIEW && !rd.gave_up)
