@@ -100,14 +100,16 @@ static int reads_back(const char *s, size_t len, const char *legacy, const char 
 }
 
 /* Characters that stand for what a scan or a terminal could not show: block elements
- * and shades (U+2580–U+259F). */
+ * and shades (U+2580–U+259F), the boxes a font shows for a missing glyph (□ ▯ ⍰) and
+ * the replacement character U+FFFD. */
 static size_t shades(const char *s, size_t len)
 {
     size_t k = 0;
     for (const uint8_t *p = (const uint8_t *)s, *e = p + len; p < e;) {
         ucs4_t c;
         int n = u8_mbtouc(&c, p, (size_t)(e - p));
-        k += c >= 0x2580 && c <= 0x259f;
+        k += (c >= 0x2580 && c <= 0x259f) || c == 0x25a1 || c == 0x25af || c == 0x2370 ||
+             c == 0xfffd;
         p += n > 0 ? n : 1;
     }
     return k;

@@ -5,7 +5,8 @@
 /* True when the UTF-8 answer s cannot be read by anyone: text written in UTF-8 and
  * decoded as Windows-1252 or GBK (CP936) (or Shift-JIS read as Windows-1252) before it was saved
  * again — "娉ㄦ剰鍔", "ï¼ˆâ€œ" — shown by at least three characters that read back;
- * two or more block or shade characters (U+2580–U+259F) where a scan could not be read;
+ * two or more block, shade or missing-glyph characters (U+2580–U+259F, □ ▯ ⍰, U+FFFD) where
+ * a scan or a font could not show the text;
  * or five or more short words of ASCII letters (no code, no formula), none of them the
  * field's and none of three letters or more in the system word list ("wqe rr nn atn kkj
  * xz"). Invalid UTF-8 is not judged here (false). */

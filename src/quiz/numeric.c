@@ -28,14 +28,27 @@ static int lost_digits(const char *s)
 {
     if (strstr(s, "▯") || strstr(s, "□") || strstr(s, "\xef\xbf\xbd"))
         return 1;
-    static const char *const dots[] = {"…", "..."};
-    for (size_t d = 0; d < 2; d++)
+    /* "0.?7", "0.#7", "0.‥", 下雨0.没: nothing readable right after the decimal point of a
+     * leading 0; "0.1?", "0.1#": one decimal, then a mark standing for the rest */
+    for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
+        if (p == s || p[-1] < '0' || p[-1] > '9')
+            continue;
+        int lead0 = p[-1] == '0' && (p - 1 == s || p[-2] < '0' || p[-2] > '9');
+        const char *q = p + 1;
+        if (lead0 && (*q == '?' || *q == '#' || *q == '_' || !strncmp(q, "‥", strlen("‥")) ||
+                      (unsigned char)*q >= 0xe3))
+            return 1;   /* 0xe3…: a CJK character right after "0." */
+        if (lead0 && *q >= '0' && *q <= '9' && (q[1] == '?' || q[1] == '#' || q[1] == '_'))
+            return 1;
+    }
+    static const char *const dots[] = {"…", "‥", "..."};
+    for (size_t d = 0; d < 3; d++)
         for (const char *p = strstr(s, dots[d]); p; p = strstr(p + 1, dots[d])) {
             size_t l = strlen(dots[d]), run = 0;
             while (p - run > s && p[-1 - (long)run] >= '0' && p[-1 - (long)run] <= '9')
                 run++;
             /* "0.…7", "0.1…": a decimal point right before, or one decimal written */
-            if (p > s && p[-1] == '.' && d == 0)
+            if (p > s && p[-1] == '.' && d < 2)
                 return 1;
             if (run == 1 && p - 1 > s && p[-2] == '.')
                 return 1;

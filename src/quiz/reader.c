@@ -66,7 +66,7 @@ static const struct {
     {"so", W_FLEX}, {"therefore", W_CONCL}, {"thus", W_CONCL}, {"hence", W_CONCL},
     {"finally", W_CONCL}, {"answer", W_ANSWER}, {"answers", W_ANSWER}, {"result", W_ANSWER},
     {"results", W_ANSWER}, {"final", W_ANSWER}, {"actually", W_RETRACT}, {"i mean", W_RETRACT},
-    {"correction", W_RETRACT}, {"sorry", W_RETRACT}, {"instead", W_RETRACT}, {"rather", W_RETRACT},
+    {"correction", W_RETRACT}, {"corrected", W_RETRACT}, {"sorry", W_RETRACT}, {"instead", W_RETRACT}, {"rather", W_RETRACT},
     {"no wait", W_DISOWN},
     {"所以", W_CONCL}, {"因此", W_CONCL}, {"因而", W_CONCL}, {"于是", W_CONCL}, {"故", W_CONCL},
     {"答案", W_ANSWER}, {"结果", W_ANSWER}, {"最终", W_ANSWER}, {"最后", W_ANSWER}, {"答", W_ANSWER},
@@ -101,7 +101,8 @@ static const struct {
     {"included", W_OBJECT}, {"left out", W_OBJECT}, {"leave out", W_OBJECT}, {"leaving out", W_OBJECT},
     {"omit", W_OBJECT}, {"omitted", W_OBJECT}, {"omitting", W_OBJECT}, {"exclude", W_OBJECT},
     {"excluded", W_OBJECT}, {"excluding", W_OBJECT}, {"count", W_OBJECT}, {"counted", W_OBJECT},
-    {"counting", W_OBJECT}, {"漏了", W_OBJECT}, {"漏掉", W_OBJECT}, {"忘了算", W_OBJECT},
+    {"counting", W_OBJECT}, {"forgot", W_OBJECT}, {"forgetting", W_OBJECT}, {"missed", W_OBJECT},
+    {"忘了", W_OBJECT}, {"忘记", W_OBJECT}, {"漏算", W_OBJECT}, {"漏了", W_OBJECT}, {"漏掉", W_OBJECT}, {"忘了算", W_OBJECT},
     {"忘记算", W_OBJECT}, {"没算", W_OBJECT}, {"算上了", W_OBJECT}, {"加上了", W_OBJECT},
     /* a turn: the values written trade places */
     {"the other way round", W_TURN}, {"other way round", W_TURN}, {"the other way around", W_TURN},

@@ -198,6 +198,21 @@ static int is_han(ucs4_t c)
            (c >= 0x20000 && c <= 0x3134f);
 }
 
+/* Does a correction word follow (spaces skipped): sorry, wait, oops, no, actually, i mean,
+ * scratch? (f: the folded text, n bytes) */
+static int correction_after(const unsigned char *f, size_t n)
+{
+    static const char *const w[] = {"sorry", "wait", "oops", "no,", "no ", "actually", "i mean",
+                                    "scratch", "correction", NULL};
+    size_t i = 0;
+    while (i < n && f[i] == ' ')
+        i++;
+    for (size_t k = 0; w[k]; k++)
+        if (n - i >= strlen(w[k]) && !strncasecmp((const char *)f + i, w[k], strlen(w[k])))
+            return 1;
+    return 0;
+}
+
 static int word_char(ucs4_t c)
 {
     if (c < 0x80)
@@ -261,6 +276,12 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
             push(t, "—", strlen("—"), "—", strlen("—"), QZ_TK_MARK);   /* -- and — end a clause */
             while (i < n && (f[i] == '-' || !strncmp((const char *)f + i, "—", strlen("—"))))
                 i += f[i] == '-' ? 1 : strlen("—");
+        } else if (c == '-' && i + 1 < n && f[i + 1] == ' ' && i > 0 && !isdigit(f[i - 1]) &&
+                   (f[i - 1] == ' ' || isalpha(f[i - 1])) && correction_after(f + i + 1, n - i - 1)) {
+            /* a dash before a correction ("from the encoder- sorry, …", "- wait no"): it
+             * ends the clause the correction takes back ("attention - const" stays one) */
+            push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
+            i += 1;
         } else if (c == '~' && i + 1 < n && (isalnum(f[i + 1]) || (f[i + 1] == ' ' && i + 2 < n &&
                                                                   isalnum(f[i + 2])))) {
             push(t, "≈", strlen("≈"), "~", 1, QZ_TK_MARK);   /* "~1", "~ n": about, as "≈ 1" */
