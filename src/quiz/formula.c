@@ -2,10 +2,12 @@
  * commuting scalar factors), the comparison with the canonical form, and the mistakes
  * named part by part for eq. 1. Reading is in formula_read.c and formula_parse.c.
  * See quiz/formula.h. */
+#define _GNU_SOURCE   /* strcasestr */
 #include "quiz/formula.h"
 #include "quiz/formula_impl.h"
 #include "quiz/textnorm.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,6 +424,37 @@ static int other_formula(const char *text, size_t end, const fpool *ps, int top)
     return other;
 }
 
+/* The product before a final V written element by element: ⊙ or ∘ or \odot, or a '*' in
+ * code whose matrix products are '@', or a '*' the words beside call elementwise
+ * (逐元素). Blanks that operator in s (same length, so offsets hold); 1 if found. */
+static int elementwise_v(char *s)
+{
+    static const char *const words[] = {"elementwise", "element-wise", "element wise",
+                                        "逐元素", "按元素", "hadamard", "pointwise", "point-wise",
+                                        "逐点", NULL};
+    int said = strchr(s, '@') != NULL;
+    for (size_t w = 0; words[w] && !said; w++)
+        said = strcasestr(s, words[w]) != NULL;
+    static const char *const ops[] = {"⊙", "∘", "\\odot", "*", NULL};
+    for (size_t o = 0; ops[o]; o++) {
+        if (!strcmp(ops[o], "*") && !said)
+            continue;
+        size_t l = strlen(ops[o]);
+        for (char *p = strstr(s, ops[o]); p; p = strstr(p + l, ops[o])) {
+            if (!strcmp(ops[o], "*") && (p[1] == '*' || (p > s && p[-1] == '*')))
+                continue;
+            const char *q = p + l;
+            while (*q == ' ')
+                q++;
+            if ((*q == 'V' || *q == 'v') && !(isalnum((unsigned char)q[1]) || q[1] == '_')) {
+                memset(p, ' ', l);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
                         at_error *err)
 {
@@ -439,6 +472,9 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
     /* Traditional characters read as Simplified (轉置 is 转置, 根號 is 根号, 不對 is 不对);
      * every character keeps its place, so the offsets below hold for the student's text */
     char *simplified = qz_simplified_same_offsets(student);
+    if (!simplified)
+        simplified = strdup(student);
+    int elementwise = simplified && elementwise_v(simplified);
     rc = fq_parse(simplified ? simplified : student, 0, &fs, err);
     if (rc == AT_EINVAL && fs.err_what) {
         d->unread = fs.err_what;
@@ -478,6 +514,8 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
         }
         if (fs.remarks & FQ_REMARK_AXIS)
             d->mistakes |= QZ_F_SOFTMAX_AXIS;
+        if (elementwise && !(d->mistakes & (QZ_F_V_MISSING | QZ_F_V_INSIDE | QZ_F_V_LEFT)))
+            d->mistakes = d->mistakes | QZ_F_V_ELEMENTWISE;
     }
     d->slips = slips_of(d->mistakes);
     d->fatal |= (d->mistakes & QZ_F_FATAL) != 0;
@@ -537,6 +575,8 @@ const char *qz_formula_mistake_text(unsigned bit, qz_lang lang)
         return qz_tr(lang, "V stands on the left: the weights come first, then V.");
     case QZ_F_SOFTMAX_AXIS:
         return qz_tr(lang, "The softmax runs over the wrong axis: each query's row (over the keys, the last axis) must sum to 1.");
+    case QZ_F_V_ELEMENTWISE:
+        return qz_tr(lang, "The weights multiply V element by element: they must multiply V as matrices, each output row a weighted sum of the rows of V.");
     default:
         return qz_tr(lang, "Something else in the formula is not part of attention (an extra matrix, a sum…).");
     }
