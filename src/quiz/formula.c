@@ -455,8 +455,8 @@ static int elementwise_v(char *s)
     return 0;
 }
 
-int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
-                        at_error *err)
+static int diagnose(const char *student, const char *canonical, qz_formula_diag *d,
+                    at_error *err)
 {
     fformula fs, fc;
     fpool ps = {0}, pc = {0};
@@ -528,6 +528,34 @@ out:
     fq_formula_free(&fs);
     fq_formula_free(&fc);
     free(simplified);
+    return rc;
+}
+
+int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
+                        at_error *err)
+{
+    int rc = diagnose(student, canonical, d, err);
+    if (rc == AT_ENOMEM || (!rc && !d->mistakes))
+        return rc;
+    /* not read, or not right as read: a formula in steps may be right as the one formula
+     * they make ("S = QKᵀ/√dₖ; A = softmax(S); out = AV", 先算…，再…，最后乘 V); the words
+     * then are its steps, not an explanation beside it */
+    char *steps = qz_formula_steps(student);
+    if (!steps)
+        return rc;
+    qz_formula_diag ds;
+    at_error es;
+    int rs = diagnose(steps, canonical, &ds, &es);
+    free(steps);
+    if (!rs && (rc || (!ds.fatal && (d->fatal || ds.slips < d->slips)))) {
+        *d = ds;
+        d->start = 0;
+        d->end = strlen(student);
+        d->explained = 0;
+        d->legend_start = d->legend_end = 0;
+        d->alternative = 0;
+        return AT_OK;
+    }
     return rc;
 }
 

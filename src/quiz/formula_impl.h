@@ -157,4 +157,10 @@ enum {
 int fq_parse(const char *answer, int whole, fformula *f, at_error *err);
 void fq_formula_free(fformula *f);
 
+/* A formula written in steps made one (formula_steps.c): "S = QKᵀ/√dₖ; A = softmax(S);
+ * out = AV" → "softmax((QKᵀ/√dₖ)) V" with its names replaced, or a chain in words (先算
+ * Q 乘 K 的转置，除以根号 d_k，过 softmax，最后乘 V) with each step applied to what came
+ * before. A malloc'd string, or NULL when s is not such a formula (or out of memory). */
+char *qz_formula_steps(const char *s);
+
 #endif

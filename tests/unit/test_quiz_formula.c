@@ -75,6 +75,26 @@ static void test_notation_latex(void **state)
                 "softmax\\left(\\frac{QK^T}{\\sqrt{d_k}}\\right.\\right)V");
 }
 
+/* A formula in steps reads as the one formula they make; a product with V element by
+ * element is its own slip. */
+static void test_formula_in_steps(void **state)
+{
+    (void)state;
+    const char *same[] = {
+        "先算 S=QKᵀ/√dₖ，再 A=softmax(S)（按行），输出 = AV",
+        "scores = Q @ K.T / math.sqrt(d_k); weights = softmax(scores, dim=-1); out = weights @ V",
+        "S = QK^T; A = softmax(S / sqrt(d_k)); output = A V",
+        "先算 Q 乘 K 的转置，除以根号 d_k，过 softmax（按行），最后乘 V。",
+    };
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        expect_formula(same[i], 0);
+    expect_formula("S = QK^T; A = softmax(S); output = A V", QZ_F_NO_SCALE);
+    expect_formula("softmax(QKᵀ/√dₖ) ⊙ V", QZ_F_V_ELEMENTWISE);
+    expect_formula("softmax(QK^T/sqrt(d_k)) * V (elementwise)", QZ_F_V_ELEMENTWISE);
+    expect_formula("softmax(Q @ K.T / math.sqrt(d_k)) * V", QZ_F_V_ELEMENTWISE);
+    expect_formula("softmax(QK^T/sqrt(d_k)) * V", 0);
+}
+
 static void test_notation_full_width(void **state)
 {
     EXPECT_SAME("softmax（QKᵀ／√dₖ）V", "softmax（Q＊Kᵀ／√ｄｋ）＊V", "ｓｏｆｔｍａｘ（ＱＫ＾Ｔ／ｓｑｒｔ（ｄ＿ｋ））Ｖ",
@@ -386,7 +406,6 @@ static void test_formula_wrong(void **state)
         {"softmax(VᵀQKᵀ/√d_k)", "takes in V"},
         {"softmax(QK^T/√d_k)V, and the softmax is applied to V, not to the scores.", "takes in V"},
         {"softmax(QK^T/√d_k)V, softmax is applied after multiplying by V", "takes in V"},
-        {"softmax(QKᵀ/√dₖ) ⊙ V", "not part of attention"},
         {"softmax(QKᵀ/√d_k)V，其中 softmax 作用在 V 上而不是分数上", "takes in V"},
         {"softmax(QKᵀ/√d_k) + V", "not part of attention"},
         {"softmax(Q + K) V", "not part of attention"},
@@ -712,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_notation_ascii),
         cmocka_unit_test(test_notation_latex),
         cmocka_unit_test(test_notation_full_width),
+        cmocka_unit_test(test_formula_in_steps),
         cmocka_unit_test(test_notation_code),
         cmocka_unit_test(test_notation_words),
         cmocka_unit_test(test_notation_steps_and_names),

@@ -1,0 +1,306 @@
+/* A formula written in steps, made one formula before it is read: named steps
+ * ("S = QKᵀ/√dₖ; A = softmax(S); out = AV", 先算 S=…，再 A=softmax(S)，输出 = AV) have
+ * their names replaced by what they stand for, and a chain of operations in words
+ * (先算 Q 乘 K 的转置，除以根号 d_k，过 softmax，最后乘 V; "take QKᵀ, divide by √d_k,
+ * softmax it, then multiply by V") applies each step to what came before. See
+ * quiz/formula_impl.h. */
+#define _GNU_SOURCE   /* strcasestr */
+#include "quiz/formula_impl.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STEPS 8
+#define MAX_EXPR 1024
+
+typedef struct {
+    char name[48];
+    char rhs[MAX_EXPR];
+} step;
+
+/* Words that open a step and mean nothing in the formula. */
+static const char *const openers[] = {
+    "先算", "先计算", "先求", "先", "再算", "再", "然后", "接着", "之后", "最后", "最终", "输出为",
+    "计算", "算", "令", "设", "得到", "所以", "then", "and then", "and", "first", "next", "finally",
+    "compute", "calculate", "let", "so", "take", NULL};
+
+static int starts_with(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    if (strncasecmp(s, w, n))
+        return 0;
+    /* an English word ends there; a Chinese one may run on */
+    return !isalpha((unsigned char)w[0]) || !isalnum((unsigned char)s[n]);
+}
+
+static void trim(char *s)
+{
+    size_t n = strlen(s), a = 0;
+    while (a < n && (isspace((unsigned char)s[a])))
+        a++;
+    while (n > a && isspace((unsigned char)s[n - 1]))
+        n--;
+    memmove(s, s + a, n - a);
+    s[n - a] = 0;
+}
+
+/* Drop the openers at the start of s (there may be two: "then finally"). */
+static void drop_openers(char *s)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        trim(s);
+        for (size_t k = 0; openers[k]; k++)
+            if (starts_with(s, openers[k])) {
+                memmove(s, s + strlen(openers[k]), strlen(s + strlen(openers[k])) + 1);
+                again = 1;
+                break;
+            }
+    }
+    trim(s);
+}
+
+/* Drop a remark in brackets at the end: "（按行）", "(row-wise)". Kept as a remark would
+ * be: only when it holds no formula symbol (Q, K, V). */
+static void drop_remark(char *s)
+{
+    size_t n = strlen(s);
+    const char *open = NULL;
+    if (n >= 3 && !strcmp(s + n - 3, "）"))
+        open = strstr(s, "（");
+    else if (n && s[n - 1] == ')') {
+        for (const char *p = s + n - 1; p >= s; p--)
+            if (*p == '(') {
+                open = p;
+                break;
+            }
+        if (open && open > s && (isalnum((unsigned char)open[-1]) || open[-1] == '_'))
+            open = NULL;   /* softmax(S): a call, not a remark */
+    }
+    if (!open)
+        return;
+    for (const char *p = open; *p; p++)
+        if (*p == 'Q' || *p == 'K' || *p == 'V')
+            return;
+    s[open - s] = 0;
+    trim(s);
+}
+
+/* The name of a step: an identifier of up to 16 ASCII characters or up to 4 Chinese
+ * characters, not Q, K or V. */
+static int step_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (!n || n > 16)
+        return 0;
+    if ((unsigned char)s[0] >= 0xe0)
+        return n <= 12;
+    if (!isalpha((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '\'')
+            return 0;
+    return !(n == 1 && (s[0] == 'Q' || s[0] == 'K' || s[0] == 'V' || s[0] == 'q' ||
+                        s[0] == 'k' || s[0] == 'v'));
+}
+
+/* Does name stand at s[i] as a name of its own? A single letter may stand next to
+ * another matrix ("AV"), not inside a word. */
+static int name_at(const char *s, size_t i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(s + i, name, n))
+        return 0;
+    if ((unsigned char)name[0] >= 0xe0)
+        return 1;
+    unsigned char b = i ? (unsigned char)s[i - 1] : ' ', a = (unsigned char)s[i + n];
+    if (b == '_' || b == '\\' || b == '.' || a == '_' || isdigit(a) || isdigit(b))
+        return 0;
+    if (n == 1)
+        return !islower(b) && !islower(a);
+    return !isalnum(b) && !isalnum(a);
+}
+
+/* Replace every name of steps[0 .. upto) in expr by its right side in brackets.
+ * 1 if something was replaced; 0 too when the result would not fit. */
+static int substitute(char *expr, const step *st, size_t upto)
+{
+    int any = 0;
+    for (size_t k = upto; k-- > 0;) {
+        char out[MAX_EXPR];
+        size_t o = 0, len = strlen(expr);
+        for (size_t i = 0; i < len;) {
+            if (name_at(expr, i, st[k].name)) {
+                int w = snprintf(out + o, sizeof out - o, "(%s)", st[k].rhs);
+                if (w < 0 || (size_t)w >= sizeof out - o)
+                    return any;
+                o += (size_t)w;
+                i += strlen(st[k].name);
+                any = 1;
+            } else {
+                if (o + 1 >= sizeof out)
+                    return any;
+                out[o++] = expr[i++];
+            }
+        }
+        out[o] = 0;
+        memcpy(expr, out, o + 1);
+    }
+    return any;
+}
+
+/* Cut s into steps at ',' '，' ';' '；' '。' and line ends outside brackets. */
+static size_t cut(const char *s, char seg[][MAX_EXPR], size_t max)
+{
+    size_t n = 0, o = 0;
+    int depth = 0;
+    for (const char *p = s;; p++) {
+        int end = !*p;
+        size_t skip = 0;
+        if (!end && depth == 0) {
+            if (*p == ',' || *p == ';' || *p == '\n')
+                skip = 1;
+            else if (!strncmp(p, "，", 3) || !strncmp(p, "；", 3) || !strncmp(p, "。", 3))
+                skip = 3;
+            else if (*p == '.' && (p[1] == ' ' || !p[1]) && (p == s || !isdigit((unsigned char)p[-1])))
+                skip = 1;
+        }
+        if (end || skip) {
+            if (n < max) {
+                seg[n][o] = 0;
+                trim(seg[n]);
+                if (seg[n][0])
+                    n++;
+            }
+            o = 0;
+            if (end)
+                break;
+            p += skip - 1;
+            continue;
+        }
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if ((*p == ')' || *p == ']') && depth > 0)
+            depth--;
+        if (n < max && o + 1 < MAX_EXPR)
+            seg[n][o++] = *p;
+    }
+    return n;
+}
+
+/* Named steps: two or more "name = …", a later one using an earlier name. */
+static char *named_steps(char seg[][MAX_EXPR], size_t n)
+{
+    step st[MAX_STEPS];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < MAX_STEPS; i++) {
+        char *s = seg[i];
+        drop_openers(s);
+        char *eq = strchr(s, '=');
+        if (!eq || eq[1] == '=' || (eq > s && (eq[-1] == '<' || eq[-1] == '>' || eq[-1] == '!')))
+            continue;
+        *eq = 0;
+        char lhs[64];
+        snprintf(lhs, sizeof lhs, "%s", s);
+        trim(lhs);
+        drop_openers(lhs);
+        *eq = '=';
+        if (!step_name(lhs))
+            continue;
+        snprintf(st[k].name, sizeof st[k].name, "%s", lhs);
+        snprintf(st[k].rhs, sizeof st[k].rhs, "%s", eq + 1);
+        trim(st[k].rhs);
+        drop_remark(st[k].rhs);
+        if (st[k].rhs[0])
+            k++;
+    }
+    if (k < 2)
+        return NULL;
+    char expr[MAX_EXPR];
+    memcpy(expr, st[k - 1].rhs, sizeof expr);
+    int used = 0;
+    for (int pass = 0; pass < MAX_STEPS && substitute(expr, st, k - 1); pass++)
+        used = 1;
+    return used ? strdup(expr) : NULL;
+}
+
+/* A chain in words: the first step an expression, each next one an operation on what
+ * came before. */
+static char *chain_steps(char seg[][MAX_EXPR], size_t n)
+{
+    static const char *const softmax_w[] = {"过 softmax", "过softmax", "做 softmax", "做softmax",
+                                            "取 softmax", "经过 softmax", "再 softmax", "softmax 一下",
+                                            "softmax it", "apply softmax", "apply a softmax",
+                                            "take the softmax", "take softmax", "softmax", NULL};
+    static const char *const div_w[] = {"除以", "divide by", "divided by", "scale by 1/",
+                                        "divide it by", NULL};
+    static const char *const v_w[] = {"乘以 v", "乘 v", "乘上 v", "和 v 相乘", "与 v 相乘",
+                                      "multiply by v", "multiply it by v", "multiply with v",
+                                      "times v", "weighted sum of the v", "weighted sum of v",
+                                      "weighted sum of the values", "加权求和 v", "对 v 加权求和",
+                                      "对 v 加权", NULL};
+    if (n < 3)
+        return NULL;
+    char expr[MAX_EXPR];
+    drop_openers(seg[0]);
+    if (!strchr(seg[0], 'Q') && !strchr(seg[0], 'q'))
+        return NULL;
+    snprintf(expr, sizeof expr, "%s", seg[0]);
+    /* "the dot products of the queries with the keys (Q times K transposed)": the
+     * symbols in brackets say it again */
+    char *open = strrchr(expr, '('), *close = open ? strchr(open, ')') : NULL;
+    if (open && close && open > expr && open[-1] == ' ' && memchr(open, 'Q', (size_t)(close - open)) &&
+        memchr(open, 'K', (size_t)(close - open))) {
+        *close = 0;
+        memmove(expr, open + 1, strlen(open + 1) + 1);
+    }
+    int ops = 0, soft = 0, v = 0;
+    for (size_t i = 1; i < n; i++) {
+        char *s = seg[i];
+        drop_openers(s);
+        drop_remark(s);
+        char next[2 * MAX_EXPR + 32];
+        int done = 0;
+        for (size_t k = 0; div_w[k] && !done; k++)
+            if (starts_with(s, div_w[k])) {
+                snprintf(next, sizeof next, "(%s) / (%s)", expr, s + strlen(div_w[k]));
+                done = 1;
+            }
+        for (size_t k = 0; softmax_w[k] && !done; k++)
+            if (!strcasecmp(s, softmax_w[k]) ||
+                (starts_with(s, softmax_w[k]) && strlen(s) - strlen(softmax_w[k]) < 24 &&
+                 !strchr(s + strlen(softmax_w[k]), 'V'))) {
+                snprintf(next, sizeof next, "softmax(%s)", expr);
+                done = soft = 1;
+            }
+        for (size_t k = 0; v_w[k] && !done; k++)
+            if (strcasestr(s, v_w[k])) {
+                snprintf(next, sizeof next, "(%s) V", expr);
+                done = v = 1;
+            }
+        if (!done || strlen(next) >= sizeof expr)
+            return NULL;   /* a step not read: the chain is not a formula */
+        memcpy(expr, next, strlen(next) + 1);
+        ops++;
+    }
+    return ops >= 2 && soft && v ? strdup(expr) : NULL;
+}
+
+char *qz_formula_steps(const char *s)
+{
+    if (!s || strlen(s) >= 2 * MAX_EXPR)
+        return NULL;
+    char (*seg)[MAX_EXPR] = malloc(12 * sizeof *seg);
+    if (!seg)
+        return NULL;
+    size_t n = cut(s, seg, 12);
+    char *r = named_steps(seg, n);
+    if (!r) {
+        n = cut(s, seg, 12);
+        r = chain_steps(seg, n);
+    }
+    free(seg);
+    return r;
+}
