@@ -888,6 +888,23 @@ static int aside_of(const sentence *s, size_t from, size_t a)
     return 1;
 }
 
+/* The group a bracket holding token a follows right after ("RNN (sequential chain)"),
+ * or -1: the bracket is still open at a, and the token before it ends a group. */
+static long paren_subject(const sentence *s, size_t a)
+{
+    for (size_t j = a; j-- > s->s0;) {
+        if (is_close(s, j))
+            return -1;
+        if (is_open(s, j)) {
+            for (size_t r = 0; r < s->n_runs; r++)
+                if (s->run_end[r] == (long)j && s->run_first[r] != s->run_end[r] && !s->run_foil[r])
+                    return (long)r;
+            return -1;
+        }
+    }
+    return -1;
+}
+
 /* The owner of every claim, in token order (a forward claim takes its group; claims
  * found at one place share it). */
 static void owners(sentence *s, long *owner)
@@ -938,6 +955,9 @@ static void owners(sentence *s, long *owner)
                 o = run_before(s, m->a, 0);
                 if (o >= 0 && s->run_first[o] == s->run_end[o])
                     o = -1;   /* "So the decoder looks …": not said of the carried group */
+            } else if (fwd && (o = paren_subject(s, m->a)) >= 0) {
+                /* "O(n) for RNN (sequential chain) and O(1) for attention": a claim in
+                 * brackets right after a group is said of that group */
             } else if (fwd) {
                 /* the group after is taken when it is this claim's subject ("够了，不用
                  * Decoder": 够 does not take Decoder); a claim of the same statement may
