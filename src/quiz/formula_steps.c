@@ -16,7 +16,7 @@
 #define MAX_EXPR 1024
 
 typedef struct {
-    char name[48];
+    char name[64];
     char rhs[MAX_EXPR];
 } step;
 
