@@ -578,6 +578,14 @@ static size_t ordinal_at(const char *p)
     return 0;
 }
 
+/* Does a Chinese character (a token's name) follow the spaces at p? */
+static int after_spaces_han(const char *p)
+{
+    while (*p == ' ')
+        p++;
+    return (unsigned char)*p >= 0xe3 && (unsigned char)*p <= 0xe9;
+}
+
 int qz_lex(qz_lexer *lx)
 {
     const char *p = lx->text;
@@ -622,6 +630,10 @@ int qz_lex(qz_lexer *lx)
                    !t->space_before && isdigit((unsigned char)p[1])) {
             t->kind = T_OP;   /* "512x512" */
             t->op = '*';
+            len = 1;
+        } else if (*p == '/' && t->space_before && p[1] == ' ' && after_spaces_han(p + 1)) {
+            t->kind = T_SEP;   /* "下雨 0.14 / 没 0.17": nothing divides by a word's name */
+            t->op = ',';
             len = 1;
         } else if (*p == '/' && lx->slash_sep && t->space_before && (p[1] == ' ' || p[1] == '~')) {
             t->kind = T_SEP;   /* "0.14 / 0.17": a list, when read as one */
