@@ -199,7 +199,9 @@ out:
 
 int qz_rounding_slip(const qz_numctx *c, size_t j, const double *given, const int *dec)
 {
-    if (c->decimals < 0 || dec[j] < 0 || dec[j] > c->decimals)
+    /* a whole number ("0 0") is no rounding of a weight asked to decimals: it says the
+     * weight is nothing (or all) */
+    if (c->decimals < 0 || dec[j] < 0 || dec[j] > c->decimals || (dec[j] == 0 && c->decimals > 0))
         return 0;
     double p = pow(10.0, dec[j]);
     double trunc_v = trunc(c->want[j] * p) / p, round_v = round(c->want[j] * p) / p;
