@@ -424,6 +424,25 @@ static int other_formula(const char *text, size_t end, const fpool *ps, int top)
     return other;
 }
 
+/* Hedges said beside a formula ("… i think", "I guess it's …", 我觉得): blanked in s
+ * (same length, so offsets hold); the formula is graded as written. */
+static void blank_hedges(char *s)
+{
+    static const char *const w[] = {"i think", "i guess", "i believe", "i reckon", "i'm not sure",
+                                    "im not sure", "not sure", "if i remember correctly",
+                                    "if i remember right", "iirc", "probably", "maybe", "perhaps",
+                                    NULL};
+    for (size_t k = 0; w[k]; k++) {
+        size_t l = strlen(w[k]);
+        for (char *p = strcasestr(s, w[k]); p; p = strcasestr(p + 1, w[k])) {
+            if ((p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+                isalnum((unsigned char)p[l]) || p[l] == '_')
+                continue;
+            memset(p, ' ', l);
+        }
+    }
+}
+
 /* The product before a final V written element by element: ⊙ or ∘ or \odot, or a '*' in
  * code whose matrix products are '@', or a '*' the words beside call elementwise
  * (逐元素). Blanks that operator in s (same length, so offsets hold); 1 if found. */
@@ -474,6 +493,8 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
     char *simplified = qz_simplified_same_offsets(student);
     if (!simplified)
         simplified = strdup(student);
+    if (simplified)
+        blank_hedges(simplified);
     int elementwise = simplified && elementwise_v(simplified);
     rc = fq_parse(simplified ? simplified : student, 0, &fs, err);
     if (rc == AT_EINVAL && fs.err_what) {
