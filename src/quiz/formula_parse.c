@@ -434,18 +434,22 @@ static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
         start = i == a ? b : i + 1;
         if (from >= a && from < b)
             continue;   /* the formula itself */
-        int softmax = 0, verb = 0, neg = 0, column = 0;
+        int softmax = 0, verb = 0, neg = 0, column = 0, row = 0;
         for (size_t j = from; j < to; j++) {
             const ftoken *t = &T->t[j];
             softmax |= role_of(t) == R_SOFTMAX;
             neg |= negating(t);
             verb |= softmax && applying(t);
             column |= column_word(T, j);
+            /* "對每一列（每個 query）": 列 is a row in Taiwan; the query named says which */
+            row |= (t->kind == F_VAR && t->var == V_Q && each_before(T, j)) || fq_name_is(t, "row") ||
+                   fq_name_is(t, "rows") || han_has(t, "每一行") || han_has(t, "按行") ||
+                   han_has(t, "逐行");
             softmax |= t->kind == F_FILLER && t->var == 2;   /* "按列归一化" says it alone */
             if (softmax && verb && !neg && t->kind == F_VAR && t->var == V_V)
                 r |= FQ_REMARK_ON_V;
         }
-        if (softmax && column && !neg)
+        if (softmax && column && !row && !neg)
             r |= FQ_REMARK_AXIS;
         if (i == a)
             i = b - 1;
