@@ -280,7 +280,8 @@ void qz_print_stated_wrongly(const qz_result *r, FILE *fb)
 static int laughs(const char *s)
 {
     static const char *const w[] = {"lol", "lmao", "rofl", "haha", "hehe", "jk", "xd", "哈哈",
-                                    "嘿嘿", "嘻嘻", "233", "😂", "🤣", "😆", "😜", NULL};
+                                    "嘿嘿", "嘻嘻", "233", "😂", "🤣", "😆", "😜", "😄", "😁", "😅",
+                                    "😹", "🙃", "😏", "😛", "😝", NULL};
     for (size_t i = 0; w[i]; i++) {
         size_t l = strlen(w[i]);
         int word = (unsigned char)w[i][0] < 0x80 && !(w[i][0] >= '0' && w[i][0] <= '9');
