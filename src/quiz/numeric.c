@@ -38,8 +38,9 @@ static int lost_digits(const char *s)
         if (lead0 && (*q == '?' || *q == '#' || *q == '_' || !strncmp(q, "‥", strlen("‥")) ||
                       (unsigned char)*q >= 0xe3))
             return 1;   /* 0xe3…: a CJK character right after "0." */
-        if (lead0 && *q >= '0' && *q <= '9' && (q[1] == '?' || q[1] == '#' || q[1] == '_'))
-            return 1;
+        if (lead0 && *q >= '0' && *q <= '9' &&
+            (q[1] == '?' || q[1] == '#' || q[1] == '_' || !strncmp(q + 1, "几", strlen("几"))))
+            return 1;   /* "0.1?", "0.1几": the second decimal left out */
     }
     static const char *const dots[] = {"…", "‥", "..."};
     for (size_t d = 0; d < 3; d++)
@@ -740,8 +741,8 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     const char *unreadable =
         control_chars(answer) ? qz_tr(lang, "The answer holds control characters (a terminal's escape codes?): "
                                             "type the numbers again.")
-        : lost_digits(answer) ? qz_tr(lang, "Some digits cannot be read (a box ▯ or an ellipsis … inside a "
-                                            "number).")
+        : lost_digits(answer) ? qz_tr(lang, "Some digits cannot be read (a box ▯, an ellipsis …, or a ? or "
+                                            "# where a digit should be).")
                               : NULL;
     if (unreadable) {
         fclose(notes_f);
