@@ -241,7 +241,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
                                       "times v", "weighted sum of the v", "weighted sum of v",
                                       "weighted sum of the values", "加权求和 v", "对 v 加权求和",
                                       "对 v 加权", NULL};
-    if (n < 3)
+    if (n < 2)
         return NULL;
     char expr[MAX_EXPR];
     drop_openers(seg[0]);
@@ -257,6 +257,21 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
         memmove(expr, open + 1, strlen(open + 1) + 1);
     }
     int ops = 0, soft = 0, v = 0;
+    /* "apply softmax to each row of QKᵀ/√dₖ, then multiply by V": the first step holds
+     * the softmax */
+    static const char *const softmax_of[] = {"apply softmax to each row of", "apply softmax to",
+                                             "apply a softmax to", "take the softmax of",
+                                             "softmax of", "softmax over each row of",
+                                             "row-wise softmax of", NULL};
+    for (size_t k = 0; softmax_of[k] && !soft; k++)
+        if (starts_with(expr, softmax_of[k])) {
+            char inner[MAX_EXPR];
+            snprintf(inner, sizeof inner, "%s", expr + strlen(softmax_of[k]));
+            trim(inner);
+            snprintf(expr, sizeof expr, "softmax(%.1000s)", inner);
+            soft = 1;
+            ops++;
+        }
     for (size_t i = 1; i < n; i++) {
         char *s = seg[i];
         drop_openers(s);

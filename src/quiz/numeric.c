@@ -24,7 +24,23 @@ static void list_asked(FILE *fb, const qz_numctx *c)
 
 /* Digits that did not come through: a box or a replacement character (▯ □ U+FFFD), or
  * an ellipsis inside a number ("0.…7", "1…7") or after its first decimal ("0.1…"). */
+static int lost_digits_in(const char *s);
+
+/* Lost digits in what the answer ends with: after its last correction ("0.1? 0.17 -
+ * sorry, 0.14 0.17" keeps only what follows "sorry"). */
 static int lost_digits(const char *s)
+{
+    static const char *const w[] = {"sorry", "corrected", "correction", "wait", "oops", "actually",
+                                    "更正", "改成", "改为", "不对", "应该是", NULL};
+    const char *tail = s;
+    for (size_t k = 0; w[k]; k++)
+        for (const char *p = strcasestr(s, w[k]); p; p = strcasestr(p + 1, w[k]))
+            if (p + strlen(w[k]) > tail)
+                tail = p + strlen(w[k]);
+    return lost_digits_in(tail);
+}
+
+static int lost_digits_in(const char *s)
 {
     if (strstr(s, "▯") || strstr(s, "□") || strstr(s, "\xef\xbf\xbd"))
         return 1;

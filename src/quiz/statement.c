@@ -909,6 +909,10 @@ static long paren_subject(const sentence *s, size_t a)
         if (is_close(s, j))
             return -1;
         if (is_open(s, j)) {
+            /* "RNN (unlike attention, which is O(1))": the bracket names its own */
+            for (size_t k = 0; k < s->m.n; k++)
+                if (live(&s->m.v[k]) && s->m.v[k].kind == M_SUBJ && s->m.v[k].a > j && s->m.v[k].a < a)
+                    return -1;
             for (size_t r = 0; r < s->n_runs; r++)
                 if (s->run_end[r] == (long)j && s->run_first[r] != s->run_end[r] && !s->run_foil[r])
                     return (long)r;
@@ -966,8 +970,12 @@ static void owners(sentence *s, long *owner)
             int fwd = clause_forward(s, m->a);
             if (s->first_content == m->a && !fwd) {
                 o = run_before(s, m->a, 0);
-                if (o >= 0 && s->run_first[o] == s->run_end[o])
-                    o = -1;   /* "So the decoder looks …": not said of the carried group */
+                /* "So the decoder looks …": not said of the carried group; but ", which
+                 * only attends to itself" is said of what "which" stands for */
+                int relative = m->a > s->s0 && (qz_tok_raw_is(s->t, m->a - 1, "which") ||
+                                                qz_tok_raw_is(s->t, m->a - 1, "who"));
+                if (o >= 0 && s->run_first[o] == s->run_end[o] && !relative)
+                    o = -1;
             } else if (fwd && (o = paren_subject(s, m->a)) >= 0) {
                 /* "O(n) for RNN (sequential chain) and O(1) for attention": a claim in
                  * brackets right after a group is said of that group */

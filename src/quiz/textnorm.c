@@ -202,8 +202,8 @@ static int is_han(ucs4_t c)
  * scratch? (f: the folded text, n bytes) */
 static int correction_after(const unsigned char *f, size_t n)
 {
-    static const char *const w[] = {"sorry", "wait", "oops", "no,", "no ", "actually", "i mean",
-                                    "scratch", "correction", NULL};
+    static const char *const w[] = {"sorry", "wait", "oops", "no,", "no wait", "no sorry", "no no",
+                                    "actually", "i mean", "scratch", "correction", NULL};
     size_t i = 0;
     while (i < n && f[i] == ' ')
         i++;
