@@ -579,19 +579,6 @@ static void choose_order(sentence *s)
     s->forward = 0;
     if (!first || first->kind != M_CLAIM || carried)
         return;
-    /* "Encoder is enough, …": a word that is a subject as well as a claim, a claim right
-     * after it, is the subject of that claim */
-    int subject_too = 0, claim_next = 0;
-    for (size_t k = 0; k < s->m.n; k++) {
-        const mention *m = &s->m.v[k];
-        if (!live(m))
-            continue;
-        subject_too |= m->kind == M_SUBJ && !m->foil && !m->object && m->a == first->a &&
-                       m->b == first->b;
-        claim_next |= m->kind == M_CLAIM && m->a == first->b;
-    }
-    if (subject_too && claim_next)
-        return;
     size_t clause = s->s0;   /* "我理解是这样的，decoder 那边…": a clause before says nothing */
     for (size_t j = s->s0; j < first->a; j++)
         if (s->t->t[j].kind == QZ_TK_MARK && (qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "、")))
