@@ -154,7 +154,12 @@ int ce_formula(ce_ev *ev, const char *answer, ce_val *out)
         return 1;   /* no formula: the caller keeps what Python said */
     }
     ev->at = -1;
-    rc = fx(ev, &f, f.root, (f.remarks & FQ_REMARK_AXIS) != 0, out);
+    /* an elementwise product with V (⊙, or '*' beside '@') is read as a product for
+     * naming the slip; it computes no attention */
+    if (f.remarks & FQ_REMARK_ELEMENTWISE)
+        rc = ce_unread(ev, "part of this formula cannot be computed") ? -1 : 0;
+    else
+        rc = fx(ev, &f, f.root, (f.remarks & FQ_REMARK_AXIS) != 0, out);
     fq_formula_free(&f);
     return rc;
 }

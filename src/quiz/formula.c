@@ -4,6 +4,7 @@
  * See quiz/formula.h. */
 #define _GNU_SOURCE   /* strcasestr */
 #include "quiz/formula.h"
+#include "quiz/compiled.h"   /* qz_lex_hedge */
 #include "quiz/formula_impl.h"
 #include "quiz/textnorm.h"
 
@@ -424,54 +425,22 @@ static int other_formula(const char *text, size_t end, const fpool *ps, int top)
     return other;
 }
 
-/* Hedges said beside a formula ("… i think", "I guess it's …", 我觉得): blanked in s
- * (same length, so offsets hold); the formula is graded as written. */
+/* Hedges said beside a formula ("… i think", "I guess it's …"): the English ones of
+ * the lexicon's hedges (quiz/lexicon.c) blanked in s (same length, so offsets hold); the
+ * formula is graded as written. Chinese ones stay: 应该 also opens a correction. */
 static void blank_hedges(char *s)
 {
-    static const char *const w[] = {"i think", "i guess", "i believe", "i reckon", "i'm not sure",
-                                    "im not sure", "not sure", "if i remember correctly",
-                                    "if i remember right", "iirc", "probably", "maybe", "perhaps",
-                                    NULL};
-    for (size_t k = 0; w[k]; k++) {
-        size_t l = strlen(w[k]);
-        for (char *p = strcasestr(s, w[k]); p; p = strcasestr(p + 1, w[k])) {
+    for (const char *const *w = qz_lex_hedge; *w; w++) {
+        size_t l = strlen(*w);
+        if ((unsigned char)(*w)[0] >= 0x80)
+            continue;
+        for (char *p = strcasestr(s, *w); p; p = strcasestr(p + 1, *w)) {
             if ((p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
                 isalnum((unsigned char)p[l]) || p[l] == '_')
                 continue;
             memset(p, ' ', l);
         }
     }
-}
-
-/* The product before a final V written element by element: ⊙ or ∘ or \odot, or a '*' in
- * code whose matrix products are '@', or a '*' the words beside call elementwise
- * (逐元素). Blanks that operator in s (same length, so offsets hold); 1 if found. */
-static int elementwise_v(char *s)
-{
-    static const char *const words[] = {"elementwise", "element-wise", "element wise",
-                                        "逐元素", "按元素", "hadamard", "pointwise", "point-wise",
-                                        "逐点", NULL};
-    int said = strchr(s, '@') != NULL;
-    for (size_t w = 0; words[w] && !said; w++)
-        said = strcasestr(s, words[w]) != NULL;
-    static const char *const ops[] = {"⊙", "∘", "\\odot", "*", NULL};
-    for (size_t o = 0; ops[o]; o++) {
-        if (!strcmp(ops[o], "*") && !said)
-            continue;
-        size_t l = strlen(ops[o]);
-        for (char *p = strstr(s, ops[o]); p; p = strstr(p + l, ops[o])) {
-            if (!strcmp(ops[o], "*") && (p[1] == '*' || (p > s && p[-1] == '*')))
-                continue;
-            const char *q = p + l;
-            while (*q == ' ')
-                q++;
-            if ((*q == 'V' || *q == 'v') && !(isalnum((unsigned char)q[1]) || q[1] == '_')) {
-                memset(p, ' ', l);
-                return 1;
-            }
-        }
-    }
-    return 0;
 }
 
 static int diagnose(const char *student, const char *canonical, qz_formula_diag *d,
@@ -495,7 +464,6 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
         simplified = strdup(student);
     if (simplified)
         blank_hedges(simplified);
-    int elementwise = simplified && elementwise_v(simplified);
     rc = fq_parse(simplified ? simplified : student, 0, &fs, err);
     if (rc == AT_EINVAL && fs.err_what) {
         d->unread = fs.err_what;
@@ -535,7 +503,8 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
         }
         if (fs.remarks & FQ_REMARK_AXIS)
             d->mistakes |= QZ_F_SOFTMAX_AXIS;
-        if (elementwise && !(d->mistakes & (QZ_F_V_MISSING | QZ_F_V_INSIDE | QZ_F_V_LEFT)))
+        if ((fs.remarks & FQ_REMARK_ELEMENTWISE) &&
+            !(d->mistakes & (QZ_F_V_MISSING | QZ_F_V_INSIDE | QZ_F_V_LEFT)))
             d->mistakes = d->mistakes | QZ_F_V_ELEMENTWISE;
     }
     d->slips = slips_of(d->mistakes);

@@ -69,6 +69,8 @@ typedef struct ftokens {
     ftoken *t;          /* [n + 1], the last one F_END */
     size_t n;
     char *text;
+    int elementwise;    /* the product before a final V was written element by element:
+                         * read as a product, named as FQ_REMARK_ELEMENTWISE */
 } ftokens;
 
 /* Normalise and tokenise a whole answer (any length). Returns AT_OK, AT_ENOMEM. */
@@ -147,6 +149,9 @@ typedef struct fformula {
 enum {
     FQ_REMARK_ON_V = 1,     /* "the softmax is applied to V" */
     FQ_REMARK_AXIS = 2,     /* softmax over the columns / dim 0 */
+    FQ_REMARK_ELEMENTWISE = 4, /* V multiplied element by element (⊙, ∘, \odot, or a '*'
+                                * in code whose matrix products are '@' or that the words
+                                * call elementwise) */
 };
 
 /* Read the formula of an answer into a tree. whole = 1 reads the whole text as one

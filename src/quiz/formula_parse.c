@@ -1366,8 +1366,10 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         return n ? AT_OK : at_error_set(err, AT_EINVAL, "the answer is empty: write the formula");
     }
     size_t v_tail = whole ? 0 : v_after_words(&T, a, b);
+    if (T.elementwise)
+        f->remarks |= FQ_REMARK_ELEMENTWISE;
     if (!whole) {
-        f->remarks = find_remarks(&T, a, b);
+        f->remarks |= find_remarks(&T, a, b);
         f->has_legend = find_legend(&T, a, b, &f->legend_start, &f->legend_end);
     }
     f->start = (size_t)T.t[a].at;

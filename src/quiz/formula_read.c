@@ -3,6 +3,7 @@
  * words, 跟号 for 根号; Unicode operators, LaTeX delimiters, sizing and font commands) and a tokeniser that knows the words of English and Chinese that
  * stand for operators ("times", "over", 乘以, 除以, 根号, 的转置). Every token keeps
  * the bytes of the original answer it came from. See quiz/formula_impl.h. */
+#define _GNU_SOURCE   /* strcasestr */
 #include "quiz/formula_impl.h"
 
 #include <ctype.h>
@@ -19,6 +20,7 @@ typedef struct nbuf {
     char *s;
     long *at, *end;     /* per byte of s: the original bytes it came from */
     size_t n, cap;
+    int elementwise;    /* an elementwise product before V was read as a product */
 } nbuf;
 
 static void put(nbuf *b, const char *s, size_t len, long at, long end)
@@ -107,9 +109,6 @@ static int dropped_command(const char *name, size_t len, int *transparent_group)
 
 #define MAX_BRACES 64
 
-/* The answer with full-width forms in ASCII, math delimiters ($, \[ \], \( \)) and
- * sizing commands gone, and font wrappers (\text{softmax}, \mathbf{Q}, d_{k}) without
- * their braces. */
 /* Is V (or v) the next thing after s[i] (spaces passed), a name of its own? */
 static int v_next(const unsigned char *s, size_t i, size_t len)
 {
@@ -119,8 +118,27 @@ static int v_next(const unsigned char *s, size_t i, size_t len)
            (i + 1 >= len || !(isalnum(s[i + 1]) || s[i + 1] == '_'));
 }
 
+/* Does the answer say its '*' is elementwise: code whose matrix products are '@', or
+ * the word (逐元素, Hadamard)? */
+static int says_elementwise(const char *answer)
+{
+    static const char *const w[] = {"elementwise", "element-wise", "element wise", "逐元素",
+                                    "按元素", "hadamard", "pointwise", "point-wise", "逐点", NULL};
+    if (strchr(answer, '@'))
+        return 1;
+    for (size_t k = 0; w[k]; k++)
+        if (strcasestr(answer, w[k]))
+            return 1;
+    return 0;
+}
+
+/* The answer with full-width forms in ASCII, math delimiters ($, \[ \], \( \)) and
+ * sizing commands gone, and font wrappers (\text{softmax}, \mathbf{Q}, d_{k}) without
+ * their braces. An elementwise product right before V (⊙, ∘, \odot, or a '*' that
+ * says_elementwise) is read as a product and flagged in b->elementwise. */
 static int normalise_text(const char *answer, nbuf *b)
 {
+    int star_elementwise = says_elementwise(answer);
     size_t len = strlen(answer);
     b->cap = 3 * len + 16;
     b->s = malloc(b->cap);
@@ -144,6 +162,12 @@ static int normalise_text(const char *answer, nbuf *b)
                 continue;
             }
             uint32_t c = utf8_next(s + i, &n);
+            if ((c == 0x2299 || c == 0x2218) && v_next(s, i + n, len)) {   /* ⊙ V, ∘ V */
+                put(b, " ", 1, at, at + (long)n);
+                b->elementwise = 1;
+                i += n;
+                continue;
+            }
             char one[2];
             const char *as = unicode_as(c, one);
             if (as)
@@ -154,12 +178,21 @@ static int normalise_text(const char *answer, nbuf *b)
             continue;
         }
         char c = (char)s[i];
-        /* in code that writes the matrix product with @, a single * before V multiplies
-         * element by element ("softmax(Q @ K.T / …) * V"): it is no matrix product */
-        if (c == '*' && strchr(answer, '@') && (i + 1 >= len || s[i + 1] != '*') &&
+        /* in code that writes the matrix product with @, or beside words that call it
+         * elementwise, a single * before V multiplies element by element
+         * ("softmax(Q @ K.T / …) * V"); so does \odot before V */
+        if (c == '*' && star_elementwise && (i + 1 >= len || s[i + 1] != '*') &&
             (i == 0 || s[i - 1] != '*') && v_next(s, i + 1, len)) {
-            put(b, "\\odot ", 6, at, at + 1);
+            put(b, " ", 1, at, at + 1);
+            b->elementwise = 1;
             i++;
+            continue;
+        }
+        if (c == '\\' && !strncmp((const char *)s + i, "\\odot", 5) && !isalpha(s[i + 5]) &&
+            v_next(s, i + 5, len)) {
+            put(b, " ", 1, at, at + 5);
+            b->elementwise = 1;
+            i += 5;
             continue;
         }
         if (c == '\\' && i + 1 < len && isalpha(s[i + 1])) {
@@ -981,6 +1014,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
         e->at = e->end = (long)strlen(answer ? answer : "");
         e->text = b.s + b.n;
         out->text = b.s;
+        out->elementwise = b.elementwise;
         b.s = NULL;
         resolve_products(out);
         resolve_verbs(out);

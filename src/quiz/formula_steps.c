@@ -204,8 +204,7 @@ static char *named_steps(char seg[][MAX_EXPR], size_t n)
         *eq = 0;
         char lhs[64];
         snprintf(lhs, sizeof lhs, "%s", s);
-        trim(lhs);
-        drop_openers(lhs);
+        drop_openers(lhs);   /* trims too */
         *eq = '=';
         if (!step_name(lhs))
             continue;
@@ -256,7 +255,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
         *close = 0;
         memmove(expr, open + 1, strlen(open + 1) + 1);
     }
-    int ops = 0, soft = 0, v = 0;
+    int soft = 0, v = 0;
     /* "apply softmax to each row of QKᵀ/√dₖ, then multiply by V": the first step holds
      * the softmax */
     static const char *const softmax_of[] = {"apply softmax to each row of", "apply softmax to",
@@ -270,7 +269,6 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
             trim(inner);
             snprintf(expr, sizeof expr, "softmax(%.1000s)", inner);
             soft = 1;
-            ops++;
         }
     for (size_t i = 1; i < n; i++) {
         char *s = seg[i];
@@ -298,9 +296,8 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
         if (!done || strlen(next) >= sizeof expr)
             return NULL;   /* a step not read: the chain is not a formula */
         memcpy(expr, next, strlen(next) + 1);
-        ops++;
     }
-    return ops >= 2 && soft && v ? strdup(expr) : NULL;
+    return soft && v ? strdup(expr) : NULL;   /* both make two operations at least */
 }
 
 char *qz_formula_steps(const char *s)
@@ -313,7 +310,7 @@ char *qz_formula_steps(const char *s)
     size_t n = cut(s, seg, 12);
     char *r = named_steps(seg, n);
     if (!r) {
-        n = cut(s, seg, 12);
+        n = cut(s, seg, 12);   /* named_steps rewrote the steps */
         r = chain_steps(seg, n);
     }
     free(seg);

@@ -233,7 +233,9 @@ const char *const qz_lex_question[] = {"what", "why", "how", "where", "which", "
                                        "would", "will", "did", "什么", "为什么", "怎么", "如何", "哪",
                                        "哪里", "哪儿", "为何", "是否", NULL};
 const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "i guess",
-                                    "i believe", "possibly", "might", "not sure", "可能", "也许",
+                                    "i believe", "possibly", "might", "i'm not sure", "not sure",
+                                    "i reckon", "iirc", "if i remember correctly",
+                                    "if i remember right", "可能", "也许",
                                     "好像", "大概", "应该", "吧", "我觉得", "我猜", "或许", "估计",
                                     NULL};
 

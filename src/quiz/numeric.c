@@ -22,30 +22,15 @@ static void list_asked(FILE *fb, const qz_numctx *c)
                 c->names[j] ? c->names[j] : "?");
 }
 
-/* Digits that did not come through: a box or a replacement character (▯ □ U+FFFD), or
- * an ellipsis inside a number ("0.…7", "1…7") or after its first decimal ("0.1…"). */
-static int lost_digits_in(const char *s);
-
-/* Lost digits in what the answer ends with: after its last correction ("0.1? 0.17 -
- * sorry, 0.14 0.17" keeps only what follows "sorry"). */
-static int lost_digits(const char *s)
-{
-    static const char *const w[] = {"sorry", "corrected", "correction", "wait", "oops", "actually",
-                                    "更正", "改成", "改为", "不对", "应该是", NULL};
-    const char *tail = s;
-    for (size_t k = 0; w[k]; k++)
-        for (const char *p = strcasestr(s, w[k]); p; p = strcasestr(p + 1, w[k]))
-            if (p + strlen(w[k]) > tail)
-                tail = p + strlen(w[k]);
-    return lost_digits_in(tail);
-}
-
+/* Digits that did not come through: a box or a replacement character (▯ □ U+FFFD); an
+ * ellipsis inside a number ("0.…7", "1…7", "0.‥") or after its first decimal ("0.1…");
+ * a mark where a digit should be ("0.?7", "0.#7", "0.1?", "0.1几", 下雨0.没). */
 static int lost_digits_in(const char *s)
 {
     if (strstr(s, "▯") || strstr(s, "□") || strstr(s, "\xef\xbf\xbd"))
         return 1;
-    /* "0.?7", "0.#7", "0.‥", 下雨0.没: nothing readable right after the decimal point of a
-     * leading 0; "0.1?", "0.1#": one decimal, then a mark standing for the rest */
+    /* a leading 0's decimal point with nothing readable after it, or one decimal and
+     * then a mark standing for the rest */
     for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
         if (p == s || p[-1] < '0' || p[-1] > '9')
             continue;
@@ -73,6 +58,20 @@ static int lost_digits_in(const char *s)
                 return 1;   /* "1…7" */
         }
     return 0;
+}
+
+/* Lost digits in what the answer ends with: after its last correction ("0.1? 0.17 -
+ * sorry, 0.14 0.17" keeps only what follows "sorry"). */
+static int lost_digits(const char *s)
+{
+    const char *tail = s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        size_t l = qz_correction_word_at(s + i, n - i);
+        if (l)
+            tail = s + i + l;
+    }
+    return lost_digits_in(tail);
 }
 
 /* Control characters (a terminal's escape codes pasted or sent): what is around them

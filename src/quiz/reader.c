@@ -119,8 +119,7 @@ static const struct {
     {"denominator", W_OTHER}, {"normaliser", W_OTHER}, {"normalizer", W_OTHER}, {"exps", W_OTHER},
     {"exponentials", W_OTHER}, {"分母", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER},
     {"among", W_OTHER}, {"指数", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER}, {"e^s", W_OTHER},
-    {"σe^s", W_SUM}, {"σe^x", W_SUM}, {"σ e^s", W_SUM}, {"σ e^x", W_SUM}, {"σexp", W_SUM},
-    {"σ exp", W_SUM},
+    {"σe^s", W_SUM}, {"σe^x", W_SUM}, {"σexp", W_SUM},
     /* words of the working that say nothing of the values */
     {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER},
     /* words that hold a token's character without naming it */

@@ -198,19 +198,24 @@ static int is_han(ucs4_t c)
            (c >= 0x20000 && c <= 0x3134f);
 }
 
-/* Does a correction word follow (spaces skipped): sorry, wait, oops, no, actually, i mean,
- * scratch? (f: the folded text, n bytes) */
-static int correction_after(const unsigned char *f, size_t n)
+size_t qz_correction_word_at(const char *s, size_t n)
 {
     static const char *const w[] = {"sorry", "wait", "oops", "no,", "no wait", "no sorry", "no no",
-                                    "actually", "i mean", "scratch", "correction", NULL};
+                                    "actually", "i mean", "scratch", "correction", "corrected",
+                                    "更正", "改成", "改为", "不对", "应该是", NULL};
+    for (size_t k = 0; w[k]; k++)
+        if (n >= strlen(w[k]) && !strncasecmp(s, w[k], strlen(w[k])))
+            return strlen(w[k]);
+    return 0;
+}
+
+/* Does a correction word follow (spaces skipped)? (f: the folded text, n bytes) */
+static int correction_after(const unsigned char *f, size_t n)
+{
     size_t i = 0;
     while (i < n && f[i] == ' ')
         i++;
-    for (size_t k = 0; w[k]; k++)
-        if (n - i >= strlen(w[k]) && !strncasecmp((const char *)f + i, w[k], strlen(w[k])))
-            return 1;
-    return 0;
+    return qz_correction_word_at((const char *)f + i, n - i) > 0;
 }
 
 static int word_char(ucs4_t c)

@@ -98,4 +98,10 @@ int qz_tok_is(const qz_text *t, size_t i, const char *w);
 /* Does the raw (unstemmed) word of token i equal w? */
 int qz_tok_raw_is(const qz_text *t, size_t i, const char *w);
 
+/* The length of a word that opens a student's correction at s (n bytes readable, any
+ * case): sorry, wait, oops, "no,", actually, i mean, scratch, corrected, 更正, 不对,
+ * 应该是 …; 0 if none. The dash before one ends a clause (tokenizing); a number
+ * reader looks for lost digits only after the last one. */
+size_t qz_correction_word_at(const char *s, size_t n);
+
 #endif
