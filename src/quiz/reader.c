@@ -627,6 +627,12 @@ static void pair_respectively(reader *r)
             else if (c != IT_SEP && c != IT_LINK && c != IT_PREFIX && c != IT_WORD)
                 break;
         }
+        /* "要算下雨和没的权重，答案是 0.14 0.17": a concluding word between the labels
+         * and the values leads to them (one that takes back does not) */
+        while (a == IT_LABEL && n1 >= 2 && j < r->n &&
+               (r->it[j].kind == IT_SEP || r->it[j].kind == IT_LINK || r->it[j].kind == IT_WORD ||
+                (r->it[j].kind == IT_CONCL && !r->it[j].retract && !r->it[j].disown)))
+            j++;
         if (n1 < 2 || j >= r->n || r->it[j].kind != b)
             continue;
         for (; j < r->n && n2 < QZ_MAX_VALUES; j++) {
@@ -848,7 +854,14 @@ static void mark_values(reader *r, int before)
             out->retracted = it->retract;
             disown |= it->disown;
             break;
-        case IT_WORD: other = 0; break;   /* "sum 9.75; weights 0.14 0.17" */
+        case IT_WORD:
+            other = 0;   /* "sum 9.75; weights 0.14 0.17" */
+            /* "rains 0.14, I 0.13, didn't 0.17": in a list of pairs, a word of its own
+             * before a value names another token; that value is not rains' next step */
+            if (k >= 2 && r->it[k - 1].kind == IT_SEP && r->it[k - 2].kind == IT_VALUE && k + 1 < r->n &&
+                r->it[k + 1].kind == IT_VALUE && (k + 2 >= r->n || r->it[k + 2].kind == IT_SEP))
+                cur = -1;
+            break;
         case IT_SEP:
             fresh = 0;
             if (it->op != ',')

@@ -403,6 +403,34 @@ static int is_glue(const sentence *s, size_t from, size_t to)
     return 1;
 }
 
+static int claimish(const mention *m);
+
+/* "RNN 得一步步传 hidden state，自注意力是直接连过去的": a group that ends a clause
+ * whose claim came before it, a comma, and a subject whose own claim follows are two
+ * statements, not one group of subjects. */
+static int clause_ends_with(const sentence *s, long run, const mention *next)
+{
+    size_t a = (size_t)s->run_first[run], b = (size_t)s->run_end[run];
+    int comma = 0;
+    for (size_t i = b; i < next->a; i++)
+        comma |= qz_tok_is(s->t, i, ",") || qz_tok_is(s->t, i, "，");
+    if (!comma)
+        return 0;
+    size_t c0 = s->s0;
+    for (size_t i = s->s0; i < a; i++)
+        if (s->t->t[i].kind == QZ_TK_MARK)
+            c0 = i + 1;
+    int before = 0, after = 0;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (!claimish(x))
+            continue;
+        before |= x->a >= c0 && x->b <= a;
+        after |= x->a >= next->b && (x->a < s->s1);
+    }
+    return before && after;
+}
+
 /* Subjects next to each other (only glue between) form one group. */
 static int group_subjects(sentence *s)
 {
@@ -438,7 +466,8 @@ static int group_subjects(sentence *s)
             /* a foil makes a group of its own */
             int joins = cur >= 0 && cur != carried && s->run_foil[cur] == m->foil &&
                         ((long)m->a <= s->run_end[cur] ||
-                         (!m->foil && is_glue(s, (size_t)s->run_end[cur], m->a)));
+                         (!m->foil && is_glue(s, (size_t)s->run_end[cur], m->a) &&
+                          !clause_ends_with(s, cur, m)));
             if (!joins) {
                 cur = (long)s->n_runs++;
                 s->run_first[cur] = (long)m->a;
@@ -453,7 +482,6 @@ static int group_subjects(sentence *s)
     return 0;
 }
 
-static int claimish(const mention *m);
 static int subject_at(const sentence *s, const mention *m);
 
 /* Is token a in the clause after "instead of", "rather than", 而不是 (no mark between,
@@ -562,8 +590,12 @@ static int claimish(const mention *m)
     return (m->kind == M_CLAIM || m->kind == M_DIR) && live(m);
 }
 
+static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at);
+
 /* Forward when the sentence starts with a claim, said of no pronoun, no object (把) and
- * nothing carried. */
+ * nothing carried. A claim whose `with` or `unless` fails there is no claim: "The encoder
+ * is enough, the decoder …" opens with the subject "encoder", not with the claim
+ * "encoder" that only "(1) encoder" makes. */
 static void choose_order(sentence *s)
 {
     const mention *first = NULL;
@@ -572,6 +604,8 @@ static void choose_order(sentence *s)
         const mention *m = &s->m.v[k];
         carried |= m->virt;
         if (!live(m) || (m->kind != M_CLAIM && !(m->kind == M_SUBJ && !m->foil && !m->object)))
+            continue;
+        if (m->kind == M_CLAIM && !context_holds(s, m->set, m->pat, m->claim, m->a))
             continue;
         if (!first || m->a < first->a || (m->a == first->a && m->kind == M_CLAIM))
             first = m;
@@ -696,7 +730,6 @@ static long run_after(const sentence *s, size_t b)
     return -1;
 }
 
-static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at);
 
 /* Do the claims found where x is and those found where of is share a pattern? */
 static int same_statement(const sentence *s, const mention *x, const mention *of)
