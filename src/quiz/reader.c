@@ -83,7 +83,9 @@ static const struct {
     {"重新算", W_RETRACT}, {"重新计算", W_RETRACT}, {"再算一遍", W_RETRACT}, {"改正", W_RETRACT},
     /* the values rounded: a link between two values, else the values after it answer */
     {"to two decimals", W_FLEX}, {"to two decimal places", W_FLEX}, {"two decimals", W_FLEX},
-    {"to three decimals", W_FLEX}, {"保留", W_FLEX}, {"两位小数", W_FILLER}, {"两位", W_FILLER},
+    {"to three decimals", W_FLEX}, {"保留", W_FLEX}, {"截断", W_FLEX}, {"截取", W_FLEX},
+    {"舍去", W_FLEX}, {"去尾", W_FLEX}, {"truncated", W_FLEX}, {"truncating", W_FLEX},
+    {"truncate", W_FLEX}, {"cut off", W_FLEX}, {"chopped", W_FLEX}, {"两位小数", W_FILLER}, {"两位", W_FILLER},
     {"三位小数", W_FILLER}, {"三位", W_FILLER}, {"位小数", W_FILLER},
     /* the values before are taken back: "…, but that's not softmax", 这是错的 */
     {"wrong", W_RETRACT}, {"mistake", W_RETRACT}, {"not softmax", W_RETRACT},
@@ -715,6 +717,11 @@ static void pair_nearest(reader *r, int before)
             end_before |= r->it[j].kind == IT_SEP && r->it[j].op && strchr(".;!?", r->it[j].op);
         }
         for (size_t j = k + 1; j < nv && j < r->n; j++) {
+            /* "didn't -> e^0.5/9.75 = 0.17": an arrow right after a label maps it */
+            if (j == k + 1 && r->it[j].kind == IT_CONCL && r->it[j].flex && !r->it[j].retract) {
+                link_after = 1;
+                continue;
+            }
             seps_after += r->it[j].kind == IT_SEP || r->it[j].kind == IT_CONCL;
             link_after |= r->it[j].kind == IT_LINK;
             concl_after |= r->it[j].kind == IT_CONCL && !r->it[j].answer;

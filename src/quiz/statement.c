@@ -236,6 +236,23 @@ static int origin_before(const sentence *s, size_t a)
     return 0;
 }
 
+/* A word of ability right at token b: "the decoder can …", "解码器能 …", 可以, 就能. */
+static int modal_after(const sentence *s, size_t b)
+{
+    static const char *const en[] = {"can", "could", "will", "would", "may", "might", "gets",
+                                      "get", "is able", "are able", NULL};
+    static const char *const zh[] = {"能够", "可以", "就能", "才能", "能", NULL};
+    if (b >= s->s1)
+        return 0;
+    for (size_t i = 0; en[i]; i++)
+        if (qz_tok_raw_is(s->t, b, en[i]))
+            return 1;
+    for (size_t i = 0; zh[i]; i++)
+        if (qz_han_at(s->t, b, zh[i]))
+            return 1;
+    return 0;
+}
+
 /* "目标端每个位置对源端所有位置算权重", "each decoder position scores all encoder
  * positions": a side (quiz/compiled.h: qz_lex_side) named with its positions is who acts
  * or what is acted on, not where Q, K or V come from ("K、V 来自编码器每个位置的输出" is):
@@ -994,7 +1011,9 @@ static void owners(sentence *s, long *owner)
                  * only attends to itself" is said of what "which" stands for */
                 int relative = m->a > s->s0 && (qz_tok_raw_is(s->t, m->a - 1, "which") ||
                                                 qz_tok_raw_is(s->t, m->a - 1, "who"));
-                if (o >= 0 && s->run_first[o] == s->run_end[o] && !relative)
+                /* (a claim that is no side, "所以远距离跟近距离一样是直连的", is said of it) */
+                if (o >= 0 && s->run_first[o] == s->run_end[o] && !relative &&
+                    (m->kind != M_CLAIM || qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a))
                     o = -1;
             } else if (fwd && (o = paren_subject(s, m->a)) >= 0) {
                 /* "O(n) for RNN (sequential chain) and O(1) for attention": a claim in
@@ -1045,6 +1064,11 @@ static void owners(sentence *s, long *owner)
              * comes from */
             if (o >= 0 && m->kind == M_CLAIM && s->run_first[o] == s->run_end[o] &&
                 qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a && !origin_before(s, m->a))
+                o = -1;
+            /* "(K for matching, V for content) -> the decoder can condition …": a side
+             * followed by "can", 能 acts in a statement of its own */
+            if (o >= 0 && m->kind == M_CLAIM && qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a &&
+                !origin_before(s, m->a) && modal_after(s, m->b))
                 o = -1;
             /* "It lets the decoder look at the encoder", "作用是让目标句关注源句": what is
              * looked at is not where the subject comes from; "one the encoder, the other

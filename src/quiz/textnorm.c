@@ -653,13 +653,36 @@ void qz_vocab_free(qz_vocab *v)
 
 /* ---- the whole pass */
 
-/* Curly apostrophes as straight ones (NFKC keeps them). malloc'd. */
+/* The number of a circled or parenthesised numeral (①, ⑴, ⒈, ❶, ➀; 1 to 20), or 0. */
+static int circled(ucs4_t c)
+{
+    if (c >= 0x2460 && c <= 0x2473)
+        return (int)(c - 0x2460) + 1;
+    if (c >= 0x2474 && c <= 0x2487)
+        return (int)(c - 0x2474) + 1;
+    if (c >= 0x2488 && c <= 0x249b)
+        return (int)(c - 0x2488) + 1;
+    if (c >= 0x2776 && c <= 0x277f)
+        return (int)(c - 0x2776) + 1;
+    if (c >= 0x2780 && c <= 0x2789)
+        return (int)(c - 0x2780) + 1;
+    return 0;
+}
+
+/* Curly apostrophes as straight ones (NFKC keeps them); a circled numeral as "(2) ", a
+ * part's number apart from what follows ("②CLS": NFKC would glue "2cls"). malloc'd. */
 static char *straight_quotes(const char *s)
 {
     size_t n = strlen(s), o = 0;
-    char *out = malloc(n + 1);
+    char *out = malloc(2 * n + 1);
     for (size_t i = 0; out && i < n;) {
-        if (!strncmp(s + i, "\xe2\x80\x99", 3) || !strncmp(s + i, "\xe2\x80\x98", 3)) {
+        ucs4_t c = 0;
+        int l = (unsigned char)s[i] >= 0x80 ? u8_mbtouc(&c, (const uint8_t *)s + i, n - i) : 1;
+        int num = l == 3 ? circled(c) : 0;
+        if (num) {
+            o += (size_t)sprintf(out + o, "(%d) ", num);   /* at most 5 bytes for 3 */
+            i += 3;
+        } else if (!strncmp(s + i, "\xe2\x80\x99", 3) || !strncmp(s + i, "\xe2\x80\x98", 3)) {
             out[o++] = '\'';
             i += 3;
         } else {
