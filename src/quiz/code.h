@@ -12,12 +12,19 @@
  *   statements  name = expr, a, b = expr, x[index] = expr, x += expr (and -= *= /= @=),
  *               return expr, an expression alone, import / from … import (torch, torch.nn,
  *               torch.nn.functional, math, numpy, einops), for name in expr: … (its body on
- *               the same line, or the indented lines below it), pass
- *   expressions numbers (1, 0.5, -1e9), strings ('…', "…", and the curly quotes a Chinese
- *               input method types), None, True, False, + - * / // % ** @, unary - + ~ not,
- *               == != < <= > >=, & | and or, calls with positional, keyword and *starred
- *               arguments, attributes, x[i], x[:, i], x[..., :n], x[:, None], x[bool mask],
- *               tuples, lists, [e for v in xs if c] and (e for v in xs)
+ *               the same line, or the indented lines below it), pass,
+ *               def name(parameters) [-> annotation]: … (its body as a for's; on one line
+ *               it ends after its return; annotations, a docstring, defaults, *args and
+ *               **kwargs read; a call runs it with names of its own, as Python does; a
+ *               function never called is the answer, run on the question's tensors: each
+ *               parameter gets the setup's value of its name, else the first three Q, K,
+ *               V in order, else its default)
+ *   expressions numbers (1, 0.5, -1e9), strings ('…', "…", """…""" over lines, and the
+ *               curly quotes a Chinese input method types), None, True, False,
+ *               + - * / // % ** @, unary - + ~ not, == != < <= > >=, & | and or, calls
+ *               with positional, keyword and *starred arguments, attributes, x[i],
+ *               x[:, i], x[..., :n], x[:, None], x[bool mask], tuples, lists,
+ *               [e for v in xs if c] and (e for v in xs)
  *   tensors     up to QZ_CODE_MAX_DIMS axes, float (computed in double), bool and integer,
  *               broadcasting as PyTorch does; the functions and methods of code_lib.c
  *               (torch.*, F.*, nn.Softmax, nn.Identity, math.*, np.*, einops.rearrange,
@@ -33,12 +40,14 @@
  * Leniencies (what Python would refuse, read as the student means it): torch, F, nn,
  * math, np and einops need no import; a bare softmax(x) runs over the last axis, sqrt,
  * exp and rearrange need no module, inf and ∞ are float('inf'); a line's indentation is
- * ignored outside a for.
- * What is not read (def, lambda, if and while statements, classes, try, indexing with a
- * list or an integer tensor) makes the answer unreadable, with the construct and its
- * place named; so does a name the setup does not define or a function the evaluator does
- * not know (named, never judged as wrong). Where PyTorch versions differ, the evaluator
- * follows 2.1 and later (masked_fill takes a bool mask only).
+ * ignored outside a for and a def; a name a function reads before it assigns it is the
+ * name outside it.
+ * What is not read (lambda, if and while statements, classes, a def inside a def, a
+ * function that calls itself, try, indexing with a list or an integer tensor) makes the
+ * answer unreadable, with the construct and its place named; so does a name the setup
+ * does not define or a function the evaluator does not know (named, never judged as
+ * wrong). Where PyTorch versions differ, the evaluator follows 2.1 and later
+ * (masked_fill takes a bool mask only).
  *
  * Limits: a tensor of at most QZ_CODE_MAX_NUMEL numbers, QZ_CODE_MAX_STEPS operations a
  * run (a loop counts each time round), expressions nested QZ_CODE_MAX_DEPTH deep, code of
@@ -114,8 +123,11 @@ void qz_code_env_free(qz_code_env *env);
 
 /* Run code in a copy of env (env itself is not changed). The result is the tensor bound
  * to `result` when the code assigns that name (result may be NULL); else what a `return`
- * or the last expression statement gives; else the last tensor assigned. An answer that
- * is no Python is read as a formula (see above) when the formula reader can read it.
+ * or the last expression statement gives; else the last tensor assigned; else what the
+ * last call of a function of the answer's returned (print(attn(Q, K, V))). A function
+ * defined and never called, with nothing after it that gives a value, is run as above.
+ * An answer that is no Python is read as a formula (see above) when the formula reader
+ * can read it.
  * out is filled in every case (free with qz_code_outcome_free). Returns AT_OK (out says
  * what happened) or AT_ENOMEM. */
 int qz_code_run(const qz_code_env *env, const char *code, const char *result, qz_lang lang,

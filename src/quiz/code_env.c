@@ -344,7 +344,8 @@ static ce_val *bound_by_code(ce_ev *ev, const char *name)
     return NULL;
 }
 
-/* The run's result: `result` if the code bound it, else a return, else the last value. */
+/* The run's result: `result` if the code bound it, else a return, else the last value,
+ * else what the last call of the answer's own function returned. */
 static int result_of(ce_ev *ev, const char *result, ce_val *out)
 {
     ce_val *r = bound_by_code(ev, result);
@@ -360,7 +361,24 @@ static int result_of(ce_ev *ev, const char *result, ce_val *out)
         *out = ev->last;
         return 1;
     }
+    if (ev->has_last_call && ev->last_call.kind != CV_NONE) {
+        *out = ev->last_call;
+        return 1;
+    }
     return 0;
+}
+
+/* A function the answer defines and never calls, with nothing after it that gives a
+ * value: the answer is what it returns on the question's tensors (a student pastes the
+ * function alone). */
+static void run_uncalled(ce_ev *ev, const char *result)
+{
+    ce_val v;
+    if (ev->status != QZ_CODE_RAN || !ev->uncalled || ev->returned || ev->has_last ||
+        bound_by_code(ev, result) || ce_call_uncalled(ev, ev->uncalled, &v))
+        return;
+    ev->last = v;
+    ev->has_last = 1;
 }
 
 /* The run's stop reason into out, filtered for a terminal (engine/visible.h). */
@@ -415,8 +433,11 @@ static int formula_may_read(const ce_ev *ev, const char *code)
     if (ev->status != QZ_CODE_UNREADABLE)
         return 0;
     /* the formula reader passes over masked_fill's arguments and where(): what it would
-     * compute is not what the code says */
-    return !strstr(code, "masked_fill") && !strstr(code, "where") && !strstr(code, "[");
+     * compute is not what the code says; a def is Python that this reader read and
+     * refused (a def inside a def, a call of itself), which the formula reader would
+     * take apart */
+    return !strstr(code, "masked_fill") && !strstr(code, "where") && !strstr(code, "[") &&
+           !strstr(code, "def ");
 }
 
 int qz_code_run(const qz_code_env *env, const char *code, const char *result, qz_lang lang,
@@ -432,8 +453,8 @@ int qz_code_run(const qz_code_env *env, const char *code, const char *result, qz
         goto out;
     }
     ce_program p;
-    if (!ce_read(&ev, code, &p))
-        ce_run_program(&ev, &p);
+    if (!ce_read(&ev, code, &p) && !ce_run_program(&ev, &p))
+        run_uncalled(&ev, result);
     if (formula_may_read(&ev, code)) {
         /* math notation: softmax(QK^T/sqrt(d_k) + M) V */
         ce_arena farena = {0};

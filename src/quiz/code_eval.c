@@ -21,11 +21,11 @@ ce_val *ce_lookup(ce_ev *ev, const char *name)
 
 int ce_bind(ce_ev *ev, const char *name, const ce_val *v)
 {
-    ce_val *old = ce_lookup(ev, name);
-    if (old) {
-        *old = *v;
-        return 0;
-    }
+    for (int i = ev->n_names - 1; i >= ev->frame; i--)
+        if (!strcmp(ev->names[i].name, name)) {
+            ev->names[i].val = *v;
+            return 0;
+        }
     if (ev->n_names == ev->cap_names) {
         int cap = ev->cap_names ? 2 * ev->cap_names : 32;
         ce_binding *b = ce_alloc(ev->arena, (size_t)cap * sizeof *b);
@@ -116,6 +116,7 @@ static const char *kind_name(const ce_val *v)
     case CV_FUNC: return "function";
     case CV_MODULE: return "module";
     case CV_DTYPE: return "dtype";
+    case CV_DEF: return "function";
     }
     return "?";
 }
@@ -339,6 +340,8 @@ static int eval_comp(ce_ev *ev, const ce_node *n, ce_val *out)
     return 0;
 }
 
+static int call_def(ce_ev *ev, const ce_stmt *def, ce_args *a, ce_val *out);
+
 static int eval_call(ce_ev *ev, const ce_node *n, ce_val *out)
 {
     ce_val fn;
@@ -383,6 +386,8 @@ static int eval_call(ce_ev *ev, const ce_node *n, ce_val *out)
     ev->at = n->at;
     if (ce_tick(ev))
         return -1;
+    if (fn.kind == CV_DEF)
+        return call_def(ev, fn.def, &a, out);
     if (fn.kind != CV_FUNC)
         return ce_raise(ev, "'%s' object is not callable", kind_name(&fn));
     return ce_lib_call(ev, &fn, &a, out);
@@ -652,10 +657,11 @@ int ce_eval(ce_ev *ev, const ce_node *n, ce_val *out)
 /* ---- statements */
 
 /* A tensor assigned to a name: kept as it is now (a later in-place change does not reach
- * it), to tell an answer that stops early. */
+ * it), to tell an answer that stops early. A function's own names are not the answer's
+ * steps: they are gone when it returns. */
 static void record_step(ce_ev *ev, const char *name, const ce_val *v)
 {
-    if (v->kind != CV_TENSOR || ev->n_steps_v >= 64)
+    if (v->kind != CV_TENSOR || ev->n_steps_v >= 64 || ev->n_calls)
         return;
     if (!ev->steps_v && (!(ev->steps_v = ce_alloc(ev->arena, 64 * sizeof *ev->steps_v)) ||
                          !(ev->steps_name = ce_alloc(ev->arena, 64 * sizeof *ev->steps_name))))
@@ -743,6 +749,12 @@ static int run_stmt(ce_ev *ev, const ce_stmt *s)
     switch (s->kind) {
     case S_PASS: return 0;
     case S_IMPORT: return run_import(ev, s);
+    case S_DEF:
+        /* what came before is not the answer now: the function is, when nothing after
+         * it gives a value (a call) */
+        ev->uncalled = s;
+        ev->has_last = 0;
+        return ce_bind(ev, s->from, &(ce_val){.kind = CV_DEF, .def = s});
     case S_EXPR:
         if (ce_eval(ev, s->value, &v))
             return -1;
@@ -817,6 +829,152 @@ static int run_stmts(ce_ev *ev, ce_stmt **s, int n)
         if (run_stmt(ev, s[i]))
             return -1;
     return 0;
+}
+
+/* ---- the answer's own functions */
+
+/* The argument for parameter k of def: positional, by keyword, or the default; *given
+ * 0 when there is none. */
+static int param_value(ce_ev *ev, const ce_stmt *def, int k, const ce_args *a, ce_val *v, int *given)
+{
+    *given = 1;
+    for (int i = 0; i < a->n_kw; i++)
+        if (!strcmp(a->kw_names[i], def->names[k])) {
+            if (k < a->n_pos)
+                return ce_raise(ev, "%s() got two values for the argument '%s'", def->from, def->names[k]);
+            *v = a->kw[i];
+            return 0;
+        }
+    if (k < a->n_pos) {
+        *v = a->pos[k];
+        return 0;
+    }
+    if (def->defaults[k])   /* evaluated at the call, not once at the def: the same here */
+        return ce_eval(ev, def->defaults[k], v);
+    *given = 0;
+    return 0;
+}
+
+/* Every argument has a parameter (or *args, **kwargs to go to). */
+static int args_fit(ce_ev *ev, const ce_stmt *def, const ce_args *a)
+{
+    if (a->n_pos > def->n_names && !def->rest_args)
+        return ce_raise(ev, "%s() takes %d arguments but %d were given", def->from, def->n_names, a->n_pos);
+    for (int i = 0; i < a->n_kw && !def->rest_kw; i++) {
+        int k = 0;
+        while (k < def->n_names && strcmp(def->names[k], a->kw_names[i]))
+            k++;
+        if (k == def->n_names)
+            return ce_raise(ev, "%s() got an unexpected keyword argument '%s'", def->from, a->kw_names[i]);
+    }
+    return 0;
+}
+
+/* The parameters bound as the call's own names (from ev->frame on): the arguments, the
+ * extra positional ones as the tuple *args, **kwargs as None (a dict is not read). */
+static int bind_params(ce_ev *ev, const ce_stmt *def, const ce_args *a)
+{
+    ce_val *vals = ce_alloc(ev->arena, (size_t)(def->n_names + 1) * sizeof *vals);
+    if (!vals)
+        return ce_nomem(ev);
+    for (int k = 0; k < def->n_names; k++) {
+        int given;
+        if (param_value(ev, def, k, a, &vals[k], &given))
+            return -1;
+        if (!given)
+            return ce_raise(ev, "%s() is missing the argument '%s'", def->from, def->names[k]);
+    }
+    ev->frame = ev->n_names;
+    for (int k = 0; k < def->n_names; k++)
+        if (ce_bind(ev, def->names[k], &vals[k]))
+            return -1;
+    if (def->rest_args) {
+        int extra = a->n_pos > def->n_names ? a->n_pos - def->n_names : 0;
+        ce_seq *rest = ce_new_seq(ev, extra);
+        if (!rest)
+            return -1;
+        memcpy(rest->v, a->pos + def->n_names, (size_t)extra * sizeof *rest->v);
+        if (ce_bind(ev, def->rest_args, &(ce_val){.kind = CV_TUPLE, .seq = rest}))
+            return -1;
+    }
+    if (def->rest_kw && ce_bind(ev, def->rest_kw, &(ce_val){.kind = CV_NONE}))
+        return -1;
+    return 0;
+}
+
+/* Run def's body as Python runs a call: its own names, gone after it; its return is the
+ * value (None without one); what its lines compute is not the answer's last value. */
+static int call_def(ce_ev *ev, const ce_stmt *def, ce_args *a, ce_val *out)
+{
+    for (int i = 0; i < ev->n_calls; i++)
+        if (ev->calls[i] == def)
+            return ce_unread(ev, "the function '%s' calls itself: a recursive function is not read",
+                             def->from);
+    if (ev->n_calls == CE_MAX_CALLS)
+        return ce_unread(ev, "the functions call each other too deeply for the grader");
+    if (args_fit(ev, def, a))
+        return -1;
+    if (def == ev->uncalled)
+        ev->uncalled = NULL;
+    int frame = ev->frame, n_names = ev->n_names, returned = ev->returned, has_last = ev->has_last;
+    ce_val ret = ev->ret, last = ev->last;
+    ev->calls[ev->n_calls++] = def;
+    ev->returned = 0;
+    int rc = bind_params(ev, def, a) || run_stmts(ev, def->body, def->n_body) ? -1 : 0;
+    *out = ev->returned ? ev->ret : (ce_val){.kind = CV_NONE};
+    ev->n_calls--;
+    ev->frame = frame;
+    ev->n_names = n_names;
+    ev->returned = returned;
+    ev->ret = ret;
+    ev->has_last = has_last;
+    ev->last = last;
+    if (!rc && !ev->n_calls) {
+        ev->last_call = *out;
+        ev->has_last_call = 1;
+    }
+    return rc;
+}
+
+/* The question's tensor for parameter k of a function never called: Q, K, V in order,
+ * under the names the setup gives them (Q, or q, query). NULL when it has none. */
+static ce_val *question_tensor(ce_ev *ev, int k)
+{
+    static const char *const names[3][4] = {
+        {"Q", "q", "query", "queries"}, {"K", "k", "key", "keys"}, {"V", "v", "value", "values"},
+    };
+    for (int i = 0; k < 3 && i < 4; i++) {
+        ce_val *v = ce_lookup(ev, names[k][i]);
+        if (v && v->kind == CV_TENSOR)
+            return v;
+    }
+    return NULL;
+}
+
+int ce_call_uncalled(ce_ev *ev, const ce_stmt *def, ce_val *out)
+{
+    ce_args a = {.fname = def->from};
+    a.pos = ce_alloc(ev->arena, (size_t)(def->n_names + 1) * sizeof *a.pos);
+    if (!a.pos)
+        return ce_nomem(ev);
+    ev->at = def->at;
+    /* positional up to the first parameter left to its default */
+    for (int k = 0; k < def->n_names; k++) {
+        ce_val *v = NULL;
+        for (int i = 0; i < ev->n_setup && !v; i++)
+            if (!strcmp(ev->names[i].name, def->names[k]))
+                v = &ev->names[i].val;
+        if (!v)
+            v = question_tensor(ev, k);
+        if (!v && def->defaults[k])
+            break;
+        if (!v)
+            return ce_unread(ev, "the function '%s' is never called, and its parameter '%s' is none of "
+                                 "the question's names: call it (%s(Q, K, V))", def->from, def->names[k],
+                             def->from);
+        a.pos[a.n_pos++] = *v;
+    }
+    return call_def(ev, def, &a, out);
 }
 
 int ce_run_program(ce_ev *ev, const ce_program *p)

@@ -12,6 +12,8 @@
 #define CE_MAXD QZ_CODE_MAX_DIMS
 /* Bytes a run may allocate in all (tensors, values, the tree), whatever it computes. */
 #define CE_MAX_BYTES (48u << 20)
+/* Calls of the answer's own functions under way at once (one calling another). */
+#define CE_MAX_CALLS 8
 
 /* A double as a long without undefined behaviour: NaN is 0, beyond ±2⁶² is clamped (a size
  * or an index that large is refused later as too large or out of range). */
@@ -60,9 +62,11 @@ typedef struct ce_tensor {
 typedef enum ce_kind {
     CV_NONE, CV_NUM, CV_STR, CV_TENSOR, CV_TUPLE, CV_LIST, CV_SLICE, CV_ELLIPSIS, CV_RANGE,
     CV_FUNC, CV_MODULE, CV_DTYPE,
+    CV_DEF,             /* a function the answer defines (def) */
 } ce_kind;
 
 typedef struct ce_val ce_val;
+typedef struct ce_stmt ce_stmt;
 
 typedef struct ce_seq {
     int n;
@@ -85,6 +89,7 @@ struct ce_val {
     int fn;             /* CV_FUNC: index into the library; CV_MODULE: enum ce_module */
     ce_val *self;       /* CV_FUNC: the tensor a method is bound to, or NULL */
     double opt;         /* CV_FUNC: nn.Softmax's dim (NAN: none) */
+    const ce_stmt *def; /* CV_DEF: its S_DEF statement */
 };
 
 enum ce_module { MOD_TORCH, MOD_NN, MOD_F, MOD_MATH, MOD_NP, MOD_EINOPS };
@@ -118,9 +123,8 @@ struct ce_node {
     int n_items;
 };
 
-typedef enum ce_skind { S_EXPR, S_ASSIGN, S_AUG, S_RETURN, S_IMPORT, S_FOR, S_PASS } ce_skind;
+typedef enum ce_skind { S_EXPR, S_ASSIGN, S_AUG, S_RETURN, S_IMPORT, S_FOR, S_PASS, S_DEF } ce_skind;
 
-typedef struct ce_stmt ce_stmt;
 struct ce_stmt {
     ce_skind kind;
     long at;
@@ -128,10 +132,14 @@ struct ce_stmt {
     int n_targets;
     ce_node *value;     /* S_EXPR, S_ASSIGN, S_AUG, S_RETURN (may be NULL), S_FOR: the iterable */
     int op;             /* S_AUG: the operator ('+', '-', '*', '/', '@') */
-    const char **names, **aliases;  /* S_IMPORT: what it binds: "torch.nn.functional" as "F" */
-    const char *from;   /* S_IMPORT: the module of `from … import`, or NULL */
+    const char **names, **aliases;  /* S_IMPORT: what it binds: "torch.nn.functional" as "F";
+                                     * S_DEF: the parameters' names (aliases unused) */
+    const char *from;   /* S_IMPORT: the module of `from … import`, or NULL; S_DEF: the
+                         * function's name */
     int n_names;
-    ce_stmt **body;     /* S_FOR */
+    ce_node **defaults; /* S_DEF: [n_names] each parameter's default, or NULL */
+    const char *rest_args, *rest_kw;    /* S_DEF: the names of *args and **kwargs, or NULL */
+    ce_stmt **body;     /* S_FOR, S_DEF */
     int n_body;
 };
 
@@ -168,6 +176,15 @@ typedef struct ce_ev {
     ce_tensor **steps_v;        /* tensors assigned, in order (at most 64) */
     const char **steps_name;    /* … and the names they were assigned to */
     int n_steps_v;
+    /* functions the answer defines: the calls under way (a function that calls itself is
+     * refused, so there are at most as many as functions), where the innermost call's
+     * own names start (0: at the top), and the last function defined and not yet called */
+    const ce_stmt *calls[CE_MAX_CALLS];
+    int n_calls;
+    int frame;
+    const ce_stmt *uncalled;
+    ce_val last_call;   /* what the last call from the top returned (print(attn(Q, K, V))) */
+    int has_last_call;
 } ce_ev;
 
 /* Stop the run: the code does something PyTorch would refuse (raise) or that this
@@ -196,7 +213,14 @@ int ce_eval(ce_ev *ev, const ce_node *n, ce_val *out);
 int ce_binop(ce_ev *ev, int op, const ce_val *a, const ce_val *b, ce_val *out);
 int ce_run_program(ce_ev *ev, const ce_program *p);
 ce_val *ce_lookup(ce_ev *ev, const char *name);
+/* name = v: in the innermost call of an answer's function, a name of its own (the names
+ * outside stay as they are, as Python's locals) */
 int ce_bind(ce_ev *ev, const char *name, const ce_val *v);
+/* A function the answer defined and never called, run on the question's own tensors:
+ * each parameter gets the setup's value of its name (mask, d_k), else the first three
+ * get Q, K, V in order (whatever they are called: q, query, x), else its default. 0 with
+ * *out set, or -1 with the run stopped. */
+int ce_call_uncalled(ce_ev *ev, const ce_stmt *def, ce_val *out);
 /* Python's truth value of v; -1 with the run stopped when it has none (a tensor of
  * several numbers). */
 int ce_truth(ce_ev *ev, const ce_val *v);

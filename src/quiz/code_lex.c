@@ -211,6 +211,20 @@ static int lex(rd *r, const nbuf *b)
                 return read_fail(r, &r->t[r->n - 1], "a number runs into a name");
             continue;
         }
+        if ((c == '\'' || c == '"') && i + 2 < n && s[i + 1] == (char)c && s[i + 2] == (char)c) {
+            /* """…""": a docstring, which may run over several lines */
+            const char *close = strstr(s + i + 3, c == '"' ? "\"\"\"" : "'''");
+            if (!close) {
+                r->ev->at = at;
+                return ce_unread(r->ev, "a string is not closed: its quotes %s are missing",
+                                 c == '"' ? "\"\"\"" : "'''");
+            }
+            size_t j = (size_t)(close - s);
+            if (emit(r, T_STR, 0, at, s + i + 3, j - i - 3, indent))
+                return -1;
+            i = j + 3;
+            continue;
+        }
         if (c == '\'' || c == '"') {
             size_t j = i + 1;
             while (j < n && s[j] != (char)c && s[j] != '\n')

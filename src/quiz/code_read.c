@@ -712,7 +712,8 @@ static int starts_statement(const rd *r)
     const ctok *t = peek(r), *n = peek_at(r, 1);
     if (t->kind != T_NAME)
         return 0;
-    if (is_word(t, "return") || is_word(t, "for") || is_word(t, "import") || is_word(t, "from"))
+    if (is_word(t, "return") || is_word(t, "for") || is_word(t, "import") || is_word(t, "from") ||
+        is_word(t, "def"))
         return 1;
     return !is_keyword(t) && n->kind == T_OP &&
            (n->op == '=' || n->op == OP_IADD || n->op == OP_ISUB || n->op == OP_IMUL || n->op == OP_IDIV);
@@ -734,8 +735,35 @@ static int append(rd *r, ce_stmt ***list, int *n, int *cap, ce_stmt *s)
     return 0;
 }
 
-/* for name in xs: the statements after the colon on its line, or the lines below it
- * indented more than the for. */
+/* The body of a for or a def whose line (head) ends at the colon: the lines below it
+ * indented more than head's, or else the statements after the colon on its line. On one
+ * line a def's body ends after its return: what follows a return would never run in it,
+ * and a one-line field puts the lines after the function (out = attn(Q, K, V)) there. */
+static int block(rd *r, const ctok *head, ce_stmt ***body, int *n)
+{
+    int cap = 0;
+    if (peek(r)->kind == T_NEWLINE) {
+        r->i++;
+        while (peek(r)->kind != T_END && peek(r)->indent > head->indent) {
+            if (statement(r, body, n, &cap))
+                return -1;
+            while (peek(r)->kind == T_NEWLINE || is_op(peek(r), ';'))
+                r->i++;
+        }
+        return 0;
+    }
+    while (peek(r)->kind != T_END && peek(r)->kind != T_NEWLINE) {
+        if (statement(r, body, n, &cap))
+            return -1;
+        if (is_op(peek(r), ';'))
+            r->i++;
+        if (is_word(head, "def") && (*body)[*n - 1]->kind == S_RETURN)
+            break;
+    }
+    return 0;
+}
+
+/* for name in xs: its body (block). */
 static ce_stmt *for_stmt(rd *r)
 {
     const ctok *t = peek(r);
@@ -766,25 +794,108 @@ static ce_stmt *for_stmt(rd *r)
         return ce_nomem(r->ev), NULL;
     s->targets[0] = target;
     s->n_targets = 1;
-    int cap = 0;
-    if (peek(r)->kind == T_NEWLINE) {   /* a block */
-        r->i++;
-        while (peek(r)->kind != T_END && peek(r)->indent > t->indent) {
-            if (statement(r, &s->body, &s->n_body, &cap))
-                return NULL;
-            while (peek(r)->kind == T_NEWLINE || is_op(peek(r), ';'))
-                r->i++;
-        }
-    } else {   /* the rest of the line */
-        while (peek(r)->kind != T_END && peek(r)->kind != T_NEWLINE) {
-            if (statement(r, &s->body, &s->n_body, &cap))
-                return NULL;
-            if (is_op(peek(r), ';'))
-                r->i++;
-        }
-    }
+    if (block(r, t, &s->body, &s->n_body))
+        return NULL;
     if (!s->n_body)
         return read_fail(r, peek(r), "the for has no body"), NULL;
+    return s;
+}
+
+#define MAX_PARAMS 16
+
+/* One parameter of a def: name[: annotation][= default], *args, **kwargs, or the bare *
+ * and / that only say how it may be called. Annotations are read and passed over. */
+static int param(rd *r, ce_stmt *s)
+{
+    const ctok *t = peek(r);
+    int star = is_op(t, '*') ? 1 : is_op(t, OP_POW) ? 2 : 0;
+    if (is_op(t, '/') || (star == 1 && (is_op(peek_at(r, 1), ',') || is_op(peek_at(r, 1), ')')))) {
+        r->i++;
+        return 0;
+    }
+    r->i += star > 0;
+    const ctok *name = peek(r);
+    if (name->kind != T_NAME || is_keyword(name))
+        return unexpected(r, name);
+    const char *text = tok_text(r, name);
+    if (!text)
+        return ce_nomem(r->ev);
+    r->i++;
+    if (is_op(peek(r), ':')) {
+        r->i++;
+        if (!expr(r))
+            return -1;
+    }
+    ce_node *dflt = NULL;
+    if (!star && is_op(peek(r), '=')) {
+        r->i++;
+        if (!(dflt = expr(r)))
+            return -1;
+    }
+    if (star) {
+        *(star == 1 ? &s->rest_args : &s->rest_kw) = text;
+        return 0;
+    }
+    if (s->n_names == MAX_PARAMS)
+        return read_fail(r, name, "the function has too many parameters (more than %d)", MAX_PARAMS);
+    for (int k = 0; k < s->n_names; k++)
+        if (!strcmp(s->names[k], text))
+            return read_fail(r, name, "the parameter '%s' is named twice", text);
+    s->names[s->n_names] = text;
+    s->defaults[s->n_names++] = dflt;
+    return 0;
+}
+
+/* def name(parameters) [-> annotation]: its body (block). The function runs when the
+ * answer calls it; one never called is run on the question's tensors (ce_call_uncalled).
+ * A def inside a def is refused: the grader keeps one level of names a call. */
+static ce_stmt *def_stmt(rd *r)
+{
+    const ctok *t = peek(r);
+    if (r->in_def)
+        return read_fail(r, t, "a function defined inside another function is not read: define "
+                               "each function at the top, or write its lines in place"), NULL;
+    ce_stmt *s = new_stmt(r, S_DEF, t);
+    if (!s)
+        return NULL;
+    r->i++;
+    const ctok *name = peek(r);
+    if (name->kind != T_NAME || is_keyword(name))
+        return unexpected(r, name), NULL;
+    if (!(s->from = tok_text(r, name)))
+        return NULL;
+    r->i++;
+    if (!is_op(peek(r), '('))
+        return unexpected(r, peek(r)), NULL;
+    r->i++;
+    s->names = ce_alloc(r->ev->arena, MAX_PARAMS * sizeof *s->names);
+    s->defaults = ce_alloc(r->ev->arena, MAX_PARAMS * sizeof *s->defaults);
+    if (!s->names || !s->defaults)
+        return ce_nomem(r->ev), NULL;
+    while (!is_op(peek(r), ')')) {
+        if (param(r, s))
+            return NULL;
+        if (!is_op(peek(r), ','))
+            break;
+        r->i++;
+    }
+    if (expect_close(r, ')'))
+        return NULL;
+    if (is_op(peek(r), OP_ARROW)) {   /* -> np.ndarray: passed over */
+        r->i++;
+        if (!expr(r))
+            return NULL;
+    }
+    if (!is_op(peek(r), ':'))
+        return unexpected(r, peek(r)), NULL;
+    r->i++;
+    r->in_def = 1;
+    int rc = block(r, t, &s->body, &s->n_body);
+    r->in_def = 0;
+    if (rc)
+        return NULL;
+    if (!s->n_body)
+        return read_fail(r, peek(r), "the function has no body"), NULL;
     return s;
 }
 
@@ -794,11 +905,13 @@ static int statement(rd *r, ce_stmt ***list, int *n, int *cap)
 {
     const ctok *t = peek(r);
     ce_stmt *s = NULL;
-    if (is_word(t, "for")) {
-        if (!(s = for_stmt(r)))
+    if (is_word(t, "for") || is_word(t, "def")) {
+        if (!(s = is_word(t, "for") ? for_stmt(r) : def_stmt(r)))
             return -1;
         return append(r, list, n, cap, s);
     }
+    if (is_word(t, "class"))
+        return read_fail(r, t, "a class is not read: write a function (def) or the lines themselves");
     if (is_word(t, "import") || is_word(t, "from")) {
         s = import_stmt(r);
     } else if (is_word(t, "pass")) {
@@ -862,6 +975,8 @@ static int statement(rd *r, ce_stmt ***list, int *n, int *cap)
     const ctok *e = peek(r);
     if (e->kind == T_END || e->kind == T_NEWLINE || is_op(e, ';') || starts_statement(r))
         return 0;
+    if (s->kind == S_RETURN && r->in_def && e->kind == T_NAME)
+        return 0;   /* on one line: the lines after the function (print(attn(Q, K, V))) */
     return unexpected(r, e);
 }
 

@@ -28,6 +28,7 @@ typedef struct rd {
     ctok *t;
     int n, i, cap;
     int depth;
+    int in_def;         /* reading the body of a def */
 } rd;
 
 /* Normalise code and cut it into r->t[0 .. r->n) (the last T_END). 0, or -1 with the run

@@ -18,7 +18,10 @@
  *              K.shape[-1] / K.size(-1) as d_k, torch.einsum('id,jd->ij', Q, K),
  *              masked_fill, several statements (scores = Q @ K.T / np.sqrt(d_k);
  *              weights = softmax(scores); weights @ V; W /= W.sum(-1)), the softmax
- *              written out (exp(S - max) / sum(exp(…)), Σ, \sum_j)
+ *              written out (exp(S - max) / sum(exp(…)), Σ, \sum_j; over the queries'
+ *              axis when its sum is: W.sum(axis=0)), a function (def attn(q, k, v): …
+ *              return …) read as the lines of its body, its parameters as the matrices
+ *              they are bound to (formula_def.c)
  *   words      English: times, multiplied by, over, divided by, divide A by B, (the)
  *              square root of, root, transpose(d), K-transpose, the transpose of, softmax
  *              of, the dot products of A and B (A Bᵀ), then, x for times;

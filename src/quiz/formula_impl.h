@@ -105,6 +105,28 @@ int fq_per_query(ftoken **pt, size_t *pn);
  * F_END after them, in place. Returns 1 when one went. */
 int fq_drop_restatement(ftoken *t, size_t *pn);
 
+/* ---- a Python function (formula_def.c) ---- */
+
+/* Why a function cannot be read: an English msgid (with one %.*s for the function's name,
+ * or none), the name, and the byte of the answer at fault. */
+typedef struct fq_refusal {
+    const char *why;
+    const char *arg;
+    int arg_len;
+    long at;
+} fq_refusal;
+
+/* def name(parameters) [-> annotation]: … in T (a whole answer's tokens, replaced) made
+ * the lines of its body: the header and a docstring go; each of the first three
+ * parameters (self, *args and keyword-only ones passed over) becomes the matrix it is
+ * bound to, the call's argument or else Q, K, V in order; the call after the function
+ * ([out =] name(…), print(name(…))) becomes a separator. The body is the lines below the
+ * header indented more than the def, or on the header's line up to the next statement
+ * after its return. Returns 1 when rewritten, 0 when there is no def, -1 out of memory,
+ * -2 when the function cannot be read (a def inside it or a second one, a class, a call
+ * of itself): *no says why. */
+int fq_unwrap_def(ftokens *T, const char *answer, fq_refusal *no);
+
 /* ---- the formula as a tree (formula_parse.c) ---- */
 
 typedef enum fop {
@@ -117,7 +139,8 @@ typedef struct fnode {
     int var;            /* N_VAR: enum fvar */
     double num;         /* N_NUM */
     int a, b;           /* children, -1 none */
-    int axis_bad;       /* N_SOFTMAX: over the queries' axis (dim=0, dim=-2) */
+    int axis_bad;       /* N_SOFTMAX: over the queries' axis (dim=0, dim=-2); N_FUNC: a
+                         * sum over it (the denominator of a softmax written out) */
     const char *name;   /* N_FUNC: the function's name as typed, len bytes */
     size_t len;
     const char *sym;    /* N_VAR: the symbol as typed (M, scores, dₖ), sym_len bytes, for

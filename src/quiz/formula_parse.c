@@ -706,12 +706,15 @@ static int softmax_node(fparser *p, int arg, double axis)
     return n;
 }
 
-static int func_node(fparser *p, const ftoken *name, int arg)
+/* axis: the function's dim= / axis=, NAN none; a sum over the queries' axis makes a
+ * softmax written out (exp(S) / exp(S).sum(0)) one over the wrong axis */
+static int func_node(fparser *p, const ftoken *name, int arg, double axis)
 {
     int n = node(p, N_FUNC, arg, -1);
     if (n >= 0) {
         p->f->node[n].name = name->text;
         p->f->node[n].len = name->len;
+        p->f->node[n].axis_bad = axis == 0 || axis == -2;
     }
     return n;
 }
@@ -808,7 +811,7 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
         if ((role == R_SQRT || role == R_FUNC || role == R_TRANSWORD) && starts_primary(p, peek(p))) {
             int x = parse_postfix(p);    /* sqrt d_k, root d_k, \exp x */
             return role == R_SQRT ? node(p, N_SQRT, x, -1)
-                 : role == R_FUNC ? func_node(p, name, x) : node(p, N_TRANS, x, -1);
+                 : role == R_FUNC ? func_node(p, name, x, NAN) : node(p, N_TRANS, x, -1);
         }
         return perr_at(p, name, "%.*s needs an argument", name->text, (int)name->len);
     }
@@ -824,7 +827,10 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
     case R_TRANSPOSE:
     case R_TRANSWORD: return need_args(p, name, &A, 1) ? -1 : node(p, N_TRANS, A.pos[0], -1);
     case R_IDENTITY: return need_args(p, name, &A, 1) ? -1 : A.pos[0];
-    default: return need_args(p, name, &A, 1) ? -1 : func_node(p, name, A.pos[0]);
+    default:   /* np.sum(x, axis=0), np.sum(x, 0) */
+        if (need_args(p, name, &A, 1))
+            return -1;
+        return func_node(p, name, A.pos[0], !isnan(A.axis) ? A.axis : A.n_pos > 1 ? const_value(p, A.pos[1]) : NAN);
     }
 }
 
@@ -971,7 +977,8 @@ static int parse_member(fparser *p, int x)
     case R_SQRT: return node(p, N_SQRT, x, -1);
     case R_RSQRT: return node(p, N_DIV, num_node(p, 1), node(p, N_SQRT, x, -1));
     case R_IDENTITY: return x;
-    case R_FUNC: return func_node(p, name, x);
+    case R_FUNC:   /* x.sum(axis=0), x.sum(0) */
+        return func_node(p, name, x, !isnan(A.axis) ? A.axis : A.n_pos ? const_value(p, A.pos[0]) : NAN);
     case R_SHAPE:
     case R_SIZE: {
         double idx = A.n_pos ? const_value(p, A.pos[0]) : NAN;
@@ -1354,6 +1361,16 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     int rc = fq_tokenize(answer, &T, err);
     if (rc)
         return rc;
+    fq_refusal no;
+    int def = whole ? 0 : fq_unwrap_def(&T, answer, &no);
+    if (def < 0) {   /* a function it cannot read: the answer is refused, naming where */
+        fparser p = {.answer = answer, .err = err, .f = f};
+        if (def == -2)
+            perr_at(&p, &(ftoken){.at = no.at}, no.why, no.arg, no.arg_len);
+        fq_tokens_free(&T);
+        f->end = strlen(answer);
+        return def == -1 ? at_error_set(err, AT_ENOMEM, "out of memory") : AT_EINVAL;
+    }
     size_t a = 0, b = T.n;
     int found = whole ? T.n > 0 : find_formula(&T, &a, &b, &f->explained);
     f->text = T.text;

@@ -448,6 +448,111 @@ static void test_eval_result_name(void **state)
     qz_code_env_free(e);
 }
 
+/* ---- functions the answer defines (def) */
+
+/* Judge one answer to a code question of the lesson: its finding ("right", a mistake's
+ * name, "shape", "unreadable"…) and, for one refused, words of the message and the
+ * character it names (from 1; 0: not checked). */
+static void expect_judged(const char *lang, const char *id, const char *answer, const char *want,
+                          const char *words, long at)
+{
+    at_lesson *l = load_code_lesson(lang);
+    qz_bound b;
+    bind(l, id, &b);
+    qz_code_judgement j;
+    at_error err;
+    assert_int_equal(qz_code_judge(&b.q, answer, qz_lang_from(lang), &j, &err), AT_OK);
+    const char *got = finding_name(&j, &b.q);
+    if (strcmp(got, want) || (words && !strstr(j.run.msg, words)) || (at && j.run.at + 1 != at)) {
+        print_error("%s %s: '%s': got %s (%s) at byte %ld; want %s (%s) at %ld\n", lang, id, answer, got,
+                    j.run.msg, j.run.at, want, words ? words : "", at);
+        fail();
+    }
+    qz_code_judgement_free(&j);
+    qz_bound_free(&b);
+    at_lesson_free(l);
+}
+
+/* A pasted function is judged by what it returns: called, or never called (then run on
+ * the question's own tensors); a wrong one gets the diagnosis its lines get without def. */
+static void test_def_judged(void **state)
+{
+    static const char *const right4[] = {
+        "def attn(Q, K, V): s = scores.masked_fill(~allowed, float('-inf')); return F.softmax(s, dim=-1) @ V",
+        "def attn(Q, K, V): s = scores.masked_fill(~allowed, float('-inf')); return F.softmax(s, dim=-1) @ V"
+        "  out = attn(Q, K, V)",
+        "def attn(q, k, v, mask):\n    s = q @ k.transpose(-2, -1) / d_k ** 0.5\n"
+        "    s = s.masked_fill(mask, float('-inf'))\n    return F.softmax(s, dim=-1) @ v\n",
+        "import torch\n\ndef attention(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,\n"
+        "              mask=None) -> torch.Tensor:\n    \"\"\"Causal attention.\n\n    Hides the future.\"\"\"\n"
+        "    scores = query @ key.transpose(-2, -1) / d_k ** 0.5\n\n"
+        "    scores = scores.masked_fill(~allowed, float(\"-inf\"))  # 未来的位置\n"
+        "    return F.softmax(scores, dim=-1) @ value\n\nout = attention(Q, K, V)\nprint(out.shape)\n",
+        "def attn(Q, K, V, *args, **kwargs): return F.softmax(scores + M, dim=-1) @ V  print(attn(Q, K, V))",
+        "def masked(s, keep=allowed): return s.masked_fill(~keep, -1e9)\n"
+        "out = F.softmax(masked(scores), dim=-1) @ V",
+    };
+    for (size_t i = 0; i < sizeof right4 / sizeof *right4; i++) {
+        expect_judged("en", "code-bug-4", right4[i], "right", NULL, 0);
+        expect_judged("zh", "code-bug-4", right4[i], "right", NULL, 0);
+    }
+    /* heads is the setup's: bound by its name, not as Q */
+    expect_judged("en", "code-bug-5", "def merge(heads): return heads.transpose(1, 2).reshape(B, n, d_model)",
+                  "right", NULL, 0);
+    expect_judged("zh", "code-bug-5", "def merge(heads):\n    return heads.reshape(B, n, d_model)", "tokens-mixed",
+                  NULL, 0);
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): s = scores.masked_fill(~allowed, float('-inf')); "
+                  "return F.softmax(s, dim=-2) @ V", "softmax-axis", NULL, 0);
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V):\n    w = F.softmax(scores, dim=-1).masked_fill(~allowed, 0.0)\n"
+                  "    return w @ V\nout = attn(Q, K, V)", "after-softmax", NULL, 0);
+    expect_judged("zh", "code-bug-4", "def attn(Q, K, V): return F.softmax(scores, dim=-1) @ V", "no-mask", NULL, 0);
+    /* Python's rules for calls */
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): return F.softmax(scores + M, dim=-1) @ V  out = attn(Q, K)",
+                  "raises", "missing the argument 'V'", 0);
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): return V  out = attn(Q, K, V, M)", "raises",
+                  "takes 3 arguments but 4", 0);
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): scores = Q\nout = F.softmax(scores, dim=-1) @ V",
+                  "no-mask", NULL, 0);   /* a function's names are its own */
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): scores = Q  out = F.softmax(scores, dim=-1) @ V",
+                  "raises", "cannot be multiplied", 0);   /* on one line: both in its body */
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): out = F.softmax(scores + M, dim=-1) @ V", "nothing", NULL, 0);
+    /* what is refused names the construct and its place */
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): return attn(Q, K, V)", "unreadable", "calls itself", 27);
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V):\n    def sm(x):\n        return x\n    return sm(V)",
+                  "unreadable", "inside another function", 24);
+    expect_judged("en", "code-bug-4", "class Attention(nn.Module):\n    def forward(self, q, k, v):\n        return v",
+                  "unreadable", "a class is not read", 1);
+    expect_judged("en", "code-bug-4", "def attn(x, y, z, w): return x", "unreadable", "parameter 'w'", 1);
+    expect_judged("en", "code-bug-4", "def attn(Q, K, V): return V  lambda x: x", "unreadable", "lambda", 0);
+}
+
+/* The evaluator's calls: locals, keywords, defaults, *args, a docstring, the value. */
+static void test_eval_def(void **state)
+{
+    qz_code_env *e = env_of("Q = torch.ones(2)\nK = torch.ones(2) * 2\nV = torch.ones(2) * 3");
+    long s2[] = {2};
+    double three[2] = {3, 3}, five[2] = {5, 5}, six[2] = {6, 6}, nine[2] = {9, 9};
+    expect_values(e, "def f(a, b, c): return c", 1, s2, three);                     /* never called */
+    expect_values(e, "def f(q, k, v): return q + k + v", 1, s2, six);
+    expect_values(e, "def f(V, K, Q): return V", 1, s2, three);                      /* by name first */
+    expect_values(e, "def f(a, b, c=None): return a + b\nf(K, V)", 1, s2, five);
+    expect_values(e, "def f(a, b=V): return a + b\nout = f(K)", 1, s2, five);
+    expect_values(e, "def f(a, b=V): return a + b\nout = f(b=K, a=K) * 1.25", 1, s2, five);
+    expect_values(e, "def f(a, *rest): return a * len(rest)\nf(V, 1, 2, 3)", 1, s2, nine);
+    expect_values(e, "def f(a, b, c):\n    '''Docstring.'''\n    return a + b + c\nprint(f(Q, K, V))", 1, s2, six);
+    expect_values(e, "def f(a, b, c): return a  def g(a, b, c): return f(c, b, a) * 2\nout = g(Q, K, V)",
+                  1, s2, six);
+    /* a function's names are gone after it: Q is the setup's again */
+    expect_values(e, "def f(a, b, c): Q = c; return Q\nout = f(Q, K, V) + Q + K", 1, s2, six);
+    expect_status(e, "def f(a): return a\nf(Q, K)", QZ_CODE_RAISES, "takes 1 arguments but 2");
+    expect_status(e, "def f(a): return a\nf(b=Q)", QZ_CODE_RAISES, "unexpected keyword argument 'b'");
+    expect_status(e, "def f(a, a): return a", QZ_CODE_UNREADABLE, "named twice");
+    expect_status(e, "def f(a):\n    return a\n    def g(): pass", QZ_CODE_UNREADABLE, "inside another function");
+    expect_status(e, "def f(a): return g(a)\ndef g(a): return f(a)\nf(Q)", QZ_CODE_UNREADABLE, "calls itself");
+    expect_status(e, "def f(a):\n    '''not closed\n    return a", QZ_CODE_UNREADABLE, "not closed");
+    qz_code_env_free(e);
+}
+
 /* A lesson author's mistakes are checked by the same evaluator. */
 static void test_check_question(void **state)
 {
@@ -490,6 +595,8 @@ int main(void)
         cmocka_unit_test(test_eval_pytorch_rules),
         cmocka_unit_test(test_eval_result_name),
         cmocka_unit_test(test_check_question),
+        cmocka_unit_test(test_def_judged),
+        cmocka_unit_test(test_eval_def),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

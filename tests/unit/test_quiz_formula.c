@@ -442,6 +442,87 @@ static void test_formula_right_with_more(void **state)
     expect_graded("Att(Q,K,V)=softmax(QK'/√dk)·V （K' 表示 K 转置）", QZ_CORRECT, NULL);
 }
 
+/* Grade an answer to Q2 in lang (r freed by the caller). */
+static void graded(const char *answer, qz_lang lang, qz_result *r)
+{
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    assert_int_equal(qz_grade(&q, answer, lang, r, NULL), AT_OK);
+}
+
+/* A function pasted as the answer (def) gets the verdict and the very feedback of the
+ * same lines written without it. */
+static void expect_as_lines(const char *with_def, const char *lines, qz_verdict want)
+{
+    for (qz_lang lang = QZ_EN; lang <= QZ_ZH; lang++) {
+        qz_result a, b;
+        graded(with_def, lang, &a);
+        graded(lines, lang, &b);
+        if (a.verdict != want || b.verdict != want || strcmp(a.feedback, b.feedback)) {
+            print_error("'%s': %s, want %s; feedback:\n%s\nwithout def: %s\n%s\n", with_def,
+                        qz_verdict_name(a.verdict), qz_verdict_name(want), a.feedback,
+                        qz_verdict_name(b.verdict), b.feedback);
+            fail();
+        }
+        qz_result_free(&a);
+        qz_result_free(&b);
+    }
+}
+
+static void test_formula_in_a_function(void **state)
+{
+    expect_as_lines("def attn(Q,K,V): d=K.shape[-1]; w=np.exp(Q@K.T/np.sqrt(d)); w/=w.sum(axis=1,keepdims=True); "
+                    "return w@V",
+                    "d=K.shape[-1]; w=np.exp(Q@K.T/np.sqrt(d)); w/=w.sum(axis=1,keepdims=True); return w@V",
+                    QZ_CORRECT);
+    /* the line breaks of a one-line field turned into spaces; parameters of other names */
+    expect_as_lines("def attention(q, k, v, mask=None):     scores = q @ k.transpose(-2, -1) / math.sqrt(q.size(-1))"
+                    "     return F.softmax(scores, dim=-1) @ v     out = attention(Q, K, V)",
+                    "scores = Q @ K.transpose(-2, -1) / math.sqrt(Q.size(-1)); return F.softmax(scores, dim=-1) @ V",
+                    QZ_CORRECT);
+    expect_as_lines("import numpy as np\n\ndef attention(query: np.ndarray, key: np.ndarray, value: np.ndarray)"
+                    " -> np.ndarray:\n    \"\"\"Scaled dot-product attention.\n\n    Softmax over the keys.\"\"\"\n"
+                    "    d_k = query.shape[-1]\n\n    scores = query @ key.T / np.sqrt(d_k)\n"
+                    "    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))\n"
+                    "    weights /= weights.sum(axis=-1, keepdims=True)\n    return weights @ value\n\n"
+                    "out = attention(Q, K, V)\nprint(out.shape)\n",
+                    "d_k = Q.shape[-1]; scores = Q @ K.T / np.sqrt(d_k); "
+                    "weights = np.exp(scores - scores.max(axis=-1, keepdims=True)); "
+                    "weights /= weights.sum(axis=-1, keepdims=True); weights @ V", QZ_CORRECT);
+    expect_as_lines("def f(x, y, z): return torch.softmax(x @ y.transpose(-2, -1) / y.size(-1) ** 0.5, dim=-1) @ z",
+                    "torch.softmax(Q @ K.transpose(-2, -1) / K.size(-1) ** 0.5, dim=-1) @ V", QZ_CORRECT);
+    /* bound to the call's arguments: attn(K, Q, V) swaps them */
+    expect_as_lines("def attn(a, b, c): return F.softmax(a @ b.T / math.sqrt(d_k), dim=-1) @ c\nout = attn(K, Q, V)",
+                    "F.softmax(K @ Q.T / math.sqrt(d_k), dim=-1) @ V", QZ_PARTIAL);
+    /* wrong ones keep their diagnosis */
+    expect_as_lines("def attn(Q, K, V):     s = Q @ K.T / np.sqrt(K.shape[-1])     w = np.exp(s)"
+                    "     w /= w.sum(axis=0, keepdims=True)     return w @ V",
+                    "s = Q @ K.T / np.sqrt(K.shape[-1]); w = np.exp(s); w /= w.sum(axis=0, keepdims=True); w @ V",
+                    QZ_PARTIAL);
+    expect_as_lines("def attn(Q, K, V): return F.softmax(Q @ K.T, dim=-1) @ V", "F.softmax(Q @ K.T, dim=-1) @ V",
+                    QZ_PARTIAL);
+    expect_as_lines("def attn(Q, K, V): return F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)",
+                    "F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1)", QZ_PARTIAL);
+    expect_as_lines("def attn(Q, K, V): return F.softmax(Q @ K.T / math.sqrt(d_k), dim=0) @ V",
+                    "F.softmax(Q @ K.T / math.sqrt(d_k), dim=0) @ V", QZ_PARTIAL);
+    expect_as_lines("def attn(Q, K, V): return F.softmax(Q @ K.T @ V / math.sqrt(d_k), dim=-1)",
+                    "F.softmax(Q @ K.T @ V / math.sqrt(d_k), dim=-1)", QZ_WRONG);
+    expect_graded("def attn(Q, K, V): w = F.softmax(Q @ K.T / math.sqrt(d_k), dim=-1); return w @ V", QZ_CORRECT,
+                  NULL);
+    expect_graded("def attn(Q, K, V): w = F.softmax(Q @ K.T, dim=0); return w @ V", QZ_WRONG, "wrong axis");
+    /* what is not read is refused, naming the place */
+    expect_graded("def attn(Q, K, V): return attn(Q, K, V)", QZ_MALFORMED, "character 27: the function 'attn' calls");
+    expect_graded("def attn(Q, K, V):\n    def sm(x):\n        return x\n    return sm(Q @ K.T) @ V", QZ_MALFORMED,
+                  "character 24: a function defined inside another function");
+    expect_graded("class Attention(nn.Module):\n    def forward(self, q, k, v):\n"
+                  "        return F.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.size(-1)), dim=-1) @ v",
+                  QZ_MALFORMED, "character 1: a class is not read");
+    expect_graded("def softmax(x): return np.exp(x) / np.exp(x).sum(0)  "
+                  "def attn(Q, K, V): return softmax(Q @ K.T / np.sqrt(d_k)) @ V", QZ_MALFORMED,
+                  "a second function is not read");
+}
+
 /* A wrong try names the part that broke without writing out the whole formula before
  * reveal_at; an unreadable answer's help names notations, not the formula. */
 static void test_formula_feedback_holds_back(void **state)
@@ -744,6 +825,7 @@ int main(void)
         cmocka_unit_test(test_formula_one_slip),
         cmocka_unit_test(test_formula_wrong),
         cmocka_unit_test(test_formula_right_with_more),
+        cmocka_unit_test(test_formula_in_a_function),
         cmocka_unit_test(test_formula_feedback_holds_back),
         cmocka_unit_test(test_formula_follow_up),
         cmocka_unit_test(test_formula_mistakes),
