@@ -223,3 +223,39 @@ int qz_answer_unreadable_text(const char *s)
         return 1;
     return keyboard_mash(s);
 }
+
+char *qz_answer_repaired(const char *s)
+{
+    size_t len = strlen(s), n = 0, bad = 0;
+    if (!len || u8_check((const uint8_t *)s, len))
+        return NULL;
+    /* every character back to its byte, and those bytes whole UTF-8: nothing was lost */
+    char *bytes = convert(s, len, "UTF-8", "CP1252", 0, &n, &bad);
+    if (!bytes)
+        return NULL;
+    char *out = realloc(bytes, n + 1);
+    if (!out) {
+        free(bytes);
+        return NULL;
+    }
+    out[n] = '\0';
+    int control = 0;   /* escape codes made of the bytes: not shown back */
+    for (size_t i = 0; i < n; i++)
+        control |= ((unsigned char)out[i] < 0x20 && out[i] != '\n' && out[i] != '\t') || out[i] == 0x7f;
+    /* what it reads as: one character at least outside ASCII, all of the kinds a student
+     * writes (Latin-1 text never garbled, "café", is not whole UTF-8 once encoded) */
+    size_t wide = 0, odd = 0;
+    for (const uint8_t *p = (const uint8_t *)out, *e = p + (control ? 0 : n); p < e;) {
+        ucs4_t c;
+        int k = u8_mbtouc(&c, p, (size_t)(e - p));
+        wide += c >= 0x80;
+        odd += c >= 0x80 && !is_plausible(c);
+        p += k > 0 ? k : 1;
+    }
+    control |= !wide || odd;
+    if (control || strlen(out) != n || u8_check((const uint8_t *)out, n) || qz_answer_unreadable_text(out)) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}

@@ -12,4 +12,9 @@
  * xz"). Invalid UTF-8 is not judged here (false). */
 int qz_answer_unreadable_text(const char *s);
 
+/* The UTF-8 answer s as it was written, when it was decoded as Windows-1252 and saved
+ * again without losing a byte ("softmax(QKáµ€/âˆšdâ‚–)V" is "softmax(QKᵀ/√dₖ)V"):
+ * a new string (free it), or NULL when s is not such text or a byte was lost. */
+char *qz_answer_repaired(const char *s);
+
 #endif

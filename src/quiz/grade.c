@@ -1,5 +1,6 @@
 /* qz_grade: one entry for every kind of question; the verdict's names and exit
  * statuses. */
+#define _GNU_SOURCE   /* asprintf */
 #include "quiz/garble.h"
 #include "quiz/internal.h"
 
@@ -92,6 +93,11 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     out->reveal_at = SIZE_MAX;
     if (!answer)
         answer = "";
+    /* text decoded with the wrong encoding and nothing lost: graded as it was written,
+     * and the student is told how it was read */
+    char *repaired = q->kind != QZ_CHOICE ? qz_answer_repaired(answer) : NULL;
+    if (repaired)
+        answer = repaired;
     if (q->kind != QZ_CHOICE && qz_answer_unreadable_text(answer)) {
         /* mojibake, a scan's shading, keys hit at random: no grader can read it */
         out->verdict = QZ_MALFORMED;
@@ -118,6 +124,27 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         out->reveal_at = len;
     if (out->body_at > out->reveal_at)
         out->body_at = out->reveal_at;
+    if (repaired && !rc && buf) {
+        char *note = NULL;
+        int nl = asprintf(&note, qz_tr(lang, "Read as: %s (the text had been decoded with the wrong "
+                                             "encoding).\n"), repaired);
+        char *whole = nl > 0 ? malloc(len + (size_t)nl + 1) : NULL;
+        size_t at = out->body_at;
+        if (!at) {   /* after the first line, before what it says */
+            const char *eol = memchr(buf, '\n', out->reveal_at);
+            at = eol ? (size_t)(eol - buf) + 1 : 0;
+        }
+        if (whole) {
+            memcpy(whole, buf, at);
+            memcpy(whole + at, note, (size_t)nl);
+            memcpy(whole + at + nl, buf + at, len - at + 1);
+            free(buf);
+            out->feedback = whole;
+            out->reveal_at += (size_t)nl;
+        }
+        free(note);
+    }
+    free(repaired);
     if (rc)
         qz_result_free(out);
     return rc;

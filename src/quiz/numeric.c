@@ -692,6 +692,62 @@ static int method_only(const qz_numctx *c, const char *answer)
     return found == c->n;
 }
 
+/* "每个分数取 e 的指数，再除以所有指数之和（约 9.75）。具体的数我没来得及算", "each
+ * weight is e^score / 9.75. Didn't have time to divide": the method in words (an exp, a
+ * division, a sum) and the student saying the values are not worked out. */
+static int method_unfinished(const qz_numctx *c, const char *answer)
+{
+    static const char *const exps[] = {"e^", "exp", "指数", "e 的", "e的", "exponent", NULL};
+    static const char *const divs[] = {"/", "÷", "／", "除以", "divide", "over the", NULL};
+    static const char *const sums[] = {"Σ", "∑", "sum", "total", "总和", "求和", "之和", "加起来",
+                                       "分母", "denominator", NULL};
+    static const char *const left[] = {"没来得及", "没算完", "没算出", "来不及", "没时间",
+                                       "没有时间", "还没算", "没有算", "没算", "didn't have time",
+                                       "did not have time", "no time", "ran out of time",
+                                       "didn't finish", "did not finish", "not finished",
+                                       "haven't worked out", "didn't work out", "didn't divide",
+                                       "didn't compute", "didn't calculate", "not worked out",
+                                       "out of time", NULL};
+    const char *const *lists[] = {exps, divs, sums, left};
+    if (!c->row_s || !c->row_n)
+        return 0;
+    for (size_t l = 0; l < 4; l++) {
+        int hit = 0;
+        for (size_t k = 0; lists[l][k] && !hit; k++)
+            hit = strcasestr(answer, lists[l][k]) != NULL;
+        if (!hit)
+            return 0;
+    }
+    return 1;
+}
+
+/* Is every number written in the answer a step of the working, none a weight worked
+ * out: a score, the exp of one, the sum of the exps, a small count ("6 个", "2 decimals")? */
+static int only_working(const qz_numctx *c, const char *answer)
+{
+    double total = 0;
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i]))
+            total += exp(c->row_s[i]);
+    for (const char *p = answer; *p; p++) {
+        if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+            continue;
+        if (p > answer && (isdigit((unsigned char)p[-1]) || p[-1] == '.'))
+            continue;
+        char *end;
+        double x = strtod(p, &end);
+        int step = x == floor(x) && x <= 10 && !strchr(".", *end ? *end : ' ');
+        step |= fabs(x - total) <= 0.1;
+        for (size_t i = 0; i < c->row_n && !step; i++)
+            step = isfinite(c->row_s[i]) &&
+                   (fabs(x - c->row_s[i]) < 1e-9 || fabs(x - exp(c->row_s[i])) <= 0.02);
+        if (!step)
+            return 0;
+        p = end - 1;
+    }
+    return 1;
+}
+
 /* What the reader needs of the question: the count, the tokens and their glosses, and
  * whether whole numbers are expected. */
 static qz_read_opts read_opts(const qz_numctx *c)
@@ -765,6 +821,23 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         again_example(fb, &c, 0);
         goto out;
     }
+    /* the method written out, no value worked out: part of the marks, whatever numbers
+     * (the scores, the sum) the working holds */
+    int method = method_only(&c, answer) || method_unfinished(&c, answer);
+    if (method && only_working(&c, answer)) {
+        fclose(notes_f);
+        out->verdict = QZ_PARTIAL;
+        out->score = 0.5;
+        fprintf(fb, qz_tr(lang, "Partly right.\n"));
+        out->body_at = qz_fb_pos(fb);
+        fprintf(fb, qz_tr(lang, "The method is right (the exp of each score over the sum of all the "
+                                "exps), but the values are not worked out: estimate each one to 2 "
+                                "decimals.\n"));
+        out->reveal_at = qz_fb_pos(fb);
+        report_expected(&c, fb);
+        qz_walk_steps(&c, fb);
+        goto out;
+    }
     qz_read_opts opts = read_opts(&c);
     at_error perr;
     /* Traditional characters read as the question's Simplified tokens (沒 is 没) */
@@ -775,19 +848,6 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         fclose(notes_f);
         if (says_no_number(answer)) {
             no_number(&c, out, fb);
-            goto out;
-        }
-        if (method_only(&c, answer)) {
-            out->verdict = QZ_PARTIAL;
-            out->score = 0.5;
-            fprintf(fb, qz_tr(lang, "Partly right.\n"));
-            out->body_at = qz_fb_pos(fb);
-            fprintf(fb, qz_tr(lang, "The method is right (the exp of each score over the sum of all the "
-                                    "exps), but the values are not worked out: estimate each one to 2 "
-                                    "decimals.\n"));
-            out->reveal_at = qz_fb_pos(fb);
-            report_expected(&c, fb);
-            qz_walk_steps(&c, fb);
             goto out;
         }
         malformed(out, fb, perr.msg);
