@@ -101,7 +101,8 @@ static int exp_argument(const fformula *t, int n)
 static int normalise(const fformula *t, int node, fpool *pool);
 
 /* Softmax written out: exp(x) / sum(exp(x)), with or without the maximum subtracted
- * (W = np.exp(S - S.max(-1)); W /= W.sum(-1)). */
+ * (W = np.exp(S - S.max(-1)); W /= W.sum(-1)); over the queries' axis when the sum is
+ * (axis=0, Σ_i of the index form). */
 static int by_hand_softmax(const fformula *t, int node, fpool *pool, nform *f)
 {
     const fnode *n = &t->node[node];
@@ -113,7 +114,7 @@ static int by_hand_softmax(const fformula *t, int node, fpool *pool, nform *f)
         return 0;
     int arg = normalise(t, x, pool);
     *f = (nform){.coef = 1, .n_mats = 1};
-    f->mats[0] = (fmat){.var = -1, .arg = arg};
+    f->mats[0] = (fmat){.var = -1, .arg = arg, .axis_bad = t->node[n->b].axis_bad};
     return 1;
 }
 
