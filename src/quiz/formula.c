@@ -102,7 +102,7 @@ static int normalise(const fformula *t, int node, fpool *pool);
 
 /* Softmax written out: exp(x) / sum(exp(x)), with or without the maximum subtracted
  * (W = np.exp(S - S.max(-1)); W /= W.sum(-1)); over the queries' axis when the sum is
- * (W.sum(axis=0)). */
+ * (axis=0, Σ_i of the index form). */
 static int by_hand_softmax(const fformula *t, int node, fpool *pool, nform *f)
 {
     const fnode *n = &t->node[node];

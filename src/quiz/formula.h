@@ -30,6 +30,10 @@
  *              a comma or an arrow (→, ->) may go between the steps ("Q 乘以 K 的转置，再除以
  *              根号 d_k", "QKᵀ/√dₖ → softmax → ×V"); the softmax's axis in words (over the
  *              keys, row-wise, 按行; over the columns, 按列 is a slip)
+ *   index      the per-query form: a_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k),
+ *              out_i = Σ_j a_ij v_j; α_ij, \alpha_{ij}, a_{i,j}, e^{…}, softmax_j(…), q_iᵀk_j,
+ *              k_j·q_i, ⟨q_i, k_j⟩, Σ_j', \sum_{l=1}^{n}, named scores (e_ij, then e_il);
+ *              a sum or softmax over the query's index is the softmax over the wrong axis
  *   more       an additive mask (+ M); names for results (A = …, 权重 = …, then AV)
  *   names      d_k, dk, d, D_k, dₖ, d_head, head_dim; query/key/value(s) for Q/K/V
  *   a left-hand side "Attention(Q,K,V) =", "注意力 =", "out =" is skipped; a trailing full

@@ -1,9 +1,10 @@
 /* Rewrites of a formula's tokens before they are parsed, for what the answer says of it
  * in its own notation or words: one symbol corrected after the formula ("sorry, I meant
- * d_k, not d_model", "更正：是 d_k 不是 d_model", "不对，dₖ 应该是 √dₖ"), the per-query
- * form (out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j: the dot products of rows are Q Kᵀ, the
- * sum over j of weights times v_j is the product with V), and a step said in words and
- * again in symbols. See quiz/formula_impl.h. */
+ * d_k, not d_model", "更正：是 d_k 不是 d_model", "不对，dₖ 应该是 √dₖ"), the index form
+ * (out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j, a_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k):
+ * the dot products of rows are Q Kᵀ, the sum over j of weights times v_j is the product
+ * with V, the sum in the denominator the softmax's), and a step said in words and again
+ * in symbols. See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
 
 #include <stdlib.h>
@@ -180,7 +181,7 @@ int fq_correct_symbol(const ftokens *T, size_t b, ftoken **pt, size_t *pn)
     return 1;
 }
 
-/* ---- the per-query form ---- */
+/* ---- the index form ---- */
 
 /* q_i, k_j, v_j: a row of Q, K or V (a variable with an index). */
 static int row(const ftoken *t)
@@ -188,39 +189,262 @@ static int row(const ftoken *t)
     return t->kind == F_VAR && t->index && t->var <= V_V;
 }
 
+/* One side of a dot product: a row, or q or k without an index (one query: q·k_j). */
+static int vec(const ftoken *t)
+{
+    return row(t) || (t->kind == F_VAR && t->len == 1 && (*t->text == 'q' || *t->text == 'k'));
+}
+
+size_t fq_subscripted(const ftoken *t)
+{
+    if (t->kind != F_NAME || t->len < 3)
+        return 0;
+    size_t u = t->len;
+    while (u > 0 && t->text[u - 1] != '_')
+        u--;
+    if (u < 2 || t->len - u < 1 || t->len - u > 2)
+        return 0;
+    for (size_t k = u; k < t->len; k++)
+        if (t->text[k] < 'a' || t->text[k] > 'z')
+            return 0;
+    return u;
+}
+
+/* A token that carries an index (q_i, Σ_j, softmax_j, a_ij). */
+static int indexed(const ftoken *t)
+{
+    return t->index || fq_subscripted(t);
+}
+
+/* Two vectors at t[k] that make a dot product: a [ᵀ] [·] b [ᵀ], with an index on one at
+ * least and not the same on both (q_i·k_i is no score of every pair). Sets the tokens of
+ * the two and returns the one past it; 0 when none starts there. */
+static size_t dot_plain(const ftoken *t, size_t n, size_t k, size_t *a, size_t *b)
+{
+    if (!vec(&t[k]))
+        return 0;
+    size_t j = k + 1;
+    j += j < n && t[j].kind == F_TRANS;
+    j += j < n && (t[j].kind == F_MUL || t[j].kind == F_DOTMUL);
+    if (j >= n || !vec(&t[j]) || !(row(&t[k]) || row(&t[j])) || t[j].index == t[k].index)
+        return 0;
+    *a = k;
+    *b = j;
+    return j + 1 + (j + 1 < n && t[j + 1].kind == F_TRANS);
+}
+
+/* ⟨q_i, k_j⟩ (read as a parenthesis), dot(q_i, k_j): the pair at t[k] in parentheses. */
+static size_t dot_pair(const ftoken *t, size_t n, size_t k, size_t *a, size_t *b)
+{
+    size_t p = k + fq_name_is(&t[k], "dot");
+    if (p + 4 > n || t[p].kind != F_LPAR || t[p + 2].kind != F_COMMA || t[p + 4].kind != F_RPAR ||
+        !vec(&t[p + 1]) || !vec(&t[p + 3]) || !(row(&t[p + 1]) || row(&t[p + 3])) ||
+        (p == k && k && t[k - 1].kind == F_NAME))
+        return 0;   /* f(q_i, k_j): a function of the two, not their product */
+    *a = p + 1;
+    *b = p + 3;
+    return p + 5;
+}
+
+static void drop(ftoken *t, size_t *n, size_t i)
+{
+    memmove(t + i, t + i + 1, (*n - i) * sizeof *t);   /* F_END too */
+    (*n)--;
+}
+
+/* The primes of indices go, in place: Σ_j', k_j' (j' is an index as j is), not a
+ * transpose. */
+static void drop_primes(ftoken *t, size_t *n)
+{
+    for (size_t k = 1; k < *n;) {
+        if (t[k].kind == F_TRANS && *t[k].text == '\'' && indexed(&t[k - 1]) && !t[k].space_before)
+            drop(t, n, k);
+        else
+            k++;
+    }
+}
+
+/* Every dot product of two vectors made Q·Kᵀ: t[0, n) into out, with F_END after; the
+ * count. Q stands first whichever was written first (k_j·q_i is q_i·k_j). */
+static size_t dot_products(const ftoken *t, size_t n, ftoken *out)
+{
+    size_t m = 0, a, b, e;
+    for (size_t k = 0; k < n; k++) {
+        int pair = 0;
+        if ((e = dot_plain(t, n, k, &a, &b)) || (pair = (e = dot_pair(t, n, k, &a, &b)) != 0)) {
+            if (pair)
+                out[m++] = t[a - 1];   /* ( */
+            if (t[a].var == V_K && t[b].var == V_Q) {
+                size_t s = a;
+                a = b;
+                b = s;
+            }
+            out[m++] = t[a];
+            out[m] = t[k];   /* the operator, at the first one's place */
+            out[m++].kind = F_DOTMUL;
+            out[m++] = t[b];
+            if (pair)
+                out[m++] = t[e - 1];   /* ) */
+            k = e - 1;
+            continue;
+        }
+        out[m++] = t[k];
+    }
+    out[m] = t[n];
+    return m;
+}
+
+/* The end of the term that starts at t[a]: the first +, -, comma, step or '=' outside the
+ * parentheses it opens, or a parenthesis that closes one opened before it. */
+static size_t term_end(const ftoken *t, size_t n, size_t a)
+{
+    int depth = 0;
+    size_t e = a;
+    for (; e < n; e++) {
+        enum ftok k = t[e].kind;
+        if (k == F_LPAR)
+            depth++;
+        else if (k == F_RPAR && depth-- == 0)
+            break;
+        else if (!depth && (k == F_PLUS || k == F_MINUS || k == F_COMMA || k == F_SEP || k == F_ASSIGN))
+            break;
+    }
+    return e;
+}
+
+/* Does t[k - 1] close the first group of a \frac (its numerator)? */
+static int closes_numerator(const ftoken *t, size_t k)
+{
+    if (!k || t[k - 1].kind != F_RPAR)
+        return 0;
+    int depth = 0;
+    for (size_t i = k; i-- > 0;) {
+        depth += (t[i].kind == F_RPAR) - (t[i].kind == F_LPAR);
+        if (!depth)
+            return i && t[i - 1].kind == F_FRAC;
+    }
+    return 0;
+}
+
+/* Does t[k] stand in a denominator: after '/', or first in \frac's second group? */
+static int in_denominator(const ftoken *t, size_t k)
+{
+    size_t j = k;
+    while (j && t[j - 1].kind == F_LPAR)
+        j--;
+    return j && (t[j - 1].kind == F_DIV || (j < k && closes_numerator(t, j)));
+}
+
+/* The query's and the key's index of the first scores in t[a, e): q_i·k_j (made Q·Kᵀ) or a
+ * name of two indices (e_ij: the query's first). 0 each when none is found. */
+static void score_indices(const ftoken *t, size_t a, size_t e, char *qi, char *ki)
+{
+    *qi = *ki = 0;
+    for (size_t k = a; k < e; k++) {
+        size_t u = fq_subscripted(&t[k]);
+        if (k + 2 < e && t[k + 1].kind == F_DOTMUL && t[k].kind == F_VAR && t[k + 2].kind == F_VAR) {
+            *qi = t[k].var == V_Q ? t[k].index : 0;
+            *ki = t[k + 2].var == V_K ? t[k + 2].index : 0;
+            return;
+        }
+        if (u && t[k].len - u == 2) {
+            *qi = t[k].text[u];
+            *ki = t[k].text[u + 1];
+            return;
+        }
+    }
+}
+
+/* Does a softmax or a sum over index x of t[a, e) run over the queries: x is the index
+ * of the query in its scores and not that of the key? */
+static int over_queries(const ftoken *t, size_t a, size_t e, char x)
+{
+    char qi, ki;
+    score_indices(t, a, e, &qi, &ki);
+    return x && qi && x == qi && x != ki;
+}
+
+/* Σ_j a_ij v_j at t[k], its terms [k + 1, e) holding the row t[r]: the weights times the
+ * row's matrix. The sum goes, the row (with a '·' that joins it) moves to the end of the
+ * terms, as the matrix it is a row of. A sum that does not run over that row's index and
+ * the key's of its weights (Σ_i a_ij v_j, Σ_j a_ij v_i, Σ_i a_ij v_i) weights no rows of
+ * V: its matrix is another one. */
+static void weighted_sum(ftoken *t, size_t *n, size_t k, size_t r, size_t e)
+{
+    ftoken v = t[r];
+    char qi, ki, x = t[k].index;
+    score_indices(t, k + 1, e, &qi, &ki);
+    if (v.index != x || (qi == x && ki != x))
+        v.var = V_OTHER;
+    v.index = 0;
+    int first = t[r - 1].kind == F_LPAR || r == k + 1;
+    size_t mul = first ? r + 1 : r - 1;
+    int joined = mul < e && (t[mul].kind == F_MUL || t[mul].kind == F_DOTMUL);
+    if (joined && mul > r)
+        drop(t, n, mul);
+    drop(t, n, r);
+    if (joined && mul < r)
+        drop(t, n, mul);
+    e -= 1 + joined;
+    memmove(t + e + 1, t + e, (*n - e + 1) * sizeof *t);
+    t[e] = v;
+    (*n)++;
+    drop(t, n, k);
+}
+
+/* The sums and softmaxes of the index form, in place (see fq_per_query). */
+static void sums(ftoken *t, size_t *pn)
+{
+    size_t k = 0;
+    while (k < *pn) {
+        int sum = fq_name_is(&t[k], "sum") && t[k].index;
+        if (!sum && !(fq_name_is(&t[k], "softmax") && t[k].index)) {
+            k++;
+            continue;
+        }
+        size_t e = term_end(t, *pn, k + 1 + (!sum && t[k + 1].kind == F_LPAR));
+        if (!sum) {   /* softmax_j(…): over the queries when j is the query's index */
+            t[k].axis_bad = over_queries(t, k + 1, e, t[k].index);
+            k++;
+            continue;
+        }
+        size_t r = k + 1;
+        while (r < e && !(row(&t[r]) && t[r - 1].kind != F_DOTMUL && t[r + 1].kind != F_DOTMUL))
+            r++;
+        if (r < e) {
+            weighted_sum(t, pn, k, r, e);   /* t[k] is the next token now */
+        } else if (in_denominator(t, k)) {   /* the softmax's normaliser */
+            t[k].axis_bad = over_queries(t, k + 1, e, t[k].index);
+            k++;
+        } else {                             /* the weights summed: no product */
+            drop(t, pn, k);
+        }
+    }
+}
+
 int fq_per_query(ftoken **pt, size_t *pn)
 {
     ftoken *t = *pt;
-    size_t n = *pn, m = 0;
+    size_t n = *pn;
     int rows = 0;
     for (size_t k = 0; k < n; k++)
         rows += row(&t[k]);
     if (rows < 2)
         return 0;
-    ftoken *out = malloc((2 * n + 1) * sizeof *out);
+    ftoken *out = malloc((2 * n + 1) * sizeof *out);   /* q_i k_j: a '·' more */
     if (!out)
         return -1;
+    drop_primes(t, &n);
+    n = dot_products(t, n, out);
+    sums(out, &n);
     for (size_t k = 0; k < n; k++) {
-        if (fq_name_is(&t[k], "sum") && t[k].index)
-            continue;   /* Σ_j of weights times v_j: the product with V */
-        out[m++] = t[k];
-        if (!row(&t[k]))
-            continue;
-        /* q_i·k_j, q_iᵀ k_j, q_i k_jᵀ: the dot product of two rows, Q Kᵀ */
-        size_t j = k + 1;
-        j += j < n && t[j].kind == F_TRANS;
-        j += j < n && (t[j].kind == F_MUL || t[j].kind == F_DOTMUL);
-        if (j < n && row(&t[j]) && t[j].index != t[k].index) {
-            out[m] = t[k];   /* the operator, at the first row's place */
-            out[m++].kind = F_DOTMUL;
-            out[m++] = t[j];
-            k = j + (j + 1 < n && t[j + 1].kind == F_TRANS);
-        }
+        size_t u = fq_subscripted(&out[k]);
+        if (u)
+            out[k].len = u;   /* a_ij, a_il: the one name a_ */
     }
-    out[m] = t[n];
     free(t);
     *pt = out;
-    *pn = m;
+    *pn = n;
     return 1;
 }
 
@@ -244,8 +468,9 @@ int fq_drop_restatement(ftoken *t, size_t *pn)
         enum ftok kind = t[k].kind;
         if (!depth && (kind == F_COMMA || kind == F_SEP))
             s = m + 1;   /* the next step starts after it (in the output) */
-        if (kind == F_LPAR && m && !depth &&
+        if (kind == F_LPAR && m && !depth && !closes_numerator(t, m) &&
             (t[m - 1].kind == F_VAR || t[m - 1].kind == F_RPAR || t[m - 1].kind == F_TRANS)) {
+            /* (not \frac's denominator, which follows its numerator's group) */
             size_t j = k;
             int d = 0;
             for (; j < n; j++) {

@@ -62,6 +62,8 @@ typedef struct ftoken {
     int space_before;   /* white space between this token and the one before */
     char index;         /* F_VAR, F_NAME: the index of a row or a sum (q_i, k_j, Σ_j,
                          * softmax_j: 'i', 'j'); 0 none */
+    int axis_bad;       /* F_NAME softmax or sum of the index form: over the queries'
+                         * index (softmax_i, Σ_i beside q_i·k_j), set by fq_per_query */
 } ftoken;
 
 /* The answer cut into tokens. text is the normalised copy names point into. */
@@ -93,11 +95,27 @@ int fq_correcting(const ftoken *t);
  * already holds the symbol meant), -1 out of memory. */
 int fq_correct_symbol(const ftokens *T, size_t b, ftoken **pt, size_t *pn);
 
-/* The per-query form: rows q_i, k_j, v_j (two at least), Σ_j / sum_j, softmax_j. The dot
- * product of two rows with different indices (q_i·k_j, q_iᵀk_j) becomes Q·Kᵀ (F_DOTMUL),
- * the sum over j goes (the weights times v_j are the product with V). Tokens as for
- * fq_correct_symbol. Returns 1 rewritten, 0 not that form, -1 out of memory. */
+/* The index (per-query) form: rows q_i, k_j, v_j (two at least), Σ_j / sum_j, softmax_j,
+ * weights and scores named with their indices (a_ij, α_ij, e_il, out_i). It is rewritten
+ * into the matrix form it stands for, so that it is graded as that form is:
+ *   - the dot product of two vectors with different indices (q_i·k_j, q_iᵀk_j, k_j·q_i,
+ *     q·k_j for one query, ⟨q_i, k_j⟩, dot(q_i, k_j)) becomes Q·Kᵀ (F_DOTMUL);
+ *   - a sum whose terms hold a row (Σ_j a_ij v_j) is the product of the weights with
+ *     that row's matrix: the sum goes and the row's matrix ends the term;
+ *   - a sum in a denominator (exp(…) / Σ_l exp(q_i·k_l/√d_k)) is the softmax's normaliser
+ *     and stays a sum; any other sum (Σ_j a_ij: the weights summed) goes;
+ *   - a sum or a softmax over the index of the query (Σ_i, softmax_i beside q_i·k_j or
+ *     e_ij) is marked axis_bad: the softmax over the queries' axis;
+ *   - names lose their indices (a_ij and a_ik are one name, "a_");
+ *   - a row outside any sum is its matrix too (o_i = a_ij v_j: Einstein's convention
+ *     sums the repeated j).
+ * Tokens as for fq_correct_symbol. Returns 1 rewritten, 0 not that form, -1 out of
+ * memory. */
 int fq_per_query(ftoken **pt, size_t *pn);
+
+/* a_ij, α_ij, e_il, out_i, weights_j: an F_NAME with a subscript of one or two index
+ * letters. The length of its base with the '_' ("a_"), 0 when it is no such name. */
+size_t fq_subscripted(const ftoken *t);
 
 /* A step said in words and then in symbols in parentheses ("the dot product of every
  * query with every key (QKᵀ), …", "每个查询和每个键做点积（QKᵀ），…"): the parenthesis
@@ -139,8 +157,9 @@ typedef struct fnode {
     int var;            /* N_VAR: enum fvar */
     double num;         /* N_NUM */
     int a, b;           /* children, -1 none */
-    int axis_bad;       /* N_SOFTMAX: over the queries' axis (dim=0, dim=-2); N_FUNC: a
-                         * sum over it (the denominator of a softmax written out) */
+    int axis_bad;       /* N_SOFTMAX: over the queries' axis (dim=0, dim=-2, softmax_i);
+                         * N_FUNC sum: a sum over it (axis=0, Σ_i), the normaliser of a
+                         * softmax written out over the wrong axis */
     const char *name;   /* N_FUNC: the function's name as typed, len bytes */
     size_t len;
     const char *sym;    /* N_VAR: the symbol as typed (M, scores, dₖ), sym_len bytes, for

@@ -83,14 +83,18 @@ static int formula_word(const ftoken *t)
     return 0;
 }
 
+static int legend_lead(const ftoken *t);
+
 /* Does token i belong to a formula (1) or to the words around it (0)? A name does
  * when it reads as code (np.sqrt, K.T, f(…), x = …), is a symbol (X, d_model, W1) or a
  * word of formulas (softmax, sqrt, transpose); other words are prose. */
 static int is_math(const ftokens *T, size_t i)
 {
     const ftoken *t = &T->t[i], *next = &T->t[i + 1], *prev = i ? &T->t[i - 1] : NULL;
-    if (t->kind == F_HAN)   /* 权重 = …, then 权重 × V */
-        return next->kind == F_ASSIGN || name_bound_before(T, i);
+    if (t->kind == F_HAN)   /* 权重 = …, then 权重 × V; 输出 z_i = …: a label of the name
+                             * (其中 α_ij = … is a definition after the formula instead) */
+        return next->kind == F_ASSIGN || name_bound_before(T, i) ||
+               (fq_subscripted(next) && T->t[i + 2].kind == F_ASSIGN && !legend_lead(t));
     if (t->kind != F_NAME)
         return 1;
     /* "… + mask)": the additive mask is a term of the formula */
@@ -290,10 +294,13 @@ static int legend_verb(const ftoken *t)
     return 0;
 }
 
+static int defines_after(const ftokens *T, size_t s, size_t a, size_t b);
+
 /* The run of tokens [*a, *b) that is the formula: of the runs that read as a whole
  * formula, the one that looks most like one (the later on a tie), or the first after
  * words that take it back ("… no wait, it's …"); else the one that looks most like a
- * formula; 0 if none. *prose: words outside it. */
+ * formula; 0 if none. A definition of one of its names after it is none (it is read
+ * into it). *prose: words outside it. */
 static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
 {
     int best = 0, complete = 0, taken_back = 0;
@@ -314,6 +321,8 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
             legend_verb(&T->t[e]))
             e--;
         trim_run(T, &s, &e);
+        if (best && s < e && defines_after(T, s, *a, *b))
+            continue;   /* "z_i = Σ_j α_ij v_j where α_ij = softmax_j(…)" */
         int score = s < e ? run_score(T, s, e) : 0;
         int whole = score ? run_complete(T, s, e) : 0;
         /* a formula after words that take the one before back replaces it, also one
@@ -706,21 +715,53 @@ static int softmax_node(fparser *p, int arg, double axis)
     return n;
 }
 
-/* axis: the function's dim= / axis=, NAN none; a sum over the queries' axis makes a
- * softmax written out (exp(S) / exp(S).sum(0)) one over the wrong axis */
-static int func_node(fparser *p, const ftoken *name, int arg, double axis)
+static int func_node(fparser *p, const ftoken *name, int arg)
 {
     int n = node(p, N_FUNC, arg, -1);
     if (n >= 0) {
         p->f->node[n].name = name->text;
         p->f->node[n].len = name->len;
-        p->f->node[n].axis_bad = axis == 0 || axis == -2;
+        p->f->node[n].axis_bad = name->axis_bad;   /* Σ_i exp(q_i·k_j): over the queries */
     }
     return n;
 }
 
-/* softmax(x), softmax(x, dim=-1), nn.Softmax(dim=-1)(x), softmax \frac{…}{…} */
+/* A sum over the queries' axis (np.sum(…, axis=0), x.sum(-2)): the normaliser of a softmax
+ * written out over the wrong axis. n is the sum's node, axis its axis (NAN if none). */
+static int sum_axis(fparser *p, int n, const ftoken *name, double axis)
+{
+    if (n >= 0 && fq_name_is(name, "sum") && (axis == 0 || axis == -2))
+        p->f->node[n].axis_bad = 1;
+    return n;
+}
+
+/* e^x: the exponential, exp(x). */
+static int exp_node(fparser *p, int x)
+{
+    static const ftoken exp_name = {.kind = F_NAME, .text = "exp", .len = 3};
+    return func_node(p, &exp_name, x);
+}
+
+/* The name e alone (not bound): Euler's number, in e^{…}. */
+static int is_euler(const fparser *p, int n)
+{
+    const fnode *x = &p->f->node[n];
+    return x->op == N_VAR && x->var == V_OTHER && x->sym_len == 1 && x->sym[0] == 'e';
+}
+
+static int parse_softmax_call(fparser *p, const ftoken *name);
+
+/* softmax(x), softmax(x, dim=-1), nn.Softmax(dim=-1)(x), softmax \frac{…}{…}; softmax_i(…)
+ * of the index form over the queries (the token's axis_bad) */
 static int parse_softmax(fparser *p, const ftoken *name)
+{
+    int n = parse_softmax_call(p, name);
+    if (n >= 0 && name->axis_bad)
+        p->f->node[n].axis_bad = 1;
+    return n;
+}
+
+static int parse_softmax_call(fparser *p, const ftoken *name)
 {
     if (peek(p)->kind == F_LPAR) {
         fargs A;
@@ -811,7 +852,7 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
         if ((role == R_SQRT || role == R_FUNC || role == R_TRANSWORD) && starts_primary(p, peek(p))) {
             int x = parse_postfix(p);    /* sqrt d_k, root d_k, \exp x */
             return role == R_SQRT ? node(p, N_SQRT, x, -1)
-                 : role == R_FUNC ? func_node(p, name, x, NAN) : node(p, N_TRANS, x, -1);
+                 : role == R_FUNC ? func_node(p, name, x) : node(p, N_TRANS, x, -1);
         }
         return perr_at(p, name, "%.*s needs an argument", name->text, (int)name->len);
     }
@@ -827,10 +868,11 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
     case R_TRANSPOSE:
     case R_TRANSWORD: return need_args(p, name, &A, 1) ? -1 : node(p, N_TRANS, A.pos[0], -1);
     case R_IDENTITY: return need_args(p, name, &A, 1) ? -1 : A.pos[0];
-    default:   /* np.sum(x, axis=0), np.sum(x, 0) */
+    default:
         if (need_args(p, name, &A, 1))
             return -1;
-        return func_node(p, name, A.pos[0], !isnan(A.axis) ? A.axis : A.n_pos > 1 ? const_value(p, A.pos[1]) : NAN);
+        return sum_axis(p, func_node(p, name, A.pos[0]), name,
+                        !isnan(A.axis) ? A.axis : A.n_pos > 1 ? const_value(p, A.pos[1]) : NAN);
     }
 }
 
@@ -977,8 +1019,9 @@ static int parse_member(fparser *p, int x)
     case R_SQRT: return node(p, N_SQRT, x, -1);
     case R_RSQRT: return node(p, N_DIV, num_node(p, 1), node(p, N_SQRT, x, -1));
     case R_IDENTITY: return x;
-    case R_FUNC:   /* x.sum(axis=0), x.sum(0) */
-        return func_node(p, name, x, !isnan(A.axis) ? A.axis : A.n_pos ? const_value(p, A.pos[0]) : NAN);
+    case R_FUNC:
+        return sum_axis(p, func_node(p, name, x), name,
+                        !isnan(A.axis) ? A.axis : A.n_pos ? const_value(p, A.pos[0]) : NAN);
     case R_SHAPE:
     case R_SIZE: {
         double idx = A.n_pos ? const_value(p, A.pos[0]) : NAN;
@@ -1038,7 +1081,7 @@ static int parse_postfix(fparser *p)
         } else if (t->kind == F_POW) {
             p->i++;
             int e = parse_exponent(p);
-            n = node(p, N_POW, n, e);
+            n = is_euler(p, n) ? exp_node(p, e) : node(p, N_POW, n, e);
         } else if (t->kind == F_DOT && peek2(p)->kind == F_NAME) {
             p->i++;
             n = parse_member(p, n);
@@ -1084,7 +1127,9 @@ static int term_rest(fparser *p, int acc)
         } else if (softmax_after(p)) {
             p->i++;
             acc = softmax_node(p, acc, NAN);
-        } else if (starts_primary(p, t)) {   /* juxtaposition: QK, softmax(…)V */
+        } else if (starts_primary(p, t) && !((t->kind == F_NAME || t->kind == F_HAN) &&
+                                             peek2(p)->kind == F_ASSIGN)) {
+            /* juxtaposition: QK, softmax(…)V; not "… then out_i = …", the next statement */
             acc = node(p, N_MUL, acc, parse_postfix(p));
         } else {
             break;
@@ -1153,7 +1198,7 @@ static int parse_statement(fparser *p)
             j++;
         } while (depth > 0 && p->t[j].kind != F_END);
     }
-    const ftoken *lhs = NULL;
+    const ftoken *lhs = NULL, *symbol = NULL;
     enum ftok op = F_END;
     if (j > p->i && (p->t[j].kind == F_MUL || p->t[j].kind == F_DIV) && p->t[j + 1].kind == F_ASSIGN &&
         !p->t[j + 1].space_before && p->t[p->i].kind == F_NAME) {
@@ -1162,6 +1207,8 @@ static int parse_statement(fparser *p)
     }
     if (j > p->i && p->t[j].kind == F_ASSIGN) {
         lhs = peek(p);
+        if (lhs->kind == F_HAN && j > p->i + 1 && p->t[j - 1].kind == F_NAME)
+            symbol = &p->t[j - 1];   /* 权重 a_ij = …: the symbol after its label */
         p->i = j + 1;
     }
     enum ftok after = p->t[p->i + (p->i < p->n)].kind;
@@ -1172,6 +1219,8 @@ static int parse_statement(fparser *p)
     int e = parse_chain(p);
     if (lhs && lhs->kind == F_HAN && e >= 0 && p->n_bind < MAX_BIND)
         p->bind[p->n_bind++] = (fbinding){lhs->text, lhs->len, e};
+    if (symbol && e >= 0 && p->n_bind < MAX_BIND)
+        p->bind[p->n_bind++] = (fbinding){symbol->text, symbol->len, e};
     if (op != F_END && e >= 0) {
         int b = bound(p, lhs);
         e = b < 0 ? fail(p, "a name is updated before it is defined")
@@ -1266,7 +1315,8 @@ static int parse_program(fparser *p)
         if (e < 0)
             goto out;
         enum ftok k = peek(p)->kind;
-        if (k != F_SEP && k != F_COMMA && k != F_END && k != F_ASSIGN) {
+        int next = (k == F_NAME || k == F_HAN) && peek2(p)->kind == F_ASSIGN;   /* "… then out_i = …" */
+        if (k != F_SEP && k != F_COMMA && k != F_END && k != F_ASSIGN && !next) {
             fail(p, k == F_RPAR ? "a parenthesis closes that was never opened" : "unexpected symbol");
             e = -1;
             goto out;
@@ -1297,6 +1347,28 @@ out:
     return answer >= 0 ? answer : last;
 }
 
+/* Words between a formula and the definitions given after it: where, with, and, let, a
+ * comma. */
+static int definition_gap(const ftoken *t)
+{
+    return legend_lead(t) || t->kind == F_COMMA || fq_name_is(t, "and") || fq_name_is(t, "let");
+}
+
+/* Is the run at s a definition of a name the formula [a, b) uses, given after it as
+ * definitions_after reads one ("z_i = Σ_j α_ij v_j where α_ij = …")? */
+static int defines_after(const ftokens *T, size_t s, size_t a, size_t b)
+{
+    if (s < b || s - b > 4 || T->t[s].kind != F_NAME || T->t[s + 1].kind != F_ASSIGN)
+        return 0;
+    for (size_t k = b; k < s; k++)
+        if (!definition_gap(&T->t[k]))
+            return 0;
+    for (size_t k = a; k < b; k++)
+        if (same_name(&T->t[k], &T->t[s]) && T->t[k + 1].kind != F_ASSIGN)
+            return 1;
+    return 0;
+}
+
 /* Definitions given in words after the formula [a, b) of names it uses: "softmax(S)V,
  * where S = QKᵀ/√dₖ", "… @ V with s = Q @ K.T / np.sqrt(d_k)". Each is a run of math
  * that opens with the name and "=", after no more than three words that open a legend
@@ -1309,9 +1381,7 @@ static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *de
     size_t n = 0, k = b;
     while (n < max && k < T->n) {
         size_t gap = 0;
-        while (k < T->n && gap < 4 &&
-               (legend_lead(&T->t[k]) || T->t[k].kind == F_COMMA || fq_name_is(&T->t[k], "and") ||
-                fq_name_is(&T->t[k], "let")))
+        while (k < T->n && gap < 4 && definition_gap(&T->t[k]))
             k++, gap++;
         if (k + 1 >= T->n || T->t[k].kind != F_NAME || T->t[k + 1].kind != F_ASSIGN)
             break;
@@ -1350,6 +1420,47 @@ static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *de
         k = e;
     }
     return n;
+}
+
+/* Does the run [s, e) use a name the formula [a, b) defines (name = …)? */
+static int uses_defined(const ftokens *T, size_t a, size_t b, size_t s, size_t e)
+{
+    for (size_t k = a; k < b; k++)
+        for (size_t m = s; T->t[k + 1].kind == F_ASSIGN && m < e; m++)
+            if (same_name(&T->t[k], &T->t[m]) && T->t[m + 1].kind != F_ASSIGN)
+                return 1;
+    return 0;
+}
+
+/* A formula [a, b) without V, words, then a statement that applies a name it defines to
+ * a matrix ("α_ij = …, and the output is z_i = Σ_j α_ij v_j"; "weights: a_ij = …; output:
+ * o_i = Σ_j a_ij v_j"): the formula goes on there, and is graded with it (also when the
+ * matrix is not V). The first run from `from` that holds Q, K or V is that statement or
+ * there is none; its run [*ua, *ub), or 0. */
+static int use_after(const ftokens *T, size_t a, size_t b, size_t from, size_t *ua, size_t *ub)
+{
+    if (has_v(T, a, b))
+        return 0;
+    size_t i = from;
+    while (i < T->n) {
+        if (!is_math(T, i)) {
+            i++;
+            continue;
+        }
+        size_t s = i, e = i;
+        while (e < T->n && is_math(T, e))
+            e++;
+        i = e;
+        trim_run(T, &s, &e);
+        if (s >= e || !qkv_in(T, s, e))
+            continue;
+        if (!uses_defined(T, a, b, s, e))
+            return 0;
+        *ua = s;
+        *ub = e;
+        return 1;
+    }
+    return 0;
 }
 
 int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
@@ -1391,7 +1502,9 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     }
     f->start = (size_t)T.t[a].at;
     f->end = (size_t)T.t[b - 1].end;
-    size_t def_a[4], def_b[4], n_def = whole ? 0 : definitions_after(&T, a, b, def_a, def_b, 4), extra = 0;
+    size_t def_a[5], def_b[5], n_def = whole ? 0 : definitions_after(&T, a, b, def_a, def_b, 4), extra = 0;
+    if (!whole && !v_tail && use_after(&T, a, b, n_def ? def_b[n_def - 1] : b, &def_a[n_def], &def_b[n_def]))
+        n_def++;   /* the statement that applies the formula's weights, after words */
     for (size_t d = 0; d < n_def; d++)
         extra += def_b[d] - def_a[d] + 1;
     fparser p = {.answer = answer, .err = err, .f = f};
@@ -1406,7 +1519,8 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         if (T.t[i].kind != F_FILLER)
             p.t[p.n++] = T.t[i];
     }
-    for (size_t d = 0; d < n_def; d++) {   /* "…, where S = QKᵀ/√dₖ": its statement after */
+    for (size_t d = 0; d < n_def; d++) {   /* "…, where S = QKᵀ/√dₖ": its statement after; also
+                                            * "…, and the output is z_i = Σ_j α_ij v_j" */
         p.t[p.n] = T.t[def_a[d]];
         p.t[p.n].kind = F_SEP;
         p.n++;

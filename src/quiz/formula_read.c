@@ -72,6 +72,13 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x2032: return "'";                        /* ′ */
     case 0x00bd: return "(1/2)";                    /* ½ */
     case 0x03c3: return "\\sigma ";                 /* σ */
+    /* Greek letters that name weights or scores (α_ij = …): names, as LaTeX spells them */
+    case 0x03b1: return "\\alpha";
+    case 0x03b2: return "\\beta";
+    case 0x03b3: return "\\gamma";
+    case 0x03c9: return "\\omega";
+    case 0x27e8: return "(";                        /* ⟨q_i, k_j⟩: a dot product */
+    case 0x27e9: return ")";
     case 0x03a3: case 0x2211: return "\\sum ";       /* Σ ∑ */
     case 0x2299: return "\\odot ";                    /* ⊙: elementwise, no matrix product */
     case 0x2218: return "\\circ ";
@@ -130,6 +137,22 @@ static int says_elementwise(const char *answer)
         if (strcasestr(answer, w[k]))
             return 1;
     return 0;
+}
+
+/* "_{ij}", "_{i,j}", "_{i j}", "_{j'}" at s: a subscript of index letters (three at most),
+ * maybe parted by commas or spaces; its length, 0 when s holds no such subscript. */
+static size_t index_subscript(const unsigned char *s)
+{
+    if (s[0] != '_' || s[1] != '{')
+        return 0;
+    size_t k = 2, letters = 0;
+    for (; s[k] && s[k] != '}'; k++) {
+        if (islower(s[k]))
+            letters++;
+        else if (s[k] != ',' && s[k] != ' ' && s[k] != '\'')
+            return 0;
+    }
+    return s[k] == '}' && letters >= 1 && letters <= 3 ? k + 1 : 0;
 }
 
 /* The answer with full-width forms in ASCII, math delimiters ($, \[ \], \( \)) and
@@ -248,6 +271,17 @@ static int normalise_text(const char *answer, nbuf *b)
         if (c == '$' || c == '&' || c == '`' || c == '~') {
             put(b, " ", 1, at, at + 1);
             i++;
+            continue;
+        }
+        size_t sub = index_subscript(s + i);
+        if (sub) {   /* a_{i,j}, \alpha_{i j}: a_ij; \alpha_{ij}v_j: a_ij v_j */
+            put(b, "_", 1, at, at + 1);
+            for (size_t k = i + 2; k + 1 < i + sub; k++)
+                if (islower(s[k]) || s[k] == '\'')
+                    put(b, (const char *)s + k, 1, (long)k, (long)k + 1);
+            i += sub;
+            if (isalnum(s[i]) || s[i] == '\\')
+                put(b, " ", 1, (long)i, (long)i);
             continue;
         }
         if (c == '_' && i + 1 < len && s[i + 1] == '{') {   /* d_{k}: d_k */
@@ -627,19 +661,30 @@ static int lex_ident(lexer *lx, size_t i, size_t j)
     return emit(lx, F_NAME, i, j);
 }
 
-/* Backslash commands the normalising pass kept: operators and names. */
-static int lex_command(lexer *lx, size_t i, size_t j)
+/* Backslash commands the normalising pass kept: operators and names; a name's subscript
+ * is part of it (\alpha_ij: the weights of the index form). *end: where the command
+ * ends, past such a subscript. */
+static int lex_command(lexer *lx, size_t i, size_t j, size_t *end)
 {
     static const struct { const char *c; enum ftok kind; } cmds[] = {
         {"cdot", F_MUL}, {"times", F_MUL}, {"ast", F_MUL}, {"bullet", F_MUL}, {"div", F_DIV},
         {"over", F_DIV}, {"sqrt", F_SQRT}, {"frac", F_FRAC}, {"dfrac", F_FRAC}, {"tfrac", F_FRAC},
         {"cfrac", F_FRAC}, {"top", F_TRANS}, {"intercal", F_TRANS}, {"T", F_TRANS},
+        {"langle", F_LPAR}, {"rangle", F_RPAR},   /* \langle q_i, k_j \rangle */
     };
     const char *s = lx->b->s + i + 1;
     size_t n = j - i - 1;
     for (size_t k = 0; k < sizeof cmds / sizeof *cmds; k++)
         if (strlen(cmds[k].c) == n && !strncmp(s, cmds[k].c, n))
             return emit(lx, cmds[k].kind, i, j);
+    int limits = n == 3 && (!strncmp(s, "sum", 3) || !strncmp(s, "max", 3));   /* lex reads Σ_j's */
+    if (!limits && s[n] == '_' && is_word_char((unsigned char)s[n + 1])) {
+        size_t k = j + 1;   /* \alpha_ij, α_ij: one name with its subscript */
+        while (k < lx->b->n && is_word_char((unsigned char)lx->b->s[k]))
+            k++;
+        *end = k;
+        return lex_ident(lx, i + 1, k);
+    }
     /* \softmax, \sigma, \exp, \alpha: a name, read without its backslash (var 3: a
      * command, so part of a formula) */
     if (emit(lx, F_NAME, i + 1, j))
@@ -664,6 +709,8 @@ static size_t limits_after(const char *s)
         } else {
             while (isalnum((unsigned char)*p))
                 p++;
+            while (*p == '\'')
+                p++;   /* Σ_j': j' is an index as j is */
             if (*p == '=')
                 for (p++; isalnum((unsigned char)*p); p++)
                     ;
@@ -795,7 +842,7 @@ static int lex(lexer *lx)
             size_t j = i + 1;
             while (j < n && isalpha((unsigned char)s[j]))
                 j++;
-            if (lex_command(lx, i, j))
+            if (lex_command(lx, i, j, &j))
                 return -1;
             if ((j - i == 4 && !strncmp(s + i, "\\sum", 4)) || (j - i == 4 && !strncmp(s + i, "\\max", 4))) {
                 size_t sp = 0;
@@ -887,7 +934,8 @@ static int name_is(const ftoken *t, const char *w)
 
 /* "divide A by B", "multiply A by B", "the dot product of A and B": the verb's "by" or
  * the "and" becomes the operator; the verb is no more than a filler. Between steps
- * (", and multiply by V") "and" says nothing; "the transposed keys": Kᵀ. */
+ * (", and multiply by V") "and" says nothing, nor before the next statement of the index
+ * form ("a_ij = …, and out_i = Σ_j a_ij v_j"); "the transposed keys": Kᵀ. */
 static void resolve_verbs(ftokens *T)
 {
     for (size_t i = 0; i < T->n; i++) {
@@ -896,6 +944,8 @@ static void resolve_verbs(ftokens *T)
         if (name_is(t, "and") && i && T->t[i - 1].kind == F_COMMA &&
             (next->kind == F_MUL || next->kind == F_DIV || next->kind == F_FILLER || name_is(next, "softmax") ||
              name_is(next, "multiply") || name_is(next, "divide")))
+            t->kind = F_FILLER;
+        if (name_is(t, "and") && fq_subscripted(next) && T->t[i + 2].kind == F_ASSIGN)
             t->kind = F_FILLER;
         if ((name_is(t, "transposed") || name_is(t, "transpose")) && next->kind == F_VAR &&
             (!i || (T->t[i - 1].kind != F_VAR && T->t[i - 1].kind != F_RPAR)))

@@ -197,6 +197,40 @@ static void test_notation_steps_and_names(void **state)
     expect_formula("softmax(QKᵀ/√dₖ)V，数值上更稳定，关键是键值对来自同一输入", 0);
 }
 
+/* The index form (what careful students write per query) reads as the matrix form it
+ * stands for: the dot products of rows are QKᵀ, the sum in a denominator is the softmax's,
+ * the sum of the weights times v_j the product with V. */
+static void test_notation_index_form(void **state)
+{
+    EXPECT_SAME("for each query i: a_ij = exp(q_i·k_j/√d_k) / Σ_j' exp(q_i·k_j'/√d_k), and output_i = Σ_j a_ij v_j",
+                "α_ij = exp(q_i·k_j/√d) / Σ_l exp(q_i·k_l/√d)，输出 z_i = Σ_j α_ij v_j",
+                "\\alpha_{ij} = \\frac{\\exp(q_i^\\top k_j/\\sqrt{d_k})}{\\sum_{l}\\exp(q_i^\\top k_l/\\sqrt{d_k})}, "
+                "o_i = \\sum_j \\alpha_{ij} v_j",
+                "\\alpha_{ij} = \\frac{e^{q_i^\\top k_j/\\sqrt{d_k}}}{\\sum_{l} e^{q_i^\\top k_l/\\sqrt{d_k}}}, "
+                "o_i = \\sum_j \\alpha_{ij} v_j",
+                "$\\alpha_{ij}=\\frac{\\exp(q_i k_j^T/\\sqrt{d_k})}{\\sum_{j'}\\exp(q_i k_{j'}^T/\\sqrt{d_k})}$, "
+                "$z_i=\\sum_j\\alpha_{ij}v_j$",
+                "a_{i,j} = \\frac{\\exp(q_i \\cdot k_j / \\sqrt{d_k})}{\\sum_{j=1}^{n} \\exp(q_i \\cdot k_j / \\sqrt{d_k})}, "
+                "\\quad o_i = \\sum_{j=1}^{n} a_{i,j} v_j",
+                "a_ij = softmax_j(q_i·k_j/√d_k) then out_i = Σ_j a_ij v_j",
+                "a_ij = exp(q_i^T k_j / sqrt(d_k)) / sum_l exp(q_i^T k_l / sqrt(d_k)); out_i = sum_j a_ij v_j",
+                "e_ij = q_i·k_j/√d_k, α_ij = exp(e_ij)/Σ_k exp(e_ik), z_i = Σ_j α_ij v_j",
+                "s_ij = q_i^T k_j / sqrt(d_k); a_ij = softmax_j(s_ij); o_i = sum_j a_ij v_j",
+                "z_i = Σ_j α_ij v_j where α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)",
+                "out_i = Σ_j exp(q_i·k_j/√d_k) v_j / Σ_l exp(q_i·k_l/√d_k)",
+                "a_ij = exp(k_j·q_i/√d_k) / Σ_l exp(k_l·q_i/√d_k), out_i = Σ_j v_j a_ij",
+                "a_ij = exp(⟨q_i, k_j⟩/√d_k) / Σ_l exp(⟨q_i, k_l⟩/√d_k), out_i = Σ_j a_ij v_j",
+                "a_ij = exp(dot(q_i, k_j)/sqrt(d_k)) / sum_l exp(dot(q_i, k_l)/sqrt(d_k)), out_i = sum_j a_ij v_j",
+                "a_ji = softmax_i(q_j·k_i/√d_k), out_j = Σ_i a_ji v_i",
+                "weights_j = softmax_j(q·k_j / √d_k), output = Σ_j weights_j v_j",
+                "对每个查询 i：α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)，输出 z_i = Σ_j α_ij v_j",
+                "权重 a_ij = softmax_j(q_i·k_j/√d_k)，然后输出 o_i = Σ_j a_ij v_j",
+                "z_i = Σ_j α_ij v_j，其中 α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)",
+                "e_ij = q_i·k_j/√d_k，α_ij = e^{e_ij}/Σ_l e^{e_il}，z_i = Σ_j α_ij v_j");
+    /* e^x is exp(x) in the matrix form too */
+    expect_formula("e^{QK^T/\\sqrt{d_k}} / \\sum e^{QK^T/\\sqrt{d_k}} V", 0);
+}
+
 /* softmax typed with one slip (a letter missing, added, changed or two swapped), called:
  * still softmax; another function is not. */
 static void test_notation_softmax_slips(void **state)
@@ -419,6 +453,75 @@ static void test_formula_wrong(void **state)
     };
     for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++)
         expect_graded(wrong[i].answer, QZ_WRONG, wrong[i].named);
+}
+
+/* Every slip of the index form gets the diagnosis of the same slip in the matrix form
+ * (one grader for both), and the verdict that goes with it. */
+static void test_formula_index_form_slips(void **state)
+{
+    static const struct { const char *index, *matrix; unsigned want; qz_verdict verdict; } slips[] = {
+        {"a_ij = exp(q_i·k_j)/Σ_l exp(q_i·k_l), out_i = Σ_j a_ij v_j", "softmax(QK^T)V", QZ_F_NO_SCALE,
+         QZ_PARTIAL},
+        {"a_ij = exp(q_i·k_j/d_k)/Σ_l exp(q_i·k_l/d_k), out_i = Σ_j a_ij v_j", "softmax(QK^T/d_k)V",
+         QZ_F_DK_NOT_SQRT, QZ_PARTIAL},
+        {"a_ij = exp(q_i·k_j/√d_k) / Σ_i exp(q_i·k_j/√d_k), out_i = Σ_j a_ij v_j",
+         "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"a_ij = softmax_i(q_i·k_j/√d_k), out_i = Σ_j a_ij v_j", "softmax(QK^T/sqrt(d_k), dim=0)V",
+         QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"e_ij = q_i·k_j/√d_k, α_ij = exp(e_ij)/Σ_k exp(e_kj), z_i = Σ_j α_ij v_j",
+         "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"a_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k), out_i = Σ_j a_ij", "softmax(QK^T/sqrt(d_k))",
+         QZ_F_V_MISSING, QZ_PARTIAL},
+        {"α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)", "softmax(QK^T/sqrt(d_k))", QZ_F_V_MISSING,
+         QZ_PARTIAL},
+        {"a_ij = exp(q_i·k_j·√d_k)/Σ_l exp(q_i·k_l·√d_k), out_i = Σ_j a_ij v_j", "softmax(QK^T sqrt(d_k))V",
+         QZ_F_SCALE_MULTIPLIED, QZ_PARTIAL},
+        {"a_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k), out_i = Σ_j a_ij k_j", "softmax(QK^T/sqrt(d_k))K",
+         QZ_F_OTHER, QZ_WRONG},
+        {"a_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k), out_i = Σ_i a_ij v_j", "softmax(QK^T/sqrt(d_k))K",
+         QZ_F_OTHER, QZ_WRONG},
+        {"a_ij = exp(q_i·q_j/√d_k)/Σ_l exp(q_i·q_l/√d_k), out_i = Σ_j a_ij v_j", "softmax(QQ^T/sqrt(d_k))V",
+         QZ_F_WRONG_PRODUCT, QZ_WRONG},
+        {"a_ij = sigmoid(q_i·k_j/√d_k), out_i = Σ_j a_ij v_j", "sigmoid(QK^T/sqrt(d_k))V", QZ_F_NOT_SOFTMAX,
+         QZ_WRONG},
+        {"out_i = Σ_j (q_i·k_j/√d_k) v_j", "QK^T/sqrt(d_k) V", QZ_F_NO_SOFTMAX, QZ_WRONG},
+        {"α_ij = exp(q_i·k_j/√d_k) / Σ_i exp(q_i·k_j/√d_k)，输出 z_i = Σ_j α_ij v_j",
+         "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)，输出 z_i = Σ_j α_ij k_j", "softmax(QK^T/sqrt(d_k))K",
+         QZ_F_OTHER, QZ_WRONG},
+    };
+    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
+        qz_formula_diag di, dm;
+        at_error err;
+        assert_int_equal(qz_formula_diagnose(slips[i].index, canonical, &di, &err), AT_OK);
+        assert_int_equal(qz_formula_diagnose(slips[i].matrix, canonical, &dm, &err), AT_OK);
+        if (di.mistakes != slips[i].want || dm.mistakes != slips[i].want || di.slips != dm.slips ||
+            di.fatal != dm.fatal) {
+            print_error("'%s': mistakes 0x%x (slips %d, fatal %d); '%s': 0x%x (%d, %d); want 0x%x\n",
+                        slips[i].index, di.mistakes, di.slips, di.fatal, slips[i].matrix, dm.mistakes, dm.slips,
+                        dm.fatal, slips[i].want);
+            fail();
+        }
+        expect_graded(slips[i].index, slips[i].verdict, qz_formula_mistake_text(slips[i].want, QZ_EN));
+    }
+    /* a sum of code over the queries' axis is the same slip */
+    expect_formula("np.exp(S)/np.sum(np.exp(S), axis=0) @ V, where S = Q @ K.T / np.sqrt(d_k)", QZ_F_SOFTMAX_AXIS);
+    /* in Chinese, the slip named in Chinese */
+    qz_question q = qz_question_init(QZ_FORMULA);
+    q.id = "q2";
+    q.canonical = canonical;
+    qz_result r;
+    assert_int_equal(qz_grade(&q, "α_ij = exp(q_i·k_j/d_k) / Σ_l exp(q_i·k_l/d_k)，输出 z_i = Σ_j α_ij v_j", QZ_ZH,
+                              &r, NULL),
+                     AT_OK);
+    assert_int_equal(r.verdict, QZ_PARTIAL);
+    assert_non_null(strstr(r.feedback, "除以的是 dₖ，应该除以 √dₖ"));
+    qz_result_free(&r);
+    assert_int_equal(qz_grade(&q, "α_ij = exp(q_i·k_j/√d) / Σ_l exp(q_i·k_l/√d)，输出 z_i = Σ_j α_ij v_j", QZ_ZH, &r,
+                              NULL),
+                     AT_OK);
+    assert_int_equal(r.verdict, QZ_CORRECT);
+    qz_result_free(&r);
 }
 
 /* Right answers that carry more than the formula: a mask, the softmax by hand, remarks. */
@@ -821,6 +924,8 @@ int main(void)
         cmocka_unit_test(test_notation_definitions_after),
         cmocka_unit_test(test_notation_prefix_stop_names),
         cmocka_unit_test(test_notation_equivalent),
+        cmocka_unit_test(test_notation_index_form),
+        cmocka_unit_test(test_formula_index_form_slips),
         cmocka_unit_test(test_formula_with_words),
         cmocka_unit_test(test_formula_one_slip),
         cmocka_unit_test(test_formula_wrong),
