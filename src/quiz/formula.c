@@ -504,6 +504,8 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
         }
         if (fs.remarks & FQ_REMARK_AXIS)
             d->mistakes |= QZ_F_SOFTMAX_AXIS;
+        if (fs.remarks & FQ_REMARK_K_TRANSPOSED)   /* the transpose said in words */
+            d->mistakes &= ~(unsigned)QZ_F_K_NOT_TRANSPOSED;
         if ((fs.remarks & FQ_REMARK_ELEMENTWISE) &&
             !(d->mistakes & (QZ_F_V_MISSING | QZ_F_V_INSIDE | QZ_F_V_LEFT)))
             d->mistakes = d->mistakes | QZ_F_V_ELEMENTWISE;

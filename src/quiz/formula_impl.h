@@ -194,6 +194,8 @@ enum {
     FQ_REMARK_ELEMENTWISE = 4, /* V multiplied element by element (⊙, ∘, \odot, or a '*'
                                 * in code whose matrix products are '@' or that the words
                                 * call elementwise) */
+    FQ_REMARK_K_TRANSPOSED = 8, /* the words say K is transposed ("K 要转置", "K transposed"):
+                                 * a QK written without the mark is QKᵀ */
 };
 
 /* Read the formula of an answer into a tree. whole = 1 reads the whole text as one

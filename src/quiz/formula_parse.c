@@ -443,9 +443,12 @@ static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
         start = i == a ? b : i + 1;
         if (from >= a && from < b)
             continue;   /* the formula itself */
-        int softmax = 0, verb = 0, neg = 0, column = 0, row = 0;
+        int softmax = 0, verb = 0, neg = 0, column = 0, row = 0, key = 0, transpose = 0;
         for (size_t j = from; j < to; j++) {
             const ftoken *t = &T->t[j];
+            key |= t->kind == F_VAR && t->var == V_K;
+            transpose |= fq_name_is(t, "transposed") || fq_name_is(t, "transpose") ||
+                         fq_name_is(t, "transposing") || t->kind == F_TRANS;
             softmax |= role_of(t) == R_SOFTMAX;
             neg |= negating(t);
             verb |= softmax && applying(t);
@@ -460,6 +463,8 @@ static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
         }
         if (softmax && column && !row && !neg)
             r |= FQ_REMARK_AXIS;
+        if (key && transpose && !neg)   /* "（K 要转置）", "K transposed" */
+            r |= FQ_REMARK_K_TRANSPOSED;
         if (i == a)
             i = b - 1;
     }

@@ -206,6 +206,16 @@ static char *named_steps(char seg[][MAX_EXPR], size_t n)
         snprintf(lhs, sizeof lhs, "%s", s);
         drop_openers(lhs);   /* trims too */
         *eq = '=';
+        /* "权重 A = softmax(S)", "再按行做 softmax 得到权重 A = …": words in Chinese
+         * before it, the step's name is the identifier it ends with */
+        size_t e = strlen(lhs), b = e;
+        while (b && (isalnum((unsigned char)lhs[b - 1]) || lhs[b - 1] == '_' || lhs[b - 1] == '\''))
+            b--;
+        size_t h = b;
+        while (h && lhs[h - 1] == ' ')
+            h--;
+        if (b < e && isalpha((unsigned char)lhs[b]) && h >= 3 && (unsigned char)lhs[h - 3] >= 0xe0)
+            memmove(lhs, lhs + b, e - b + 1);
         if (!step_name(lhs))
             continue;
         snprintf(st[k].name, sizeof st[k].name, "%s", lhs);
