@@ -1095,6 +1095,27 @@ static char *chain_results(const char *text)
     return out;
 }
 
+/* "e^0.3 / 9.75 ≈ 0.14": a slash whose divisor a result follows (≈ = →) divides, in any
+ * reading; it lists nothing. */
+static int slash_in_chain(const char *s)
+{
+    for (const char *p = s; (p = strstr(p, " /")); p += 2) {
+        const char *q = p + 2;
+        while (*q == ' ')
+            q++;
+        if (!isdigit((unsigned char)*q) && *q != '.')
+            continue;
+        while (isdigit((unsigned char)*q) || *q == '.')
+            q++;
+        while (*q == ' ')
+            q++;
+        if (*q == '=' || !strncmp(q, "≈", strlen("≈")) || !strncmp(q, "→", strlen("→")) ||
+            !strncmp(q, "->", 2))
+            return 1;
+    }
+    return 0;
+}
+
 int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                     qz_numbers *out, at_error *err)
 {
@@ -1151,7 +1172,7 @@ static int read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang
      * may list values. Read so when that, and not a division, gives as many values as
      * asked (in all, or after the concluding word). */
     int fit = rc ? 0 : as_asked(out, o->want);
-    if (o->want && fit < 2 && strstr(plain, " /")) {
+    if (o->want && fit < 2 && strstr(plain, " /") && !slash_in_chain(plain)) {
         qz_numbers *alt = malloc(sizeof *alt);
         at_error e2;
         if (alt && read_plain(plain, orig, o, 1, lang, alt, &e2) == AT_OK && as_asked(alt, o->want) > fit)
