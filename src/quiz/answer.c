@@ -635,8 +635,12 @@ int qz_lex(qz_lexer *lx)
             t->kind = T_SEP;   /* "下雨 0.14 / 没 0.17": nothing divides by a word's name */
             t->op = ',';
             len = 1;
-        } else if (*p == '/' && lx->slash_sep && t->space_before && (p[1] == ' ' || p[1] == '~')) {
-            t->kind = T_SEP;   /* "0.14 / 0.17": a list, when read as one */
+        } else if (*p == '/' && lx->slash_sep &&
+                   ((t->space_before && (p[1] == ' ' || p[1] == '~')) ||
+                    (!t->space_before && lx->n && lx->toks[lx->n - 1].kind == T_NUM &&
+                     p > lx->text + 1 && p[-1] != '0' && strchr(".0123456789", p[-1]) &&
+                     ((p[1] == '0' && p[2] == '.') || (p[1] == '.' && isdigit((unsigned char)p[2])))))) {
+            t->kind = T_SEP;   /* "0.14 / 0.17", "0.14/0.17": a list, when read as one */
             t->op = ',';
             len = 1;
         } else if (strchr("+-*/^", *p)) {
@@ -1172,7 +1176,8 @@ static int read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang
      * may list values. Read so when that, and not a division, gives as many values as
      * asked (in all, or after the concluding word). */
     int fit = rc ? 0 : as_asked(out, o->want);
-    if (o->want && fit < 2 && strstr(plain, " /") && !slash_in_chain(plain)) {
+    if (o->want && fit < 2 && (strstr(plain, " /") || strstr(plain, "/0.") || strstr(plain, "/.")) &&
+        !slash_in_chain(plain)) {
         qz_numbers *alt = malloc(sizeof *alt);
         at_error e2;
         if (alt && read_plain(plain, orig, o, 1, lang, alt, &e2) == AT_OK && as_asked(alt, o->want) > fit)

@@ -524,10 +524,47 @@ out:
     return rc;
 }
 
+/* "softmax(QKᵀ/√dₖ)V is wrong, the right one is softmax(QKᵀ)V", "…是错的，正确的是 …":
+ * the formula read is taken back and another follows within a few words: the offset of
+ * the text after the taking back, 0 when there is none. */
+static size_t taken_back(const char *text, size_t end)
+{
+    static const char *const back[] = {"is wrong", "was wrong", "is not right", "is incorrect",
+                                       "scratch that", "是错的", "写错了", "不对", "错了", NULL};
+    static const char *const then[] = {"the right one is", "the correct one is", "should be",
+                                       "it's", "it is", "正确的是", "应该是", "应为", "改成", "改为",
+                                       NULL};
+    const char *rest = text + end;
+    for (size_t i = 0; back[i]; i++) {
+        const char *b = strstr(rest, back[i]);
+        if (!b || b - rest > 12)
+            continue;
+        const char *after = b + strlen(back[i]);
+        for (size_t k = 0; then[k]; k++) {
+            const char *t = strstr(after, then[k]);
+            if (t && t - after <= 8)
+                return (size_t)(t + strlen(then[k]) - text);
+        }
+    }
+    return 0;
+}
+
 int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
                         at_error *err)
 {
     int rc = diagnose(student, canonical, d, err);
+    size_t back = !rc ? taken_back(student, d->end) : 0;
+    if (back) {   /* graded on the formula the student ends on */
+        qz_formula_diag d2;
+        at_error e2;
+        if (diagnose(student + back, canonical, &d2, &e2) == AT_OK && !(d2.mistakes & QZ_F_NO_FORMULA)) {
+            *d = d2;
+            d->start += back;
+            d->end += back;
+            d->legend_start = d->legend_end = 0;
+            d->alternative = 0;
+        }
+    }
     if (rc == AT_ENOMEM || (!rc && !d->mistakes))
         return rc;
     /* not read, or not right as read: a formula in steps may be right as the one formula

@@ -224,36 +224,65 @@ int qz_answer_unreadable_text(const char *s)
     return keyboard_mash(s);
 }
 
+/* The Windows-1252 byte of character c, or -1: Latin-1 and the C1 controls (what a
+ * decoder keeps of the five bytes Windows-1252 leaves undefined) as themselves, and the
+ * 27 signs of 0x80–0x9F. */
+static int cp1252_byte(ucs4_t c)
+{
+    static const unsigned short signs[32] = {
+        0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0, 0x017d, 0, 0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013,
+        0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178};
+    if (c <= 0xff)
+        return (int)c;
+    for (int b = 0; b < 32; b++)
+        if (signs[b] && signs[b] == c)
+            return 0x80 + b;
+    return -1;
+}
+
 char *qz_answer_repaired(const char *s)
 {
-    size_t len = strlen(s), n = 0, bad = 0;
+    size_t len = strlen(s), n = 0;
     if (!len || u8_check((const uint8_t *)s, len))
         return NULL;
-    /* every character back to its byte, and those bytes whole UTF-8: nothing was lost */
-    char *bytes = convert(s, len, "UTF-8", "CP1252", 0, &n, &bad);
-    if (!bytes)
+    char *out = malloc(len + 1);
+    if (!out)
         return NULL;
-    char *out = realloc(bytes, n + 1);
-    if (!out) {
-        free(bytes);
-        return NULL;
-    }
-    out[n] = '\0';
-    int control = 0;   /* escape codes made of the bytes: not shown back */
-    for (size_t i = 0; i < n; i++)
-        control |= ((unsigned char)out[i] < 0x20 && out[i] != '\n' && out[i] != '\t') || out[i] == 0x7f;
-    /* what it reads as: one character at least outside ASCII, all of the kinds a student
-     * writes (Latin-1 text never garbled, "café", is not whole UTF-8 once encoded) */
-    size_t wide = 0, odd = 0;
-    for (const uint8_t *p = (const uint8_t *)out, *e = p + (control ? 0 : n); p < e;) {
+    /* every character back to its byte; one Windows-1252 has none (a √ typed after the
+     * garbling) stays as it is */
+    int moved = 0;
+    for (const uint8_t *p = (const uint8_t *)s, *e = p + len; p < e;) {
         ucs4_t c;
         int k = u8_mbtouc(&c, p, (size_t)(e - p));
-        wide += c >= 0x80;
-        odd += c >= 0x80 && !is_plausible(c);
+        int b = c >= 0x80 ? cp1252_byte(c) : (int)c;
+        if (b >= 0) {
+            out[n++] = (char)b;
+            moved |= b >= 0x80;
+        } else {
+            memcpy(out + n, p, (size_t)k);
+            n += (size_t)k;
+        }
         p += k > 0 ? k : 1;
     }
-    control |= !wide || odd;
-    if (control || strlen(out) != n || u8_check((const uint8_t *)out, n) || qz_answer_unreadable_text(out)) {
+    out[n] = '\0';
+    int control = !moved;   /* escape codes made of the bytes: not shown back */
+    for (size_t i = 0; i < n; i++)
+        control |= ((unsigned char)out[i] < 0x20 && out[i] != '\n' && out[i] != '\t') || out[i] == 0x7f;
+    /* what it reads as: whole UTF-8, one character at least outside ASCII, all of the
+     * kinds a student writes (text never garbled, "café", "it’s", is not whole UTF-8
+     * once its characters are bytes again) */
+    size_t wide = 0, odd = 0;
+    if (!control && !u8_check((const uint8_t *)out, n))
+        for (const uint8_t *p = (const uint8_t *)out, *e = p + n; p < e;) {
+            ucs4_t c;
+            int k = u8_mbtouc(&c, p, (size_t)(e - p));
+            wide += c >= 0x80;
+            odd += c >= 0x80 && (c <= 0x9f || !is_plausible(c));
+            p += k > 0 ? k : 1;
+        }
+    if (control || !wide || odd || u8_check((const uint8_t *)out, n) || !strcmp(out, s) ||
+        qz_answer_unreadable_text(out)) {
         free(out);
         return NULL;
     }

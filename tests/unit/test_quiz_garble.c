@@ -161,6 +161,19 @@ static void test_repaired(void **state)
                                         "Q 来自解码器，K、V 来自编码器", "plain ascii", ""};
     for (size_t i = 0; i < sizeof never / sizeof *never; i++)
         assert_null(qz_answer_repaired(never[i]));
+    /* a decoder that keeps the undefined bytes as C1 controls (意 is E6 84 8F), and a
+     * garbling with a √ typed after it: read back whole */
+    static const struct { const char *garbled, *text; } kept[] = {
+        {"æ³¨æ„\xc2\x8fåŠ›(Q,K,V) = softmax(QKáµ€/âˆšdâ‚–)V", "注意力(Q,K,V) = softmax(QKᵀ/√dₖ)V"},
+        {"softmax(QKáµ€/√dâ‚–)V", "softmax(QKᵀ/√dₖ)V"},
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
+        char *r = qz_answer_repaired(kept[i].garbled);
+        assert_non_null(r);
+        assert_string_equal(r, kept[i].text);
+        free(r);
+    }
+    assert_null(qz_answer_repaired("it’s 0.14… café"));
     char *lost = garble("RNN 要一步步传，自注意力一步就到。", "UTF-8", "CP1252");
     assert_null(qz_answer_repaired(lost));
     free(lost);
