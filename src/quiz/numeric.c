@@ -711,10 +711,18 @@ static int method_unfinished(const qz_numctx *c, const char *answer)
     const char *const *lists[] = {exps, divs, sums, left};
     if (!c->row_s || !c->row_n)
         return 0;
+    double total = 0;   /* the sum of the exps written as a number names the sum too */
+    for (size_t i = 0; i < c->row_n; i++)
+        if (isfinite(c->row_s[i]))
+            total += exp(c->row_s[i]);
     for (size_t l = 0; l < 4; l++) {
         int hit = 0;
         for (size_t k = 0; lists[l][k] && !hit; k++)
             hit = strcasestr(answer, lists[l][k]) != NULL;
+        for (const char *p = answer; l == 2 && !hit && *p; p++)
+            hit = isdigit((unsigned char)*p) &&
+                  (p == answer || (!isdigit((unsigned char)p[-1]) && p[-1] != '.')) &&
+                  fabs(strtod(p, NULL) - total) <= 0.1;
         if (!hit)
             return 0;
     }
