@@ -405,6 +405,9 @@ static const word words[] = {
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
     {"the soft max of", F_NAME, 1, "softmax"}, {"soft max of", F_NAME, 1, "softmax"},
     {"soft max", F_NAME, 0, "softmax"}, {"soft-max", F_NAME, 0, "softmax"},
+    /* shorthand and slips of the name: "sftmx(…)", "smax(…)" */
+    {"sftmx", F_NAME, 0, "softmax"}, {"softmx", F_NAME, 0, "softmax"}, {"sofmax", F_NAME, 0, "softmax"},
+    {"softamx", F_NAME, 0, "softmax"}, {"smax", F_NAME, 0, "softmax"},
     /* "…, softmax them, multiply by V": the softmax of what came before */
     {"softmax them", F_NAME, 0, "softmax"}, {"softmax it", F_NAME, 0, "softmax"},
     {"softmax that", F_NAME, 0, "softmax"}, {"softmax the result", F_NAME, 0, "softmax"},
