@@ -549,9 +549,99 @@ static size_t taken_back(const char *text, size_t end)
     return 0;
 }
 
+/* "(X W_Q)(X W_K)ᵀ", "XW^Q", "x @ W_q": the input times a projection matrix is that
+ * projection (Q, K or V). A new string with each written as its letter, or NULL when
+ * there is none. */
+static char *projections(const char *s)
+{
+    size_t n = strlen(s), o = 0;
+    char *out = malloc(n + 1);
+    int any = 0;
+    for (size_t i = 0; out && i < n;) {
+        size_t j = i;
+        int paren = s[j] == '(';
+        j += paren;
+        while (s[j] == ' ')
+            j++;
+        int input = (s[j] == 'X' || s[j] == 'x' || s[j] == 'H' || s[j] == 'h' || s[j] == 'E') &&
+                    (i == 0 || !isalnum((unsigned char)s[i - 1]));
+        if (input) {
+            j++;
+            while (s[j] == ' ')
+                j++;
+            if (s[j] == '*' || s[j] == '@')
+                j++;
+            else if (!strncmp(s + j, "·", strlen("·")))
+                j += strlen("·");
+            else if (!strncmp(s + j, "×", strlen("×")))
+                j += strlen("×");
+            while (s[j] == ' ')
+                j++;
+        }
+        char m = 0;
+        if (input && s[j] == 'W') {
+            j++;
+            if (s[j] == '_' || s[j] == '^')
+                j++;
+            int brace = s[j] == '{';
+            j += brace;
+            m = (char)toupper((unsigned char)s[j]);
+            if (m == 'Q' || m == 'K' || m == 'V') {
+                j++;
+                if (brace && s[j] == '}')
+                    j++;
+                else if (brace)
+                    m = 0;
+            } else {
+                m = 0;
+            }
+            if (m && isalnum((unsigned char)s[j]))
+                m = 0;
+        }
+        if (m) {
+            size_t k = j;
+            while (s[k] == ' ')
+                k++;
+            if (paren && s[k] == ')')
+                j = k + 1;
+            else if (paren)
+                out[o++] = '(';
+            out[o++] = m;
+            i = j;
+            any = 1;
+            continue;
+        }
+        out[o++] = s[i++];
+    }
+    if (out)
+        out[o] = '\0';
+    if (!any) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
                         at_error *err)
 {
+    char *projected = projections(student);
+    if (projected) {   /* graded as the Q, K and V the projections make, when that reads */
+        qz_formula_diag dp;
+        at_error ep;
+        int rp = qz_formula_diagnose(projected, canonical, &dp, &ep);
+        free(projected);
+        if (rp == AT_OK && !(dp.mistakes & QZ_F_NO_FORMULA)) {
+            *d = dp;
+            d->start = 0;
+            d->end = strlen(student);
+            d->explained = 0;
+            d->legend_start = d->legend_end = 0;
+            d->alternative = 0;
+            return AT_OK;
+        }
+    }
+
     int rc = diagnose(student, canonical, d, err);
     size_t back = !rc ? taken_back(student, d->end) : 0;
     if (back) {   /* graded on the formula the student ends on */
