@@ -448,7 +448,9 @@ static unsigned find_remarks(const ftokens *T, size_t a, size_t b)
             const ftoken *t = &T->t[j];
             key |= t->kind == F_VAR && t->var == V_K;
             transpose |= fq_name_is(t, "transposed") || fq_name_is(t, "transpose") ||
-                         fq_name_is(t, "transposing") || t->kind == F_TRANS;
+                         fq_name_is(t, "transposing") ||
+                         (t->kind == F_TRANS && t->text && t->len >= strlen("转置") &&
+                          !memcmp(t->text + t->len - strlen("转置"), "转置", strlen("转置")));
             softmax |= role_of(t) == R_SOFTMAX;
             neg |= negating(t);
             verb |= softmax && applying(t);
