@@ -622,6 +622,19 @@ static char *projections(const char *s)
     return out;
 }
 
+/* d is the diagnosis of the whole answer read another way (its steps made one formula,
+ * its projections written as Q, K, V): src, spanning all of student, with no words
+ * beside it. */
+static void as_whole(qz_formula_diag *d, const qz_formula_diag *src, const char *student)
+{
+    *d = *src;
+    d->start = 0;
+    d->end = strlen(student);
+    d->explained = 0;
+    d->legend_start = d->legend_end = 0;
+    d->alternative = 0;
+}
+
 int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
                         at_error *err)
 {
@@ -632,12 +645,7 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
         int rp = qz_formula_diagnose(projected, canonical, &dp, &ep);
         free(projected);
         if (rp == AT_OK && !(dp.mistakes & QZ_F_NO_FORMULA)) {
-            *d = dp;
-            d->start = 0;
-            d->end = strlen(student);
-            d->explained = 0;
-            d->legend_start = d->legend_end = 0;
-            d->alternative = 0;
+            as_whole(d, &dp, student);
             return AT_OK;
         }
     }
@@ -668,12 +676,7 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
     int rs = diagnose(steps, canonical, &ds, &es);
     free(steps);
     if (!rs && (rc || (!ds.fatal && (d->fatal || ds.slips < d->slips)))) {
-        *d = ds;
-        d->start = 0;
-        d->end = strlen(student);
-        d->explained = 0;
-        d->legend_start = d->legend_end = 0;
-        d->alternative = 0;
+        as_whole(d, &ds, student);
         return AT_OK;
     }
     return rc;
