@@ -638,7 +638,6 @@ int qz_lex(qz_lexer *lx)
         } else if (*p == '/' && lx->slash_sep &&
                    ((t->space_before && (p[1] == ' ' || p[1] == '~')) ||
                     (!t->space_before && lx->n && lx->toks[lx->n - 1].kind == T_NUM &&
-                     p > lx->text + 1 && p[-1] != '0' && strchr(".0123456789", p[-1]) &&
                      ((p[1] == '0' && p[2] == '.') || (p[1] == '.' && isdigit((unsigned char)p[2])))))) {
             t->kind = T_SEP;   /* "0.14 / 0.17", "0.14/0.17": a list, when read as one */
             t->op = ',';

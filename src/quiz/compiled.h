@@ -48,7 +48,7 @@ struct qz_rubric_c {
                                * hold one and say none, 大小, 多远) */
     qz_alts glue, foil_before, foil_after, pronoun, object, destination, neutral, consequence,
         retract, give_up, dont_know, correct_strong, correct_weak, restart, filler, question, hedge,
-        looked_at, indefinite, respectively, part_glue, versus, side, positions, origin, thought, turn,
+        looked_at, indefinite, respectively, part_glue, versus, side, positions, origin, ability, thought, turn,
         change, joins;
     qz_text prompt;           /* the question's prompt, normalised (n = 0: none) */
 };
@@ -64,7 +64,7 @@ extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[]
     *const qz_lex_question[], *const qz_lex_hedge[], *const qz_lex_looked_at[],
     *const qz_lex_indefinite[], *const qz_lex_respectively[], *const qz_lex_part_glue[],
     *const qz_lex_versus[],
-    *const qz_lex_side[], *const qz_lex_positions[], *const qz_lex_origin[],
+    *const qz_lex_side[], *const qz_lex_positions[], *const qz_lex_origin[], *const qz_lex_ability[],
     *const qz_lex_thought[], *const qz_lex_turn[], *const qz_lex_change[], *const qz_lex_joins[];
 
 /* Does alternative p occur in t at token i (all its tokens, in order)? */

@@ -524,145 +524,10 @@ out:
     return rc;
 }
 
-/* "softmax(QKᵀ/√dₖ)V is wrong, the right one is softmax(QKᵀ)V", "…是错的，正确的是 …":
- * the formula read is taken back and another follows within a few words: the offset of
- * the text after the taking back, 0 when there is none. */
-static size_t taken_back(const char *text, size_t end)
-{
-    static const char *const back[] = {"is wrong", "was wrong", "is not right", "is incorrect",
-                                       "scratch that", "是错的", "写错了", "不对", "错了", NULL};
-    static const char *const then[] = {"the right one is", "the correct one is", "should be",
-                                       "it's", "it is", "正确的是", "应该是", "应为", "改成", "改为",
-                                       NULL};
-    const char *rest = text + end;
-    for (size_t i = 0; back[i]; i++) {
-        const char *b = strstr(rest, back[i]);
-        if (!b || b - rest > 12)
-            continue;
-        const char *after = b + strlen(back[i]);
-        for (size_t k = 0; then[k]; k++) {
-            const char *t = strstr(after, then[k]);
-            if (t && t - after <= 8)
-                return (size_t)(t + strlen(then[k]) - text);
-        }
-    }
-    return 0;
-}
-
-/* "(X W_Q)(X W_K)ᵀ", "XW^Q", "x @ W_q": the input times a projection matrix is that
- * projection (Q, K or V). A new string with each written as its letter, or NULL when
- * there is none. */
-static char *projections(const char *s)
-{
-    size_t n = strlen(s), o = 0;
-    char *out = malloc(n + 1);
-    int any = 0;
-    for (size_t i = 0; out && i < n;) {
-        size_t j = i;
-        int paren = s[j] == '(';
-        j += paren;
-        while (s[j] == ' ')
-            j++;
-        int input = (s[j] == 'X' || s[j] == 'x' || s[j] == 'H' || s[j] == 'h' || s[j] == 'E') &&
-                    (i == 0 || !isalnum((unsigned char)s[i - 1]));
-        if (input) {
-            j++;
-            while (s[j] == ' ')
-                j++;
-            if (s[j] == '*' || s[j] == '@')
-                j++;
-            else if (!strncmp(s + j, "·", strlen("·")))
-                j += strlen("·");
-            else if (!strncmp(s + j, "×", strlen("×")))
-                j += strlen("×");
-            while (s[j] == ' ')
-                j++;
-        }
-        char m = 0;
-        if (input && s[j] == 'W') {
-            j++;
-            if (s[j] == '_' || s[j] == '^')
-                j++;
-            int brace = s[j] == '{';
-            j += brace;
-            m = (char)toupper((unsigned char)s[j]);
-            if (m == 'Q' || m == 'K' || m == 'V') {
-                j++;
-                if (brace && s[j] == '}')
-                    j++;
-                else if (brace)
-                    m = 0;
-            } else {
-                m = 0;
-            }
-            if (m && isalnum((unsigned char)s[j]))
-                m = 0;
-        }
-        if (m) {
-            size_t k = j;
-            while (s[k] == ' ')
-                k++;
-            if (paren && s[k] == ')')
-                j = k + 1;
-            else if (paren)
-                out[o++] = '(';
-            out[o++] = m;
-            i = j;
-            any = 1;
-            continue;
-        }
-        out[o++] = s[i++];
-    }
-    if (out)
-        out[o] = '\0';
-    if (!any) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
-/* d is the diagnosis of the whole answer read another way (its steps made one formula,
- * its projections written as Q, K, V): src, spanning all of student, with no words
- * beside it. */
-static void as_whole(qz_formula_diag *d, const qz_formula_diag *src, const char *student)
-{
-    *d = *src;
-    d->start = 0;
-    d->end = strlen(student);
-    d->explained = 0;
-    d->legend_start = d->legend_end = 0;
-    d->alternative = 0;
-}
-
 int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_diag *d,
                         at_error *err)
 {
-    char *projected = projections(student);
-    if (projected) {   /* graded as the Q, K and V the projections make, when that reads */
-        qz_formula_diag dp;
-        at_error ep;
-        int rp = qz_formula_diagnose(projected, canonical, &dp, &ep);
-        free(projected);
-        if (rp == AT_OK && !(dp.mistakes & QZ_F_NO_FORMULA)) {
-            as_whole(d, &dp, student);
-            return AT_OK;
-        }
-    }
-
     int rc = diagnose(student, canonical, d, err);
-    size_t back = !rc ? taken_back(student, d->end) : 0;
-    if (back) {   /* graded on the formula the student ends on */
-        qz_formula_diag d2;
-        at_error e2;
-        if (diagnose(student + back, canonical, &d2, &e2) == AT_OK && !(d2.mistakes & QZ_F_NO_FORMULA)) {
-            *d = d2;
-            d->start += back;
-            d->end += back;
-            d->legend_start = d->legend_end = 0;
-            d->alternative = 0;
-        }
-    }
     if (rc == AT_ENOMEM || (!rc && !d->mistakes))
         return rc;
     /* not read, or not right as read: a formula in steps may be right as the one formula
@@ -676,7 +541,12 @@ int qz_formula_diagnose(const char *student, const char *canonical, qz_formula_d
     int rs = diagnose(steps, canonical, &ds, &es);
     free(steps);
     if (!rs && (rc || (!ds.fatal && (d->fatal || ds.slips < d->slips)))) {
-        as_whole(d, &ds, student);
+        *d = ds;
+        d->start = 0;
+        d->end = strlen(student);
+        d->explained = 0;
+        d->legend_start = d->legend_end = 0;
+        d->alternative = 0;
         return AT_OK;
     }
     return rc;

@@ -7,6 +7,7 @@
  * in symbols. See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -493,4 +494,67 @@ int fq_drop_restatement(ftoken *t, size_t *pn)
     t[m] = t[n];
     *pn = m;
     return dropped;
+}
+
+/* ---- the input times a projection ---- */
+
+/* The matrix (V_Q, V_K, V_V) a projection's name stands for: W_Q, W_k, Wq, W_{V}; with
+ * input, the name starts with the input glued before it (XW_Q, xW_q); -1. */
+static int projection(const ftoken *t, int input)
+{
+    const char *x = t->text;
+    size_t n = t->len;
+    if (t->kind != F_NAME)
+        return -1;
+    if (input) {   /* the input glued before it: required */
+        if (n < 3 || !strchr("XxHhE", x[0]) || x[1] != 'W')
+            return -1;
+        x++;
+        n--;
+    }
+    if (n < 2 || n > 5 || x[0] != 'W')
+        return -1;
+    size_t i = 1 + (x[1] == '_');
+    int brace = i < n && x[i] == '{';
+    i += brace;
+    if (i >= n || i + 1 + brace != n || (brace && x[n - 1] != '}'))
+        return -1;
+    int c = toupper((unsigned char)x[i]);
+    return c == 'Q' ? V_Q : c == 'K' ? V_K : c == 'V' ? V_V : -1;
+}
+
+/* The input a projection multiplies: X, x, H, h, E. */
+static int input_name(const ftoken *t)
+{
+    return t->kind == F_NAME && t->len == 1 && strchr("XxHhE", *t->text);
+}
+
+int fq_projections(ftoken *t, size_t *pn)
+{
+    int any = 0;
+    for (size_t k = 0; k < *pn; k++) {
+        size_t w = k + 1 + (t[k + 1].kind == F_MUL), last = w;
+        int var = -1;
+        if (input_name(&t[k]) && w < *pn)
+            var = projection(&t[w], 0);   /* X W_Q, x @ W_q, X·W_Q */
+        if (var < 0 && (var = projection(&t[k], 1)) >= 0)
+            last = k;                     /* XW_Q: one name */
+        if (var < 0 && t[k].kind == F_NAME && t[k].len == 2 && strchr("XxHh", t[k].text[0]) &&
+            t[k].text[1] == 'W' && k + 2 < *pn && t[k + 1].kind == F_POW && t[k + 2].kind == F_VAR &&
+            t[k + 2].var <= V_V) {   /* XW^Q: one name, then the power's letter */
+            var = t[k + 2].var;
+            last = k + 2;
+        }
+        if (var < 0)
+            continue;
+        t[k].kind = F_VAR;
+        t[k].var = var;
+        t[k].len = (size_t)(t[last].text + t[last].len - t[k].text);
+        t[k].end = t[last].end;
+        t[k].index = 0;
+        for (size_t d = k + 1; d <= last; d++)
+            drop(t, pn, k + 1);
+        any = 1;
+    }
+    return any;
 }

@@ -117,6 +117,11 @@ int fq_per_query(ftoken **pt, size_t *pn);
  * letters. The length of its base with the '_' ("a_"), 0 when it is no such name. */
 size_t fq_subscripted(const ftoken *t);
 
+/* The input times a projection matrix is that projection: "(X W_Q)(X W_K)ᵀ", "x @ W_v",
+ * "XW^Q" are read as Q, K and V. Tokens t [*pn] with F_END after them, in place. Returns
+ * 1 when one was read so. */
+int fq_projections(ftoken *t, size_t *pn);
+
 /* A step said in words and then in symbols in parentheses ("the dot product of every
  * query with every key (QKᵀ), …", "每个查询和每个键做点积（QKᵀ），…"): the parenthesis
  * goes when it holds the same matrices as its step and ends it. Tokens t [*pn] with

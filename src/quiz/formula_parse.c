@@ -284,6 +284,24 @@ int fq_correcting(const ftoken *t)
            han_has(t, "说反") || han_has(t, "改为") || han_has(t, "最终") || han_has(t, "忘了");
 }
 
+/* Words at T->t[i] that take the formula before back: fq_correcting's, or "wrong",
+ * "incorrect", 错的 said of it with the right one named within a few words ("… is wrong,
+ * the right one is …", "…是错的，正确的是 …"); "wrong" alone may be a remark ("without it
+ * the gradients go wrong"). */
+static int takes_back(const ftokens *T, size_t i)
+{
+    const ftoken *t = &T->t[i];
+    if (fq_correcting(t))
+        return 1;
+    if (!fq_name_is(t, "wrong") && !fq_name_is(t, "incorrect") && !han_has(t, "错的"))
+        return 0;
+    for (size_t k = i + (t->kind != F_HAN); k < T->n && k <= i + 6; k++)
+        if (fq_name_is(&T->t[k], "right") || fq_name_is(&T->t[k], "correct") ||
+            fq_name_is(&T->t[k], "should") || han_has(&T->t[k], "正确") || han_has(&T->t[k], "应为"))
+            return 1;
+    return 0;
+}
+
 /* Han words that say what a symbol before them is: 为, 是, 表示, 指, 代表, 即. */
 static int legend_verb(const ftoken *t)
 {
@@ -296,6 +314,19 @@ static int legend_verb(const ftoken *t)
 
 static int defines_after(const ftokens *T, size_t s, size_t a, size_t b);
 
+/* The next run of formula tokens at or after token from: [*s, *e); 0 when none is left. */
+static int math_run(const ftokens *T, size_t from, size_t *s, size_t *e)
+{
+    while (from < T->n && !is_math(T, from))
+        from++;
+    if (from >= T->n)
+        return 0;
+    *s = *e = from;
+    while (*e < T->n && is_math(T, *e))
+        (*e)++;
+    return 1;
+}
+
 /* The run of tokens [*a, *b) that is the formula: of the runs that read as a whole
  * formula, the one that looks most like one (the later on a tie), or the first after
  * words that take it back ("… no wait, it's …"); else the one that looks most like a
@@ -304,16 +335,9 @@ static int defines_after(const ftokens *T, size_t s, size_t a, size_t b);
 static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
 {
     int best = 0, complete = 0, taken_back = 0;
-    size_t i = 0;
-    while (i < T->n) {
-        if (!is_math(T, i)) {
-            taken_back |= fq_correcting(&T->t[i]);
-            i++;
-            continue;
-        }
-        size_t s = i, e = i;
-        while (e < T->n && is_math(T, e))
-            e++;
+    for (size_t i = 0, s, e; math_run(T, i, &s, &e);) {
+        for (size_t k = i; k < s; k++)
+            taken_back |= takes_back(T, k);
         i = e;
         /* "… V   d为每个头的维度": a symbol after a space and before 为, 是, 表示 opens a
          * legend of it; it is not a factor of the formula */
@@ -1448,15 +1472,7 @@ static int use_after(const ftokens *T, size_t a, size_t b, size_t from, size_t *
 {
     if (has_v(T, a, b))
         return 0;
-    size_t i = from;
-    while (i < T->n) {
-        if (!is_math(T, i)) {
-            i++;
-            continue;
-        }
-        size_t s = i, e = i;
-        while (e < T->n && is_math(T, e))
-            e++;
+    for (size_t i = from, s, e; math_run(T, i, &s, &e);) {
         i = e;
         trim_run(T, &s, &e);
         if (s >= e || !qkv_in(T, s, e))
@@ -1489,6 +1505,8 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         f->end = strlen(answer);
         return def == -1 ? at_error_set(err, AT_ENOMEM, "out of memory") : AT_EINVAL;
     }
+    if (!whole)
+        fq_projections(T.t, &T.n);   /* (X W_Q) is Q before the formula is looked for */
     size_t a = 0, b = T.n;
     int found = whole ? T.n > 0 : find_formula(&T, &a, &b, &f->explained);
     f->text = T.text;

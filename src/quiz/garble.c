@@ -64,6 +64,21 @@ static int is_plausible(ucs4_t c)
            (c >= 0x2500 && c <= 0x259f) || c == 0xfffd;
 }
 
+/* The characters of UTF-8 s[0, n) outside ASCII, the CJK ones, and the plausible ones
+ * among them (is_plausible). */
+static void count_kinds(const char *s, size_t n, size_t *wide, size_t *cjk, size_t *plausible)
+{
+    *wide = *cjk = *plausible = 0;
+    for (const uint8_t *p = (const uint8_t *)s, *e = p + n; p < e;) {
+        ucs4_t c;
+        int k = u8_mbtouc(&c, p, (size_t)(e - p));
+        *wide += c >= 0x80;
+        *cjk += is_cjk(c);
+        *plausible += c >= 0x80 && is_plausible(c);
+        p += k > 0 ? k : 1;
+    }
+}
+
 /* s written in UTF-8, read by someone as legacy, and saved again as UTF-8: encoding s
  * back into legacy gives bytes that read as text in original. True when those bytes
  * decode (as original) into at least three characters outside ASCII, four in five of
@@ -83,15 +98,8 @@ static int reads_back(const char *s, size_t len, const char *legacy, const char 
     free(bytes);
     if (!text)
         return 0;
-    size_t wide = 0, cjk = 0, plausible = 0;
-    for (const uint8_t *p = (const uint8_t *)text, *e = p + m; p < e;) {
-        ucs4_t c;
-        int k = u8_mbtouc(&c, p, (size_t)(e - p));
-        wide += c >= 0x80;
-        cjk += is_cjk(c);
-        plausible += c >= 0x80 && is_plausible(c);
-        p += k > 0 ? k : 1;
-    }
+    size_t wide, cjk, plausible;
+    count_kinds(text, m, &wide, &cjk, &plausible);
     free(text);
     /* Read back as Japanese, most of what is not ASCII must be kana or kanji. */
     int japanese = !strcmp(original, "SHIFT_JIS");
@@ -266,23 +274,17 @@ char *qz_answer_repaired(const char *s)
         p += k > 0 ? k : 1;
     }
     out[n] = '\0';
-    int control = !moved;   /* escape codes made of the bytes: not shown back */
+    int ok = moved;   /* no escape codes made of the bytes: nothing is shown back raw */
     for (size_t i = 0; i < n; i++)
-        control |= ((unsigned char)out[i] < 0x20 && out[i] != '\n' && out[i] != '\t') || out[i] == 0x7f;
+        ok &= !((unsigned char)out[i] < 0x20 && out[i] != '\n' && out[i] != '\t') && out[i] != 0x7f;
     /* what it reads as: whole UTF-8, one character at least outside ASCII, all of the
      * kinds a student writes (text never garbled, "café", "it’s", is not whole UTF-8
-     * once its characters are bytes again) */
-    size_t wide = 0, odd = 0;
-    if (!control && !u8_check((const uint8_t *)out, n))
-        for (const uint8_t *p = (const uint8_t *)out, *e = p + n; p < e;) {
-            ucs4_t c;
-            int k = u8_mbtouc(&c, p, (size_t)(e - p));
-            wide += c >= 0x80;
-            odd += c >= 0x80 && (c <= 0x9f || !is_plausible(c));
-            p += k > 0 ? k : 1;
-        }
-    if (control || !wide || odd || u8_check((const uint8_t *)out, n) || !strcmp(out, s) ||
-        qz_answer_unreadable_text(out)) {
+     * once its characters are bytes again; a C1 control is not plausible) */
+    size_t wide = 0, cjk, plausible = 0;
+    ok = ok && !u8_check((const uint8_t *)out, n);
+    if (ok)
+        count_kinds(out, n, &wide, &cjk, &plausible);
+    if (!ok || !wide || plausible < wide || qz_answer_unreadable_text(out)) {
         free(out);
         return NULL;
     }

@@ -98,7 +98,7 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     char *repaired = q->kind != QZ_CHOICE ? qz_answer_repaired(answer) : NULL;
     if (repaired)
         answer = repaired;
-    if (q->kind != QZ_CHOICE && qz_answer_unreadable_text(answer)) {
+    if (q->kind != QZ_CHOICE && !repaired && qz_answer_unreadable_text(answer)) {
         /* mojibake, a scan's shading, keys hit at random: no grader can read it */
         out->verdict = QZ_MALFORMED;
         fprintf(fb, qz_tr(lang, "This cannot be read: the characters look garbled (text saved in one "

@@ -27,6 +27,16 @@ typedef struct qz_numctx {
 
 int qz_numctx_build(qz_numctx *c, const qz_question *q, qz_lang lang, at_error *err);
 
+/* The sums and extreme of the row's scores (numclaims.c): what worked steps, sums and a
+ * method written out in an answer are checked against. */
+typedef struct qz_row_sums {
+    double top;       /* the largest score */
+    double exps;      /* Σ exp(s) */
+    double shifted;   /* Σ exp(s − top): the stable softmax's denominator */
+    double scores;    /* Σ s */
+} qz_row_sums;
+qz_row_sums qz_row_sums_of(const qz_numctx *c);
+
 /* What a numeric answer (UTF-8) states beside the values asked, checked against c's row
  * (numclaims.c): a weight given wrongly for a token not asked (among nums, the values the
  * answer ends on), a wrong token named as getting the most or the least weight, a sum

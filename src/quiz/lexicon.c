@@ -110,6 +110,11 @@ const char *const qz_lex_positions[] = {"position", "positions", "token", "token
                                         "各个位置", "全部位置", "每个词", "所有词", "各个词",
                                         "每个 token", "所有 token", NULL};
 const char *const qz_lex_origin[] = {"from", "来自", "从", "出自", "取自", "源自", "由", NULL};
+/* a side right before one of these acts in a statement of its own ("the decoder can
+ * condition …", 解码器能看到原句): it is not where Q, K or V come from */
+const char *const qz_lex_ability[] = {"can", "could", "will", "would", "may", "might", "gets",
+                                      "get", "is able", "are able", "能够", "可以", "就能", "才能",
+                                      "能", NULL};
 
 /* a claim right after one of these, when the sentence holds two ("one the encoder, the
  * other the decoder", 一个是编码器一个是解码器), is said of neither subject in particular */

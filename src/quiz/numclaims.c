@@ -14,18 +14,9 @@
 #include "quiz/internal.h"
 #include "quiz/lang.h"
 
-/* The sums and extreme of the row's scores, found once: what worked steps and sums in an
- * answer are checked against. */
-typedef struct row_sums {
-    double top;       /* the largest score */
-    double exps;      /* Σ exp(s) */
-    double shifted;   /* Σ exp(s − top): the stable softmax's denominator */
-    double scores;    /* Σ s */
-} row_sums;
-
-static row_sums sums_of(const qz_numctx *c)
+qz_row_sums qz_row_sums_of(const qz_numctx *c)
 {
-    row_sums r = {.top = -INFINITY};
+    qz_row_sums r = {.top = -INFINITY};
     for (size_t i = 0; i < c->row_n; i++)
         if (isfinite(c->row_s[i]) && c->row_s[i] > r.top)
             r.top = c->row_s[i];
@@ -48,7 +39,7 @@ static int near_step(double x, double q)
  * score (the stable softmax); or, at the end of a chain of steps ("exp(−0.9) = 0.407"),
  * any token's exp or shifted exp (the chain may start at another token's score: "max
  * 1.2: exp(−0.9) = 0.407")? */
-static int worked_step(const qz_numctx *c, const row_sums *r, size_t i, const qz_value *v)
+static int worked_step(const qz_numctx *c, const qz_row_sums *r, size_t i, const qz_value *v)
 {
     for (size_t j = 0; j < c->row_n; j++) {
         double s = c->row_s[j];
@@ -79,7 +70,7 @@ static int called_weight(const char *answer, long offset)
 }
 
 /* Weights of tokens not asked, off by more than the question's room for a right value. */
-static size_t wrong_weights(const qz_numctx *c, const row_sums *r, const qz_numbers *nums,
+static size_t wrong_weights(const qz_numctx *c, const qz_row_sums *r, const qz_numbers *nums,
                             const char *answer, FILE *fb)
 {
     size_t n = 0;
@@ -465,7 +456,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
 /* Is x a sum the working has: the weights' (1), the exps', the exps' shifted by the
  * largest score, the scores', or the asked weights' ("the two add up to 0.31")? Within
  * 5% (Σexp ≈ 10 is an estimate). */
-static int a_sum(const qz_numctx *c, const row_sums *r, double x)
+static int a_sum(const qz_numctx *c, const qz_row_sums *r, double x)
 {
     double asked = 0;
     for (size_t j = 0; j < c->n; j++)
@@ -479,7 +470,7 @@ static int a_sum(const qz_numctx *c, const row_sums *r, double x)
 
 /* "the weights add up to 2", 权重加起来等于 2: a value the reader found named as a sum
  * that no step of the working has. */
-static size_t wrong_sums(const qz_numctx *c, const row_sums *r, const qz_numbers *nums, FILE *fb)
+static size_t wrong_sums(const qz_numctx *c, const qz_row_sums *r, const qz_numbers *nums, FILE *fb)
 {
     size_t n = 0;
     for (size_t k = 0; k < nums->n; k++) {
@@ -534,7 +525,7 @@ size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbe
 {
     if (!c->row_w || !c->row_n || !c->q->tokens || !c->slot_of || !answer)
         return 0;
-    row_sums r = sums_of(c);
+    qz_row_sums r = qz_row_sums_of(c);
     return wrong_weights(c, &r, nums, answer, fb) + wrong_extremes(c, answer, fb) +
            wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb) + wrong_ranks(c, answer, fb);
 }

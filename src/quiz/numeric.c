@@ -692,12 +692,22 @@ static int method_only(const qz_numctx *c, const char *answer)
     return found == c->n;
 }
 
+/* Does a number written in the answer start at p (not inside another: "9.75", not its
+ * "75")? */
+static int number_at(const char *answer, const char *p)
+{
+    if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+        return 0;
+    return p == answer || (!isdigit((unsigned char)p[-1]) && p[-1] != '.');
+}
+
 /* "每个分数取 e 的指数，再除以所有指数之和（约 9.75）。具体的数我没来得及算", "each
  * weight is e^score / 9.75. Didn't have time to divide": the method in words (an exp, a
- * division, a sum) and the student saying the values are not worked out. */
-static int method_unfinished(const qz_numctx *c, const char *answer)
+ * division, a sum: a word for it, or exps, the row's Σ exp written as a number) and the
+ * student saying the values are not worked out. */
+static int method_unfinished(const char *answer, double exps)
 {
-    static const char *const exps[] = {"e^", "exp", "指数", "e 的", "e的", "exponent", NULL};
+    static const char *const exp_words[] = {"e^", "exp", "指数", "e 的", "e的", "exponent", NULL};
     static const char *const divs[] = {"/", "÷", "／", "除以", "divide", "over the", NULL};
     static const char *const sums[] = {"Σ", "∑", "sum", "total", "总和", "求和", "之和", "加起来",
                                        "分母", "denominator", NULL};
@@ -708,21 +718,13 @@ static int method_unfinished(const qz_numctx *c, const char *answer)
                                        "haven't worked out", "didn't work out", "didn't divide",
                                        "didn't compute", "didn't calculate", "not worked out",
                                        "out of time", NULL};
-    const char *const *lists[] = {exps, divs, sums, left};
-    if (!c->row_s || !c->row_n)
-        return 0;
-    double total = 0;   /* the sum of the exps written as a number names the sum too */
-    for (size_t i = 0; i < c->row_n; i++)
-        if (isfinite(c->row_s[i]))
-            total += exp(c->row_s[i]);
+    const char *const *lists[] = {exp_words, divs, sums, left};
     for (size_t l = 0; l < 4; l++) {
         int hit = 0;
         for (size_t k = 0; lists[l][k] && !hit; k++)
             hit = strcasestr(answer, lists[l][k]) != NULL;
         for (const char *p = answer; l == 2 && !hit && *p; p++)
-            hit = isdigit((unsigned char)*p) &&
-                  (p == answer || (!isdigit((unsigned char)p[-1]) && p[-1] != '.')) &&
-                  fabs(strtod(p, NULL) - total) <= 0.1;
+            hit = number_at(answer, p) && fabs(strtod(p, NULL) - exps) <= 0.1;
         if (!hit)
             return 0;
     }
@@ -731,21 +733,14 @@ static int method_unfinished(const qz_numctx *c, const char *answer)
 
 /* Is every number written in the answer a step of the working, none a weight worked
  * out: a score, the exp of one, the sum of the exps, a small count ("6 个", "2 decimals")? */
-static int only_working(const qz_numctx *c, const char *answer)
+static int only_working(const qz_numctx *c, const char *answer, double exps)
 {
-    double total = 0;
-    for (size_t i = 0; i < c->row_n; i++)
-        if (isfinite(c->row_s[i]))
-            total += exp(c->row_s[i]);
     for (const char *p = answer; *p; p++) {
-        if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-            continue;
-        if (p > answer && (isdigit((unsigned char)p[-1]) || p[-1] == '.'))
+        if (!number_at(answer, p))
             continue;
         char *end;
         double x = strtod(p, &end);
-        int step = x == floor(x) && x <= 10 && !strchr(".", *end ? *end : ' ');
-        step |= fabs(x - total) <= 0.1;
+        int step = (x == floor(x) && x <= 10 && *end != '.') || fabs(x - exps) <= 0.1;
         for (size_t i = 0; i < c->row_n && !step; i++)
             step = isfinite(c->row_s[i]) &&
                    (fabs(x - c->row_s[i]) < 1e-9 || fabs(x - exp(c->row_s[i])) <= 0.02);
@@ -754,6 +749,21 @@ static int only_working(const qz_numctx *c, const char *answer)
         p = end - 1;
     }
     return 1;
+}
+
+/* A verdict that no value of the answer is graded for (the method alone, the values
+ * taken back): its first line, why, then what the engine gives and its steps. */
+static void settled(const qz_numctx *c, qz_result *out, FILE *fb, qz_verdict v, double score,
+                    const char *head, const char *why)
+{
+    out->verdict = v;
+    out->score = score;
+    fprintf(fb, "%s", head);
+    out->body_at = qz_fb_pos(fb);
+    fprintf(fb, "%s", why);
+    out->reveal_at = qz_fb_pos(fb);
+    report_expected(c, fb);
+    qz_walk_steps(c, fb);
 }
 
 /* What the reader needs of the question: the count, the tokens and their glosses, and
@@ -831,19 +841,14 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     /* the method written out, no value worked out: part of the marks, whatever numbers
      * (the scores, the sum) the working holds */
-    int method = method_only(&c, answer) || method_unfinished(&c, answer);
-    if (method && only_working(&c, answer)) {
+    double exps = c.row_s ? qz_row_sums_of(&c).exps : NAN;
+    if (c.row_s && c.row_n && (method_only(&c, answer) || method_unfinished(answer, exps)) &&
+        only_working(&c, answer, exps)) {
         fclose(notes_f);
-        out->verdict = QZ_PARTIAL;
-        out->score = 0.5;
-        fprintf(fb, qz_tr(lang, "Partly right.\n"));
-        out->body_at = qz_fb_pos(fb);
-        fprintf(fb, qz_tr(lang, "The method is right (the exp of each score over the sum of all the "
-                                "exps), but the values are not worked out: estimate each one to 2 "
-                                "decimals.\n"));
-        out->reveal_at = qz_fb_pos(fb);
-        report_expected(&c, fb);
-        qz_walk_steps(&c, fb);
+        settled(&c, out, fb, QZ_PARTIAL, 0.5, qz_tr(lang, "Partly right.\n"),
+                qz_tr(lang, "The method is right (the exp of each score over the sum of all the "
+                            "exps), but the values are not worked out: estimate each one to 2 "
+                            "decimals.\n"));
         goto out;
     }
     qz_read_opts opts = read_opts(&c);
@@ -878,15 +883,9 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     if (nums->disowned && !nums->turned) {
         /* "0.14，0.17。不对，还要再乘 V": the student takes the values back and ends on none */
         fclose(notes_f);
-        out->verdict = QZ_WRONG;
-        out->score = 0;
-        fprintf(fb, qz_tr(lang, "Not right.\n"));
-        out->body_at = qz_fb_pos(fb);
-        fprintf(fb, qz_tr(lang, "The answer takes back the values it gave and ends without others: "
-                                "write the values you settle on.\n"));
-        out->reveal_at = qz_fb_pos(fb);
-        report_expected(&c, fb);
-        qz_walk_steps(&c, fb);
+        settled(&c, out, fb, QZ_WRONG, 0, qz_tr(lang, "Not right.\n"),
+                qz_tr(lang, "The answer takes back the values it gave and ends without others: "
+                            "write the values you settle on.\n"));
         goto out;
     }
     if (use == nums && nums->concluded && nums->retracted && !taken_back_by_labels(&c, nums)) {

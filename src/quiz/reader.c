@@ -614,6 +614,15 @@ static size_t next_value(const reader *r, size_t k)
 /* "下雨和没分别是 0.14 和 0.17", "0.14 and 0.17 for rains and didn't respectively":
  * k ≥ 2 labels then exactly k values (or the other way round), nothing but
  * separators, links and filler among them: paired in order. */
+/* What may stand among the labels or values paired in order: separators, links and
+ * filler; after the labels (leads) also a concluding word that leads to the values ("要算
+ * 下雨和没的权重，答案是 0.14 0.17"; one that takes back does not). */
+static int among(const item *it, int leads)
+{
+    return it->kind == IT_SEP || it->kind == IT_LINK || it->kind == IT_PREFIX || it->kind == IT_WORD ||
+           (leads && it->kind == IT_CONCL && !it->retract && !it->disown);
+}
+
 static void pair_respectively(reader *r)
 {
     for (size_t k = 0; k < r->n; k++) {
@@ -623,25 +632,18 @@ static void pair_respectively(reader *r)
         enum item_kind b = a == IT_LABEL ? IT_VALUE : IT_LABEL;
         size_t first[QZ_MAX_VALUES], second[QZ_MAX_VALUES], n1 = 0, n2 = 0, j = k;
         for (; j < r->n && n1 < QZ_MAX_VALUES; j++) {
-            enum item_kind c = r->it[j].kind;
-            if (c == a)
+            if (r->it[j].kind == a)
                 first[n1++] = j;
-            else if (c != IT_SEP && c != IT_LINK && c != IT_PREFIX && c != IT_WORD)
+            else if (!among(&r->it[j], a == IT_LABEL))
                 break;
         }
-        /* "要算下雨和没的权重，答案是 0.14 0.17": a concluding word between the labels
-         * and the values leads to them (one that takes back does not) */
-        while (a == IT_LABEL && n1 >= 2 && j < r->n &&
-               (r->it[j].kind == IT_SEP || r->it[j].kind == IT_LINK || r->it[j].kind == IT_WORD ||
-                (r->it[j].kind == IT_CONCL && !r->it[j].retract && !r->it[j].disown)))
-            j++;
         if (n1 < 2 || j >= r->n || r->it[j].kind != b)
             continue;
         for (; j < r->n && n2 < QZ_MAX_VALUES; j++) {
             enum item_kind c = r->it[j].kind;
             if (c == b)
                 second[n2++] = j;
-            else if (c == a || (c != IT_SEP && c != IT_LINK && c != IT_PREFIX && c != IT_WORD))
+            else if (c == a || !among(&r->it[j], 0))
                 break;
         }
         if (n1 != n2)

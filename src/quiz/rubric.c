@@ -319,7 +319,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->destination, &r->neutral, &r->consequence, &r->retract, &r->give_up, &r->dont_know,
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
                       &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue, &r->versus,
-                      &r->side, &r->positions, &r->origin, &r->thought, &r->turn, &r->change,
+                      &r->side, &r->positions, &r->origin, &r->ability, &r->thought, &r->turn, &r->change,
                       &r->joins};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
@@ -367,6 +367,7 @@ static void lexicon(builder *b)
     lex_add(b, &r->side, qz_lex_side);
     lex_add(b, &r->positions, qz_lex_positions);
     lex_add(b, &r->origin, qz_lex_origin);
+    lex_add(b, &r->ability, qz_lex_ability);
 }
 
 int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)

@@ -236,23 +236,6 @@ static int origin_before(const sentence *s, size_t a)
     return 0;
 }
 
-/* A word of ability right at token b: "the decoder can …", "解码器能 …", 可以, 就能. */
-static int modal_after(const sentence *s, size_t b)
-{
-    static const char *const en[] = {"can", "could", "will", "would", "may", "might", "gets",
-                                      "get", "is able", "are able", NULL};
-    static const char *const zh[] = {"能够", "可以", "就能", "才能", "能", NULL};
-    if (b >= s->s1)
-        return 0;
-    for (size_t i = 0; en[i]; i++)
-        if (qz_tok_raw_is(s->t, b, en[i]))
-            return 1;
-    for (size_t i = 0; zh[i]; i++)
-        if (qz_han_at(s->t, b, zh[i]))
-            return 1;
-    return 0;
-}
-
 /* "目标端每个位置对源端所有位置算权重", "each decoder position scores all encoder
  * positions": a side (quiz/compiled.h: qz_lex_side) named with its positions is who acts
  * or what is acted on, not where Q, K or V come from ("K、V 来自编码器每个位置的输出" is):
@@ -1068,7 +1051,7 @@ static void owners(sentence *s, long *owner)
             /* "(K for matching, V for content) -> the decoder can condition …": a side
              * followed by "can", 能 acts in a statement of its own */
             if (o >= 0 && m->kind == M_CLAIM && qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a &&
-                !origin_before(s, m->a) && modal_after(s, m->b))
+                !origin_before(s, m->a) && m->b < s->s1 && qz_alts_at(s->t, m->b, &s->r->ability, NULL))
                 o = -1;
             /* "It lets the decoder look at the encoder", "作用是让目标句关注源句": what is
              * looked at is not where the subject comes from; "one the encoder, the other

@@ -671,7 +671,7 @@ static int circled(ucs4_t c)
 
 /* Curly apostrophes as straight ones (NFKC keeps them); a circled numeral as "(2) ", a
  * part's number apart from what follows ("②CLS": NFKC would glue "2cls"). malloc'd. */
-static char *straight_quotes(const char *s)
+static char *plain_marks(const char *s)
 {
     size_t n = strlen(s), o = 0;
     char *out = malloc(2 * n + 1);
@@ -714,7 +714,7 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     }
     if (wide && nm->t2s)
         simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
-    char *q = straight_quotes(simp ? simp : s);
+    char *q = plain_marks(simp ? simp : s);
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
     if (q && wide && fix_typos) {   /* an answer's 跟号 is 根号 (quiz/imeslip.h) */
