@@ -64,6 +64,8 @@ typedef struct qz_value {
     int other;                /* named as another quantity ("sum 9.75", "和是 9.75") */
     int sum;                  /* and that quantity is a sum ("add up to 2", 和为 9.75) */
     int aside;                /* inside parentheses among words ("(divided by e^1.2)") */
+    int rejected;             /* said not to be the answer ("not 0.14", 不是 0.14); other
+                               * is set too, and it is never picked as an answer */
     int each;                 /* said of every value asked ("0.2 each", "都是0.2") */
     char label[QZ_LABEL_MAX]; /* the label as written ("rains", "下雨"); "" when none */
     long offset;              /* byte offset of the value in the answer */

@@ -233,7 +233,7 @@ static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nu
         size_t k = 0;
         for (size_t i = 0; i < nums->n; i++) {
             const qz_value *v = &nums->v[i];
-            if ((pass < 3 && v->other) || (pass < 2 && v->aside))
+            if ((pass < 3 && v->other) || (pass < 2 && v->aside) || v->rejected)
                 continue;
             pick[k++] = v;
         }

@@ -33,6 +33,7 @@ enum wkind {
     W_VERB,     /* after a token's name, makes it an object, not a label: 把伞加进分母 */
     W_OBJECT,   /* before a token's name, the same: "forgot to include 伞", "left out 伞" */
     W_COMPARE,  /* two things compared: "than", 比, 相比 (and '>' '<' between words) */
+    W_NOT,      /* the values right after it are not the answer: "not 0.14", 不是, "rather than" */
     W_LABEL,    /* a token (by name or gloss) */
 };
 
@@ -143,6 +144,11 @@ static const struct {
     /* alternatives */
     {"or", W_OR}, {"either", W_OR}, {"或", W_OR}, {"或者", W_OR}, {"还是", W_OR},
     /* one value for every one asked */
+    /* the values right after are rejected: "not 0.14 0.17; I get 0.21 0.29", "0.14, not
+     * 0.13", 不是0.14而是0.21 (the longer phrases above win: "not right", "not softmax") */
+    {"not", W_NOT}, {"isn't", W_NOT}, {"aren't", W_NOT}, {"wasn't", W_NOT}, {"weren't", W_NOT},
+    {"don't get", W_NOT}, {"do not get", W_NOT}, {"didn't get", W_NOT}, {"did not get", W_NOT},
+    {"rather than", W_NOT}, {"instead of", W_NOT}, {"不是", W_NOT}, {"并非", W_NOT}, {"而非", W_NOT},
     {"each", W_EACH}, {"both", W_EACH}, {"都是", W_EACH}, {"都", W_EACH}, {"各", W_EACH},
     {"均", W_EACH}, {"均为", W_EACH}, {"都为", W_EACH}, {"各为", W_EACH}, {"都约", W_EACH},
     {"都约为", W_EACH}, {"都大约", W_EACH},
@@ -169,7 +175,7 @@ size_t qz_gloss_alts(const char *words, const char **alt, size_t *len, size_t ma
 }
 
 enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
-                 IT_EACH, IT_OR, IT_TURN, IT_COMPARE };
+                 IT_EACH, IT_OR, IT_TURN, IT_COMPARE, IT_NOT };
 
 typedef struct item {
     enum item_kind kind;
@@ -374,6 +380,7 @@ static const char *read_word(reader *r, size_t i)
             break;
         case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
         case W_COMPARE: add(r, IT_COMPARE, -1, NULL, 0); break;
+        case W_NOT: add(r, IT_NOT, -1, NULL, 0); break;
         case W_WITH:
             if (!r->n || r->it[r->n - 1].kind != IT_WORD)
                 add(r, IT_WORD, -1, NULL, 0);
@@ -1044,12 +1051,42 @@ static void compare_remarks(reader *r)
     }
 }
 
+/* "not 0.14 0.17; I get 0.21 0.29", "0.14, not 0.13", 不是0.14和0.17，而是0.21和0.29: the
+ * values right after a negating word (links and "about" may stand between) are rejected,
+ * as many as asked at most, up to the end of a sentence or the next word: they answer
+ * nothing and no label reaches them. */
+static void reject_negated(reader *r)
+{
+    size_t want = r->o->want ? r->o->want : 1;
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_NOT)
+            continue;
+        size_t taken = 0;
+        for (size_t j = k + 1; j < r->n && taken < want; j++) {
+            item *it = &r->it[j];
+            if (it->kind == IT_VALUE) {
+                qz_value *v = &r->out->v[it->value];
+                v->rejected = v->other = 1;
+                v->token = -1;
+                it->kind = IT_WORD;   /* what it stood for is said not to be the value */
+                taken++;
+            } else if (it->kind == IT_LINK || it->kind == IT_PREFIX ||
+                       (it->kind == IT_SEP && (!it->op || it->op == ',' || it->op == '/'))) {
+                continue;
+            } else {
+                break;
+            }
+        }
+    }
+}
+
 static void interpret(reader *r, int flex_links)
 {
     compare_remarks(r);
     label_by_scores(r);
     conclude_before_labels(r);
     collapse_chains(r, flex_links);
+    reject_negated(r);
     pair_respectively(r);
     int before = labels_before(r);
     pair_nearest(r, before);
