@@ -1438,7 +1438,8 @@ static size_t paren_at(const sentence *s, size_t i)
 
 /* `with` affirmed and `unless` absent in the period of the claim found at token at; an
  * `unless` in a parenthesis the claim is not in, or outside the one it is in, is a remark
- * of its own ("O(1) path length (though the compute is O(n²))") and lifts nothing. */
+ * of its own ("O(1) path length (though the compute is O(n²))") and lifts nothing, but
+ * for the clause right before the claim's parenthesis, which the bracket comments on. */
 static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -1458,10 +1459,16 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
             return 0;
     }
     size_t paren = paren_at(s, at);
-    for (size_t i = s->p0; i < s->p1; i++)   /* "its complexity is O(n²), an RNN's O(n)" */
-        if (qz_alts_at(s->t, i, &cl->unless, NULL) && !prevents_opposite(s, i, cl->dir) &&
-            paren_at(s, i) == paren)
+    for (size_t i = s->p0; i < s->p1; i++) {  /* "its complexity is O(n²), an RNN's O(n)" */
+        if (!qz_alts_at(s->t, i, &cl->unless, NULL) || prevents_opposite(s, i, cl->dir))
+            continue;
+        size_t pi = paren_at(s, i);
+        /* the clause a bracket comments on speaks for it too: "softmax over the key dim
+         * (each row sums to 1)" */
+        if (pi == paren || (paren != SIZE_MAX && i < paren && pi == paren_at(s, paren) &&
+                            clause_has(s, i, paren)))
             return 0;
+    }
     return 1;
 }
 
@@ -2049,6 +2056,15 @@ static int list_number_at(const qz_text *t, size_t i)
     if (k != i && i > 0 && t->t[i - 1].kind == QZ_TK_WORD && k + 2 < t->n &&
         (qz_tok_is(t, k + 2, "=") || qz_tok_is(t, k + 2, "≈")))
         return 0;
+    if (k == i) {
+        /* "(… don't sum to 1)": the ')' closes a parenthesis the text opened */
+        long depth = 0;
+        for (size_t j = 0; j < i; j++)
+            depth += (qz_tok_is(t, j, "(") || qz_tok_is(t, j, "（")) -
+                     ((qz_tok_is(t, j, ")") || qz_tok_is(t, j, "）")) && depth > 0);
+        if (depth > 0)
+            return 0;
+    }
     /* "2)" after a word ("… long path 2) …"), not after a sign ("Var≈1)") */
     return k == i ? i == 0 || t->t[i - 1].kind == QZ_TK_WORD || t->t[i - 1].kind == QZ_TK_HAN : 1;
 }
