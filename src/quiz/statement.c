@@ -1069,14 +1069,24 @@ static int has_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a
 
 /* ---- role notes in parentheses */
 
+static int tok_open(const qz_text *t, size_t i)
+{
+    return qz_tok_is(t, i, "(") || qz_tok_is(t, i, "（");
+}
+
+static int tok_close(const qz_text *t, size_t i)
+{
+    return qz_tok_is(t, i, ")") || qz_tok_is(t, i, "）");
+}
+
 static int is_open(const sentence *s, size_t i)
 {
-    return qz_tok_is(s->t, i, "(") || qz_tok_is(s->t, i, "（");
+    return tok_open(s->t, i);
 }
 
 static int is_close(const sentence *s, size_t i)
 {
-    return qz_tok_is(s->t, i, ")") || qz_tok_is(s->t, i, "）");
+    return tok_close(s->t, i);
 }
 
 /* "the word being generated (decoder, Q) searches the sentence (encoder, K and V)",
@@ -1419,21 +1429,28 @@ static int prevents_opposite(const sentence *s, size_t i, unsigned dir)
     return first && first->dir == opposite;
 }
 
-/* The innermost parenthesis open at token i in the period [p0, i): the token of its
- * "(" or "（", or SIZE_MAX outside any. */
-static size_t paren_at(const sentence *s, size_t i)
+/* The innermost parenthesis open at token i of t, counted from token from (up to end):
+ * the token of its "(" or "（", or SIZE_MAX outside any (or nested deeper than 8). */
+static size_t open_paren(const qz_text *t, size_t from, size_t end, size_t i)
 {
     size_t open[8], depth = 0;
-    for (size_t k = s->p0; k < i && k < s->p1; k++) {
-        if (is_open(s, k)) {
+    for (size_t k = from; k < i && k < end; k++) {
+        if (tok_open(t, k)) {
             if (depth < 8)
                 open[depth] = k;
             depth++;
-        } else if (is_close(s, k) && depth) {
+        } else if (tok_close(t, k) && depth) {
             depth--;
         }
     }
     return depth && depth <= 8 ? open[depth - 1] : SIZE_MAX;
+}
+
+/* The innermost parenthesis open at token i in the period [p0, i): the token of its
+ * "(" or "（", or SIZE_MAX outside any. */
+static size_t paren_at(const sentence *s, size_t i)
+{
+    return open_paren(s->t, s->p0, s->p1, i);
 }
 
 /* `with` affirmed and `unless` absent in the period of the claim found at token at; an
@@ -2056,15 +2073,8 @@ static int list_number_at(const qz_text *t, size_t i)
     if (k != i && i > 0 && t->t[i - 1].kind == QZ_TK_WORD && k + 2 < t->n &&
         (qz_tok_is(t, k + 2, "=") || qz_tok_is(t, k + 2, "≈")))
         return 0;
-    if (k == i) {
-        /* "(… don't sum to 1)": the ')' closes a parenthesis the text opened */
-        long depth = 0;
-        for (size_t j = 0; j < i; j++)
-            depth += (qz_tok_is(t, j, "(") || qz_tok_is(t, j, "（")) -
-                     ((qz_tok_is(t, j, ")") || qz_tok_is(t, j, "）")) && depth > 0);
-        if (depth > 0)
-            return 0;
-    }
+    if (k == i && open_paren(t, 0, t->n, i) != SIZE_MAX)
+        return 0;   /* "(… don't sum to 1)": the ')' closes a parenthesis the text opened */
     /* "2)" after a word ("… long path 2) …"), not after a sign ("Var≈1)") */
     return k == i ? i == 0 || t->t[i - 1].kind == QZ_TK_WORD || t->t[i - 1].kind == QZ_TK_HAN : 1;
 }
