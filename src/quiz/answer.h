@@ -43,6 +43,9 @@ typedef struct qz_read_opts {
                                * token ("softmax of 0.3 is about 0.14", "0.3 → 0.14") */
     size_t n_glosses;
     int whole;                /* whole numbers are expected: "21,000" is 21000 */
+    int alt;                  /* values offered as alternatives ("0.17 or 0.21"): 0 flags
+                               * them (qz_numbers.alternatives); 1 keeps the first of
+                               * each choice, 2 the last, the others read as rejected */
 } qz_read_opts;
 
 typedef struct qz_value {

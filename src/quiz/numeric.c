@@ -800,8 +800,37 @@ static int beside_claims(const qz_question *q, const char *answer, qz_lang lang,
     return 0;
 }
 
+static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang, int alt,
+                         qz_result *out, FILE *fb, at_error *err);
+
+/* The verdict of one reading of an answer that offers alternatives (alt 1: the first of
+ * each choice, 2: the last); QZ_MALFORMED when it cannot be graded. */
+static qz_verdict alternative_verdict(const qz_question *q, const char *answer, qz_lang lang, int alt)
+{
+    qz_result r = {0};
+    at_error e;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return QZ_MALFORMED;
+    int rc = grade_numeric(q, answer, lang, alt, &r, f, &e);
+    fclose(f);
+    qz_verdict v = rc ? QZ_MALFORMED : r.verdict;
+    free(text);
+    free(r.expected);
+    free(r.expected_values);
+    return v;
+}
+
 int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err)
+{
+    return grade_numeric(q, answer, lang, 0, out, fb, err);
+}
+
+static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang, int alt,
+                         qz_result *out, FILE *fb, at_error *err)
 {
     qz_numctx c;
     double *given = NULL;
@@ -852,6 +881,7 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
         goto out;
     }
     qz_read_opts opts = read_opts(&c);
+    opts.alt = alt;
     at_error perr;
     /* Traditional characters read as the question's Simplified tokens (沒 is 没) */
     char *simplified = qz_simplified_same_offsets(answer);
@@ -899,6 +929,21 @@ int qz_grade_numeric(const qz_question *q, const char *answer, qz_lang lang, qz_
     }
     if (nums->alternatives) {
         fclose(notes_f);
+        /* "didn't 0.17 or maybe 0.21", "0.14 0.17 or 0.21 0.26": each choice read on its own.
+         * A right one among them earns part of the marks, not all: the answer settles on
+         * none. Neither right: wrong. */
+        qz_verdict first = alt ? QZ_MALFORMED : alternative_verdict(q, answer, lang, 1),
+                   last = alt ? QZ_MALFORMED : alternative_verdict(q, answer, lang, 2);
+        int credit = first == QZ_CORRECT || first == QZ_PARTIAL || last == QZ_CORRECT || last == QZ_PARTIAL;
+        if (credit || (first == QZ_WRONG && last == QZ_WRONG)) {
+            settled(&c, out, fb, credit ? QZ_PARTIAL : QZ_WRONG, credit ? 0.5 : 0,
+                    credit ? qz_tr(lang, "Partly right.\n") : qz_tr(lang, "Not right.\n"),
+                    credit ? qz_tr(lang, "The answer offers alternatives (one value or another) and settles on "
+                                         "none; only values you settle on earn full marks.\n")
+                           : qz_tr(lang, "The answer offers alternatives (one value or another), and none of "
+                                         "them is right.\n"));
+            goto out;
+        }
         malformed(out, fb, qz_tr(lang, "The answer offers alternatives (one value or another): "
                                        "give one value for each one asked."));
         again_example(fb, &c, 0);

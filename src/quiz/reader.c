@@ -1080,8 +1080,66 @@ static void reject_negated(reader *r)
     }
 }
 
+/* "0.14 0.17. No, the opposite: 0.17 0.14": a turn that values follow is a correction,
+ * like "no wait": the values after it answer, those before are taken back. A turn with no
+ * value after it trades the two before (mark_values). */
+static void turns_with_values(reader *r)
+{
+    for (size_t k = 0; k < r->n; k++)
+        if (r->it[k].kind == IT_TURN && next_value(r, 0) < k && next_value(r, k) < r->n) {
+            r->it[k].kind = IT_CONCL;
+            r->it[k].retract = r->it[k].disown = 1;
+        }
+}
+
+/* One reading of values offered as alternatives (o->alt 1: the first of each choice, 2:
+ * the last): "didn't 0.17 or maybe 0.21", "either 0.14 0.17 or 0.21 0.26". A choice is the
+ * values on either side of the "or" up to a label, a concluding word or another "or"; the
+ * values of the side not kept are rejected, as after "not". */
+static void drop(reader *r, size_t k)
+{
+    qz_value *v = &r->out->v[r->it[k].value];
+    v->rejected = v->other = 1;
+    v->token = -1;
+    r->it[k].kind = IT_OR;   /* removed below with the "or"s */
+}
+
+static int run_edge(const item *it)
+{
+    return it->kind == IT_LABEL || it->kind == IT_CONCL || it->kind == IT_OR;
+}
+
+static void choose_alternative(reader *r)
+{
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_OR)
+            continue;
+        size_t a = k, b = k + 1, before = 0, after = 0;
+        while (a > 0 && !run_edge(&r->it[a - 1]))
+            before += r->it[--a].kind == IT_VALUE;
+        while (b < r->n && !run_edge(&r->it[b]))
+            after += r->it[b++].kind == IT_VALUE;
+        if (!before || !after)
+            continue;
+        size_t from = r->o->alt == 1 ? k + 1 : a, to = r->o->alt == 1 ? b : k;
+        for (size_t j = from; j < to; j++)
+            if (r->it[j].kind == IT_VALUE)
+                drop(r, j);
+        k = to > k ? to - 1 : k;
+    }
+    /* the choice made, "either", "or" and the values not kept say nothing more */
+    size_t n = 0;
+    for (size_t k = 0; k < r->n; k++)
+        if (r->it[k].kind != IT_OR)
+            r->it[n++] = r->it[k];
+    r->n = n;
+}
+
 static void interpret(reader *r, int flex_links)
 {
+    if (r->o->alt)
+        choose_alternative(r);
+    turns_with_values(r);
     compare_remarks(r);
     label_by_scores(r);
     conclude_before_labels(r);
