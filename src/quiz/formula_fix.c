@@ -182,6 +182,85 @@ int fq_correct_symbol(const ftokens *T, size_t b, ftoken **pt, size_t *pn)
     return 1;
 }
 
+/* ---- a scale's symbol defined after the formula ---- */
+
+/* "is", "=", "denotes", 是, 为, 指, 表示: a definition of the symbol before follows. */
+static int defines(const ftoken *t)
+{
+    static const char *const w[] = {"is", "denotes", "means", "equals"};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (fq_name_is(t, w[i]))
+            return 1;
+    if (t->kind == F_ASSIGN)
+        return 1;
+    static const char *const h[] = {"是", "为", "指", "表示", "即"};
+    for (size_t i = 0; i < sizeof h / sizeof *h; i++)
+        if (t->kind == F_HAN && t->len >= strlen(h[i]) && !memcmp(t->text, h[i], strlen(h[i])))
+            return 1;
+    return 0;
+}
+
+/* The model's width named in words: "the model dimension", "hidden size", 模型维度. */
+static int model_width(const ftoken *t, size_t k, size_t n)
+{
+    if (t[k].kind == F_VAR && t[k].var == V_DMODEL)
+        return 1;
+    static const char *const h[] = {"模型维度", "模型的维度", "模型宽度", "隐藏层维度", "隐层维度",
+                                     "词向量维度", "嵌入维度", "embedding 维度", "d_model"};
+    for (size_t i = 0; i < sizeof h / sizeof *h; i++)
+        if (han_contains(&t[k], h[i]))
+            return 1;
+    static const char *const first[] = {"model", "hidden", "embedding", "embed"};
+    static const char *const second[] = {"dimension", "dim", "width", "size", "dimensionality"};
+    for (size_t i = 0; i < sizeof first / sizeof *first; i++)
+        if (fq_name_is(&t[k], first[i]) && k + 1 < n)
+            for (size_t j = 0; j < sizeof second / sizeof *second; j++)
+                if (fq_name_is(&t[k + 1], second[j]))
+                    return 2;
+    return 0;
+}
+
+/* A share of the width, not the width: "d_model / h", "divided by the heads", 除以头数. */
+static int shared_out(const ftoken *t, size_t k, size_t n)
+{
+    for (size_t j = k; j < n && j < k + 4 && t[j].kind != F_SEP && t[j].kind != F_COMMA; j++)
+        if (t[j].kind == F_DIV || fq_name_is(&t[j], "per") || fq_name_is(&t[j], "heads") ||
+            fq_name_is(&t[j], "head") || han_contains(&t[j], "头") || han_contains(&t[j], "除"))
+            return 1;
+    return 0;
+}
+
+int fq_define_symbol(const ftokens *T, size_t b, ftoken *t, size_t n)
+{
+    const ftoken *u = T->t;
+    for (size_t k = b; k + 1 < T->n; k++) {
+        if (u[k].kind != F_VAR || u[k].var != V_DK)
+            continue;
+        size_t j = k + 1;
+        while (j < T->n && u[j].kind == F_FILLER)
+            j++;
+        if (j >= T->n || !defines(&u[j]))
+            continue;
+        /* the definition's own words: up to three tokens to the width ("the model's dimension") */
+        for (size_t m = u[j].kind == F_HAN ? j : j + 1; m < T->n && m <= j + 3 && u[m].kind != F_SEP; m++) {
+            int w = model_width(u, m, T->n);
+            if (!w)
+                continue;
+            if (shared_out(u, m + (size_t)w, T->n))
+                return 0;
+            int hits = 0;
+            for (size_t i = 0; i < n; i++)
+                if (t[i].kind == F_VAR && t[i].var == V_DK && t[i].len == u[k].len &&
+                    !strncasecmp(t[i].text, u[k].text, u[k].len)) {
+                    t[i].var = V_DMODEL;
+                    hits++;
+                }
+            return hits > 0;
+        }
+    }
+    return 0;
+}
+
 /* ---- the index form ---- */
 
 /* q_i, k_j, v_j: a row of Q, K or V (a variable with an index). */

@@ -95,6 +95,13 @@ int fq_correcting(const ftoken *t);
  * already holds the symbol meant), -1 out of memory. */
 int fq_correct_symbol(const ftokens *T, size_t b, ftoken **pt, size_t *pn);
 
+/* The scale's symbol defined in words after the formula (whose tokens end at T->t[b]) as
+ * the model's width: "softmax(QKᵀ/√d)V, where d is the model dimension", "d 是模型维度
+ * d_model", "d = d_model". The formula's tokens t[n] that write that symbol become d_model
+ * (a wrong scale, one slip). A share of the width ("d = d_model / h", 除以头数) is d_k
+ * and changes nothing. Returns 1 when rewritten, else 0. */
+int fq_define_symbol(const ftokens *T, size_t b, ftoken *t, size_t n);
+
 /* The index (per-query) form: rows q_i, k_j, v_j (two at least), Σ_j / sum_j, softmax_j,
  * weights and scores named with their indices (a_ij, α_ij, e_il, out_i). It is rewritten
  * into the matrix form it stands for, so that it is graded as that form is:

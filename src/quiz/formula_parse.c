@@ -1559,6 +1559,8 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
     p.t[p.n].at = (long)f->end;
     if (!whole)
         fq_drop_restatement(p.t, &p.n);
+    if (!whole)
+        fq_define_symbol(&T, b, p.t, p.n);
     if (!whole && (fq_correct_symbol(&T, b, &p.t, &p.n) < 0 || fq_per_query(&p.t, &p.n) < 0)) {
         free(p.t);
         fq_tokens_free(&T);
