@@ -67,9 +67,11 @@ extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[]
     *const qz_lex_side[], *const qz_lex_positions[], *const qz_lex_origin[], *const qz_lex_ability[],
     *const qz_lex_thought[], *const qz_lex_turn[], *const qz_lex_change[], *const qz_lex_joins[];
 
-/* Does alternative p occur in t at token i (all its tokens, in order)? */
-int qz_alt_at(const qz_text *t, size_t i, const qz_text *p);
-/* The longest alternative of a occurring at token i: its length in tokens, 0 if none;
+/* Does alternative p occur in t at token i (all its tokens, in order; inside it the text
+ * may hold a word that adds nothing: "any", a pronoun before 自己)? The tokens of t it
+ * spans, 0 if it does not occur. */
+size_t qz_alt_at(const qz_text *t, size_t i, const qz_text *p);
+/* The longest alternative of a occurring at token i: the tokens of t it spans, 0 if none;
  * *which (may be NULL) gets its index. */
 size_t qz_alts_at(const qz_text *t, size_t i, const qz_alts *a, size_t *which);
 

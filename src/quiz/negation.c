@@ -80,6 +80,11 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
             (qz_tok_raw_is(t, i + 1, "only") || qz_tok_raw_is(t, i + 1, "matter") ||
              qz_tok_raw_is(t, i + 1, "doubt") || qz_tok_raw_is(t, i + 1, "just")))
             return 0;
+        /* "slow or no learning", "little or no gradient": a degree (next to none), said
+         * as the word before "or" says it, not a denial */
+        if (qz_tok_raw_is(t, i, "no") && i >= 2 && qz_tok_raw_is(t, i - 1, "or") &&
+            t->t[i - 2].kind == QZ_TK_WORD && !en_cue(t->t[i - 2].raw))
+            return 0;
         return 1;
     }
     if (k->kind != QZ_TK_HAN)

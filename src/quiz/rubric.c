@@ -112,27 +112,60 @@ static int adverb_of_other(const qz_tok *t, const qz_tok *p)
              !strncmp(t->raw, p->raw, m - 1));
 }
 
-int qz_alt_at(const qz_text *t, size_t i, const qz_text *p)
+/* A word the text may hold inside a phrase that does not write it: "doesn't need any
+ * positional information" is "doesn't need positional information", 不需要任何位置编码 is
+ * 不需要位置编码, 只能看到它自己 is 只能看到自己 (a pronoun before 自己). Its length in
+ * tokens, 0 when none; never a word the phrase itself has there. */
+static size_t optional_at(const qz_text *t, size_t j, const qz_tok *next)
+{
+    static const char *const words[] = {"any", "really", "even", "actually"};
+    const qz_tok *w = &t->t[j];
+    if (!strcmp(w->s, next->s))
+        return 0;
+    if (w->kind == QZ_TK_WORD)
+        for (size_t k = 0; k < sizeof words / sizeof *words; k++)
+            if (w->raw && !strcmp(w->raw, words[k]))
+                return 1;
+    if (w->kind != QZ_TK_HAN)
+        return 0;
+    static const char *const han[] = {"它", "他", "她", "其"};
+    if (!strcmp(next->s, "自") && j + 1 < t->n && !strcmp(t->t[j + 1].s, "自"))
+        for (size_t k = 0; k < sizeof han / sizeof *han; k++)
+            if (!strcmp(w->s, han[k]))
+                return 1;
+    if (!strcmp(w->s, "任") && j + 1 < t->n && !strcmp(t->t[j + 1].s, "何") && strcmp(next->s, "何"))
+        return 2;
+    return 0;
+}
+
+size_t qz_alt_at(const qz_text *t, size_t i, const qz_text *p)
 {
     if (!p->n || i + p->n > t->n)
         return 0;
-    for (size_t k = 0; k < p->n; k++)
-        if (strcmp(t->t[i + k].s, p->t[k].s) || verb_of_agent(&t->t[i + k], &p->t[k]) ||
-            adverb_of_other(&t->t[i + k], &p->t[k]))
+    size_t j = i, skip;
+    for (size_t k = 0; k < p->n; k++, j++) {
+        while (k > 0 && j + 1 < t->n && (skip = optional_at(t, j, &p->t[k])) && j + skip < t->n)
+            j += skip;
+        if (j >= t->n || strcmp(t->t[j].s, p->t[k].s) || verb_of_agent(&t->t[j], &p->t[k]) ||
+            adverb_of_other(&t->t[j], &p->t[k]))
             return 0;
-    return 1;
+    }
+    return j - i;
 }
 
 size_t qz_alts_at(const qz_text *t, size_t i, const qz_alts *a, size_t *which)
 {
-    size_t best = 0;
-    for (size_t k = 0; k < a->n; k++)
-        if (a->v[k].n > best && qz_alt_at(t, i, &a->v[k])) {
+    size_t best = 0, len = 0;
+    for (size_t k = 0; k < a->n; k++) {
+        size_t l;
+        if (a->v[k].n > best && (l = qz_alt_at(t, i, &a->v[k]))) {
             best = a->v[k].n;
+            len = l;
             if (which)
                 *which = k;
         }
-    return best;
+    }
+    return len;
 }
 
 /* Does phrase p hold one of the alternatives of a? */
