@@ -189,4 +189,9 @@ typedef struct qz_code_problem {
  * their number (only the first cap are written), or -1 when out of memory. */
 int qz_code_check_question(const qz_question *q, qz_code_problem *out, size_t cap);
 
+/* A comment that starts at s[i] (Python's #): where reading goes on. The end of the
+ * line; in text of one line (an answer field), a ';' that a statement follows
+ * ("… / math.sqrt(d_k)  # scale ; p = scores.softmax(-1)"). s[0, n). */
+size_t qz_comment_end(const char *s, size_t i, size_t n);
+
 #endif

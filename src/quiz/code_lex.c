@@ -18,6 +18,30 @@ typedef struct nbuf {
     size_t n, cap;
 } nbuf;
 
+/* Does a statement start after position i ("p = …", "return …"), spaces first? */
+static int statement_after(const char *s, size_t i, size_t n)
+{
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i + 7 <= n && !strncmp(s + i, "return ", 7))
+        return 1;
+    if (i >= n || !(isalpha((unsigned char)s[i]) || s[i] == '_'))
+        return 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.'))
+        i++;
+    while (i < n && s[i] == ' ')
+        i++;
+    return i < n && s[i] == '=' && (i + 1 >= n || s[i + 1] != '=');
+}
+
+size_t qz_comment_end(const char *s, size_t i, size_t n)
+{
+    int one_line = !memchr(s, '\n', n);
+    while (i < n && s[i] != '\n' && !(one_line && s[i] == ';' && statement_after(s, i + 1, n)))
+        i++;
+    return i;
+}
+
 static void put(nbuf *b, const char *s, size_t len, long at)
 {
     for (size_t i = 0; i < len && b->n + 1 < b->cap; i++) {
@@ -152,8 +176,7 @@ static int lex(rd *r, const nbuf *b)
             continue;
         }
         if (c == '#') {
-            while (i < n && s[i] != '\n')
-                i++;
+            i = qz_comment_end(s, i, n);
             continue;
         }
         if (c == '\n') {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "quiz/code.h"
 #include "quiz/imeslip.h"
 
 /* ---- normalising pass ---- */
@@ -882,9 +883,9 @@ static int lex(lexer *lx)
             continue;
         }
         if (c == '#' || (c == '/' && s[i + 1] == '/' && (s[i + 2] == ' ' || !s[i + 2]))) {
-            /* a comment (Python #, C++ // ), to the end of the line */
-            while (i < n && s[i] != '\n')
-                i++;
+            /* a comment (Python #, C++ // ), to the end of the line (on one line, to a
+             * statement after a ';') */
+            i = qz_comment_end(s, i, n);
             continue;
         }
         enum ftok k = F_OTHER;

@@ -927,6 +927,13 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
         again_example(fb, &c, 0);
         goto out;
     }
+    if (alt && nums->n < c.n) {
+        /* one choice of "0.14 or 0.17 or 0.34, one of them is 下雨": fewer values than asked,
+         * no answer of its own */
+        fclose(notes_f);
+        malformed(out, fb, "");
+        goto out;
+    }
     if (nums->alternatives) {
         fclose(notes_f);
         /* "didn't 0.17 or maybe 0.21", "0.14 0.17 or 0.21 0.26": each choice read on its own.

@@ -195,6 +195,7 @@ typedef struct item {
                            * ("include 伞"): that name is no label */
     int with;             /* IT_WORD: a method word ("with", 除以): a quantity's name right
                            * after it and before ':' is the method, not that quantity */
+    int dropped;          /* a value of a choice not kept (choose_alternative) */
 } item;
 
 typedef struct reader {
@@ -1102,21 +1103,24 @@ static void drop(reader *r, size_t k)
     v->rejected = v->other = 1;
     v->token = -1;
     r->it[k].kind = IT_OR;   /* removed below with the "or"s */
+    r->it[k].dropped = 1;
 }
 
 static int run_edge(const item *it)
 {
-    return it->kind == IT_LABEL || it->kind == IT_CONCL || it->kind == IT_OR;
+    return it->kind == IT_LABEL || it->kind == IT_CONCL || (it->kind == IT_OR && !it->dropped);
 }
 
 static void choose_alternative(reader *r)
 {
     for (size_t k = 0; k < r->n; k++) {
-        if (r->it[k].kind != IT_OR)
+        if (r->it[k].kind != IT_OR || r->it[k].dropped)
             continue;
+        /* the values of each side; a side dropped by the choice before ("a or b or c") is
+         * still a side */
         size_t a = k, b = k + 1, before = 0, after = 0;
         while (a > 0 && !run_edge(&r->it[a - 1]))
-            before += r->it[--a].kind == IT_VALUE;
+            before += r->it[--a].kind == IT_VALUE || r->it[a].dropped;
         while (b < r->n && !run_edge(&r->it[b]))
             after += r->it[b++].kind == IT_VALUE;
         if (!before || !after)

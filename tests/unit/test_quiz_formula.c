@@ -85,10 +85,15 @@ static void test_formula_in_steps(void **state)
         "scores = Q @ K.T / math.sqrt(d_k); weights = softmax(scores, dim=-1); out = weights @ V",
         "S = QK^T; A = softmax(S / sqrt(d_k)); output = A V",
         "先算 Q 乘 K 的转置，除以根号 d_k，过 softmax（按行），最后乘 V。",
+        /* typed on one line: a comment ends where the next statement starts after ';' */
+        "s = Q @ K.T / math.sqrt(d_k)  # 缩放 ; p = s.softmax(-1)  # 按行归一化 ; return p @ V",
+        "s = Q @ K.T / math.sqrt(d_k)  # scale; p = softmax(s, dim=-1); out = p @ V",
     };
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         expect_formula(same[i], 0);
     expect_formula("S = QK^T; A = softmax(S); output = A V", QZ_F_NO_SCALE);
+    /* a ';' inside a comment with no statement after it stays in the comment */
+    expect_formula("softmax(Q @ K.T) @ V  # no scaling; d_k is small", QZ_F_NO_SCALE);
     expect_formula("softmax(QKᵀ/√dₖ) ⊙ V", QZ_F_V_ELEMENTWISE);
     expect_formula("softmax(QK^T/sqrt(d_k)) * V (elementwise)", QZ_F_V_ELEMENTWISE);
     expect_formula("softmax(Q @ K.T / math.sqrt(d_k)) * V", QZ_F_V_ELEMENTWISE);

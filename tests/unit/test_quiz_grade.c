@@ -535,7 +535,14 @@ static void test_q3_free_sentences_wrong(void **state)
     expect(&q, "not sure, maybe about 0.2 each", QZ_WRONG, QZ_M_NONE, NULL);
     expect(&q, "都是0.2", QZ_WRONG, QZ_M_NONE, NULL);
     expect(&q, "0.14 or 0.17 or 0.34, one of them is 下雨", QZ_MALFORMED, QZ_M_NONE, "alternatives");
-    expect(&q, "0.14或0.15，0.17", QZ_MALFORMED, QZ_M_NONE, "alternatives");
+    /* one value hedged, each choice a whole answer: the right one among them earns part of
+     * the marks; none right is wrong */
+    expect(&q, "0.14或0.15，0.17", QZ_PARTIAL, QZ_M_NONE, "alternatives");
+    expect(&q, "rains 0.14, didn't 0.17 or maybe 0.21, not sure", QZ_PARTIAL, QZ_M_NONE, "alternatives");
+    expect(&q, "either 0.21 0.29 or 0.25 0.30", QZ_WRONG, QZ_M_NONE, "none of them is right");
+    /* a turn that values follow is a correction: the values after it answer */
+    expect(&q, "0.14 0.17. No, the opposite: 0.17 0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
+    expect(&q, "0.17 0.14. No, the opposite: 0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "0.11 0.14 0.13 0.17", QZ_MALFORMED, QZ_M_NONE, "which is which");
     /* saying one does not know is a try, and a wrong one; other text cannot be read */
     const char *giving_up[] = {"不会", "不会算", "I don't know", "no idea", "不知道"};
