@@ -4,6 +4,7 @@
  * quiz/internal.h. */
 #define _GNU_SOURCE   /* strcasestr */
 #include "quiz/formula.h"
+#include "quiz/code.h"
 #include "quiz/compiled.h"
 #include "quiz/internal.h"
 
@@ -33,12 +34,27 @@ static void name_mistakes(const qz_formula_diag *d, qz_lang lang, FILE *fb)
         }
 }
 
+/* Is s[i] a comment's '#' (after a space or a bracket, not inside a name)? */
+static int comment_at(const char *s, size_t i)
+{
+    return s[i] == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == ')');
+}
+
+/* Does the answer hold a comment (code's "# …")? */
+static int commented(const char *answer)
+{
+    for (size_t i = 0; answer[i]; i++)
+        if (comment_at(answer, i))
+            return 1;
+    return 0;
+}
+
 /* The answer without the formula and its legend: what the student wrote beside it.
  * malloc'd. */
 static char *words_beside(const char *answer, const qz_formula_diag *d)
 {
     size_t len = strlen(answer);
-    char *s = malloc(len + 2);
+    char *s = malloc(2 * len + 2);
     if (!s)
         return NULL;
     size_t n = 0;
@@ -46,6 +62,16 @@ static char *words_beside(const char *answer, const qz_formula_diag *d)
         size_t skip_to = i == d->start && d->end > d->start ? d->end
                        : i == d->legend_start && d->legend_end > d->legend_start ? d->legend_end : 0;
         if (skip_to) {
+            /* the formula's comments are words beside it ("… @ V  # the √d_k is not needed") */
+            for (size_t k = i; k < skip_to; k++)
+                if (comment_at(answer, k)) {
+                    size_t e = qz_comment_end(answer, k, skip_to);
+                    s[n++] = ' ';
+                    memcpy(s + n, answer + k + 1, e - k - 1);
+                    n += e - k - 1;
+                    s[n++] = '.';
+                    k = e;
+                }
             s[n++] = ' ';
             i = skip_to - 1;
             continue;
@@ -138,7 +164,7 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
      * false claim beside a right answer, and a formula with a slip wrong (the seed's Q2
      * asks for the formula and what √d_k is for) */
     qz_result words = {.verdict = QZ_REVIEW};
-    if (d.explained && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
+    if ((d.explained || commented(answer)) && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
         (rc = judge_words(q, answer, &d, lang, &words, err)))
         return rc;
     int stated_wrong = words.verdict == QZ_WRONG || words.verdict == QZ_PARTIAL;
