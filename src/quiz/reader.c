@@ -34,6 +34,8 @@ enum wkind {
     W_OBJECT,   /* before a token's name, the same: "forgot to include 伞", "left out 伞" */
     W_COMPARE,  /* two things compared: "than", 比, 相比 (and '>' '<' between words) */
     W_NOT,      /* the values right after it are not the answer: "not 0.14", 不是, "rather than" */
+    W_NO,       /* "no" between two answers: the second corrects the first ("0.14 0.17. No,
+                 * 0.17 0.14"); elsewhere nothing */
     W_LABEL,    /* a token (by name or gloss) */
 };
 
@@ -143,6 +145,9 @@ static const struct {
     {"比如", W_FILLER}, {"好比", W_FILLER},
     /* alternatives */
     {"or", W_OR}, {"either", W_OR}, {"或", W_OR}, {"或者", W_OR}, {"还是", W_OR},
+    {"no", W_NO}, {"nope", W_NO}, {"不，", W_NO}, {"不,", W_NO},
+    {"maybe", W_OR}, {"possibly", W_OR}, {"perhaps", W_OR}, {"要么", W_OR}, {"也可能是", W_OR},
+    {"也可能", W_OR}, {"可能是", W_OR}, {"或许是", W_OR}, {"或许", W_OR},
     /* one value for every one asked */
     /* the values right after are rejected: "not 0.14 0.17; I get 0.21 0.29", "0.14, not
      * 0.13", 不是0.14而是0.21 (the longer phrases above win: "not right", "not softmax") */
@@ -175,7 +180,7 @@ size_t qz_gloss_alts(const char *words, const char **alt, size_t *len, size_t ma
 }
 
 enum item_kind { IT_VALUE, IT_LABEL, IT_SEP, IT_LINK, IT_PREFIX, IT_CONCL, IT_OTHER, IT_WORD,
-                 IT_EACH, IT_OR, IT_TURN, IT_COMPARE, IT_NOT };
+                 IT_EACH, IT_OR, IT_TURN, IT_COMPARE, IT_NOT, IT_NO };
 
 typedef struct item {
     enum item_kind kind;
@@ -382,6 +387,7 @@ static const char *read_word(reader *r, size_t i)
         case W_TURN: add(r, IT_TURN, -1, NULL, 0); break;
         case W_COMPARE: add(r, IT_COMPARE, -1, NULL, 0); break;
         case W_NOT: add(r, IT_NOT, -1, NULL, 0); break;
+        case W_NO: add(r, IT_NO, -1, NULL, 0); break;
         case W_WITH:
             if (!r->n || r->it[r->n - 1].kind != IT_WORD)
                 add(r, IT_WORD, -1, NULL, 0);
@@ -1091,6 +1097,24 @@ static void turns_with_values(reader *r)
             r->it[k].kind = IT_CONCL;
             r->it[k].retract = r->it[k].disown = 1;
         }
+    /* "0.14 0.17. No, 0.17 0.14", "0.14 0.17，不，0.17 0.14": a "no" right before values
+     * (separators between) after others corrects them; any other "no" says nothing here */
+    size_t n = 0;
+    for (size_t k = 0; k < r->n; k++) {
+        item it = r->it[k];
+        if (it.kind == IT_NO) {
+            size_t j = k + 1;
+            while (j < r->n &&
+                   (r->it[j].kind == IT_SEP || r->it[j].kind == IT_PREFIX || r->it[j].kind == IT_LINK))
+                j++;
+            if (next_value(r, 0) >= k || j >= r->n || r->it[j].kind != IT_VALUE)
+                continue;
+            it.kind = IT_CONCL;
+            it.retract = it.disown = 1;
+        }
+        r->it[n++] = it;
+    }
+    r->n = n;
 }
 
 /* One reading of values offered as alternatives (o->alt 1: the first of each choice, 2:
