@@ -544,11 +544,31 @@ static int han_verb_subject(const sentence *s, const mention *m)
     return 0;
 }
 
+/* "Without (the) scaling nothing goes wrong": a subject after a "without" that opens the
+ * clause, with a claim right after it, is the condition the claim is said under. */
+static int opening_without(const sentence *s, const mention *m)
+{
+    size_t c = m->a - 1;
+    while (c > s->s0 && (qz_tok_raw_is(s->t, c, "the") || qz_tok_raw_is(s->t, c, "any")))
+        c--;
+    if (!qz_tok_raw_is(s->t, c, "without") ||
+        (c > s->s0 && s->t->t[c - 1].kind != QZ_TK_MARK))
+        return 0;
+    for (size_t k = 0; k < s->m.n; k++)
+        if ((s->m.v[k].kind == M_CLAIM || s->m.v[k].kind == M_DIR) && !s->m.v[k].dead &&
+            s->m.v[k].a == m->b)
+            return 1;
+    return 0;
+}
+
 /* "No scaling => very sharp softmax", "without scaling: …": a subject after "no" or
  * "without" and before an arrow or a colon is the condition the rest is said under, not
  * what it is said of; not one whose denial is itself a claim ("No decoder: …"). */
 static int condition_head(const sentence *s, const mention *m)
 {
+    if (m->a > s->s0 && m->b < s->s1 && s->t->t[m->b].kind != QZ_TK_MARK &&
+        opening_without(s, m))
+        return 1;
     if (m->a <= s->s0 || m->b >= s->s1 || s->t->t[m->b].kind != QZ_TK_MARK)
         return 0;
     if (!qz_tok_raw_is(s->t, m->a - 1, "no") && !qz_tok_raw_is(s->t, m->a - 1, "without"))
