@@ -15,7 +15,7 @@
 /* What a name does. */
 enum frole {
     R_NONE, R_SOFTMAX, R_FUNC, R_SQRT, R_RSQRT, R_MATMUL, R_DIV, R_TRANSPOSE, R_TRANSWORD, R_POW,
-    R_IDENTITY, R_MODULE, R_SHAPE, R_SIZE, R_TATTR, R_ATTENTION, R_MASKED, R_EINSUM,
+    R_IDENTITY, R_MODULE, R_SHAPE, R_SIZE, R_TATTR, R_ATTENTION, R_MASKED, R_EINSUM, R_WHERE,
 };
 
 static const struct { const char *name; enum frole role; } roles[] = {
@@ -37,7 +37,7 @@ static const struct { const char *name; enum frole role; } roles[] = {
     {"int", R_IDENTITY}, {"contiguous", R_IDENTITY}, {"to", R_IDENTITY}, {"detach", R_IDENTITY},
     {"clone", R_IDENTITY}, {"cuda", R_IDENTITY}, {"cpu", R_IDENTITY}, {"type_as", R_IDENTITY},
     {"floattensor", R_IDENTITY}, {"masked_fill", R_MASKED}, {"masked_fill_", R_MASKED},
-    {"einsum", R_EINSUM},
+    {"einsum", R_EINSUM}, {"where", R_WHERE},
     {"np", R_MODULE}, {"numpy", R_MODULE}, {"torch", R_MODULE}, {"F", R_MODULE}, {"nn", R_MODULE},
     {"functional", R_MODULE}, {"math", R_MODULE}, {"scipy", R_MODULE}, {"special", R_MODULE},
     {"tf", R_MODULE}, {"jax", R_MODULE}, {"jnp", R_MODULE}, {"self", R_MODULE}, {"keras", R_MODULE},
@@ -100,6 +100,10 @@ static int is_math(const ftokens *T, size_t i)
     /* "… + mask)": the additive mask is a term of the formula */
     int mask = fq_name_is(t, "mask") &&
                ((prev && (prev->kind == F_PLUS || prev->kind == F_MINUS)) || next->kind == F_PLUS);
+    /* np.where(mask, …), masked_fill(mask, …): the first argument of a known function */
+    mask |= prev && prev->kind == F_LPAR && i >= 2 && T->t[i - 2].kind == F_NAME &&
+            role_of(&T->t[i - 2]) != R_NONE;
+    mask |= fq_name_is(t, "inf");   /* -np.inf, float('-inf'): a fill value */
     if (mask || t->index || t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT ||
         next->kind == F_ASSIGN ||
         (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
@@ -872,6 +876,66 @@ static int parse_einsum(fparser *p, const ftoken *name)
                    spec->text, (int)spec->len);
 }
 
+/* A fill value written as code: float('-inf'), -float("inf"), -np.inf, -torch.inf,
+ * torch.finfo(x.dtype).min: names of no matrix, strings, numbers, signs, dots and
+ * brackets up to the argument's end. Passed over: 1; else 0, nothing read. */
+static int fill_value(fparser *p)
+{
+    size_t i = p->i;
+    int depth = 0, fill = 0;
+    for (;; i++) {
+        const ftoken *t = &p->t[i];
+        if (t->kind == F_END)
+            return 0;
+        if (!depth && (t->kind == F_COMMA || t->kind == F_RPAR))
+            break;
+        depth += (t->kind == F_LPAR) - (t->kind == F_RPAR);
+        if (t->kind == F_NAME) {
+            if (!(fq_name_is(t, "float") || fq_name_is(t, "inf") || fq_name_is(t, "np") ||
+                  fq_name_is(t, "torch") || fq_name_is(t, "math") || fq_name_is(t, "finfo") ||
+                  fq_name_is(t, "min") || fq_name_is(t, "dtype") || fq_name_is(t, "numpy") ||
+                  fq_name_is(t, "x") || fq_name_is(t, "scores")))
+                return 0;
+            fill |= fq_name_is(t, "float") || fq_name_is(t, "inf") || fq_name_is(t, "finfo");
+        } else if (t->kind != F_STRING && t->kind != F_MINUS && t->kind != F_DOT &&
+                   t->kind != F_LPAR && t->kind != F_RPAR && t->kind != F_NUM) {
+            return 0;
+        }
+    }
+    if (!fill)
+        return 0;
+    p->i = i;
+    return 1;
+}
+
+/* np.where(mask, scores, -1e9), torch.where(mask == 0, -inf, scores): a mask applied to
+ * the scores. The condition is passed over (as masked_fill's); the branch that is no
+ * constant is what flows on. At the '(' after the name; the node, or -1. */
+static int parse_where(fparser *p, const ftoken *name)
+{
+    p->i++;   /* ( */
+    int depth = 0;
+    while (peek(p)->kind != F_END && (depth || peek(p)->kind != F_COMMA)) {
+        depth += (peek(p)->kind == F_LPAR) - (peek(p)->kind == F_RPAR);
+        if (depth < 0)
+            break;
+        p->i++;
+    }
+    if (peek(p)->kind != F_COMMA)
+        return perr_at(p, name, "%.*s() needs a condition and two values", name->text, (int)name->len);
+    p->i++;
+    int a = fill_value(p) ? num_node(p, -1e9) : parse_chain(p);
+    if (a < 0)
+        return -1;
+    if (peek(p)->kind != F_COMMA)
+        return perr_at(p, name, "%.*s() needs a condition and two values", name->text, (int)name->len);
+    p->i++;
+    int b = fill_value(p) ? num_node(p, -1e9) : parse_chain(p);
+    if (b < 0 || expect_rpar(p))
+        return -1;
+    return isnan(const_value(p, a)) ? a : b;
+}
+
 static int parse_call(fparser *p, const ftoken *name, enum frole role)
 {
     fargs A;
@@ -887,6 +951,8 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
         }
         return perr_at(p, name, "%.*s needs an argument", name->text, (int)name->len);
     }
+    if (role == R_WHERE)
+        return parse_where(p, name);
     if (parse_args(p, &A))
         return -1;
     switch (role) {

@@ -556,6 +556,18 @@ static int is_han(uint32_t c)
 }
 
 /* An einsum subscript string at s (a quote): letters, dots, commas and one "->". */
+/* Is the quote at s[i] one of the string 'inf', '-inf' or '+inf' (float('-inf'))? */
+static int inf_quote(const char *s, size_t i)
+{
+    static const char *const strs[] = {"'inf'", "'-inf'", "'+inf'"};
+    for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
+        size_t n = strlen(strs[k]);
+        if (!strncmp(s + i, strs[k], n) || (i + 1 >= n && !strncmp(s + i + 1 - n, strs[k], n)))
+            return 1;
+    }
+    return 0;
+}
+
 static int einsum_spec(const char *s)
 {
     char q = *s;
@@ -785,6 +797,11 @@ static int lex(lexer *lx)
                 return -1;
             lx->out->t[lx->out->n - 1].var = V_DK;
             i += 3;
+            continue;
+        }
+        if (c == '\'' && inf_quote(s, i)) {   /* float('-inf'): the quotes of a string */
+            lx->space = 1;
+            i++;
             continue;
         }
         if ((c == '\'' || c == '"') && einsum_spec(s + i)) {   /* 'id,jd->ij' */

@@ -146,6 +146,9 @@ int qz_answer_restates(const qz_rubric_c *r, const qz_text *t);
 int qz_answer_tautology(const qz_text *t);
 /* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度")? */
 int qz_answer_spaced_terms(const char *answer);
+/* Four or more terms of a word or two between semicolons and nothing else ("variance;
+ * softmax; saturation; gradients")? */
+int qz_answer_semicolon_terms(const char *answer);
 /* Does the answer (UTF-8) hold text that cannot be read: struck out (~~), a character
  * lost (▯, □, U+FFFD, "?coder"), keys hit at random (@#), doubled ?? or ;;, or a cut after
  * a word that needs more ("from the ...", 从 ……)? */

@@ -209,6 +209,48 @@ int qz_answer_spaced_terms(const char *s)
     return items >= 4 && han_items >= 2 && 2 * han_items >= items;
 }
 
+/* Terms between semicolons, four or more, each a word or two and nothing else: "variance;
+ * softmax; saturation; gradients; stability": a list, nothing stated. Latin words only: four
+ * Han characters (降低方差) often state something. */
+int qz_answer_semicolon_terms(const char *s)
+{
+    size_t items = 0, seps = 0, words = 0, width = 0;
+    int in_word = 0;
+    for (const unsigned char *p = (const unsigned char *)s;; p++) {
+        int full = !strncmp((const char *)p, "；", strlen("；"));
+        int end = !*p || ((*p == '.' || !strncmp((const char *)p, "。", strlen("。"))) &&
+                          !p[*p == '.' ? 1 : strlen("。")]);
+        if (end || *p == ';' || full) {
+            if (!width)
+                return 0;   /* an empty item: ";;" is no list */
+            items++;
+            width = words = 0;
+            in_word = 0;
+            if (end)
+                break;
+            seps++;
+            p += full ? strlen("；") - 1 : 0;
+            continue;
+        }
+        if (*p == ' ') {
+            in_word = 0;
+            continue;
+        }
+        if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
+            return 0;   /* digits, brackets, =, :, a comma: more than a term */
+        if (*p >= 0x80 && (*p & 0xc0) != 0x80)
+            return 0;   /* Han (降低方差 states something), √, ，: more than a term */
+        if (*p < 0x80) {
+            width += 1;
+            words += !in_word;
+            in_word = 1;
+        }
+        if (words > 2 || width > 12)
+            return 0;
+    }
+    return items >= 4 && seps >= 3;
+}
+
 /* Marks of text that cannot be read: struck out (~~), a character lost (▯, □, U+FFFD and
  * what it becomes read as GBK, 锟斤拷; 烫烫烫 and 屯屯屯 of unset memory; a
  * "?" inside a word: "?coder", "enc?dec"), keys hit at random (@#), doubled question
