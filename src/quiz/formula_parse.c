@@ -219,6 +219,13 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
         if (T->t[k].kind == F_RPAR && depth > 0)
             depth--;
     }
+    /* shapes after a comma: "…V，Q∈R^{n×d_k}，K∈R^{m×d_k}" is a legend, not the formula */
+    for (size_t k = s + 1; k + 2 < e; k++)
+        if (T->t[k].kind == F_COMMA && (T->t[k + 1].kind == F_VAR || T->t[k + 1].kind == F_NAME) &&
+            T->t[k + 2].len >= strlen("∈") && !strncmp(T->t[k + 2].text, "∈", strlen("∈"))) {
+            e = k;
+            break;
+        }
     while (e > s && trim_back(T->t[e - 1].kind))
         e--;
     /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
