@@ -36,6 +36,7 @@ typedef struct nform {
     fmat mats[MAX_MATS];
     int other;            /* outside this algebra (a sum, a matrix in a denominator) */
     int mask;             /* an additive mask alone (M): dropped from a sum */
+    int mask_out;         /* a mask added or multiplied here, outside any softmax */
 } nform;
 
 typedef struct fpool {
@@ -154,6 +155,7 @@ static int normalise(const fformula *t, int node, fpool *pool)
         f->dm += fb->dm;
         f->dn += fb->dn;
         f->other |= fb->other;
+        f->mask_out |= fb->mask_out || fa->mask || fb->mask;   /* softmax(…) * mask */
         append_mats(f, fb);
         break;
     case N_DIV:
@@ -165,6 +167,7 @@ static int normalise(const fformula *t, int node, fpool *pool)
         f->dm -= fb->dm;
         f->dn -= fb->dn;
         f->other |= fb->other || fb->n_mats > 0;
+        f->mask_out |= fb->mask_out;
         break;
     case N_SQRT:
     case N_POW: {
@@ -188,9 +191,10 @@ static int normalise(const fformula *t, int node, fpool *pool)
         f->mats[f->n_mats++] = (fmat){.var = -1, .arg = a, .axis_bad = n->axis_bad};
         break;
     case N_PLUS:   /* scores + M: a mask changes nothing of the formula's structure */
-        if (mask_only(fb) || mask_only(fa))
+        if (mask_only(fb) || mask_only(fa)) {
             *f = mask_only(fb) ? *fa : *fb;
-        else
+            f->mask_out = 1;   /* inside a softmax's argument the softmax form drops it */
+        } else
             f->other = 1;
         break;
     case N_FUNC:
@@ -510,6 +514,10 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
             !(d->mistakes & (QZ_F_V_MISSING | QZ_F_V_INSIDE | QZ_F_V_LEFT)))
             d->mistakes = d->mistakes | QZ_F_V_ELEMENTWISE;
     }
+    /* "softmax(QKᵀ/√dₖ)V + M", "softmax(…) * mask @ V": the mask acts on the weights or the
+     * output, not on the scores; the rows no longer sum to 1 */
+    if (is_attention_form(&pc, top_c) && ps.f[top_s].mask_out && !(d->mistakes & QZ_F_NO_FORMULA))
+        d->mistakes |= QZ_F_MASK_OUTSIDE;
     d->slips = slips_of(d->mistakes);
     d->fatal |= (d->mistakes & QZ_F_FATAL) != 0;
     d->alternative = other_formula(simplified ? simplified : student, d->end, &ps, top_s);
@@ -580,6 +588,8 @@ const char *qz_formula_mistake_text(unsigned bit, qz_lang lang)
         return qz_tr(lang, "The scale is not 1/√dₖ (dₖ: the dimension of the keys).");
     case QZ_F_SCALE_OUTSIDE:
         return qz_tr(lang, "The scaling stands outside the softmax: it belongs inside, on the scores.");
+    case QZ_F_MASK_OUTSIDE:
+        return qz_tr(lang, "The mask stands outside the softmax: it is added to the scores inside it, so that each row of weights still sums to 1.");
     case QZ_F_K_NOT_TRANSPOSED:
         return qz_tr(lang, "K is not transposed: the scores are Q times K transposed (each query dotted with each key).");
     case QZ_F_QK_SWAPPED:

@@ -77,7 +77,9 @@ enum {
     QZ_F_NO_FORMULA       = 1 << 15, /* words or a list of symbols, no formula */
     QZ_F_V_ELEMENTWISE    = 1 << 16, /* the weights times V element by element (⊙, or *
                                       * said to be elementwise), not a matrix product */
-    QZ_F_OTHER            = 1 << 17, /* differs in some other way */
+    QZ_F_MASK_OUTSIDE     = 1 << 17, /* a mask added to or multiplied with what the softmax
+                                      * gives, not added to the scores inside it */
+    QZ_F_OTHER            = 1 << 18, /* differs in some other way */
 };
 
 /* Mistakes that are more than a slip of one part: the formula is then wrong whatever

@@ -99,7 +99,8 @@ static int is_math(const ftokens *T, size_t i)
         return 1;
     /* "… + mask)": the additive mask is a term of the formula */
     int mask = fq_name_is(t, "mask") &&
-               ((prev && (prev->kind == F_PLUS || prev->kind == F_MINUS)) || next->kind == F_PLUS);
+               ((prev && (prev->kind == F_PLUS || prev->kind == F_MINUS || prev->kind == F_MUL)) ||
+                next->kind == F_PLUS || next->kind == F_MUL);
     /* np.where(mask, …), masked_fill(mask, …): the first argument of a known function */
     mask |= prev && prev->kind == F_LPAR && i >= 2 && T->t[i - 2].kind == F_NAME &&
             role_of(&T->t[i - 2]) != R_NONE;
