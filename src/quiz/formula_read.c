@@ -555,7 +555,6 @@ static int is_han(uint32_t c)
     return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
 }
 
-/* An einsum subscript string at s (a quote): letters, dots, commas and one "->". */
 /* Is the quote at s[i] one of the string 'inf', '-inf' or '+inf' (float('-inf'))? */
 static int inf_quote(const char *s, size_t i)
 {
@@ -568,6 +567,7 @@ static int inf_quote(const char *s, size_t i)
     return 0;
 }
 
+/* An einsum subscript string at s (a quote): letters, dots, commas and one "->". */
 static int einsum_spec(const char *s)
 {
     char q = *s;
