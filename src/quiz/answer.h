@@ -58,6 +58,8 @@ typedef struct qz_value {
                                * (14% → 2, 0.138 → 3); -1 when computed */
     int steps;                /* the result of a chain of steps ("e^0.3/9.75 ≈ 0.14")
                                * whose earlier steps were dropped */
+    int quotient;             /* and one of those steps was a division ("0.41/2.94 ≈ 0.14",
+                               * "1.3499÷9.7504=0.13844 ≈ 0.14") */
     long token;               /* index of the token that labels it (by its name or a
                                * gloss), -1 when none */
     long inherited;           /* unlabelled, after a value labelled with this token and

@@ -1305,9 +1305,10 @@ static int parse_statement(fparser *p)
     }
     const ftoken *lhs = NULL, *symbol = NULL;
     enum ftok op = F_END;
-    if (j > p->i && (p->t[j].kind == F_MUL || p->t[j].kind == F_DIV) && p->t[j + 1].kind == F_ASSIGN &&
-        !p->t[j + 1].space_before && p->t[p->i].kind == F_NAME) {
-        op = p->t[j].kind;      /* W /= W.sum(-1): W = W / W.sum(-1) */
+    if (j > p->i && (p->t[j].kind == F_MUL || p->t[j].kind == F_DIV || p->t[j].kind == F_PLUS ||
+                     p->t[j].kind == F_MINUS) &&
+        p->t[j + 1].kind == F_ASSIGN && !p->t[j + 1].space_before && p->t[p->i].kind == F_NAME) {
+        op = p->t[j].kind;      /* W /= W.sum(-1): W = W / W.sum(-1); S -= S.max(-1) */
         j++;
     }
     if (j > p->i && p->t[j].kind == F_ASSIGN) {
@@ -1328,8 +1329,11 @@ static int parse_statement(fparser *p)
         p->bind[p->n_bind++] = (fbinding){symbol->text, symbol->len, e};
     if (op != F_END && e >= 0) {
         int b = bound(p, lhs);
-        e = b < 0 ? fail(p, "a name is updated before it is defined")
-                  : node(p, op == F_MUL ? N_MUL : N_DIV, b, e);
+        e = b < 0             ? fail(p, "a name is updated before it is defined")
+            : op == F_MUL     ? node(p, N_MUL, b, e)
+            : op == F_DIV     ? node(p, N_DIV, b, e)
+            : op == F_PLUS    ? node(p, N_PLUS, b, e)
+                              : node(p, N_PLUS, b, node(p, N_NEG, e, -1));
     }
     if (e >= 0 && lhs && lhs->kind == F_NAME && p->n_bind < MAX_BIND)
         p->bind[p->n_bind++] = (fbinding){lhs->text, lhs->len, e};

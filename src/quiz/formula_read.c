@@ -47,6 +47,22 @@ static uint32_t utf8_next(const unsigned char *s, size_t *len)
     return n == 1 ? 0xfffd : c;
 }
 
+/* The letter or digit a Unicode subscript stands for (ᵢ i, ⱼ j, ₖ k, ₗ l, ₀ 0), or 0. */
+static char subscript_letter(uint32_t c)
+{
+    if (c >= 0x2080 && c <= 0x2089)
+        return (char)('0' + (c - 0x2080));
+    static const struct { uint32_t c; char l; } sub[] = {
+        {0x2090, 'a'}, {0x2091, 'e'}, {0x2092, 'o'}, {0x2093, 'x'}, {0x2095, 'h'}, {0x2096, 'k'},
+        {0x2097, 'l'}, {0x2098, 'm'}, {0x2099, 'n'}, {0x209a, 'p'}, {0x209b, 's'}, {0x209c, 't'},
+        {0x1d62, 'i'}, {0x1d63, 'r'}, {0x1d64, 'u'}, {0x1d65, 'v'}, {0x2c7c, 'j'},
+    };
+    for (size_t i = 0; i < sizeof sub / sizeof *sub; i++)
+        if (sub[i].c == c)
+            return sub[i].l;
+    return 0;
+}
+
 /* Unicode characters spelt in ASCII (or in the spelling the tokeniser reads). */
 static const char *unicode_as(uint32_t c, char *one)
 {
@@ -68,7 +84,6 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x2215: case 0x2044: case 0x00f7: return "/";
     case 0x1d40: case 0x1d57: return "^T";          /* ᵀ, and ᵗ typed for it */
     case 0x22a4: return "\\top ";                   /* ⊤ */
-    case 0x2096: return "_k";                       /* ₖ */
     case 0x221a: return "\\sqrt ";                  /* √ */
     case 0x2032: return "'";                        /* ′ */
     case 0x00bd: return "(1/2)";                    /* ½ */
@@ -190,6 +205,21 @@ static int normalise_text(const char *answer, nbuf *b)
                 put(b, " ", 1, at, at + (long)n);
                 b->elementwise = 1;
                 i += n;
+                continue;
+            }
+            if (subscript_letter(c)) {   /* αᵢⱼ, Σⱼ, vⱼ, x₁: a run of subscripts is one index */
+                char sub[40] = "_";
+                size_t k = 1, from = i;
+                while (i < len && s[i] >= 0x80 && k + 1 < sizeof sub) {
+                    size_t m;
+                    char l = subscript_letter(utf8_next(s + i, &m));
+                    if (!l)
+                        break;
+                    sub[k++] = l;
+                    i += m;
+                }
+                sub[k] = '\0';
+                put(b, sub, k, at, at + (long)(i - from));
                 continue;
             }
             char one[2];

@@ -151,6 +151,49 @@ static int substitute(char *expr, const step *st, size_t upto)
     return any;
 }
 
+/* A softmax step told in words, naming what it gives: "对每一行做 softmax 得到权重 A",
+ * "对 S 按行取 softmax，记为 A", "apply softmax row-wise to get A". Its argument is a step
+ * named before the word softmax, else the step before; the rows of a column-wise softmax
+ * ("按列", "each column") sum the wrong axis. 1 and *out filled, or 0. */
+static int softmax_into(const char *s, const step *st, size_t k, step *out)
+{
+    static const char *const gives[] = {"得到", "得出", "记为", "记作", "记成", "变成", "称为",
+                                        "to get", "to obtain", "giving", "gives", "into", "call it",
+                                        "called", "→", NULL};
+    static const char *const columns[] = {"按列", "每一列", "每列", "逐列", "column", NULL};
+    const char *soft = strcasestr(s, "softmax");
+    if (!soft)
+        return 0;
+    const char *give = NULL;
+    for (size_t g = 0; gives[g]; g++) {
+        const char *x = strstr(soft, gives[g]);
+        if (x && (!give || x > give))
+            give = x;
+    }
+    if (!give)
+        return 0;
+    /* the name it gives ends the step: "得到权重 A", "to get the weights A" */
+    size_t n = strlen(s), b = n;
+    while (b && (isalnum((unsigned char)s[b - 1]) || s[b - 1] == '_' || s[b - 1] == '\''))
+        b--;
+    if (b == n || s + b < give || n - b >= sizeof out->name)
+        return 0;
+    memcpy(out->name, s + b, n - b);
+    out->name[n - b] = 0;
+    if (!step_name(out->name))
+        return 0;
+    const char *arg = st[k - 1].name;
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; s + i < soft; i++)
+            if (name_at(s, i, st[j].name))
+                arg = st[j].name;
+    int by_column = 0;
+    for (size_t c = 0; columns[c]; c++)
+        by_column |= strcasestr(s, columns[c]) != NULL;
+    snprintf(out->rhs, sizeof out->rhs, by_column ? "softmax(%s, dim=0)" : "softmax(%s)", arg);
+    return 1;
+}
+
 /* Cut s into steps at ',' '，' ';' '；' '。' and line ends outside brackets. */
 static size_t cut(const char *s, char seg[][MAX_EXPR], size_t max)
 {
@@ -199,6 +242,22 @@ static char *named_steps(char seg[][MAX_EXPR], size_t n)
         char *s = seg[i];
         drop_openers(s);
         char *eq = strchr(s, '=');
+        if (!eq && k > 0 && softmax_into(s, st, k, &st[k])) {
+            k++;
+            continue;
+        }
+        /* "输出 AV", "output A V", "return W @ V": the last step, said without a sign */
+        static const char *const output_w[] = {"输出是", "输出为", "输出", "结果是", "结果为",
+                                               "返回", "output", "return", "returns", NULL};
+        for (size_t w = 0; !eq && k > 0 && i + 1 == n && output_w[w]; w++)
+            if (starts_with(s, output_w[w]) && s[strlen(output_w[w])]) {
+                snprintf(st[k].name, sizeof st[k].name, "out");
+                snprintf(st[k].rhs, sizeof st[k].rhs, "%s", s + strlen(output_w[w]));
+                trim(st[k].rhs);
+                drop_remark(st[k].rhs);
+                k += st[k].rhs[0] != 0;
+                break;
+            }
         if (!eq || eq[1] == '=' || (eq > s && (eq[-1] == '<' || eq[-1] == '>' || eq[-1] == '!')))
             continue;
         *eq = 0;

@@ -588,7 +588,9 @@ static void collapse_chains(reader *r, int flex_links)
             /* "sum = 9.75 → 0.14, 0.17": after a named quantity, "→" / "so" / 得 conclude */
             int step = last_value != (size_t)-1 && links && !broken && !into_remark && (hard || !last_named);
             if (step) {
+                const qz_value *from = &out->v[r->it[last_value].value];
                 out->v[it.value].steps = 1;
+                out->v[it.value].quotient = from->divided || from->quotient;
                 r->it[last_value].value = (size_t)-1;   /* dropped */
                 w = last_value;                          /* the links go too */
             }
@@ -1163,6 +1165,23 @@ static void choose_alternative(reader *r)
     r->n = n;
 }
 
+/* A working whose values the readings cannot tell apart ("subtract the max first: exps
+ * 0.333, 0.407, …; total 2.938; 0.407/2.938 = 0.14, 0.497/2.938 = 0.17", "≈0.14 / ≈0.17，
+ * 计算器：1.3499÷9.7504=0.13844，1.6487÷9.7504=0.16909"): when exactly as many values
+ * as asked end a division, they are the answer and the rest is working. */
+static void keep_quotients(qz_numbers *out, size_t want)
+{
+    size_t q = 0;
+    for (size_t i = 0; i < out->n; i++)
+        q += out->v[i].quotient && !out->v[i].other && !out->v[i].rejected && !out->v[i].aside;
+    if (!want || q != want)
+        return;
+    for (size_t i = 0; i < out->n; i++)
+        if (!out->v[i].quotient)
+            out->v[i].other = 1;
+    out->concluded = 0;
+}
+
 static void interpret(reader *r, int flex_links)
 {
     if (r->o->alt)
@@ -1215,6 +1234,8 @@ int qz_read_tokens(const qz_lexer *lx, const qz_read_opts *o, qz_numbers *out)
                 free(linked);
             }
         }
+        if (fits(out, o->want) < 2)
+            keep_quotients(out, o->want);
     }
     free(first);
     free(r.it);

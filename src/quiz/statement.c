@@ -367,6 +367,20 @@ static void negate(sentence *s)
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
             }
+        /* 不随…增加: what 不 denies through 随 ("along with") is the change the clause
+         * ends on ("自注意力的路径长度不随距离增加" says it does not grow) */
+        size_t change = SIZE_MAX;
+        for (size_t k = 0; qz_han_at(t, from, "随") && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind == M_DIR && live(m) && m->a > from && m->a < change &&
+                m->a - from <= 2 * NEG_REACH && clause_has(s, from, m->a))
+                change = m->a;
+        }
+        if (change == target)
+            change = SIZE_MAX;   /* denied already */
+        for (size_t k = 0; change != SIZE_MAX && k < s->m.n; k++)
+            if (s->m.v[k].kind == M_DIR && live(&s->m.v[k]) && s->m.v[k].a == change)
+                s->m.v[k].neg ^= 1;
         i = from;
     }
 }
@@ -1477,6 +1491,8 @@ static size_t paren_at(const sentence *s, size_t i)
  * `unless` in a parenthesis the claim is not in, or outside the one it is in, is a remark
  * of its own ("O(1) path length (though the compute is O(n²))") and lifts nothing, but
  * for the clause right before the claim's parenthesis, which the bracket comments on. */
+static int ends_sentence(const qz_text *t, size_t i);
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -1489,8 +1505,20 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
                  m->group == g && !m->neg;
         }
         /* subjects named together ("K … and … V", "keys built from the encoder output,
-         * then the encoder-side values") may stand anywhere in the period */
-        for (size_t i = s->p0; !ok && i < s->p1 && names_subjects(pt, &cl->with[g]); i++)
+         * then the encoder-side values") may stand anywhere in the period, and in the
+         * periods a semicolon joins to it ("K = enc_out × W_K; V = enc_out × W_V") */
+        size_t w0 = s->p0, w1 = s->p1;
+        while (w0 > 0 && qz_tok_is(s->t, w0 - 1, ";")) {
+            w0--;
+            while (w0 > 0 && !ends_sentence(s->t, w0 - 1))
+                w0--;
+        }
+        while (w1 < s->t->n && qz_tok_is(s->t, w1, ";")) {
+            w1++;
+            while (w1 < s->t->n && !ends_sentence(s->t, w1))
+                w1++;
+        }
+        for (size_t i = w0; !ok && i < w1 && names_subjects(pt, &cl->with[g]); i++)
             ok = qz_alts_at(s->t, i, &cl->with[g], NULL) != 0;
         if (!ok)
             return 0;
@@ -2329,6 +2357,21 @@ static int hedged(const sentence *s, const long *owner)
     return 0;
 }
 
+/* Does [a, b) open with a word naming a difference (区别, 差别, 差异, 不同, difference),
+ * after at most two words before it ("本质区别", "the key difference")? */
+static int difference_heading(const qz_text *t, size_t a, size_t b)
+{
+    static const char *const han[] = {"区别", "差别", "差异", "不同"};
+    for (size_t i = a; i < b && i < a + 4; i++) {
+        for (size_t w = 0; w < sizeof han / sizeof han[0]; w++)
+            if (qz_han_at(t, i, han[w]))
+                return 1;
+        if (qz_tok_raw_is(t, i, "difference") || qz_tok_raw_is(t, i, "differences"))
+            return 1;
+    }
+    return 0;
+}
+
 static int read_sentence(reader *rd, size_t s0, size_t s1)
 {
     sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1, .p0 = rd->p0, .p1 = rd->p1,
@@ -2355,8 +2398,9 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         /* a label: one subject or one claim since the last mark ("RNN:", "From the
          * decoder: Q") */
         size_t from = s0, in_label = 0;
-        for (size_t i = c; i > s0; i--)
-            if (rd->t->t[i - 1].kind == QZ_TK_MARK) {
+        for (size_t i = c; i > s0; i--)   /* a bracket is inside the label: "Keys (K):" */
+            if (rd->t->t[i - 1].kind == QZ_TK_MARK && !tok_open(rd->t, i - 1) &&
+                !tok_close(rd->t, i - 1)) {
                 from = i;
                 break;
             }
@@ -2369,7 +2413,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
             before |= m->a < c;
             if (m->a < from || m->b > c)
                 continue;
-            subj_ends |= m->kind == M_SUBJ && m->b == c;
+            /* "Keys (K) and Values (V):" ends on a subject and its bracketed letter */
+            subj_ends |= m->kind == M_SUBJ &&
+                         (m->b == c || (tok_close(rd->t, c - 1) &&
+                                        open_paren(rd->t, s0, c, c - 1) == m->b));
             subjects += m->kind == M_SUBJ;
             if (m->kind != M_SUBJ && claim_at != m->a)
                 in_label += claim_at == SIZE_MAX || m->a >= claim_at;
@@ -2377,7 +2424,25 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
                 claim_at = m->a;
         }
         /* "K and V:" (subjects only), "From the decoder:" (one claim only) */
-        int labels = (subj_ends && !in_label) || (in_label == 1 && !subjects);
+        /* …but a claim labels only what has none of its own: "编码器那边提供字典：Q 由
+         * decoder 的隐藏状态得到" is a sentence before a sentence */
+        size_t next_mark = c + 1;
+        while (next_mark < s1 && rd->t->t[next_mark].kind != QZ_TK_MARK)
+            next_mark++;
+        int claimed_after = 0;
+        for (size_t k = 0; k < s.m.n && in_label == 1 && !subjects; k++) {
+            const mention *m = &s.m.v[k];
+            claimed_after |= live(m) && shadows(m) && m->set != NEUTRAL && m->kind != M_SUBJ &&
+                             m->a > c && m->b <= next_mark;
+        }
+        int labels = (subj_ends && !in_label) || (in_label == 1 && !subjects && !claimed_after);
+        /* "差别在信息传递的路径：…", "The key difference — in how information travels:":
+         * a heading that names what differs says nothing of either side; what follows
+         * the colon is the answer */
+        if (from == s0 && !subjects && difference_heading(rd->t, s0, c)) {
+            free(s.m.v);
+            return read_sentence(rd, c + 1, s1);
+        }
         if (labels || has_words_of(rd->t, s0, c, &rd->r->retract))
             continue;
         free(s.m.v);
@@ -2414,7 +2479,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
      * "So …", 所以): another one may speak of something the rubric does not name */
     int opens = rd->after_contrast || qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->consequence, NULL) ||
-                qz_alts_at(rd->t, s0, &rd->r->glue, NULL);
+                qz_alts_at(rd->t, s0, &rd->r->glue, NULL) ||
+                /* what a colon opens tells of the sentence before it: "Self-attention is a
+                 * group chat: everyone hears everyone directly" */
+                (s0 > 0 && qz_tok_is(rd->t, s0 - 1, ":"));
     /* "Its purpose is …", "Their job …", 它的作用: a possessive opens a sentence about
      * what it owns, not about the subjects before */
     if (!rd->after_contrast && s0 + 1 < s1 &&

@@ -255,9 +255,10 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
                 a++;
             while (b > a && f[b - 1] == '\'')
                 b--;
-            /* dec_hidden, enc_out, h_CLS are words joined by '_' (not d_k, d_model) */
+            /* dec_hidden, enc_out, h_CLS are words joined by '_' (not d_k, d_model, nor
+             * the projections W_K, W_q: a weight named, not the keys or the queries) */
             const char *us = memchr(f + a, '_', b - a);
-            if (us && !(us == (const char *)f + a + 1 && f[a] == 'd')) {
+            if (us && !(us == (const char *)f + a + 1 && (f[a] == 'd' || f[a] == 'w'))) {
                 for (size_t p = a; p < b;) {
                     size_t q = p;
                     while (q < b && f[q] != '_')
@@ -694,6 +695,51 @@ static char *plain_marks(const char *s)
     return out;
 }
 
+/* Terms of the field that Taiwan and Hong Kong write otherwise, after OpenCC's t2s has
+ * made the characters simplified (t2s keeps the words: 資訊 becomes 资讯, not 信息; its
+ * tw2sp would also make 向量 矢量): the mainland word, as the rubric spells it. A new
+ * string, or NULL when there is none to replace or no memory. */
+static char *field_terms(const char *s)
+{
+    static const char *const terms[][2] = {
+        {"资讯", "信息"}, {"讯息", "信息"}, {"网路", "网络"}, {"递回", "递归"},
+        {"变异数", "方差"}, {"正规化", "归一化"}, {"标准常态", "标准正态"},
+        {"平行运算", "并行运算"}, {"平行计算", "并行计算"}, {"平行处理", "并行处理"},
+        {"平行化", "并行化"},
+    };
+    char *out = NULL;
+    for (size_t t = 0; t < sizeof terms / sizeof terms[0]; t++) {
+        const char *cur = out ? out : s;
+        if (!strstr(cur, terms[t][0]))
+            continue;
+        size_t from = strlen(terms[t][0]), to = strlen(terms[t][1]), n = 0;
+        for (const char *p = strstr(cur, terms[t][0]); p; p = strstr(p + from, terms[t][0]))
+            n++;
+        char *next = malloc(strlen(cur) + n * (to > from ? to - from : 0) + 1);
+        if (!next) {
+            free(out);
+            return NULL;
+        }
+        char *w = next;
+        for (const char *p = cur, *hit; (hit = strstr(p, terms[t][0])) || *p; ) {
+            if (!hit) {
+                strcpy(w, p);
+                w += strlen(p);
+                break;
+            }
+            memcpy(w, p, (size_t)(hit - p));
+            w += hit - p;
+            memcpy(w, terms[t][1], to);
+            w += to;
+            p = hit + from;
+        }
+        *w = '\0';
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
 int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -714,7 +760,9 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     }
     if (wide && nm->t2s)
         simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
-    char *q = plain_marks(simp ? simp : s);
+    char *termed = wide ? field_terms(simp ? simp : s) : NULL;
+    char *q = plain_marks(termed ? termed : simp ? simp : s);
+    free(termed);
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
     if (q && wide && fix_typos) {   /* an answer's 跟号 is 根号 (quiz/imeslip.h) */
