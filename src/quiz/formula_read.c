@@ -232,6 +232,23 @@ static int normalise_text(const char *answer, nbuf *b)
             continue;
         }
         char c = (char)s[i];
+        /* "[Q;K]", "[q_i; k_j]": a concatenation (additive attention), not a statement
+         * break inside a bracket; read as a function of its parts, which no right formula
+         * has */
+        if (c == '[') {
+            size_t j = i + 1;
+            int semi = 0;
+            while (j < len && s[j] != ']' && s[j] != '[' && s[j] != '(' && s[j] != ')')
+                semi |= s[j++] == ';';
+            if (semi && j < len && s[j] == ']') {
+                put(b, "cat(", 4, at, at + 1);
+                for (size_t k = i + 1; k < j; k++)
+                    put(b, s[k] == ';' ? "," : (const char *)s + k, 1, (long)k, (long)k + 1);
+                put(b, ")", 1, (long)j, (long)j + 1);
+                i = j + 1;
+                continue;
+            }
+        }
         /* in code that writes the matrix product with @, or beside words that call it
          * elementwise, a single * before V multiplies element by element
          * ("softmax(Q @ K.T / …) * V"); so does \odot before V */
