@@ -484,9 +484,11 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
     }
     if (rc)
         goto out;
-    if (fs.no_formula || fs.is_list) {
+    if (fs.no_formula || fs.is_list || fs.named) {
         d->mistakes = QZ_F_NO_FORMULA;
         d->fatal = 1;
+        if (fs.named)   /* "Attention(Q, K, V)": its name, not what it computes */
+            snprintf(d->function, sizeof d->function, "%.*s", (int)fs.named_len, fs.named);
         goto out;
     }
     if (pool_init(&ps, &fs) || pool_init(&pc, &fc)) {

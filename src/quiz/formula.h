@@ -95,7 +95,8 @@ typedef struct qz_formula_diag {
     int fatal;              /* 1: a mistake of QZ_F_FATAL, a product that is not Q
                              * and K once each (QZ_F_WRONG_PRODUCT then is no slip) */
     char function[32];      /* QZ_F_NOT_SOFTMAX: the function written instead, as typed
-                             * (sigmoid, tanh); "" otherwise */
+                             * (sigmoid, tanh); QZ_F_NO_FORMULA: the call that only names
+                             * the formula (Attention, scaled_dot_product_attention); "" otherwise */
     size_t start, end;      /* the formula's bytes in the answer: [start, end) */
     int alternative;        /* 1: a second, different formula follows it, offered beside
                              * it ("…; softmax(QKᵀ)V", "…，也可能是 …"): not chosen */

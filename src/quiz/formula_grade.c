@@ -26,7 +26,10 @@ static void name_mistakes(const qz_formula_diag *d, qz_lang lang, FILE *fb)
         for (unsigned bit = 1; bit <= QZ_F_OTHER && named < MAX_NAMED; bit <<= 1) {
             if (!(m & bit) || ((bit & QZ_F_FATAL) == 0) != pass)
                 continue;
-            if (bit == QZ_F_NOT_SOFTMAX && d->function[0])
+            if (bit == QZ_F_NO_FORMULA && d->function[0])
+                fprintf(fb, qz_tr(lang, "  - %s(…) only names the formula: write what it computes from Q, K, V and dₖ.\n"),
+                        d->function);
+            else if (bit == QZ_F_NOT_SOFTMAX && d->function[0])
                 fprintf(fb, qz_tr(lang, "  - %s: %s\n"), d->function, qz_formula_mistake_text(bit, lang));
             else
                 fprintf(fb, "  - %s\n", qz_formula_mistake_text(bit, lang));

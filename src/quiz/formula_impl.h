@@ -193,6 +193,10 @@ typedef struct fformula {
     int explained;      /* words outside the formula */
     int no_formula;     /* words only: nothing reads as a formula (root -1) */
     int is_list;        /* symbols separated by commas, not combined ("Q, K, V, softmax") */
+    const char *named;  /* the formula only named by a call ("Attention(Q, K, V)",
+                         * "F.scaled_dot_product_attention(q, k, v)"): the name's bytes in
+                         * text, named_len long; NULL otherwise */
+    size_t named_len;
     unsigned remarks;   /* FQ_REMARK_*: what the words around it say of the formula */
     int has_legend;     /* words after it say what one of its own sizes is ("where n is
                          * the sequence length"): bytes [legend_start, legend_end) */

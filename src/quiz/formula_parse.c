@@ -44,6 +44,10 @@ static const struct { const char *name; enum frole role; } roles[] = {
     {"ops", R_MODULE}, {"linalg", R_MODULE},
     {"shape", R_SHAPE}, {"size", R_SIZE}, {"T", R_TATTR}, {"mT", R_TATTR},
     {"attention", R_ATTENTION}, {"attn", R_ATTENTION},
+    {"scaled_dot_product_attention", R_ATTENTION}, {"sdpa", R_ATTENTION},
+    {"self_attention", R_ATTENTION}, {"cross_attention", R_ATTENTION},
+    {"multi_head_attention", R_ATTENTION}, {"multihead_attention", R_ATTENTION},
+    {"dot_product_attention", R_ATTENTION},
 };
 
 static enum frole role_of(const ftoken *t)
@@ -1016,7 +1020,14 @@ static int parse_name(fparser *p)
             depth += (peek(p)->kind == F_LPAR) - (peek(p)->kind == F_RPAR);
             p->i++;
         } while (depth > 0 && peek(p)->kind != F_END);
-        return depth ? fail(p, "a closing parenthesis is missing") : node(p, N_OTHER, -1, -1);
+        if (depth)
+            return fail(p, "a closing parenthesis is missing");
+        int n = node(p, N_OTHER, -1, -1);
+        if (n >= 0) {   /* the formula's name, not the formula, unless it is defined */
+            p->f->node[n].sym = name->text;
+            p->f->node[n].sym_len = name->len;
+        }
+        return n;
     }
     if (role == R_NONE || role == R_ATTENTION) {
         if (peek(p)->kind == F_LPAR && role == R_NONE)
@@ -1449,6 +1460,11 @@ static int parse_program(fparser *p)
         p->f->is_list = n_stmt >= 3 && n_atoms >= n_stmt - 1 && answer < 0;
     if (answer < 0)
         answer = atom_answer;
+    if (n_stmt == 1 && last >= 0 && p->f->node[last].op == N_OTHER &&
+        p->f->node[last].sym) {   /* "F.scaled_dot_product_attention(q, k, v)" alone */
+        p->f->named = p->f->node[last].sym;
+        p->f->named_len = p->f->node[last].sym_len;
+    }
 out:
     free(seen);
     if (p->failed)
