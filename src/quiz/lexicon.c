@@ -22,7 +22,8 @@ const char *const qz_lex_up[] = {
 /* words that hold a word of direction and say none: 大概, 大小, 多远 */
 const char *const qz_lex_no_direction[] = {
     "大概", "大约", "大致", "大多", "大部分", "大家", "大小", "最大", "最小", "小明", "多远",
-    "多少", "高度", "提高效率", "路径长度", "长度", "path length", "more or less", "at most",
+    "多少", "高度", "高维", "低维", "提高效率", "路径长度", "长度", "path length", "more or less",
+    "at most", "high-dimensional", "high dimensional", "low-dimensional", "low dimensional",
     "at least", "largely", NULL};
 
 /* shrinks, smaller, 变小 */

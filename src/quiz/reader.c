@@ -620,6 +620,60 @@ static void collapse_chains(reader *r, int flex_links)
     out->n = nv;
 }
 
+/* Does u round v ("0.138" to "0.14")? u a literal of fewer decimals than v. */
+static int rounds(const qz_value *v, const qz_value *u)
+{
+    if (u->decimals < 0 || u->percent != v->percent || (v->decimals >= 0 && v->decimals <= u->decimals))
+        return 0;
+    double half = 0.5;
+    for (int d = 0; d < u->decimals; d++)
+        half /= 10;
+    return fabs(v->x - u->x) <= half + 1e-9;
+}
+
+/* A list of values, a link, then the same values rounded ("0.138, 0.169 ≈ 0.14 0.17",
+ * "0.1384 和 0.1691 约等于 0.14 和 0.17"): one chain a value, the rounded ones the
+ * results. Only separators and filler stand among each list. */
+static void collapse_list_chains(reader *r)
+{
+    qz_numbers *out = r->out;
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_LINK)
+            continue;
+        size_t left[QZ_MAX_VALUES], right[QZ_MAX_VALUES], nl = 0, nr = 0;
+        for (size_t j = k; j-- > 0 && nl < QZ_MAX_VALUES;) {
+            enum item_kind kd = r->it[j].kind;
+            if (kd == IT_VALUE)
+                left[nl++] = j;
+            else if (kd != IT_SEP && kd != IT_WORD && kd != IT_PREFIX)
+                break;
+        }
+        if (nl < 2)
+            continue;
+        for (size_t j = k + 1; j < r->n && nr < nl; j++) {
+            enum item_kind kd = r->it[j].kind;
+            if (kd == IT_VALUE)
+                right[nr++] = j;
+            else if (kd != IT_SEP && kd != IT_WORD && kd != IT_PREFIX)
+                break;
+        }
+        if (nr != nl)
+            continue;
+        /* left holds the values from the link back: pair the i-th from the left end */
+        int all = 1;
+        for (size_t i = 0; i < nl && all; i++)
+            all = rounds(&out->v[r->it[left[nl - 1 - i]].value], &out->v[r->it[right[i]].value]);
+        if (!all)
+            continue;
+        for (size_t i = 0; i < nl; i++) {
+            out->v[r->it[right[i]].value].steps = 1;
+            r->it[left[i]].kind = IT_WORD;   /* a step of the working, not a value */
+        }
+        r->it[k].kind = IT_SEP;   /* the link is no step of the next value's chain */
+        r->it[k].op = ',';
+    }
+}
+
 static size_t next_value(const reader *r, size_t k)
 {
     while (k < r->n && r->it[k].kind != IT_VALUE)
@@ -1190,6 +1244,7 @@ static void interpret(reader *r, int flex_links)
     compare_remarks(r);
     label_by_scores(r);
     conclude_before_labels(r);
+    collapse_list_chains(r);
     collapse_chains(r, flex_links);
     reject_negated(r);
     pair_respectively(r);

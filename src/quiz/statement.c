@@ -282,7 +282,8 @@ static int inside_phrase(const sentence *s, size_t i)
 }
 
 /* A phrase of the rubric holding a negation ("no need", 没有必要) also denies the claim
- * right after it: "没有必要用解码器", "no need to use a decoder". */
+ * right after it: "没有必要用解码器", "no need to use a decoder". 没了 (gone: "梯度没了学不动")
+ * is a state, not a negation of what follows. */
 static void negate_after_phrases(sentence *s)
 {
     const qz_text *t = s->t;
@@ -290,7 +291,7 @@ static void negate_after_phrases(sentence *s)
         const mention *p = &s->m.v[k];
         int cue = 0;
         for (size_t i = p->a; p->kind == M_CLAIM && live(p) && i < p->b && !cue; i++)
-            cue = qz_neg_cue_at(t, i) != 0;
+            cue = qz_neg_cue_at(t, i) != 0 && !(qz_han_at(t, i, "没了") && !qz_han_at(t, i, "没了解"));
         if (!cue)
             continue;
         size_t target = SIZE_MAX;
@@ -712,6 +713,14 @@ static int neutral_run(const sentence *s, long r)
     return 1;
 }
 
+/* A neutral run that only distributes ("自注意力每层的计算量", "costs O(n) per layer"):
+ * 每 or per before it; what follows it is not said of it. */
+static int per_run(const sentence *s, long r)
+{
+    size_t a = (size_t)s->run_first[r];
+    return a > 0 && (qz_tok_raw_is(s->t, a - 1, "每") || qz_tok_raw_is(s->t, a - 1, "per"));
+}
+
 static int claim_between(const sentence *s, size_t from, size_t to)
 {
     for (size_t k = 0; k < s->m.n; k++) {
@@ -734,8 +743,8 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
             (best < 0 || s->run_end[r] >= s->run_end[best]))
             best = (long)r;
     if (best >= 0 && neutral_run(s, best) &&
-        !((long)a == s->run_end[best] ||
-          ((long)a == s->run_end[best] + 1 && qz_tok_raw_is(s->t, (size_t)s->run_end[best], "of")))) {
+        (per_run(s, best) || !((long)a == s->run_end[best] ||
+          ((long)a == s->run_end[best] + 1 && qz_tok_raw_is(s->t, (size_t)s->run_end[best], "of"))))) {
         long prev = -1;   /* "within a single layer so the distance is 1": not the layer's */
         for (long r = best - 1; r >= 0 && prev < 0; r--)
             if (!neutral_run(s, r) && !(skip_consumed && s->consumed[r]))
@@ -1087,10 +1096,13 @@ static void owners(sentence *s, long *owner)
             if (o >= 0 && m->kind == M_CLAIM && qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a &&
                 !origin_before(s, m->a) && m->b < s->s1 && qz_alts_at(s->t, m->b, &s->r->ability, NULL))
                 o = -1;
-            /* "It lets the decoder look at the encoder", "作用是让目标句关注源句": what is
-             * looked at is not where the subject comes from; "one the encoder, the other
-             * the decoder": said of neither in particular */
-            if (o >= 0 && m->kind == M_CLAIM && (ends_before(s, &s->r->looked_at, m->a, 0) ||
+            /* "It lets the decoder look at the encoder", "作用是让目标句关注源句": a side
+             * looked at is not where the subject comes from (what is looked at otherwise is
+             * said of the one looking: "自注意力只能关注局部窗口"); "one the encoder, the
+             * other the decoder": said of neither in particular */
+            if (o >= 0 && m->kind == M_CLAIM &&
+                ((ends_before(s, &s->r->looked_at, m->a, 0) &&
+                  qz_alts_at(s->t, m->a, &s->r->side, NULL)) ||
                                                  (indefinite_pair(s) &&
                                                   ends_before(s, &s->r->indefinite, m->a, 0))))
                 o = -1;
@@ -1493,6 +1505,14 @@ static size_t paren_at(const sentence *s, size_t i)
  * for the clause right before the claim's parenthesis, which the bracket comments on. */
 static int ends_sentence(const qz_text *t, size_t i);
 
+/* "otherwise", 否则, 不然 at token i: the case where what was said does not hold. */
+static int otherwise_at(const qz_text *t, size_t i)
+{
+    return qz_tok_raw_is(t, i, "otherwise") || qz_tok_raw_is(t, i, "else") ||
+           qz_han_at(t, i, "否则") || qz_han_at(t, i, "不然") || qz_han_at(t, i, "要不然") ||
+           qz_han_at(t, i, "要不");
+}
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -1502,7 +1522,7 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
         for (size_t k = 0; k < s->m.n && !ok; k++) {
             const mention *m = &s->m.v[k];
             ok = m->kind == M_WITH && m->set == set && m->pat == p && m->claim == c &&
-                 m->group == g && !m->neg;
+                 m->group == g && !m->neg && !(m->a > at && otherwise_at(s->t, m->a));
         }
         /* subjects named together ("K … and … V", "keys built from the encoder output,
          * then the encoder-side values") may stand anywhere in the period, and in the
@@ -1526,6 +1546,10 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
     size_t paren = paren_at(s, at);
     for (size_t i = s->p0; i < s->p1; i++) {  /* "its complexity is O(n²), an RNN's O(n)" */
         if (!qz_alts_at(s->t, i, &cl->unless, NULL) || prevents_opposite(s, i, cl->dir))
+            continue;
+        /* "otherwise" after the claim opens the case after it ("scales them down so softmax
+         * isn't too peaky, otherwise the gradients vanish"): it says nothing of the claim */
+        if (i > at && otherwise_at(s->t, i))
             continue;
         size_t pi = paren_at(s, i);
         /* the clause a bracket comments on speaks for it too: "softmax over the key dim

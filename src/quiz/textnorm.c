@@ -226,7 +226,14 @@ static int word_char(ucs4_t c)
     return c != 0x2019 && uc_is_property_alphabetic(c) && !is_han(c);
 }
 
+/* What "~" may stand before as "about": a letter, a digit or a root ("~1", "~ n", "~ √dₖ"). */
+static int about_what(const uint8_t *p, size_t n)
+{
+    return n > 0 && (isalnum(p[0]) || (n >= 3 && !memcmp(p, "\xe2\x88\x9a", 3)));
+}
+
 /* The tokens of folded text f[0, n): words, numbers, Han characters and marks. */
+
 static void tokenize(toks *t, const uint8_t *f, size_t n)
 {
     for (size_t i = 0; i < n && !t->failed;) {
@@ -288,9 +295,10 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
              * ends the clause the correction takes back ("attention - const" stays one) */
             push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
             i += 1;
-        } else if (c == '~' && i + 1 < n && (isalnum(f[i + 1]) || (f[i + 1] == ' ' && i + 2 < n &&
-                                                                  isalnum(f[i + 2])))) {
-            push(t, "≈", strlen("≈"), "~", 1, QZ_TK_MARK);   /* "~1", "~ n": about, as "≈ 1" */
+        } else if (c == '~' && i + 1 < n && (about_what(f + i + 1, n - i - 1) ||
+                                             (f[i + 1] == ' ' && about_what(f + i + 2, n - i - 2)))) {
+            /* "~1", "~ n", "~ √dₖ": about, as "≈ 1" */
+            push(t, "≈", strlen("≈"), "~", 1, QZ_TK_MARK);
             i += 1;
         } else if (c == '-' || c == 0x2010 || c == 0x2011 || c == '"' || c == 0x201c ||
                    c == 0x201d || c == '`' || c == '*' || c == '~' || c == '#' || c == 0x300c ||
