@@ -1783,6 +1783,11 @@ static void statements(sentence *s, const long *owner, matches *out)
             pattern(r, out->v[i].set == 1, out->v[i].pat)->subject.n &&
             !pattern(r, out->v[i].set == 1, out->v[i].pat)->subject_implied)
             out->v[i].pat = SIZE_MAX;
+    /* a key idea denied in a supposition ("如果没有 [CLS]，用 mean pooling 也差不多", "if
+     * there were no [CLS] token") is not denied */
+    for (size_t i = first; i < out->n; i++)
+        if (out->v[i].set == 2 && out->v[i].pat != SIZE_MAX && supposed(s, out->v[i].a))
+            out->v[i].pat = SIZE_MAX;
     /* said of a carried group, a key idea and a misconception at once ("K and V …. It
      * lets each target position attend to the source"): the sentence speaks of
      * something else, and its carried statements count for nothing */

@@ -703,20 +703,12 @@ static char *plain_marks(const char *s)
     return out;
 }
 
-/* Terms of the field that Taiwan and Hong Kong write otherwise, after OpenCC's t2s has
- * made the characters simplified (t2s keeps the words: 資訊 becomes 资讯, not 信息; its
- * tw2sp would also make 向量 矢量): the mainland word, as the rubric spells it. A new
- * string, or NULL when there is none to replace or no memory. */
-static char *field_terms(const char *s)
+/* Every term[t][0] in s replaced by term[t][1], in the order of terms: a new string, or
+ * NULL when there is none to replace or no memory. */
+static char *replace_terms(const char *s, const char *const (*terms)[2], size_t n_terms)
 {
-    static const char *const terms[][2] = {
-        {"资讯", "信息"}, {"讯息", "信息"}, {"网路", "网络"}, {"递回", "递归"},
-        {"变异数", "方差"}, {"正规化", "归一化"}, {"标准常态", "标准正态"},
-        {"平行运算", "并行运算"}, {"平行计算", "并行计算"}, {"平行处理", "并行处理"},
-        {"平行化", "并行化"},
-    };
     char *out = NULL;
-    for (size_t t = 0; t < sizeof terms / sizeof terms[0]; t++) {
+    for (size_t t = 0; t < n_terms; t++) {
         const char *cur = out ? out : s;
         if (!strstr(cur, terms[t][0]))
             continue;
@@ -748,6 +740,38 @@ static char *field_terms(const char *s)
     return out;
 }
 
+/* Terms of the field that Taiwan and Hong Kong write otherwise, after OpenCC's t2s has
+ * made the characters simplified (t2s keeps the words: 資訊 becomes 资讯, not 信息; its
+ * tw2sp would also make 向量 矢量): the mainland word, as the rubric spells it. A new
+ * string, or NULL when there is none to replace or no memory. */
+static char *field_terms(const char *s)
+{
+    static const char *const terms[][2] = {
+        {"资讯", "信息"}, {"讯息", "信息"}, {"网路", "网络"}, {"递回", "递归"},
+        {"变异数", "方差"}, {"正规化", "归一化"}, {"标准常态", "标准正态"},
+        {"平行运算", "并行运算"}, {"平行计算", "并行计算"}, {"平行处理", "并行处理"},
+        {"平行化", "并行化"},
+    };
+    return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
+}
+
+/* Written Cantonese, before OpenCC's t2s (which would make 係 系): its words of grammar as
+ * the Mandarin ones the rubric knows ("Q 嚟自 decoder，K 同 V 嚟自 encoder 嘅输出",
+ * "淨係用 encoder 已經夠，唔使 decoder"). 係 is 是 but in 關係/关係/聯係 (relation). A new
+ * string, or NULL when there is none or no memory. */
+static char *cantonese(const char *s)
+{
+    static const char *const terms[][2] = {
+        {"關係", "关系"}, {"关係", "关系"}, {"聯係", "联系"}, {"联係", "联系"},
+        {"唔使", "不用"}, {"唔駛", "不用"}, {"唔洗", "不用"}, {"冇", "没有"}, {"唔", "不"},
+        {"嘅", "的"}, {"淨係", "只是"}, {"净係", "只是"}, {"係", "是"}, {"嚟", "来"},
+        {"睇", "看"}, {"嗰", "那"}, {"啲", "些"}, {"咗", "了"}, {"喺", "在"}, {"攞", "拿"},
+        {"佢哋", "它们"}, {"佢", "它"}, {"噉", "这样"}, {"點解", "为什么"}, {"点解", "为什么"},
+        {"同埋", "和"}, {"乜嘢", "什么"}, {"搵", "找"},
+    };
+    return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
+}
+
 int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -766,6 +790,9 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
             err->offset = (long)(bad - (const uint8_t *)s);
         return rc;
     }
+    char *canto = wide ? cantonese(s) : NULL;
+    if (canto)
+        s = canto;
     if (wide && nm->t2s)
         simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
     char *termed = wide ? field_terms(simp ? simp : s) : NULL;
@@ -773,6 +800,7 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     free(termed);
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
+    free(canto);
     if (q && wide && fix_typos) {   /* an answer's 跟号 is 根号 (quiz/imeslip.h) */
         char *fixed = qz_ime_fix(q);
         free(q);
