@@ -145,6 +145,35 @@ static qz_mistake softmax_mistakes(const qz_numctx *c, const double *given, cons
             return QZ_M_LEFT_OUT_TOKEN;
         }
     }
+    /* Every value a little off (within three units of the last decimal asked, or three
+     * tolerances) and all of them off by the same factor, as far as their decimals
+     * tell: the values keep the proportion of their exps, so the method is right and the
+     * exps or their sum are rough (e^x ≈ 1 + x gives 0.15 0.18 for 0.1384 0.1691; e^1.2
+     * taken as 2.3 gives 0.15 0.19). The wrong methods above change the proportion or
+     * were named. */
+    if (given_all && c->n > 1) {
+        /* the factor given/want of each value, as an interval its rounding allows */
+        double lo_max = 0, hi_min = INFINITY;
+        int rough = 1;
+        size_t off = 0;
+        for (size_t j = 0; j < c->n && rough; j++) {
+            double w = c->want[j], slack = qz_near_tol(c, j);
+            rough = w > 0 && given[j] > 0 &&   /* three units of the last decimal, or tolerances */
+                    fabs(given[j] - w) <= (c->decimals >= 0 ? 6 : 3) * slack * (1 + 1e-9);
+            off += ok[j] == 0;
+            lo_max = fmax(lo_max, (given[j] - slack) / w);
+            hi_min = fmin(hi_min, (given[j] + slack) / w);
+        }
+        /* one factor fits them all, give or take 8% (e^x ≈ 1 + x lowers the larger
+         * exps more than the smaller) */
+        if (rough && off == c->n && lo_max <= 1.08 * hi_min) {   /* one right: partly, as ever */
+            fprintf(fb, qz_tr(L, "Each value is a little off, but they stand in the right proportion to each "
+                                 "other: the method (exp of every score, divided by the sum of all the exps) "
+                                 "is right, the exps or their sum are rough. Work each exp out to three "
+                                 "decimals.\n"));
+            return QZ_M_ROUGH;
+        }
+    }
     return QZ_M_NONE;
 }
 

@@ -137,6 +137,17 @@ static int formula_disowned(const char *answer, size_t end)
     return 0;
 }
 
+/* Characters lost on the way: three question marks or more in a row ("Attention =
+ * ??????(??????)"), a box or a replacement character. A hedge ("…V ??") is two at most. */
+static int lost_characters(const char *answer)
+{
+    static const char *const marks[] = {"???", "？？？", "▯", "□", "\xef\xbf\xbd", "锟斤拷"};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (strstr(answer, marks[i]))
+            return 1;
+    return 0;
+}
+
 int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err)
 {
@@ -144,6 +155,12 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         return at_error_set(err, AT_EINVAL, "question %s: a formula question needs `canonical`",
                             q->id ? q->id : "?");
     out->expected = strdup(q->canonical);
+    if (lost_characters(answer)) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, qz_tr(lang, "Some characters of the formula did not come through (shown as ? or □): "
+                                "nothing was counted, write it again.\n"));
+        return AT_OK;
+    }
     qz_formula_diag d;
     at_error ferr;
     int rc = qz_formula_diagnose(answer, q->canonical, &d, &ferr);

@@ -19,7 +19,7 @@ const char *qz_mistake_name(qz_mistake m)
         "none", "no_exp", "no_normalise", "swapped", "wrong_token", "whole_row",
         "percent_without_sign", "left_out_token", "no_scale", "double_scale", "rounding",
         "wrong_row", "weights_not_output", "formula", "misconception", "slip", "code", "sigmoid",
-        "uniform", "false_claim",
+        "uniform", "false_claim", "rough",
     };
     return (unsigned)m < sizeof names / sizeof names[0] ? names[m] : "none";
 }

@@ -266,4 +266,8 @@ const char *const qz_lex_give_up[] = {
     "我不记得了", "不记得了", "忘记了", "记不得了", "不知道了", "sorry", "i'm sorry", "我也不知道",
     "真不知道", "不知道啊", "不会啊", "honestly", "tbh", "really", "lol", "sorry", "no idea at all",
     "haven't learned", "not learned", "we didn't learn", "didn't learn this", "我真的", "真的",
-    "说实话", "老实说", "啊", "呀", "了", "吧", "嗯", "hmm", "um", "no clue honestly", NULL};
+    "说实话", "老实说", "啊", "呀", "了", "吧", "嗯", "hmm", "um", "no clue honestly",
+    /* out of time: nothing answered */
+    "时间不够", "时间不够了", "没时间", "没时间了", "没有时间了", "来不及", "来不及了", "写不完",
+    "写不完了", "没写", "没写完", "没做", "不写了", "no time", "out of time", "ran out of time",
+    "no time left", "这个", "这题", NULL};

@@ -305,15 +305,23 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *p0,
     return 0;
 }
 
+static size_t token_side(const qz_numctx *c, const char *s, const char *a, const char *b,
+                         const char *p, int before);
+
 /* "X gets the most", “X”的权重最大: the token nearest such a word in its clause, against
  * the engine's largest (or smallest) weight. */
 static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
 {
-    static const struct { const char *w; int most; int word; } sup[] = {
-        {"第二大", 1, 0}, {"第二高", 1, 0}, {"第三大", 1, 0}, {"第三高", 1, 0},
-        {"最大", 1, 0}, {"最多", 1, 0}, {"最高", 1, 0}, {"最小", 0, 0}, {"最少", 0, 0}, {"最低", 0, 0},
-        {"most", 1, 1}, {"largest", 1, 1}, {"biggest", 1, 1}, {"highest", 1, 1}, {"greatest", 1, 1},
-        {"maximum", 1, 1}, {"smallest", 0, 1}, {"least", 0, 1}, {"lowest", 0, 1}, {"minimum", 0, 1},
+    /* after: the token is the object after the words ("伞最关注的是下雨": 下雨 would get
+     * the most), not the query before them */
+    static const struct { const char *w; int most; int word; int after; } sup[] = {
+        {"最关注", 1, 0, 1}, {"最注意", 1, 0, 1}, {"关注最多", 1, 0, 1}, {"attends most to", 1, 1, 1},
+        {"attend most to", 1, 1, 1}, {"focuses most on", 1, 1, 1}, {"focus most on", 1, 1, 1},
+        {"pays the most attention to", 1, 1, 1}, {"pays most attention to", 1, 1, 1},
+        {"第二大", 1, 0, 0}, {"第二高", 1, 0, 0}, {"第三大", 1, 0, 0}, {"第三高", 1, 0, 0},
+        {"最大", 1, 0, 0}, {"最多", 1, 0, 0}, {"最高", 1, 0, 0}, {"最小", 0, 0, 0}, {"最少", 0, 0, 0}, {"最低", 0, 0, 0},
+        {"most", 1, 1, 0}, {"largest", 1, 1, 0}, {"biggest", 1, 1, 0}, {"highest", 1, 1, 0}, {"greatest", 1, 1, 0},
+        {"maximum", 1, 1, 0}, {"smallest", 0, 1, 0}, {"least", 0, 1, 0}, {"lowest", 0, 1, 0}, {"minimum", 0, 1, 0},
     };
     size_t hi = 0, lo = 0;
     for (size_t i = 1; i < c->row_n; i++) {
@@ -330,7 +338,7 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
             for (const char *p = a; p + wl <= b; p++) {
                 if (strncasecmp(p, sup[k].w, wl) || (sup[k].word && (!edge(s, p, 0) || !edge(s, p + wl, 1))))
                     continue;
-                size_t t = nearest_token(c, s, a, b, p);
+                size_t t = sup[k].after ? token_side(c, s, a, b, p + wl, 0) : nearest_token(c, s, a, b, p);
                 size_t right = sup[k].most ? hi : lo;
                 int rank = ordinal_before(s, p);
                 if (rank > 1) {   /* "没 is the second largest" */

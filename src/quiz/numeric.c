@@ -577,7 +577,7 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
                  m == QZ_M_NO_SCALE || m == QZ_M_DOUBLE_SCALE || m == QZ_M_SIGMOID ||
                  m == QZ_M_UNIFORM;
     int partly = m != QZ_M_SWAPPED && !method &&
-                 (n_ok || m == QZ_M_PERCENT_NO_SIGN ||
+                 (n_ok || m == QZ_M_PERCENT_NO_SIGN || m == QZ_M_ROUGH ||
                   (m == QZ_M_ROUNDING && near_misses(c, given, dec, ok)));
     fprintf(fb, partly ? qz_tr(L, "Partly right.\n") : qz_tr(L, "Not right.\n"));
     out->body_at = qz_fb_pos(fb);

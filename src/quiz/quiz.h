@@ -241,6 +241,8 @@ typedef enum qz_mistake {
     QZ_M_UNIFORM,           /* the same share for every token, 1/n: the scores ignored */
     QZ_M_FALSE_CLAIM,       /* text: only false claims of the lesson (its own
                              * `misconceptions`) beside the answer, none of the question's */
+    QZ_M_ROUGH,             /* softmax: every value a little off but all in the right
+                             * proportion: the method right, the exps or their sum rough */
 } qz_mistake;
 
 typedef struct qz_result {

@@ -743,8 +743,13 @@ static int labels_before(const reader *r)
     int head = 0, tail = 0;
     for (size_t k = 0; k < first; k++)
         head |= r->it[k].kind == IT_LABEL;
-    for (size_t k = last + 1; k < r->n; k++)
-        tail |= r->it[k].kind == IT_LABEL;
+    /* a label after the last value with words or a separator between is a remark ("…约
+     * 0.34，其次才是没", "about 0.34, and 没 comes next"), not the side labels are written on */
+    int parted = 0;
+    for (size_t k = last + 1; k < r->n && !tail; k++) {
+        parted |= r->it[k].kind == IT_WORD || r->it[k].kind == IT_SEP;
+        tail |= r->it[k].kind == IT_LABEL && !parted;
+    }
     return head || !tail;
 }
 

@@ -1017,13 +1017,18 @@ static void owners(sentence *s, long *owner)
                 continue;
             }
             /* a claim right after another of the same statement is one phrase with it
-             * ("the encoded source provides K and V"): it has the same owner */
+             * ("the encoded source provides K and V"), or its gloss in brackets ("is
+             * constant (1 hop) for attention"): it has the same owner */
             long joined = -2;
+            int bracket = m->a > s->s0 && (qz_tok_is(s->t, m->a - 1, "(") || qz_tok_is(s->t, m->a - 1, "（"));
             for (size_t j = 0; j < s->m.n && joined == -2; j++) {
                 const mention *x = &s->m.v[j];
-                if (j != k && x->kind == M_CLAIM && live(x) && x->b == m->a && m->kind == M_CLAIM &&
-                    same_statement(s, x, m) && context_holds(s, x->set, x->pat, x->claim, x->a) &&
-                    !subject_at(s, x))
+                if (j != k && x->kind == M_CLAIM && live(x) && (x->b == m->a || (bracket && x->b + 1 == m->a)) &&
+                    m->kind == M_CLAIM &&
+                    (same_statement(s, x, m) ||   /* "K、V 来自 encoder 的词嵌入": the head noun */
+                     (x->b == m->a && owner[j] >= 0 && s->t->t[m->a].kind == QZ_TK_HAN &&
+                      run_fits(s, owner[j], m))) &&
+                    context_holds(s, x->set, x->pat, x->claim, x->a) && !subject_at(s, x))
                     joined = owner[j];
             }
             if (joined != -2) {
@@ -1056,6 +1061,23 @@ static void owners(sentence *s, long *owner)
                         (qz_tok_raw_is(s->t, j + 1, "and") || qz_tok_raw_is(s->t, j + 1, "but") ||
                          qz_tok_raw_is(s->t, j + 1, "while") || qz_tok_raw_is(s->t, j + 1, "and,")))
                         o = -1;
+                /* nor past a comma when a group stands before the claim in its own
+                 * clause: "long range dependency in RNN is harder because the signal
+                 * must go through many steps, attention doesn't have this problem" */
+                if (o >= 0) {
+                    size_t c0 = s->s0;
+                    int comma = 0;
+                    for (size_t j = s->s0; j < m->a; j++)
+                        if (qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "，"))
+                            c0 = j + 1;
+                    for (size_t j = m->b; j < (size_t)s->run_first[o] && !comma; j++)
+                        comma = qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "，");
+                    long before = comma ? run_before(s, m->a, 0) : -1;
+                    if (before >= 0 && s->run_first[before] >= (long)c0 && !s->run_foil[before]) {
+                        owner[k] = taken = before;
+                        continue;
+                    }
+                }
                 if (o >= 0 && m->kind == M_CLAIM && run_fits(s, o, m))
                     s->consumed[o] = (long)k + 1;
                 if (o < 0) {
@@ -2379,6 +2401,7 @@ static int hedged(const sentence *s, const long *owner)
         for (size_t i = 0; i < s->m.n; i++) {
             const mention *c1 = &s->m.v[i];
             if (c1->kind == M_CLAIM && live(c1) && owner[i] >= 0 && c1->b == end &&
+                (owner[k] < 0 || owner[k] == owner[i]) &&   /* "Q/K/V 分别来自 decoder/encoder/…" */
                 !same_claim(s, c1->a, c1->b, c2->a, c2->b))
                 return 1;
         }
@@ -2386,11 +2409,12 @@ static int hedged(const sentence *s, const long *owner)
     return 0;
 }
 
-/* Does [a, b) open with a word naming a difference (区别, 差别, 差异, 不同, difference),
- * after at most two words before it ("本质区别", "the key difference")? */
+/* Does [a, b) open with a word naming a difference (区别, 差别, 差异, 不同, 差在,
+ * difference), after at most two words before it ("本质区别", "the key difference",
+ * "两者差在「几步能到」")? */
 static int difference_heading(const qz_text *t, size_t a, size_t b)
 {
-    static const char *const han[] = {"区别", "差别", "差异", "不同"};
+    static const char *const han[] = {"区别", "差别", "差异", "不同", "差在"};
     for (size_t i = a; i < b && i < a + 4; i++) {
         for (size_t w = 0; w < sizeof han / sizeof han[0]; w++)
             if (qz_han_at(t, i, han[w]))

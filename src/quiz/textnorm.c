@@ -1,6 +1,7 @@
 /* Normalisation of text answers and rubric phrases (the steps are in textnorm.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/textnorm.h"
+#include "quiz/compiled.h"   /* the grader's words of "respectively" */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -427,6 +428,78 @@ static void notations(toks *t)
     }
 }
 
+/* A position named by its index ("between t=1 and t=100", "i = 3") is one word: its
+ * "= 1" says no distance. */
+static void indices(toks *t)
+{
+    static const char *const names[] = {"t", "i", "j", "pos", NULL};
+    for (size_t i = 0; i + 2 < t->n && !t->failed; i++) {
+        if (t->v[i].kind != QZ_TK_WORD || !word_in(t->v[i].s, names) || strcmp(t->v[i + 1].s, "=") ||
+            t->v[i + 2].kind != QZ_TK_NUM)
+            continue;
+        char w[64];
+        snprintf(w, sizeof w, "%s=%s", t->v[i].s, t->v[i + 2].s);
+        replace(t, i, 3, w);
+    }
+}
+
+/* "QKV 分别来自 decoder、encoder、encoder", "qkv come from … respectively": the three
+ * written as one word before a word of "respectively" are three sides, read as
+ * "q、k、v" (elsewhere qkv stays one word: "qkv = x @ W_qkv", "caches qkv"). */
+static void fused_sides(toks *t)
+{
+    for (size_t i = 0; i < t->n && !t->failed; i++) {
+        if (t->v[i].kind != QZ_TK_WORD || strcmp(t->v[i].s, "qkv"))
+            continue;
+        int resp = 0;
+        for (size_t j = i + 1; j < t->n && !resp; j++) {
+            if (t->v[j].kind == QZ_TK_MARK && strchr(".;!?", t->v[j].s[0]))
+                break;
+            if (!strcmp(t->v[j].s, "。") || !strcmp(t->v[j].s, "；"))
+                break;
+            for (size_t w = 0; qz_lex_respectively[w] && !resp; w++) {
+                const char *r = qz_lex_respectively[w];
+                size_t k = j, at = 0, len = strlen(r);
+                /* a Han word is one token a character; an English one is a token */
+                while (at < len && k < t->n && !strncmp(r + at, t->v[k].s, strlen(t->v[k].s)) &&
+                       *t->v[k].s) {
+                    at += strlen(t->v[k].s);
+                    k++;
+                    if (at < len && r[at] == ' ')
+                        at++;
+                }
+                resp = at == len;
+            }
+        }
+        if (!resp)
+            continue;
+        static const char *const parts[] = {"q", "、", "k", "、", "v"};
+        size_t m = sizeof parts / sizeof parts[0];
+        if (t->n + m - 1 > t->cap) {
+            size_t cap = t->cap + m + 32;
+            qz_tok *v = realloc(t->v, cap * sizeof *v);
+            if (!v) {
+                t->failed = 1;
+                return;
+            }
+            t->v = v;
+            t->cap = cap;
+        }
+        memmove(&t->v[i + m], &t->v[i + 1], (t->n - i - 1) * sizeof *t->v);
+        t->n += m - 1;
+        for (size_t p = 0; p < m; p++) {
+            char *a = strdup(parts[p]), *b = strdup(parts[p]);
+            if (p == 0) {
+                free(t->v[i].s);
+                free(t->v[i].raw);
+            }
+            t->failed |= !a || !b;   /* the list is freed whole: free(NULL) is nothing */
+            t->v[i + p] = (qz_tok){a, b, p % 2 ? QZ_TK_MARK : QZ_TK_WORD};
+        }
+        i += m - 1;
+    }
+}
+
 /* ---- phrasal verbs */
 
 /* A verb's particle written after its object ("scales the dot products down", "brings
@@ -815,6 +888,8 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     tokenize(&t, f, n);
     free(f);
     notations(&t);
+    indices(&t);
+    fused_sides(&t);
     particles(&t);
     for (size_t i = 0; i < t.n && !t.failed;) {
         qz_tok *k = &t.v[i];

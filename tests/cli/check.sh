@@ -162,7 +162,11 @@ expect_contains "check 0.13 0.16: right" "q3: correct (score 1)" "$out"
 expect_contains "check 0.13 0.16: the rounding noted" "下雨: 0.13 looks cut off after 2 decimals" "$out"
 # A question with a tolerance of its own keeps it (mask-2 counts pairs, tolerance 0).
 expect_status "check a count one off (tolerance 0)" 1 chk masking:mask-2 "20" --no-save
-expect_status "check 0.15 0.18 (exp(x) ≈ 1 + x)" 1 chk q3 "0.15 0.18" --no-save
+# exp(x) ≈ 1 + x: both off, in the exps' proportion: the method right, partly right
+out=$(chk q3 "0.15 0.18" --no-save)
+expect_contains "check 0.15 0.18 (exp(x) ≈ 1 + x): partly right" "q3: partly right (score 0.5)" "$out"
+expect_contains "check 0.15 0.18: the rough exps named" "they stand in the right proportion" "$out"
+expect_status "check 0.12 0.19 (off both ways): wrong" 1 chk q3 "0.12 0.19" --no-save
 # No exp: 0.3/2.4 = 0.125 and 0.5/2.4 = 0.208: the method is wrong, and so is the answer.
 out=$(chk q3 "0.13 0.21" --no-save)
 expect_contains "check 0.13 0.21 (no exp): wrong" "q3: wrong (score 0)" "$out"

@@ -529,8 +529,14 @@ static void test_q3_free_sentences_wrong(void **state)
     expect(&q, "0.14 and 0.17 - no wait, 没 is first so 0.17 and 0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
     expect(&q, "0.17 0.14，不对，应该是 0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "0.41 and 0.50 (divided by e^1.2)", QZ_WRONG, QZ_M_NONE, NULL);
-    expect(&q, "using e^x ≈ 1+x: 1.3/8.4 ≈ 0.15 and 1.5/8.4 ≈ 0.18", QZ_WRONG, QZ_M_NONE, NULL);
-    expect(&q, "用 e^x≈1+x 近似：0.15，0.18", QZ_WRONG, QZ_M_NONE, NULL);
+    /* e^x ≈ 1 + x: both off, but in the proportion of the exps: the method is right, the
+     * exps rough (partly right, as most teachers mark it); off in different directions is
+     * no softmax */
+    expect(&q, "using e^x ≈ 1+x: 1.3/8.4 ≈ 0.15 and 1.5/8.4 ≈ 0.18", QZ_PARTIAL, QZ_M_ROUGH, "proportion");
+    expect(&q, "用 e^x≈1+x 近似：0.15，0.18", QZ_PARTIAL, QZ_M_ROUGH, NULL);
+    expect(&q, "0.15 0.19", QZ_PARTIAL, QZ_M_ROUGH, NULL);
+    expect(&q, "0.12 0.19", QZ_WRONG, QZ_M_NONE, NULL);
+    expect(&q, "0.10 0.12", QZ_WRONG, QZ_M_NONE, NULL);
     expect(&q, "忘了 exp：0.3/2.4≈0.13，0.5/2.4≈0.21", QZ_WRONG, QZ_M_NO_EXP, "exp was skipped");
     expect(&q, "not sure, maybe about 0.2 each", QZ_WRONG, QZ_M_NONE, NULL);
     expect(&q, "都是0.2", QZ_WRONG, QZ_M_NONE, NULL);
