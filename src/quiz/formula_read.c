@@ -93,6 +93,10 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x03b2: return "\\beta";
     case 0x03b3: return "\\gamma";
     case 0x03c9: return "\\omega";
+    /* and a scale or temperature named by one ("softmax(QKᵀ/τ)V with τ = √dₖ") */
+    case 0x03c4: return "\\tau";
+    case 0x03bb: return "\\lambda";
+    case 0x03b8: return "\\theta";
     case 0x27e8: return "(";                        /* ⟨q_i, k_j⟩: a dot product */
     case 0x27e9: return ")";
     case 0x03a3: case 0x2211: return "\\sum ";       /* Σ ∑ */
@@ -450,6 +454,7 @@ static const word words[] = {
     {"divided by", F_DIV, 0, NULL}, {"divide by", F_DIV, 0, NULL}, {"dividing by", F_DIV, 0, NULL},
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
+    {"multiply with", F_MUL, 0, NULL}, {"multiplying with", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
     {"the soft max of", F_NAME, 1, "softmax"}, {"soft max of", F_NAME, 1, "softmax"},
     {"soft max", F_NAME, 0, "softmax"}, {"soft-max", F_NAME, 0, "softmax"},
@@ -1000,7 +1005,7 @@ static int name_is(const ftoken *t, const char *w)
     return t->kind == F_NAME && t->len == n && !strncasecmp(t->text, w, n);
 }
 
-/* "divide A by B", "multiply A by B", "the dot product of A and B": the verb's "by" or
+/* "divide A by B", "multiply A by B" (or with B), "the dot product of A and B": the verb's "by" or
  * the "and" becomes the operator; the verb is no more than a filler. Between steps
  * (", and multiply by V") "and" says nothing, nor before the next statement of the index
  * form ("a_ij = …, and out_i = Σ_j a_ij v_j"); "the transposed keys": Kᵀ. */
@@ -1025,7 +1030,8 @@ static void resolve_verbs(ftokens *T)
             continue;
         for (size_t j = i + 1; j < T->n && T->t[j].kind != F_COMMA && T->t[j].kind != F_SEP; j++) {
             ftoken *w = &T->t[j];
-            if (op == F_DOTMUL ? name_is(w, "and") || name_is(w, "with") : name_is(w, "by")) {
+            if (op == F_DOTMUL ? name_is(w, "and") || name_is(w, "with")
+                               : name_is(w, "by") || (op == F_MUL && name_is(w, "with"))) {
                 w->kind = op;
                 t->kind = F_FILLER;
                 break;

@@ -43,6 +43,8 @@ const char *const qz_lex_same[] = {
     "stabilise", "stabilises", "independent of", "regardless of", "does not depend",
     "doesn't depend", "no matter how", "irrespective of", "makes no difference to",
     "make no difference to", "does not affect", "doesn't affect", "not affected by",
+    "no matter how large", "no matter how big", "no matter how long", "no matter how great",
+    "however large", "however big", "however long", "不管多大", "无论多大", "不论多大",
     "unaffected by", "does not change with", "doesn't change with",
     "不变", "恒定", "固定", "保持", "稳定", "维持", "一样", "相同", "常数", "常量", "无关",
     "不管多远", "无论多远", "不论多远", "没关系", "没有关系", "不受", "不相关", NULL};

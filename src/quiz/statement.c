@@ -2375,6 +2375,8 @@ static int same_claim(const sentence *s, size_t a, size_t b, size_t c, size_t d)
 static int hedged(const sentence *s, const long *owner)
 {
     const qz_text *t = s->t;
+    /* claims given out by "respectively" to the parts of a group, one each: no choice left open */
+    int resp = has_words_of(t, s->s0, s->s1, &s->r->respectively);
     for (size_t k = 0; k < s->m.n; k++) {
         const mention *c2 = &s->m.v[k];
         if (c2->kind != M_CLAIM || !live(c2))
@@ -2401,7 +2403,7 @@ static int hedged(const sentence *s, const long *owner)
         for (size_t i = 0; i < s->m.n; i++) {
             const mention *c1 = &s->m.v[i];
             if (c1->kind == M_CLAIM && live(c1) && owner[i] >= 0 && c1->b == end &&
-                (owner[k] < 0 || owner[k] == owner[i]) &&   /* "Q/K/V 分别来自 decoder/encoder/…" */
+                (!resp || owner[k] < 0 || owner[k] == owner[i]) &&   /* "Q/K/V 分别来自 decoder/encoder/…" */
                 !same_claim(s, c1->a, c1->b, c2->a, c2->b))
                 return 1;
         }

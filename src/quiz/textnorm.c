@@ -429,10 +429,17 @@ static void notations(toks *t)
 }
 
 /* A position named by its index ("between t=1 and t=100", "i = 3") is one word: its
- * "= 1" says no distance. */
+ * "= 1" says no distance. A layer's index letter is "i" ("decoder layer l attends to
+ * encoder layer l", 第 l 层): the rubric names layers by i. */
 static void indices(toks *t)
 {
     static const char *const names[] = {"t", "i", "j", "pos", NULL};
+    static const char *const letters[] = {"l", "j", "k", "n", "m", NULL};
+    for (size_t i = 1; i < t->n && !t->failed; i++)
+        if (t->v[i].kind == QZ_TK_WORD && word_in(t->v[i].s, letters) &&
+            (!strcmp(t->v[i - 1].s, "layer") ||
+             (!strcmp(t->v[i - 1].s, "第") && i + 1 < t->n && !strcmp(t->v[i + 1].s, "层"))))
+            replace(t, i, 1, "i");
     for (size_t i = 0; i + 2 < t->n && !t->failed; i++) {
         if (t->v[i].kind != QZ_TK_WORD || !word_in(t->v[i].s, names) || strcmp(t->v[i + 1].s, "=") ||
             t->v[i + 2].kind != QZ_TK_NUM)
