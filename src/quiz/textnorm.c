@@ -110,20 +110,28 @@ typedef struct toks {
     int failed;
 } toks;
 
+/* Room for `more` tokens after the n there are; 0, or -1 (t->failed set) when out of memory. */
+static int grow(toks *t, size_t more)
+{
+    if (t->n + more <= t->cap)
+        return 0;
+    size_t cap = t->cap ? 2 * t->cap : 32;
+    while (cap < t->n + more)
+        cap *= 2;
+    qz_tok *v = realloc(t->v, cap * sizeof *v);
+    if (!v) {
+        t->failed = 1;
+        return -1;
+    }
+    t->v = v;
+    t->cap = cap;
+    return 0;
+}
+
 static void push(toks *t, const char *s, size_t len, const char *raw, size_t raw_len, qz_tok_kind k)
 {
-    if (t->failed)
+    if (t->failed || grow(t, 1))
         return;
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 32;
-        qz_tok *v = realloc(t->v, cap * sizeof *v);
-        if (!v) {
-            t->failed = 1;
-            return;
-        }
-        t->v = v;
-        t->cap = cap;
-    }
     qz_tok *x = &t->v[t->n];
     x->s = strndup(s, len);
     x->raw = strndup(raw, raw_len);
@@ -482,16 +490,8 @@ static void fused_sides(toks *t)
             continue;
         static const char *const parts[] = {"q", "、", "k", "、", "v"};
         size_t m = sizeof parts / sizeof parts[0];
-        if (t->n + m - 1 > t->cap) {
-            size_t cap = t->cap + m + 32;
-            qz_tok *v = realloc(t->v, cap * sizeof *v);
-            if (!v) {
-                t->failed = 1;
-                return;
-            }
-            t->v = v;
-            t->cap = cap;
-        }
+        if (grow(t, m - 1))
+            return;
         memmove(&t->v[i + m], &t->v[i + 1], (t->n - i - 1) * sizeof *t->v);
         t->n += m - 1;
         for (size_t p = 0; p < m; p++) {
