@@ -394,6 +394,23 @@ static int pool_init(fpool *pool, const fformula *t)
     return AT_OK;
 }
 
+/* Is the formula f2 an attention form, or one of Q, K and V ("QKᵀV/√dₖ without softmax"),
+ * other than the one read (ps, top)? */
+static int differs(const fpool *ps, int top, fformula *f2)
+{
+    fpool p2 = {0};
+    int other = 0;
+    if (!pool_init(&p2, f2)) {
+        int top2 = normalise(f2, f2->root, &p2);
+        other = (is_attention_form(&p2, top2) ||
+                 (has_var(&p2, top2, V_Q) && has_var(&p2, top2, V_K) && has_var(&p2, top2, V_V))) &&
+                !forms_equal(ps, top, &p2, top2);
+    }
+    free(p2.f);
+    free(p2.memo);
+    return other;
+}
+
 /* "softmax(QKᵀ/√dₖ)V; softmax(QKᵀ·√dₖ)V", "…，也可能是 softmax(QKᵀ)V": a second, different
  * formula right after the one read, with only a few words between (no correction: that
  * the parser settles itself): the student has not chosen. Words that set the second
@@ -418,15 +435,44 @@ static int other_formula(const char *text, size_t end, const fpool *ps, int top)
             for (size_t k = 0; k + l <= f2.start && near; k++)
                 near = strncasecmp(rest + k, apart[i], l) != 0;
         }
-        fpool p2 = {0};
-        if (near && !pool_init(&p2, &f2)) {
-            int top2 = normalise(&f2, f2.root, &p2);
-            other = is_attention_form(&p2, top2) && !forms_equal(ps, top, &p2, top2);
-        }
-        free(p2.f);
-        free(p2.memo);
+        other = near && differs(ps, top, &f2);
     }
     fq_formula_free(&f2);
+    return other;
+}
+
+/* A different formula before the one read, offered with "or" ("softmax(QKᵀ/√dₖ)V 或者
+ * softmax(QKᵀ)V/√dₖ，两种都对"): the later one is read, the earlier is the other. Only
+ * with a word that offers (or, maybe, 或者, 也可能); a correction ("不對，應該是 …")
+ * replaces the one before. */
+static int other_formula_before(const char *text, size_t start, const fpool *ps, int top)
+{
+    static const char *const offers[] = {"or maybe", "or perhaps", "or", "maybe", "perhaps",
+                                         "或者", "或是", "也可能是", "也可能", "还是", "或", NULL};
+    size_t e = start;
+    while (e && (text[e - 1] == ' ' || text[e - 1] == ',' || text[e - 1] == ':'))
+        e--;
+    if (e >= 3 && !strncmp(text + e - 3, "，", 3))
+        e -= 3;
+    size_t cut = 0;
+    for (size_t i = 0; offers[i] && !cut; i++) {
+        size_t l = strlen(offers[i]);
+        if (e >= l && !strncasecmp(text + e - l, offers[i], l) &&
+            (e == l || (unsigned char)text[e - l - 1] >= 0x80 || !isalpha((unsigned char)text[e - l - 1])))
+            cut = e - l;
+    }
+    if (!cut)
+        return 0;
+    char *head = strndup(text, cut);
+    if (!head)
+        return 0;
+    fformula f2;
+    at_error e2;
+    int other = 0;
+    if (fq_parse(head, 0, &f2, &e2) == AT_OK && !f2.no_formula && !f2.is_list)
+        other = differs(ps, top, &f2);
+    fq_formula_free(&f2);
+    free(head);
     return other;
 }
 
@@ -522,7 +568,8 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
         d->mistakes |= QZ_F_MASK_OUTSIDE;
     d->slips = slips_of(d->mistakes);
     d->fatal |= (d->mistakes & QZ_F_FATAL) != 0;
-    d->alternative = other_formula(simplified ? simplified : student, d->end, &ps, top_s);
+    d->alternative = other_formula(simplified ? simplified : student, d->end, &ps, top_s) ||
+                     other_formula_before(simplified ? simplified : student, d->start, &ps, top_s);
 out:
     free(ps.f);
     free(ps.memo);

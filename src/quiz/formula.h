@@ -99,7 +99,8 @@ typedef struct qz_formula_diag {
                              * the formula (Attention, scaled_dot_product_attention); "" otherwise */
     size_t start, end;      /* the formula's bytes in the answer: [start, end) */
     int alternative;        /* 1: a second, different formula follows it, offered beside
-                             * it ("…; softmax(QKᵀ)V", "…，也可能是 …"): not chosen */
+                             * it ("…; softmax(QKᵀ)V", "…，也可能是 …"), or stands before it
+                             * with "or", 或者: not chosen */
     int explained;          /* 1: the answer holds words outside the formula (an
                              * explanation): answer[0, start) and answer[end, …) */
     size_t legend_start, legend_end;  /* words that only say what one of the formula's

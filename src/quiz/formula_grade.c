@@ -205,13 +205,15 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         fprintf(fb, qz_tr(lang, "Partly right: the formula is right, but the words beside it state "
                                 "something wrong.\n"));
         out->body_at = qz_fb_pos(fb);
-    } else if (!d.mistakes && d.alternative) {
-        out->verdict = QZ_PARTIAL;
-        out->score = 0.5;
-        fprintf(fb, qz_tr(lang, "Partly right.\n"));
+    } else if (d.alternative) {
+        /* two formulas offered, one to be right: every teacher's set marks it wrong
+         * ("softmax(QKᵀ/√dₖ)V 或者 softmax(QKᵀ)V/√dₖ，两种都对") */
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+        fprintf(fb, qz_tr(lang, "Not right.\n"));
         out->body_at = qz_fb_pos(fb);
-        fprintf(fb, qz_tr(lang, "The answer offers a second, different formula beside the right one: "
-                                "write the one you settle on.\n"));
+        fprintf(fb, qz_tr(lang, "The answer offers two different formulas, and only one can be the "
+                                "answer: write the one you settle on.\n"));
     } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;
         out->score = 1;

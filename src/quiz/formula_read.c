@@ -693,6 +693,11 @@ static int lex_ident(lexer *lx, size_t i, size_t j)
         t->index = index;
         return 0;
     }
+    /* "Q queries, K keys, V values": the word after its own letter glosses it */
+    const ftoken *last = lx->out->n ? &lx->out->t[lx->out->n - 1] : NULL;
+    if (matrix_word(s, n) >= 0 && last && lx->space && last->kind == F_VAR && last->len == 1 &&
+        last->var == matrix_word(s, n))
+        return emit(lx, F_NAME, i, j) ? -1 : 0;
     /* QK, qkv, QKT, QKt: matrices written together, a final T after K its transpose */
     if (is_dk(s, n) || is_dmodel(s, n) || is_length(s, n) || matrix_word(s, n) >= 0) {
         if (emit(lx, F_VAR, i, j))

@@ -1,6 +1,6 @@
 /* Text that no reader can read, whatever the question: characters decoded with the wrong
  * encoding (mojibake), a scan's shading, keys hit at random (see quiz/garble.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* strcasestr */
 #include "quiz/garble.h"
 
 #include <ctype.h>
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unictype.h>
 #include <unistr.h>
 
 /* from → to of the whole of s into a new buffer (*n bytes); 0 when a character has no
@@ -289,4 +290,150 @@ char *qz_answer_repaired(const char *s)
         return NULL;
     }
     return out;
+}
+
+/* An emoji: a pictograph (Unicode's Extended_Pictographic: faces, hands, ✌, ✅; not
+ * © and ®), with its skin tone, the joiner and variation selector that build it, a
+ * flag's letters or a tag. */
+static int emoji_mark(ucs4_t c)
+{
+    return (c >= 0x2000 && uc_is_property_extended_pictographic(c)) || uc_is_property_emoji_modifier(c) ||
+           (c >= 0x1F1E6 && c <= 0x1F1FF) || c == 0x200D || c == 0xFE0F || (c >= 0xE0020 && c <= 0xE007F);
+}
+
+char *qz_answer_without_emoji(const char *s)
+{
+    size_t len = strlen(s);
+    if (u8_check((const uint8_t *)s, len))
+        return NULL;
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    int changed = 0, run = 0;
+    for (size_t i = 0; i < len;) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, (const uint8_t *)s + i, len - i);
+        if (emoji_mark(c)) {
+            if (!run && o && out[o - 1] != ' ')
+                out[o++] = ' ';
+            changed = run = 1;
+        } else if (run && c == ' ' && o && out[o - 1] == ' ') {
+            run = 0;   /* "softmax 😂 (…": one space for the run and the spaces around it */
+        } else {
+            memcpy(out + o, s + i, (size_t)n);
+            o += (size_t)n;
+            run = 0;
+        }
+        i += (size_t)n;
+    }
+    while (changed && o && out[o - 1] == ' ')
+        o--;
+    out[o] = '\0';
+    if (!changed) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Is the last character written to out[0, o) (spaces aside) a mark that already parts
+ * two statements? */
+static int parted(const char *out, size_t o)
+{
+    while (o && out[o - 1] == ' ')
+        o--;
+    if (!o)
+        return 1;
+    static const char *const marks[] = {".", ";", ":", ",", "!", "?", "。", "；", "：", "，", "！",
+                                        "？", "、", "(", "（"};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
+        size_t l = strlen(marks[i]);
+        if (o >= l && !memcmp(out + o - l, marks[i], l))
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the bold text at s (after its opening mark, c the mark's character) label what
+ * follows: a colon at its end or right after it ("**Q来源**：", "**本质区别：**")? */
+static int bold_label(const char *s, char c)
+{
+    const char *end = s;
+    while (*end && !(end[0] == c && end[1] == c))
+        end++;
+    if (!*end)
+        return 0;
+    const char *after = end + 2;
+    while (*after == ' ')
+        after++;
+    size_t l = strlen("：");
+    return (end > s && end[-1] == ':') || (end - s >= (long)l && !memcmp(end - l, "：", l)) ||
+           *after == ':' || !strncmp(after, "：", l);
+}
+
+char *qz_answer_unmarked(const char *s)
+{
+    size_t len = strlen(s);
+    char *out = malloc(2 * len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    int changed = 0, bold = 0;
+    for (size_t i = 0; i < len;) {
+        int start = i == 0 || s[i - 1] == ' ' || s[i - 1] == '\n';
+        size_t hashes = 0;
+        while (start && s[i + hashes] == '#')
+            hashes++;
+        if ((s[i] == '*' && s[i + 1] == '*') || (s[i] == '_' && s[i + 1] == '_')) {
+            if (!bold && start && !parted(out, o) && bold_label(s + i + 2, s[i])) {
+                /* "…解码器 **K、V来源**：…": a label opens an item; "is **enough**" not */
+                memcpy(out + o, "; ", 2);
+                o += 2;
+            }
+            bold = !bold;
+            changed = 1;
+            i += 2;
+        } else if (hashes && hashes <= 6 && (s[i + hashes] == ' ' || !s[i + hashes])) {
+            if (!parted(out, o)) {   /* a heading: "## √dₖ 的作用 …" */
+                memcpy(out + o, "; ", 2);
+                o += 2;
+            }
+            changed = 1;
+            i += hashes + (s[i + hashes] == ' ');
+        } else if (start && (s[i] == '-' || s[i] == '*') && s[i + 1] == ' ' &&
+                   (i + 2 < len && (s[i + 2] == '*' || s[i + 2] == '_'))) {
+            if (!parted(out, o)) {   /* a bullet before a bold label: "- **RNN**：…" */
+                memcpy(out + o, "; ", 2);
+                o += 2;
+            }
+            changed = 1;
+            i += 2;
+        } else {
+            out[o++] = s[i++];
+        }
+    }
+    out[o] = '\0';
+    if (!changed) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+int qz_answer_points_elsewhere(const char *s)
+{
+    static const char *const marks[] = {"[图片]", "[图]", "[圖片]", "见图", "見圖", "见附件", "見附件",
+                                        "截图", "截圖", "[image", "[img", "screenshot", "see attached",
+                                        "see attachment", "see the attachment", "see the image",
+                                        "see image", "see the picture", "see picture", NULL};
+    size_t chars = 0;
+    for (const char *p = s; *p; p++)
+        chars += ((unsigned char)*p & 0xc0) != 0x80;
+    if (chars > 40)
+        return 0;
+    for (size_t i = 0; marks[i]; i++)
+        if (strcasestr(s, marks[i]))
+            return 1;
+    return 0;
 }

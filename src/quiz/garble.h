@@ -17,4 +17,25 @@ int qz_answer_unreadable_text(const char *s);
  * a new string (free it), or NULL when s is not such text or a byte was lost. */
 char *qz_answer_repaired(const char *s);
 
+/* The UTF-8 answer s without its emoji (Extended_Pictographic characters from U+2000 on,
+ * skin tones, the joiner U+200D and selector U+FE0F, flags, tags), each run of them one
+ * space and none at the end: "softmax(q @ k.T / sqrt(dk)) @ v 👍" is read as the formula
+ * it holds. A new string (free it), or NULL when s holds none or is not UTF-8. For a
+ * formula or code: a written answer keeps its emoji (😂 beside nothing is a joke). */
+char *qz_answer_without_emoji(const char *s);
+
+/* The UTF-8 written answer s without the marks of Markdown a chat window leaves in it:
+ * bold (**…**, __…__), headings (#…######) and a bullet before a bold label ("- **RNN**：").
+ * Where a heading, a bullet or a bold label (a colon at its end or right after it) opens a
+ * new item after words, " ; " parts the two: "**Q来源**：解码器 **K、V来源**：编码器" is
+ * "Q来源：解码器 ; K、V来源：编码器"; bold inside a sentence ("is **enough**") only loses
+ * its marks. A new string (free it), or NULL when s holds none. A single * or _ (a
+ * product, d_k) stays. */
+char *qz_answer_unmarked(const char *s);
+
+/* Does the short UTF-8 answer s (40 characters or fewer) only point to a picture or an
+ * attachment ("[图片] 公式见图", "[image: formula.png]", （见附件截图）) that no grader can
+ * see? */
+int qz_answer_points_elsewhere(const char *s);
+
 #endif

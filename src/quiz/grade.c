@@ -98,7 +98,19 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     char *repaired = q->kind != QZ_CHOICE ? qz_answer_repaired(answer) : NULL;
     if (repaired)
         answer = repaired;
-    if (q->kind != QZ_CHOICE && !repaired && qz_answer_unreadable_text(answer)) {
+    /* a formula's reader stops at a symbol it does not know: "… @ v 👍" (a written
+     * answer reads its emoji: 😂 beside nothing recognised is a joke); a written answer
+     * pasted from a chat window keeps its Markdown: "**Q来源**：解码器 **K、V来源**：…" */
+    char *plain = q->kind == QZ_FORMULA || q->kind == QZ_CODE ? qz_answer_without_emoji(answer)
+                  : q->kind == QZ_TEXT ? qz_answer_unmarked(answer) : NULL;
+    if (plain)
+        answer = plain;
+    if (q->kind != QZ_CHOICE && qz_answer_points_elsewhere(answer)) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, qz_tr(lang, "The answer points to a picture or an attachment, which cannot be "
+                                "graded here. Nothing was counted: write the answer as text.\n"));
+        rc = AT_OK;
+    } else if (q->kind != QZ_CHOICE && !repaired && qz_answer_unreadable_text(answer)) {
         /* mojibake, a scan's shading, keys hit at random: no grader can read it */
         out->verdict = QZ_MALFORMED;
         fprintf(fb, qz_tr(lang, "This cannot be read: the characters look garbled (text saved in one "
@@ -145,6 +157,7 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         free(note);
     }
     free(repaired);
+    free(plain);
     if (rc)
         qz_result_free(out);
     return rc;

@@ -601,6 +601,64 @@ static int condition_head(const sentence *s, const mention *m)
     return 0;
 }
 
+/* A claim between "from" and "to" with a verb of change beside them is the state before
+ * the change, not said of the subject: "自注意力把依赖距离从 O(n) 缩短到常数", "cuts the
+ * path length from O(n) down to O(1)". Without a verb of change "from … to" is where
+ * something goes ("K and V from the encoder to the decoder"). */
+static void mark_states_before(sentence *s)
+{
+    static const char *const verbs[] = {"reduce", "reduces", "reduced", "reducing", "cut", "cuts",
+                                        "shorten", "shortens", "shortened", "drop", "drops",
+                                        "dropped", "lower", "lowers", "lowered", "bring", "brings",
+                                        "brought", "decrease", "decreases", "decreased", "shrink",
+                                        "shrinks", "shrank", "goes", "went", "improves",
+                                        "improved", "缩", "降", "减", "压", "变", NULL};
+    for (size_t k = 0; k < s->m.n; k++) {
+        mention *m = &s->m.v[k];
+        if (m->kind != M_CLAIM || m->dead || m->a <= s->s0 ||
+            !(qz_tok_raw_is(s->t, m->a - 1, "从") || qz_tok_raw_is(s->t, m->a - 1, "from")))
+            continue;
+        size_t to = 0;
+        for (size_t j = m->b; j < s->s1 && j < m->b + 4 && !to; j++) {
+            if (s->t->t[j].kind == QZ_TK_MARK)
+                break;
+            if (qz_tok_raw_is(s->t, j, "到") || qz_tok_raw_is(s->t, j, "to"))
+                to = j;
+        }
+        if (!to)
+            continue;
+        size_t c0 = s->s0;   /* the verb in the clause, up to the "to" */
+        for (size_t j = s->s0; j < m->a; j++)
+            if (s->t->t[j].kind == QZ_TK_MARK)
+                c0 = j + 1;
+        int change = 0;
+        for (size_t j = c0; j < to && !change; j++)
+            for (size_t v = 0; verbs[v] && !change; v++)
+                change = qz_tok_raw_is(s->t, j, verbs[v]);
+        if (change)
+            m->dead = 1;
+    }
+}
+
+/* A claim asked, not said: after 是否, whether, or inside 需不需要, 要不要, 是不是 (the
+ * question copied as a heading: "（1）是否需要 Decoder：不需要"). */
+static void mark_asked(sentence *s)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        mention *m = &s->m.v[k];
+        if (m->kind != M_CLAIM || m->dead || m->a <= s->s0)
+            continue;
+        size_t a = m->a;
+        int asked = qz_tok_raw_is(s->t, a - 1, "whether") ||
+                    (a >= s->s0 + 2 && qz_tok_raw_is(s->t, a - 2, "是") && qz_tok_raw_is(s->t, a - 1, "否"));
+        /* X 不 X: the claim starts with the character repeated after 不 */
+        asked |= a >= s->s0 + 2 && qz_tok_raw_is(s->t, a - 1, "不") &&
+                 !strcmp(s->t->t[a - 2].raw, s->t->t[a].raw) && s->t->t[a].kind == QZ_TK_HAN;
+        if (asked)
+            m->dead = 1;
+    }
+}
+
 static void mark_foils(sentence *s)
 {
     const qz_rubric_c *r = s->r;
@@ -756,7 +814,13 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         for (long r = best - 1; r >= 0 && prev < 0; r--)
             if (!s->run_foil[r])
                 prev = r;
-        if (prev >= 0 && !claim_between(s, (size_t)s->run_end[prev], (size_t)s->run_first[best]))
+        /* a pronoun after the foil stands for the subject before it: "The encoder is
+         * enough, but unlike in BERT it has to be causally masked" */
+        int pronoun = 0;
+        for (size_t j = (size_t)s->run_end[best]; j < a && !pronoun; j++)
+            pronoun = qz_alts_at(s->t, j, &s->r->pronoun, NULL) != 0;
+        if (prev >= 0 &&
+            (pronoun || !claim_between(s, (size_t)s->run_end[prev], (size_t)s->run_first[best])))
             return prev;
     }
     return best;
@@ -771,6 +835,34 @@ static long run_after(const sentence *s, size_t b)
         if (s->run_first[r] >= (long)b && !s->consumed[r] && !neutral_run(s, (long)r))
             return (long)r;   /* not a noun of none of the statements ("层") */
     return -1;
+}
+
+static int comma_at(const sentence *s, size_t j)
+{
+    return qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "，");
+}
+
+/* Is group r, after token b with a comma between, followed in its own clause by a claim
+ * of its own? Then a claim before the comma is not its: "…so its 1 hop, in rnn its as
+ * many hops as tokens in between". */
+static int own_claim_after(const sentence *s, size_t b, long r)
+{
+    int comma = 0;
+    for (size_t j = b; j < (size_t)s->run_first[r] && !comma; j++)
+        comma = comma_at(s, j);
+    if (!comma)
+        return 0;
+    size_t c1 = s->s1;
+    for (size_t j = (size_t)s->run_end[r]; j < s->s1 && c1 == s->s1; j++)
+        if (comma_at(s, j))
+            c1 = j;
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (x->kind == M_CLAIM && live(x) && x->a >= (size_t)s->run_end[r] && x->b <= c1 &&
+            context_holds(s, x->set, x->pat, x->claim, x->a))
+            return 1;
+    }
+    return 0;
 }
 
 
@@ -1061,6 +1153,11 @@ static void owners(sentence *s, long *owner)
                         (qz_tok_raw_is(s->t, j + 1, "and") || qz_tok_raw_is(s->t, j + 1, "but") ||
                          qz_tok_raw_is(s->t, j + 1, "while") || qz_tok_raw_is(s->t, j + 1, "and,")))
                         o = -1;
+                /* nor past a comma to a group with a claim of its own after it in its
+                 * clause: "… straight away so its 1 hop, in rnn its as many hops as
+                 * tokens in between" */
+                if (o >= 0 && own_claim_after(s, m->b, o))
+                    o = -1;
                 /* nor past a comma when a group stands before the claim in its own
                  * clause: "long range dependency in RNN is harder because the signal
                  * must go through many steps, attention doesn't have this problem" */
@@ -1068,10 +1165,10 @@ static void owners(sentence *s, long *owner)
                     size_t c0 = s->s0;
                     int comma = 0;
                     for (size_t j = s->s0; j < m->a; j++)
-                        if (qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "，"))
+                        if (comma_at(s, j))
                             c0 = j + 1;
                     for (size_t j = m->b; j < (size_t)s->run_first[o] && !comma; j++)
-                        comma = qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "，");
+                        comma = comma_at(s, j);
                     long before = comma ? run_before(s, m->a, 0) : -1;
                     if (before >= 0 && s->run_first[before] >= (long)c0 && !s->run_foil[before]) {
                         owner[k] = taken = before;
@@ -2437,6 +2534,8 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     shadow(&s);
     side_positions(&s);
     mark_foils(&s);
+    mark_states_before(&s);
+    mark_asked(&s);
     negate(&s);
     size_t said = 0, subjects = 0;
     for (size_t k = 0; k < s.m.n; k++) {

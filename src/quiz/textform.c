@@ -110,7 +110,7 @@ static int stating_word(const char *a, const char *b)
         "between", "while", "via", "per", "like", "and", "vs", "versus", "instead", "each",
         "every", "read", "reads", "take", "takes", "goes", "go", "passes", "pass", "grows",
         "grow", "stays", "keeps", "keep", "enough", "don't", "doesn't", "isn't",
-        "aren't", "can't", "cannot", "won't"};
+        "aren't", "can't", "cannot", "won't", "bc", "cuz", "coz", "bcuz", "bcoz", "bcz", "abt"};
     size_t n = (size_t)(b - a);
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         if (strlen(w[i]) == n && !strncasecmp(a, w[i], n))

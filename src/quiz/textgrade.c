@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unictype.h>
+#include <unistr.h>
 
 #include "quiz/internal.h"
 #include "quiz/statement.h"
@@ -46,12 +48,75 @@ void qz_result_self_assess(qz_result *r, qz_verdict v)
     r->self_score = v == QZ_CORRECT ? 1 : v == QZ_PARTIAL ? 0.5 : 0;
 }
 
+/* No word and no number in it: white space, punctuation, dashes and the numbers of its
+ * parts ("(1) ——— (2) ———", "？", "…") */
 static int blank(const char *s)
 {
-    for (; *s; s++)
-        if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+    size_t len = strlen(s);
+    for (size_t i = 0; i < len;) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, (const uint8_t *)s + i, len - i);
+        if (uc_is_general_category(c, UC_CATEGORY_L))
             return 0;
+        if (uc_is_general_category(c, UC_CATEGORY_N)) {   /* "(1)", "2." number a part */
+            size_t j = i;
+            while (j < len && s[j] >= '0' && s[j] <= '9')
+                j++;
+            int numbered = j > i && j < len && (s[j] == ')' || s[j] == '.' || !strncmp(s + j, "）", 3) ||
+                                                !strncmp(s + j, "、", 3));
+            if (!numbered)
+                return 0;
+            n = (int)(j - i);
+        }
+        i += (size_t)(n > 0 ? n : 1);
+    }
     return 1;
+}
+
+/* Does the answer stop in the middle: no mark at its end and its last word one that needs
+ * more ("… if not the soft max it will", "不然的话会", "读出那"), or a word said twice
+ * ("the the")? With nothing recognised in it, it is a fragment, not an answer. */
+static int cut_off(const char *s)
+{
+    /* not the words a sentence may end on ("…that's what it is", 是…的, "and so on") */
+    static const char *const en[] = {"the", "a", "an", "to", "from", "of", "will", "would",
+                                     "for", "and", "or", "with", "by", "if", "its", "frm", NULL};
+    static const char *const zh[] = {"会", "从", "把", "让", "那", "在", "和", "对", "被", "给", NULL};
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+        n--;
+    for (size_t i = 0; zh[i]; i++) {
+        size_t l = strlen(zh[i]);
+        if (n >= l && !memcmp(s + n - l, zh[i], l))
+            return 1;
+    }
+    size_t w = n;
+    while (w && isalpha((unsigned char)s[w - 1]))
+        w--;
+    for (size_t i = 0; en[i] && w < n; i++)
+        if (strlen(en[i]) == n - w && !strncasecmp(s + w, en[i], n - w) &&
+            (w == 0 || s[w - 1] == ' '))
+            return 1;
+    for (const char *p = s; (p = strcasestr(p, "the the")); p++)
+        if ((p == s || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[7]))
+            return 1;
+    return 0;
+}
+
+/* Does the answer hesitate (嗯, 呃, um, uh, hmm, emm)? With nothing recognised in it, it is
+ * fragments, not an answer a teacher could mark ("呃 这个 就是 那个 注意 ……"). */
+static int hesitates(const char *s)
+{
+    static const char *const w[] = {"嗯", "呃", "唔", "um", "umm", "uh", "uhh", "erm", "hmm", "hmmm",
+                                    "emm", "emmm", NULL};
+    for (size_t i = 0; w[i]; i++) {
+        size_t l = strlen(w[i]);
+        int word = (unsigned char)w[i][0] < 0x80;
+        for (const char *p = s; (p = strcasestr(p, w[i])); p += l)
+            if (!word || ((p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[l])))
+                return 1;
+    }
+    return 0;
 }
 
 /* Text without trailing newlines and spaces: its length. */
@@ -325,12 +390,20 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     shadowed(rc, &rd);
     tally t = count(q, rc, &rd);
     verdict(&t, &rd, out);
-    if (rd.garbled && out->verdict != QZ_CORRECT) {
+    /* nothing recognised, or terms that state nothing, in hesitations or cut off */
+    int nothing = out->verdict == QZ_REVIEW || (out->verdict == QZ_WRONG && rd.salad && !t.found && !t.wrong);
+    const char *unread = rd.garbled && out->verdict != QZ_CORRECT
+        ? qz_tr(lang, "Part of the answer cannot be read (struck out, a letter lost, or cut off): "
+                      "write it again in full.\n")
+        : nothing && !rd.unsure && !rd.gave_up && (hesitates(answer) || cut_off(answer))
+        ? qz_tr(lang, "This cannot be read as an answer: only hesitations and fragments. "
+                      "Nothing was counted: write the answer in a sentence or two.\n")
+        : NULL;
+    if (unread) {
         out->verdict = QZ_MALFORMED;
         out->score = 0;
         out->mistake = QZ_M_NONE;
-        fprintf(fb, qz_tr(lang, "Part of the answer cannot be read (struck out, a letter lost, or cut off): "
-                                "write it again in full.\n"));
+        fprintf(fb, "%s", unread);
         qz_reading_free(&rd);
         qz_rubric_c_free(rc);
         return AT_OK;

@@ -577,8 +577,31 @@ static const char *distinct_stem(const char *w, size_t n, const char *st, char *
     return st;
 }
 
+/* The token's word as the table spells it out (table[i][0] typed for table[i][1]): 1 when
+ * it was one of them. */
+static int spelled_out(qz_tok *k, const char *const table[][2], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(k->s, table[i][0])) {
+            char *s = strdup(table[i][1]);
+            if (s) {
+                free(k->s);
+                k->s = s;
+            }
+            return 1;
+        }
+    return 0;
+}
+
 static void stem(const qz_norm *nm, qz_tok *k)
 {
+    /* a chat abbreviation is the word it stands for ("forgets bc of vanishing gradients") */
+    static const char *const chat[][2] = {
+        {"bc", "because"}, {"bcuz", "because"}, {"bcoz", "because"}, {"bcz", "because"},
+        {"cuz", "because"}, {"coz", "because"}, {"abt", "about"},
+    };
+    if (k->kind == QZ_TK_WORD)
+        spelled_out(k, chat, sizeof chat / sizeof *chat);
     size_t n = strlen(k->s);
     if (k->kind != QZ_TK_WORD || n < 3 || strchr(k->s, '_') || strchr(k->s, '(') ||
         !strcmp(k->s, "sqrtdk"))
@@ -593,15 +616,8 @@ static void stem(const qz_norm *nm, qz_tok *k)
         {"werent", "weren't"}, {"couldnt", "couldn't"}, {"wouldnt", "wouldn't"},
         {"shouldnt", "shouldn't"}, {"hasnt", "hasn't"}, {"havent", "haven't"}, {"neednt", "needn't"},
     };
-    for (size_t i = 0; i < sizeof bare / sizeof *bare; i++)
-        if (!strcmp(k->s, bare[i][0])) {
-            char *s = strdup(bare[i][1]);
-            if (s) {
-                free(k->s);
-                k->s = s;
-            }
-            return;
-        }
+    if (spelled_out(k, bare, sizeof bare / sizeof *bare))
+        return;
     /* "decoder's" is "decoder"; "doesn't" stays as written (a negation) */
     if (n > 2 && !strcmp(k->s + n - 2, "'s"))
         n -= 2;
@@ -822,7 +838,8 @@ static char *replace_terms(const char *s, const char *const (*terms)[2], size_t 
 
 /* Terms of the field that Taiwan and Hong Kong write otherwise, after OpenCC's t2s has
  * made the characters simplified (t2s keeps the words: 資訊 becomes 资讯, not 信息; its
- * tw2sp would also make 向量 矢量): the mainland word, as the rubric spells it. A new
+ * tw2sp would also make 向量 矢量): the mainland word, as the rubric spells it; and
+ * 来源： as a heading of where something comes from (来自). A new
  * string, or NULL when there is none to replace or no memory. */
 static char *field_terms(const char *s)
 {
@@ -831,6 +848,8 @@ static char *field_terms(const char *s)
         {"变异数", "方差"}, {"正规化", "归一化"}, {"标准常态", "标准正态"},
         {"平行运算", "并行运算"}, {"平行计算", "并行计算"}, {"平行处理", "并行处理"},
         {"平行化", "并行化"},
+        /* a heading of origin: "Q来源：解码器", "K、V 的来源：编码器" say 来自 */
+        {"的来源：", "来自"}, {"的来源:", "来自"}, {"来源：", "来自"}, {"来源:", "来自"},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }

@@ -123,13 +123,19 @@ expect_status "q3 values, then 'That was a mistake.' (en): wrong" 1 en q3 "0.14 
 expect_status "q3 values disowned, then the right ones (en): right" 0 en q3 \
   "0.21 0.26 - that was wrong, the sum must include 伞: 0.14 0.17"
 
-# q2: a second, different formula offered beside the right one has not been chosen
-# (partly right); the same formula twice, a per-query form after "i.e.", or a
+# q2: two different formulas offered ("; …", 也可能是, 或者, "or maybe") leave the answer
+# unchosen: wrong, as every teacher's set marks it; the same formula twice, a per-query form after "i.e.", or a
 # counterfactual ("without the scale, …") is no alternative. Traditional characters in
 # a formula in words or a correction read as Simplified.
-expect_status "q2 a second formula after ';' (en): partly right" 3 en q2 \
+expect_status "q2 a second formula after ';' (en): wrong" 1 en q2 \
   "softmax(QK^T / sqrt(d_k)) V; softmax(QK^T * sqrt(d_k)) V"
-expect_status "q2 也可能是 another formula (zh): partly right" 3 zh q2 "softmax(QKᵀ/√dₖ)V；也可能是 softmax(QKᵀ)V"
+expect_status "q2 也可能是 another formula (zh): wrong" 1 zh q2 "softmax(QKᵀ/√dₖ)V；也可能是 softmax(QKᵀ)V"
+expect_status "q2 或者 a right formula after one with a slip (zh): wrong" 1 zh q2 \
+  "softmax(QKᵀ/√dₖ)V 或者 softmax(QKᵀ)V/√dₖ，两种都行"
+expect_status "q2 'or maybe' a formula without softmax (en): wrong" 1 en q2 \
+  "softmax(QKᵀ/√dₖ)V, or maybe QKᵀV/√dₖ with no softmax at all, I've seen both"
+expect_status "q2 the same formula in code after 'or' (en): right" 0 en q2 \
+  "softmax(QKᵀ/√dₖ)V, or in code softmax(q @ k.T / math.sqrt(d_k)) @ v"
 expect_status "q2 a counterfactual second formula (en): right" 0 en q2 \
   "softmax(QK^T / sqrt(d_k)) V; without the scale, softmax(QK^T) V would saturate"
 expect_status "q2 the per-query form after i.e. (en): right" 0 en q2 \
@@ -184,8 +190,8 @@ out=$(zh q2 "softmax(QKᵀ/√dₖ)V，以上都是错的。")
 expect_contains "q2 the take-back named in the body, after the headline (zh)" "不正确。
 答案最后把给出的公式收回了。" "$out"
 out=$(en q2 "softmax(QK^T / sqrt(d_k)) V; softmax(QK^T * sqrt(d_k)) V")
-expect_contains "q2 the second formula named in the body, after the headline (en)" "Partly right.
-The answer offers a second, different formula" "$out"
+expect_contains "q2 the second formula named in the body, after the headline (en)" "Not right.
+The answer offers two different formulas" "$out"
 expect_status "q2 formula, then 'everything above is incorrect' (en): wrong" 1 en q2 \
   "softmax(QK^T/sqrt(d_k))V — everything above is incorrect."
 expect_status "q2 formula and its explanation (en): right" 0 en q2 \

@@ -179,6 +179,71 @@ static void test_repaired(void **state)
     free(lost);
 }
 
+/* Emoji a phone puts in (faces, hands, ✌ with its selector, skin tones, joined families)
+ * leave a formula as it was written; signs that are no emoji stay. */
+static void test_without_emoji(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; } cases[] = {
+        {"attn = softmax(q @ k.T / sqrt(dk)) @ v 👍", "attn = softmax(q @ k.T / sqrt(dk)) @ v"},
+        {"softmax(QKᵀ/√dₖ)V ✌️", "softmax(QKᵀ/√dₖ)V"},
+        {"👍🏽 softmax(QKᵀ/√dₖ)V", " softmax(QKᵀ/√dₖ)V"},
+        {"softmax 😂😂 (QKᵀ/√dₖ)V", "softmax (QKᵀ/√dₖ)V"},
+        {"QKᵀ 👨‍👩‍👧 V", "QKᵀ V"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *r = qz_answer_without_emoji(cases[i].in);
+        assert_non_null(r);
+        assert_string_equal(r, cases[i].out);
+        free(r);
+    }
+    static const char *const kept[] = {"softmax(QKᵀ/√dₖ)V", "Q → decoder ✓, K·V ✗", "© 2024 ®",
+                                       "注意力 = softmax(QKᵀ/√dₖ)V。"};
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        assert_null(qz_answer_without_emoji(kept[i]));
+    assert_null(qz_answer_without_emoji("\xff\xfe 👍"));   /* not UTF-8: left to the reader */
+}
+
+/* Markdown a chat window leaves: bold labels and headings part the items they open; a
+ * product's * and d_k's _ stay. */
+static void test_unmarked(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; } cases[] = {
+        {"**Q来源**：解码器 **K、V来源**：编码器", "Q来源：解码器 ; K、V来源：编码器"},
+        {"**本质区别：** - **RNN**：逐步传递 - **自注意力**：一步", "本质区别： RNN：逐步传递 ; 自注意力：一步"},
+        {"## √dₖ 的作用 1. **数值稳定**", "√dₖ 的作用 1. 数值稳定"},
+        {"The encoder is **enough**.", "The encoder is enough."},
+        {"__Q__ from the decoder", "Q from the decoder"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *r = qz_answer_unmarked(cases[i].in);
+        assert_non_null(r);
+        assert_string_equal(r, cases[i].out);
+        free(r);
+    }
+    static const char *const kept[] = {"Q * K^T / sqrt(d_k)", "d_k is the key width", "#1 idea",
+                                       "K - V", "a*b"};
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        assert_null(qz_answer_unmarked(kept[i]));
+}
+
+/* A short answer that only points to a picture or an attachment; a longer one that
+ * mentions a picture beside what it states is an answer. */
+static void test_points_elsewhere(void **state)
+{
+    (void)state;
+    static const char *const elsewhere[] = {"[图片] 公式见图", "[image: formula_screenshot.png]",
+                                            "（见附件截图）", "see attached", "見附件"};
+    for (size_t i = 0; i < sizeof elsewhere / sizeof *elsewhere; i++)
+        assert_true(qz_answer_points_elsewhere(elsewhere[i]));
+    static const char *const answers[] = {
+        "softmax(QKᵀ/√dₖ)V", "0.14 0.17", "Q from the decoder; see the picture in my notes for the rest",
+        "the image of a query under W_Q"};
+    for (size_t i = 0; i < sizeof answers / sizeof *answers; i++)
+        assert_false(qz_answer_points_elsewhere(answers[i]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +252,9 @@ int main(void)
         cmocka_unit_test(test_readable),
         cmocka_unit_test(test_lesson_lines),
         cmocka_unit_test(test_repaired),
+        cmocka_unit_test(test_without_emoji),
+        cmocka_unit_test(test_unmarked),
+        cmocka_unit_test(test_points_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
