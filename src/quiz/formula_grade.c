@@ -4,6 +4,7 @@
  * quiz/internal.h. */
 #define _GNU_SOURCE   /* strcasestr */
 #include "quiz/formula.h"
+#include "quiz/garble.h"
 #include "quiz/code.h"
 #include "quiz/compiled.h"
 #include "quiz/internal.h"
@@ -141,11 +142,7 @@ static int formula_disowned(const char *answer, size_t end)
  * ??????(??????)"), a box or a replacement character. A hedge ("…V ??") is two at most. */
 static int lost_characters(const char *answer)
 {
-    static const char *const marks[] = {"???", "？？？", "▯", "□", "\xef\xbf\xbd", "锟斤拷"};
-    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (strstr(answer, marks[i]))
-            return 1;
-    return 0;
+    return qz_answer_lost_characters(answer) || strstr(answer, "???") || strstr(answer, "？？？");
 }
 
 int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,

@@ -176,6 +176,21 @@ static int qkv_in(const ftokens *T, size_t a, size_t b)
     return 0;
 }
 
+/* Is the group [a, b) (inside brackets) a gloss of a matrix, not a factor: words in it
+ * ("the keys", "K transposed") and no operator? */
+static int gloss_in(const ftokens *T, size_t a, size_t b)
+{
+    int words = 0;
+    for (size_t i = a; i < b; i++) {
+        enum ftok k = T->t[i].kind;
+        if (k == F_MUL || k == F_DIV || k == F_POW || k == F_PLUS || k == F_MINUS || k == F_SQRT ||
+            k == F_FRAC || k == F_ASSIGN || (k == F_TRANS && T->t[i].len < 4))
+            return 0;
+        words |= k == F_FILLER || k == F_TRANS;
+    }
+    return words;
+}
+
 static int has_v(const ftokens *T, size_t a, size_t b)
 {
     for (size_t i = a; i < b; i++)
@@ -215,7 +230,10 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
             }
             int call = k > s && T->t[k - 1].kind == F_NAME && !T->t[k].space_before;
             int after_op = k > s && (T->t[k - 1].kind == F_MUL || T->t[k - 1].kind == F_DIV);
-            int remark = j < e && j + 1 == e && !qkv_in(T, k, j) && !after_op && run_complete(T, s, k);
+            /* "…V (the keys)", "…V (K transposed)": words gloss the matrix named */
+            int gloss = T->t[k].space_before && gloss_in(T, k + 1, j);
+            int remark = j < e && j + 1 == e && !after_op &&
+                         ((!qkv_in(T, k, j) && run_complete(T, s, k)) || (gloss && has_v(T, s, k)));
             if ((assign || remark || (j == e && words_follow)) && !call && run_score(T, s, k)) {
                 e = k;   /* also a parenthesis left open where words follow */
                 break;

@@ -437,3 +437,12 @@ int qz_answer_points_elsewhere(const char *s)
             return 1;
     return 0;
 }
+
+int qz_answer_lost_characters(const char *s)
+{
+    static const char *const marks[] = {"▯", "□", "\xef\xbf\xbd", "锟斤拷", "烫烫烫", "屯屯屯"};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (strstr(s, marks[i]))
+            return 1;
+    return 0;
+}

@@ -3,6 +3,7 @@
  * the tolerance, and explain. */
 #define _GNU_SOURCE
 #include "engine/visible.h"
+#include "quiz/garble.h"
 #include "quiz/internal.h"
 #include "quiz/textnorm.h"
 
@@ -27,7 +28,7 @@ static void list_asked(FILE *fb, const qz_numctx *c)
  * a mark where a digit should be ("0.?7", "0.#7", "0.1?", "0.1几", 下雨0.没). */
 static int lost_digits_in(const char *s)
 {
-    if (strstr(s, "▯") || strstr(s, "□") || strstr(s, "\xef\xbf\xbd"))
+    if (qz_answer_lost_characters(s))
         return 1;
     /* a leading 0's decimal point with nothing readable after it, or one decimal and
      * then a mark standing for the rest */

@@ -814,11 +814,12 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         for (long r = best - 1; r >= 0 && prev < 0; r--)
             if (!s->run_foil[r])
                 prev = r;
-        /* a pronoun after the foil stands for the subject before it: "The encoder is
-         * enough, but unlike in BERT it has to be causally masked" */
+        /* "it" after the foil stands for the subject before it: "The encoder is enough,
+         * but unlike in BERT it has to be causally masked" (a relative "which" after the
+         * foil is the foil's: "unlike an RNN which relays information step by step") */
         int pronoun = 0;
         for (size_t j = (size_t)s->run_end[best]; j < a && !pronoun; j++)
-            pronoun = qz_alts_at(s->t, j, &s->r->pronoun, NULL) != 0;
+            pronoun = qz_tok_raw_is(s->t, j, "it") || qz_tok_raw_is(s->t, j, "它");
         if (prev >= 0 &&
             (pronoun || !claim_between(s, (size_t)s->run_end[prev], (size_t)s->run_first[best])))
             return prev;

@@ -2,6 +2,7 @@
  * a list of terms with spaces between them, text that cannot be read (the rules are in
  * quiz/statement.h; the verdicts they lead to in quiz/textgrade.c). */
 #define _POSIX_C_SOURCE 200809L
+#include "quiz/garble.h"
 #include "quiz/statement.h"
 
 #include <string.h>
@@ -258,11 +259,9 @@ int qz_answer_semicolon_terms(const char *s)
  * more ("from the ...", "从 ……"). */
 int qz_answer_garbled(const char *s)
 {
-    static const char *const marks[] = {"~~", "▯", "□", "\xef\xbf\xbd", "@#", "#@", "？？", "??",
-                                        "；；", ";;",
-                                        /* what Chinese systems show for lost or unset bytes:
-                                         * U+FFFD read as GBK, 0xCC and 0xCD bytes as GBK */
-                                        "锟斤拷", "烫烫烫", "屯屯屯"};
+    static const char *const marks[] = {"~~", "@#", "#@", "？？", "??", "；；", ";;"};
+    if (qz_answer_lost_characters(s))
+        return 1;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
         if (strstr(s, marks[i]))
             return 1;

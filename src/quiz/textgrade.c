@@ -81,7 +81,9 @@ static int cut_off(const char *s)
     /* not the words a sentence may end on ("…that's what it is", 是…的, "and so on") */
     static const char *const en[] = {"the", "a", "an", "to", "from", "of", "will", "would",
                                      "for", "and", "or", "with", "by", "if", "its", "frm", NULL};
-    static const char *const zh[] = {"会", "从", "把", "让", "那", "在", "和", "对", "被", "给", NULL};
+    /* (not 和, 在, 对, 会 alone: 饱和, 存在, 不对, 学会 end words) */
+    static const char *const zh[] = {"从", "把", "让", "被", "话会", "就会", "将会", "也会", "还会",
+                                     "都会", "那个", NULL};
     size_t n = strlen(s);
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
         n--;
