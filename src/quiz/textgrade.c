@@ -73,6 +73,22 @@ static int blank(const char *s)
     return 1;
 }
 
+/* Does s hold one of the words w (NULL-ended)? An English word counts only as a word of
+ * its own ("um", not "umbrella"; "lol", not "lollipop"); with laughter, "hahaha" is one
+ * and digits ("233") match anywhere; Chinese ones match anywhere. */
+static int holds_word(const char *s, const char *const *w, int laughter)
+{
+    for (size_t i = 0; w[i]; i++) {
+        size_t l = strlen(w[i]);
+        int word = (unsigned char)w[i][0] < 0x80 && !(w[i][0] >= '0' && w[i][0] <= '9');
+        for (const char *p = s; (p = strcasestr(p, w[i])); p += l)
+            if (!word || ((p == s || !isalnum((unsigned char)p[-1])) &&
+                          (!isalnum((unsigned char)p[l]) || (laughter && !strncasecmp(p + l, "ha", 2)))))
+                return 1;
+    }
+    return 0;
+}
+
 /* Does the answer stop in the middle: no mark at its end and its last word one that needs
  * more ("… if not the soft max it will", "不然的话会", "读出那"), or a word said twice
  * ("the the")? With nothing recognised in it, it is a fragment, not an answer. */
@@ -111,14 +127,7 @@ static int hesitates(const char *s)
 {
     static const char *const w[] = {"嗯", "呃", "唔", "um", "umm", "uh", "uhh", "erm", "hmm", "hmmm",
                                     "emm", "emmm", NULL};
-    for (size_t i = 0; w[i]; i++) {
-        size_t l = strlen(w[i]);
-        int word = (unsigned char)w[i][0] < 0x80;
-        for (const char *p = s; (p = strcasestr(p, w[i])); p += l)
-            if (!word || ((p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[l])))
-                return 1;
-    }
-    return 0;
+    return holds_word(s, w, 0);
 }
 
 /* Text without trailing newlines and spaces: its length. */
@@ -349,17 +358,7 @@ static int laughs(const char *s)
     static const char *const w[] = {"lol", "lmao", "rofl", "haha", "hehe", "jk", "xd", "哈哈",
                                     "嘿嘿", "嘻嘻", "233", "😂", "🤣", "😆", "😜", "😄", "😁", "😅",
                                     "😹", "🙃", "😏", "😛", "😝", NULL};
-    for (size_t i = 0; w[i]; i++) {
-        size_t l = strlen(w[i]);
-        int word = (unsigned char)w[i][0] < 0x80 && !(w[i][0] >= '0' && w[i][0] <= '9');
-        for (const char *p = s; (p = strcasestr(p, w[i])); p += l) {
-            /* a word of its own in English ("lol", not "lollipop"); "hahaha" is one */
-            if (!word || ((p == s || !isalnum((unsigned char)p[-1])) &&
-                          (!isalnum((unsigned char)p[l]) || !strncasecmp(p + l, "ha", 2))))
-                return 1;
-        }
-    }
-    return 0;
+    return holds_word(s, w, 1);
 }
 
 int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
