@@ -444,5 +444,13 @@ int qz_answer_lost_characters(const char *s)
     for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
         if (strstr(s, marks[i]))
             return 1;
+    /* ■ blots out what could not be read ("0.■■", "作■"); alone between spaces it is a
+     * bullet ("■ Q 来自 decoder") */
+    for (const char *p = strstr(s, "■"); p; p = strstr(p + 1, "■")) {
+        int open_before = p == s || p[-1] == ' ' || p[-1] == '\n';
+        int open_after = !p[3] || p[3] == ' ' || p[3] == '\n';
+        if (!open_before || !open_after)
+            return 1;
+    }
     return 0;
 }

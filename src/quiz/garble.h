@@ -39,8 +39,9 @@ char *qz_answer_unmarked(const char *s);
 int qz_answer_points_elsewhere(const char *s);
 
 /* Does the UTF-8 text s show characters lost on the way: a missing glyph (▯ □), the
- * replacement character U+FFFD, or what lost bytes become read as GBK (锟斤拷; 烫烫烫 and
- * 屯屯屯 of unset memory)? One list for written answers, formulas and numbers. */
+ * replacement character U+FFFD, what lost bytes become read as GBK (锟斤拷; 烫烫烫 and
+ * 屯屯屯 of unset memory), or ■ blotting out a character (not a bullet between spaces)?
+ * One list for written answers, formulas and numbers. */
 int qz_answer_lost_characters(const char *s);
 
 #endif

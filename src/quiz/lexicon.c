@@ -239,7 +239,7 @@ const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", 
 const char *const qz_lex_question[] = {"what", "why", "how", "where", "which", "who", "when",
                                        "does", "do", "is", "are", "can", "could", "should",
                                        "would", "will", "did", "什么", "为什么", "怎么", "如何", "哪",
-                                       "哪里", "哪儿", "为何", "是否", NULL};
+                                       "哪里", "哪儿", "为何", "是否", "还是", NULL};
 const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "i guess",
                                     "i believe", "possibly", "might", "i'm not sure", "not sure",
                                     "i reckon", "iirc", "if i remember correctly",

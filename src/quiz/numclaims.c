@@ -462,7 +462,8 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
 }
 
 /* Is x a sum the working has: the weights' (1), the exps', the exps' shifted by the
- * largest score, the scores', or the asked weights' ("the two add up to 0.31")? Within
+ * largest score, the exps' but one token's, the scores', or the asked weights' ("the two
+ * add up to 0.31")? Within
  * 5% (Σexp ≈ 10 is an estimate). */
 static int a_sum(const qz_numctx *c, const qz_row_sums *r, double x)
 {
@@ -473,6 +474,12 @@ static int a_sum(const qz_numctx *c, const qz_row_sums *r, double x)
     for (size_t k = 0; k < sizeof sums / sizeof sums[0]; k++)
         if (fabs(x - sums[k]) <= (k ? 0.05 * fabs(sums[k]) : 0.02))
             return 1;
+    /* "e^1.2 is 3.3 and the other five exps add to about 6.4": the exps but one */
+    for (size_t j = 0; j < c->row_n; j++) {
+        double part = r->exps - exp(c->row_s[j]);
+        if (isfinite(part) && part > 0 && fabs(x - part) <= 0.05 * part)
+            return 1;
+    }
     return 0;
 }
 

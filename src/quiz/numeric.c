@@ -249,7 +249,23 @@ static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nu
         if (pass == 1 && k)
             break;   /* the count read is that of the answer's own values */
     }
-    return NULL;
+    /* "exp后：1.11,…,3.32；和≈9.75；0.14 0.17": the working's values are all above 1 (the
+     * exps, their sum), and as many values as asked, each a weight (0 to 1), end it */
+    const qz_value *all[QZ_MAX_VALUES];
+    size_t k = 0;
+    for (size_t i = 0; i < nums->n && k < QZ_MAX_VALUES; i++)
+        if (!nums->v[i].rejected && !nums->v[i].aside)
+            all[k++] = &nums->v[i];
+    if (k <= c->n || !c->n)
+        return NULL;
+    for (size_t i = 0; i < k; i++) {
+        int weight = all[i]->x >= 0 && all[i]->x <= 1 && !all[i]->other;
+        if (i < k - c->n ? weight : !weight)
+            return NULL;
+    }
+    memcpy(pick, all + (k - c->n), c->n * sizeof *pick);
+    *n = c->n;
+    return pick;
 }
 
 /* One value where several are asked ("0.34"): the student committed to it, so it is an
@@ -273,7 +289,8 @@ static int lone_value(const qz_numctx *c, const qz_value *const *pick, size_t go
 /* The values after the last concluding word ("so", 所以, "no wait", 即) when they are an
  * answer on their own: as many as asked, or labelled with every token asked. Else the
  * whole answer. */
-static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part)
+static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part,
+                                        const char *answer)
 {
     if (!nums->concluded)
         return nums;
@@ -284,6 +301,19 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
         part->v[part->n++] = nums->v[i];
         part->labelled += nums->v[i].token >= 0;
         labelled_asked += slot_of_token(c, nums->v[i].token) != (size_t)-1;
+    }
+    /* "so 0.14 and 0.17. Interesting (0.34)": the sentence the concluding word opens
+     * ends after as many values as asked; what comes after it is a remark */
+    if (qz_answer_count(part) > c->n && !part->labelled && c->n) {
+        long from = part->v[c->n - 1].offset, to = part->v[c->n].offset;
+        size_t len = strlen(answer);
+        for (long p = from; p >= 0 && p < to && (size_t)p < len; p++)
+            if ((answer[p] == '.' && (answer[p + 1] == ' ' || answer[p + 1] == '\n')) ||
+                answer[p] == '\n' || answer[p] == '!' || !strncmp(answer + p, "。", 3) ||
+                !strncmp(answer + p, "！", 3)) {
+                part->n = c->n;
+                break;
+            }
     }
     return qz_answer_count(part) == c->n || labelled_asked >= c->n ? part : nums;
 }
@@ -910,7 +940,7 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
     }
     const qz_numbers *claimed = rest;
     if (!use)
-        use = concluded_part(&c, nums, part);
+        use = concluded_part(&c, nums, part, answer);
     if (nums->disowned && !nums->turned) {
         /* "0.14，0.17。不对，还要再乘 V": the student takes the values back and ends on none */
         fclose(notes_f);

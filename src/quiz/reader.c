@@ -559,6 +559,12 @@ static int walk(reader *r)
         case T_PUNCT:
             if (t->op == '>' || t->op == '<')
                 add(r, IT_COMPARE, -1, NULL, 0);
+            else if (t->op == '-' && t->space_before) {
+                /* "0.14 0.17 — like a Boltzmann distribution with kT = 1": a dash after
+                 * a space parts what follows from the value before (no step of it) */
+                add(r, IT_SEP, -1, NULL, 0);
+                r->it[r->n - 1].op = '-';
+            }
             break;
         default: break;   /* a lone operator, %, √ or punctuation */
         }

@@ -368,6 +368,27 @@ static void negate(sentence *s)
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
             }
+        /* "doesn't have to travel through n time steps": the phrases of one claim that
+         * follow the one denied, a word apart at most, are denied with it */
+        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
+            const mention *d = &s->m.v[k];
+            if (d->kind != M_CLAIM || !live(d) || d->a != target)
+                continue;
+            size_t end = d->b;
+            for (int grew = 1; grew;) {
+                grew = 0;
+                for (size_t j = 0; j < s->m.n; j++) {
+                    mention *m = &s->m.v[j];
+                    if (m->kind != M_CLAIM || !live(m) || m->set != d->set || m->pat != d->pat ||
+                        m->a < end || m->a > end + 1 || !clause_has(s, end, m->a) || m->a == target)
+                        continue;
+                    m->neg = d->neg;
+                    m->prevented |= prevents;
+                    end = m->b;
+                    grew = 1;
+                }
+            }
+        }
         /* 不随…增加: what 不 denies through 随 ("along with") is the change the clause
          * ends on ("自注意力的路径长度不随距离增加" says it does not grow) */
         size_t change = SIZE_MAX;
@@ -640,6 +661,13 @@ static void mark_states_before(sentence *s)
     }
 }
 
+/* X 不 X at token a: a claim that starts with the character repeated after 不 (需不需要). */
+static int x_not_x(const sentence *s, size_t a)
+{
+    return a >= s->s0 + 2 && qz_tok_raw_is(s->t, a - 1, "不") &&
+           !strcmp(s->t->t[a - 2].raw, s->t->t[a].raw) && s->t->t[a].kind == QZ_TK_HAN;
+}
+
 /* A claim asked, not said: after 是否, whether, or inside 需不需要, 要不要, 是不是 (the
  * question copied as a heading: "（1）是否需要 Decoder：不需要"). */
 static void mark_asked(sentence *s)
@@ -651,9 +679,7 @@ static void mark_asked(sentence *s)
         size_t a = m->a;
         int asked = qz_tok_raw_is(s->t, a - 1, "whether") ||
                     (a >= s->s0 + 2 && qz_tok_raw_is(s->t, a - 2, "是") && qz_tok_raw_is(s->t, a - 1, "否"));
-        /* X 不 X: the claim starts with the character repeated after 不 */
-        asked |= a >= s->s0 + 2 && qz_tok_raw_is(s->t, a - 1, "不") &&
-                 !strcmp(s->t->t[a - 2].raw, s->t->t[a].raw) && s->t->t[a].kind == QZ_TK_HAN;
+        asked |= x_not_x(s, a);
         if (asked)
             m->dead = 1;
     }
@@ -2365,8 +2391,27 @@ static size_t period_end(const qz_rubric_c *r, const qz_text *t, size_t s0)
  * do?"), rather than answer with a doubt ("maybe it keeps them small?", 好像是…？)? */
 static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
 {
-    while (s0 < s1 && (t->t[s0].kind == QZ_TK_MARK || qz_alts_at(t, s0, &r->filler, NULL)))
-        s0++;
+    /* the question quoted under a label: "Q: \"Is the encoder enough …?\"", 引用：「…？」,
+     * "> (1) Is …?" */
+    static const char *const labels[] = {"q", "quote", "quoted", "question", "re", "问", "问题",
+                                         "题目", "原题", "引用", "题"};
+    for (int again = 1; again;) {
+        again = 0;
+        while (s0 < s1 && (t->t[s0].kind == QZ_TK_MARK || qz_alts_at(t, s0, &r->filler, NULL)) &&
+               !list_number_at(t, s0))
+            s0++;
+        if (s0 < s1 && list_number_at(t, s0)) {
+            s0 += qz_tok_is(t, s0, "(") ? 3 : 2;
+            again = 1;
+        }
+        for (size_t w = 0; !again && w < sizeof labels / sizeof labels[0]; w++) {
+            size_t l = qz_tok_raw_is(t, s0, labels[w]) ? 1 : qz_han_at(t, s0, labels[w]);
+            if (l && s0 + l < s1 && qz_tok_is(t, s0 + l, ":")) {
+                s0 += l + 1;
+                again = 1;
+            }
+        }
+    }
     if (has_words_of(t, s0, s1, &r->hedge))
         return 0;
     if (s0 < s1 && qz_alts_at(t, s0, &r->question, NULL))
@@ -2375,6 +2420,48 @@ static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
         if (t->t[i].kind == QZ_TK_HAN && qz_alts_at(t, i, &r->question, NULL))
             return 1;
     return s1 > s0 && (qz_tok_is(t, s1 - 1, "吗") || qz_tok_is(t, s1 - 1, "呢"));
+}
+
+/* A bare reply to the question before it ("Need a decoder? No.", "Encoder enough? Yes.",
+ * 需要 Decoder 吗？不需要。): its length in tokens with the mark that ends it, 0 if the
+ * sentence at i is no such reply; *yes tells which. A reply that goes on after a comma
+ * ("No, the CLS token.") is the word and the comma. */
+static size_t bare_reply(const qz_text *t, size_t i, int *yes)
+{
+    static const char *const no_w[] = {
+        "no need", "not needed", "not necessary", "not required", "not enough", "no", "nope",
+        "nah", "not", "unnecessary", "不需要", "不用", "不要", "不必", "没必要", "不够", "不是",
+        "不", "否", NULL};
+    static const char *const yes_w[] = {"yes", "yeah", "yep", "yup", "needed", "necessary",
+                                        "enough", "需要", "要", "够了", "够", "是的", "是", "对的",
+                                        "对", "可以", NULL};
+    for (int side = 0; side < 2; side++) {
+        const char *const *w = side ? yes_w : no_w;
+        for (size_t k = 0; w[k]; k++) {
+            size_t l = qz_han_at(t, i, w[k]);
+            if (!l) {   /* Latin words, one token each */
+                char word[32];
+                const char *p = w[k];
+                for (size_t j = i; *p; j++, l++) {
+                    size_t n = strcspn(p, " ");
+                    snprintf(word, sizeof word, "%.*s", (int)n, p);
+                    if (j >= t->n || !qz_tok_raw_is(t, j, word)) {
+                        l = 0;
+                        break;
+                    }
+                    p += n + (p[n] == ' ');
+                }
+            }
+            if (!l || (i + l < t->n && t->t[i + l].kind != QZ_TK_MARK))
+                continue;   /* a word of the sentence goes on: "不需要 decoder" */
+            size_t e = i + l;
+            while (e < t->n && e < i + l + 2 && t->t[e].kind == QZ_TK_MARK && !qz_tok_is(t, e, "("))
+                e++;
+            *yes = side;
+            return e - i;
+        }
+    }
+    return 0;
 }
 
 typedef struct reader {
@@ -2393,6 +2480,8 @@ typedef struct reader {
     unsigned char *seg_restart;   /* [n_seg] it starts the answer over ("scratch that") */
     size_t n_seg, cap_seg;
     int hedged;               /* a subject given two different claims as alternatives */
+    int reply;                /* the sentence is a question answered by a bare "yes" (1) or
+                               * "no" (2) after it */
     int side;                 /* k > 0: the reading of the lesson's misconception k - 1 alone */
     qz_reading *out;
 } reader;
@@ -2536,8 +2625,23 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     side_positions(&s);
     mark_foils(&s);
     mark_states_before(&s);
-    mark_asked(&s);
+    if (!rd->reply)
+        mark_asked(&s);
     negate(&s);
+    for (size_t k = 0; rd->reply && k < s.m.n; k++) {   /* "Need a decoder? No." */
+        mention *m = &s.m.v[k];
+        if (m->kind != M_CLAIM || !live(m))
+            continue;
+        if (x_not_x(&s, m->a))
+            m->neg = 0;   /* 要不要 decoder？不要。: the 不 asks */
+        if (x_not_x(&s, m->a + 1) && qz_tok_raw_is(s.t, m->a, "不")) {
+            /* "不要 decoder" inside 要不要 decoder: what "不要" answers */
+            m->neg = 0;
+            m->dead = rd->reply == 1;
+            continue;
+        }
+        m->neg ^= rd->reply == 2;
+    }
     size_t said = 0, subjects = 0;
     for (size_t k = 0; k < s.m.n; k++) {
         said += live(&s.m.v[k]) && shadows(&s.m.v[k]);
@@ -2806,10 +2910,16 @@ static int read_answer(reader *rd)
         }
         rd->after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE || how == END_CORRECTION;
         size_t next, s1 = sentence_end(r, t, s0, &next, &how);
-        int asked = s1 < t->n && !strcmp(t->t[s1].s, "?") && asks(r, t, s0, s1);
+        int yes = 0, q = s1 < t->n && !strcmp(t->t[s1].s, "?");
+        size_t reply = q ? bare_reply(t, next, &yes) : 0;
+        int asked = q && !reply && asks(r, t, s0, s1);
+        rd->reply = reply ? (yes ? 1 : 2) : 0;
         if (s1 > s0 && !asked)
             rc = read_sentence(rd, s0, s1);
-        s0 = next;
+        rd->reply = 0;
+        s0 = next + reply;
+        if (reply)
+            how = END_FULL;
     }
     if (!rc)
         settle(rd);
