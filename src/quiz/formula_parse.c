@@ -199,6 +199,9 @@ static int has_v(const ftokens *T, size_t a, size_t b)
     return 0;
 }
 
+static int legend_verb(const ftoken *t);
+static int han_starts(const ftoken *t, const char *w);
+
 /* Cut a run down to the formula: what cannot begin or end one, a remark in
  * parentheses, statements that hold no matrix. */
 static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
@@ -249,6 +252,27 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
             e = k;
             break;
         }
+    /* what Q, K and V are, after a comma and a whole formula: "…V, Q=XWq K=XWk V=XWv",
+     * "…V，Q K V 分别是 query key value 矩阵" is a legend, not a product QKV */
+    for (size_t k = s + 1, depth = 0; k + 1 < e; k++) {
+        depth += (T->t[k].kind == F_LPAR) - (T->t[k].kind == F_RPAR);
+        if (depth || T->t[k].kind != F_COMMA || run_complete(T, s, k) != 2 || !has_v(T, s, k))
+            continue;
+        const ftoken *n1 = &T->t[k + 1], *n2 = &T->t[k + 2];
+        int defines = n1->kind == F_VAR && n1->var <= V_V && n2->kind == F_ASSIGN;
+        size_t j = k + 1;   /* the letters run on past e when "V 是…" was cut off it */
+        while (j < T->n && ((T->t[j].kind == F_VAR && T->t[j].var <= V_V) || T->t[j].kind == F_COMMA))
+            j++;
+        int letters = j > k + 1 && j >= e && j < T->n &&
+                      (legend_verb(&T->t[j]) || fq_name_is(&T->t[j], "are") ||
+                       fq_name_is(&T->t[j], "is") || fq_name_is(&T->t[j], "stand") ||
+                       fq_name_is(&T->t[j], "mean") || han_starts(&T->t[j], "分别") ||
+                       han_starts(&T->t[j], "分別") || han_starts(&T->t[j], "係"));
+        if (defines || letters) {
+            e = k;
+            break;
+        }
+    }
     while (e > s && trim_back(T->t[e - 1].kind))
         e--;
     /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
@@ -334,6 +358,12 @@ static int takes_back(const ftokens *T, size_t i)
             fq_name_is(&T->t[k], "should") || han_has(&T->t[k], "正确") || han_has(&T->t[k], "应为"))
             return 1;
     return 0;
+}
+
+/* Does a run of Chinese characters start with w? */
+static int han_starts(const ftoken *t, const char *w)
+{
+    return t->kind == F_HAN && t->len >= strlen(w) && !memcmp(t->text, w, strlen(w));
 }
 
 /* Han words that say what a symbol before them is: 为, 是, 表示, 指, 代表, 即. */

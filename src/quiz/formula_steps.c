@@ -159,7 +159,7 @@ static int softmax_into(const char *s, const step *st, size_t k, step *out)
 {
     static const char *const gives[] = {"得到", "得出", "记为", "记作", "记成", "变成", "称为",
                                         "to get", "to obtain", "giving", "gives", "into", "call it",
-                                        "called", "→", NULL};
+                                        "called", "→", "得", NULL};
     static const char *const columns[] = {"按列", "每一列", "每列", "逐列", "column", NULL};
     const char *soft = strcasestr(s, "softmax");
     if (!soft)
