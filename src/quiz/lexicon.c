@@ -228,7 +228,9 @@ const char *const qz_lex_thought[] = {
 const char *const qz_lex_turn[] = {
     "but actually", "but really", "but in fact", "but it's actually", "but it is actually",
     "actually it's", "actually it is", "in fact it's", "其实", "实际上", "但其实", "但实际上",
-    "但是其实", "但是实际上", "后来发现", NULL};
+    "但是其实", "但是实际上", "后来发现", "后来才知道", "后来知道", "后来才发现", "后来看",
+    "后来学了", "but later i learned", "but then i learned", "later i learned", "later i realized",
+    "but it turns out", "it turns out", "turns out", NULL};
 
 /* what may stand before a correction at the start of a clause: "hmm, no wait" */
 const char *const qz_lex_filler[] = {"hmm", "hm", "oh", "um", "uh", "ah", "er", "erm", "well",

@@ -406,6 +406,13 @@ static void notations(toks *t)
             replace(t, i, d, "dk");
             continue;
         }
+        /* shorthand with a slash: "w/ dim" is with, "b/c" because ("w/o" is read as it is) */
+        if (i + 2 < t->n && !strcmp(t->v[i + 1].s, "/") &&
+            ((!strcmp(t->v[i].s, "w") && strcmp(t->v[i + 2].s, "o")) ||
+             (!strcmp(t->v[i].s, "b") && !strcmp(t->v[i + 2].s, "c")))) {
+            replace(t, i, t->v[i].s[0] == 'w' ? 2 : 3, t->v[i].s[0] == 'w' ? "with" : "because");
+            continue;
+        }
         /* O(1), O(n), O(n^2), O(n2), O(n*n), O(N²) */
         if (!strcmp(t->v[i].s, "o") && i + 3 < t->n && !strcmp(t->v[i + 1].s, "(")) {
             size_t j = i + 2;
@@ -595,10 +602,16 @@ static int spelled_out(qz_tok *k, const char *const table[][2], size_t n)
 
 static void stem(const qz_norm *nm, qz_tok *k)
 {
-    /* a chat abbreviation is the word it stands for ("forgets bc of vanishing gradients") */
+    /* a chat or exam abbreviation is the word it stands for ("forgets bc of vanishing
+     * gradients") */
     static const char *const chat[][2] = {
         {"bc", "because"}, {"bcuz", "because"}, {"bcoz", "because"}, {"bcz", "because"},
         {"cuz", "because"}, {"coz", "because"}, {"abt", "about"},
+        /* and an exam's shorthand ("dot prod grows w/ dim", "Q dec side, KV enc side") */
+        {"prod", "product"}, {"prods", "products"}, {"dim", "dimension"}, {"dims", "dimensions"},
+        {"enc", "encoder"}, {"dec", "decoder"}, {"grad", "gradient"}, {"grads", "gradients"},
+        {"src", "source"}, {"tgt", "target"}, {"seq", "sequence"}, {"seqs", "sequences"},
+        {"repr", "representation"}, {"reprs", "representations"}, {"var", "variance"},
     };
     if (k->kind == QZ_TK_WORD)
         spelled_out(k, chat, sizeof chat / sizeof *chat);
