@@ -243,6 +243,29 @@ static int about_what(const uint8_t *p, size_t n)
 
 /* The tokens of folded text f[0, n): words, numbers, Han characters and marks. */
 
+/* " / " between two clauses of words: the lines of an answer typed on one line ("RNN:
+ * O(n), step by step / attention: O(1)"), not a division ("QKᵀ / √dₖ", "x / sqrt(d)"):
+ * a word of three letters or more, or a Han character, on each side. */
+static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
+{
+    if (!i || i + 2 >= n || f[i - 1] != ' ' || f[i + 1] != ' ' || !t->n)
+        return 0;
+    const qz_tok *prev = &t->v[t->n - 1];
+    int before = prev->kind == QZ_TK_HAN ||
+                 (prev->kind == QZ_TK_WORD && strlen(prev->s) >= 3 && strcmp(prev->s, "sqrt"));
+    ucs4_t c;
+    size_t j = i + 2, w = 0;
+    if (u8_mbtouc(&c, f + j, n - j) <= 0)
+        return 0;
+    if (is_han(c))
+        return before;
+    while (j + w < n && isalpha(f[j + w]))
+        w++;
+    return before && w >= 3 && strncmp((const char *)f + j, "sqrt", 4) &&
+           strncmp((const char *)f + j, "math", 4) && strncmp((const char *)f + j, "torch", 5) &&
+           strncmp((const char *)f + j, "np.", 3);
+}
+
 static void tokenize(toks *t, const uint8_t *f, size_t n)
 {
     for (size_t i = 0; i < n && !t->failed;) {
@@ -250,8 +273,14 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
         int l = u8_mbtouc(&c, f + i, n - i);
         if (l <= 0)
             break;
-        if (uc_is_space(c) || c == 0x3000 || c == 0xa0) {
+        if ((c == '\n' || c == 0x2028) && t->n && t->v[t->n - 1].kind != QZ_TK_MARK) {
+            push(t, ".", 1, "\n", 1, QZ_TK_MARK);   /* a line ends a sentence */
             i += (size_t)l;
+        } else if (uc_is_space(c) || c == 0x3000 || c == 0xa0) {
+            i += (size_t)l;
+        } else if (c == '/' && line_slash(t, f, i, n)) {
+            push(t, ".", 1, "/", 1, QZ_TK_MARK);
+            i += 1;
         } else if (word_char(c)) {
             size_t j = i, digits = 1;
             while (j < n) {
