@@ -538,7 +538,16 @@ static int walk(reader *r)
             add(r, IT_SEP, -1, NULL, 0);
             r->it[r->n - 1].op = t->op;
             break;
-        case T_LABELSEP: add(r, IT_LINK, -1, NULL, 0); break;
+        case T_LABELSEP:
+            if (t->op == ':' && r->n && r->it[r->n - 1].kind == IT_VALUE) {
+                /* "total 9.75: 1.35/9.75 ≈ 0.14, …": a colon after a value opens what
+                 * follows; it is no step from the value */
+                add(r, IT_SEP, -1, NULL, 0);
+                r->it[r->n - 1].op = ':';
+            } else {
+                add(r, IT_LINK, -1, NULL, 0);
+            }
+            break;
         case T_CHAIN:
             if (t->op == '>') {   /* "→": a step's result, or what follows a named sum */
                 add(r, IT_CONCL, -1, NULL, 0);
