@@ -774,12 +774,35 @@ static int only_working(const qz_numctx *c, const char *answer, double exps)
         int step = (x == floor(x) && x <= 10 && *end != '.') || fabs(x - exps) <= 0.1;
         for (size_t i = 0; i < c->row_n && !step; i++)
             step = isfinite(c->row_s[i]) &&
-                   (fabs(x - c->row_s[i]) < 1e-9 || fabs(x - exp(c->row_s[i])) <= 0.02);
+                   (fabs(x - c->row_s[i]) < 1e-9 || fabs(x - exp(c->row_s[i])) <= 0.03);
         if (!step)
             return 0;
         p = end - 1;
     }
     return 1;
+}
+
+/* "exps 1.1 1.35 1.2 1.65 1.1 3.3, sum 9.7 ⇒": the exp of every score of the row but one
+ * at most, and their sum, written out: the method shown in numbers. */
+static int exps_shown(const qz_numctx *c, const char *answer, double exps)
+{
+    size_t shown = 0, sum = 0;
+    unsigned char used[64] = {0};
+    for (const char *p = answer; *p; p++) {
+        if (!number_at(answer, p))
+            continue;
+        char *end;
+        double x = strtod(p, &end);
+        sum |= fabs(x - exps) <= 0.1;
+        for (size_t i = 0; i < c->row_n && i < sizeof used; i++)
+            if (!used[i] && isfinite(c->row_s[i]) && fabs(x - exp(c->row_s[i])) <= 0.03) {
+                used[i] = 1;
+                shown++;
+                break;
+            }
+        p = end - 1;
+    }
+    return sum && c->row_n >= 3 && shown + 1 >= c->row_n;
 }
 
 /* A verdict that no value of the answer is graded for (the method alone, the values
@@ -902,7 +925,8 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
     /* the method written out, no value worked out: part of the marks, whatever numbers
      * (the scores, the sum) the working holds */
     double exps = c.row_s ? qz_row_sums_of(&c).exps : NAN;
-    if (c.row_s && c.row_n && (method_only(&c, answer) || method_unfinished(answer, exps)) &&
+    if (c.row_s && c.row_n &&
+        (method_only(&c, answer) || method_unfinished(answer, exps) || exps_shown(&c, answer, exps)) &&
         only_working(&c, answer, exps)) {
         fclose(notes_f);
         settled(&c, out, fb, QZ_PARTIAL, 0.5, qz_tr(lang, "Partly right.\n"),
