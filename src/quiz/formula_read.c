@@ -1081,6 +1081,16 @@ static void resolve_products(ftokens *T)
                     verb = T->t[v].kind == F_PRODVERB ? 1 + T->t[v].var : 0;
                 t->kind = verb == 2 ? F_DOTMUL : verb ? F_MUL : F_HAN;   /* 点积: of the rows */
                 conj |= verb;
+            } else if (t->kind == F_PRODVERB && !conj && t->var == 1 && j >= 2 &&
+                       T->t[j - 1].kind == F_VAR && T->t[j - 1].var == V_K &&
+                       T->t[j - 2].kind == F_VAR && T->t[j - 2].var == V_Q &&
+                       (j < 3 || T->t[j - 3].kind != F_VAR)) {
+                /* "QK 点积 → softmax → 乘 V": the dot products of Q and K, Q · Kᵀ */
+                ftoken k = T->t[j - 1];
+                T->t[j - 1] = *t;
+                T->t[j - 1].kind = F_DOTMUL;
+                T->t[j - 1].var = 0;
+                *t = k;
             } else if (t->kind == F_PRODVERB) {
                 t->kind = conj ? F_FILLER : F_HAN;
                 conj = 0;
