@@ -539,14 +539,8 @@ static int walk(reader *r)
             r->it[r->n - 1].op = t->op;
             break;
         case T_LABELSEP:
-            if (t->op == ':' && r->n && r->it[r->n - 1].kind == IT_VALUE) {
-                /* "total 9.75: 1.35/9.75 ≈ 0.14, …": a colon after a value opens what
-                 * follows; it is no step from the value */
-                add(r, IT_SEP, -1, NULL, 0);
-                r->it[r->n - 1].op = ':';
-            } else {
-                add(r, IT_LINK, -1, NULL, 0);
-            }
+            add(r, IT_LINK, -1, NULL, 0);
+            r->it[r->n - 1].op = t->op;
             break;
         case T_CHAIN:
             if (t->op == '>') {   /* "→": a step's result, or what follows a named sum */
@@ -619,6 +613,9 @@ static void collapse_chains(reader *r, int flex_links)
         hard += it.kind == IT_LINK;
         words += it.kind == IT_WORD;
         named = it.kind == IT_OTHER ? 1 : it.kind == IT_SEP ? 0 : named;
+        /* "total 9.75: 1.35/9.75 ≈ 0.14, …": a colon after a named value opens what
+         * follows; it is no step from that value */
+        broken |= it.kind == IT_LINK && it.op == ':' && last_named && last_value + 1 == w;
         broken |= it.kind == IT_SEP || it.kind == IT_LABEL || it.kind == IT_OTHER ||
                   (it.kind == IT_CONCL && (!it.flex || !flex_links)) || it.kind == IT_EACH ||
                   it.kind == IT_OR;

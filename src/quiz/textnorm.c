@@ -266,15 +266,48 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
            strncmp((const char *)f + j, "np.", 3);
 }
 
+/* Does the line at f open an item of its own: after a blank line, or, after a short
+ * line (under 60 bytes), with a label of a word or two ("attention: …", "selfattention =
+ * o(1)", 自注意力：…)? A line that only goes on with the sentence before (text wrapped at
+ * a width: "… one time step at a / time: two words …") does not. (The text is folded:
+ * no capitals tell a label.) */
+static int line_opens_item(const uint8_t *f, size_t n, size_t before)
+{
+    size_t i = 0;
+    while (i < n && (f[i] == ' ' || f[i] == '\t' || f[i] == '\r'))
+        i++;
+    if (i < n && f[i] == '\n')
+        return 1;
+    if (i >= n || before >= 60)
+        return 0;
+    int latin = f[i] < 0x80;
+    size_t words = 0, han = 0;
+    for (size_t j = i; j < n && j < i + 40 && f[j] != '\n';) {
+        if (f[j] == ':' || f[j] == '=' || !strncmp((const char *)f + j, "：", 3))
+            return j > i && (latin ? words < 2 : han <= 6);
+        if (f[j] == ' ')
+            words++;
+        else if (!latin && f[j] >= 0xe0)
+            han++;
+        else if (!latin && f[j] < 0x80)
+            return 0;   /* a Chinese label is Chinese */
+        j += f[j] >= 0xf0 ? 4 : f[j] >= 0xe0 ? 3 : f[j] >= 0xc0 ? 2 : 1;
+    }
+    return 0;
+}
+
 static void tokenize(toks *t, const uint8_t *f, size_t n)
 {
-    for (size_t i = 0; i < n && !t->failed;) {
+    for (size_t i = 0, line = 0; i < n && !t->failed;) {
         ucs4_t c;
         int l = u8_mbtouc(&c, f + i, n - i);
         if (l <= 0)
             break;
-        if ((c == '\n' || c == 0x2028) && t->n && t->v[t->n - 1].kind != QZ_TK_MARK) {
-            push(t, ".", 1, "\n", 1, QZ_TK_MARK);   /* a line ends a sentence */
+        if (i && f[i - 1] == '\n')
+            line = i;   /* where the line holding i starts */
+        if ((c == '\n' || c == 0x2028) && t->n && t->v[t->n - 1].kind != QZ_TK_MARK &&
+            line_opens_item(f + i + l, n - i - (size_t)l, i - line)) {
+            push(t, ".", 1, "\n", 1, QZ_TK_MARK);   /* the line before ends a sentence */
             i += (size_t)l;
         } else if (uc_is_space(c) || c == 0x3000 || c == 0xa0) {
             i += (size_t)l;
