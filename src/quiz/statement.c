@@ -668,6 +668,25 @@ static int x_not_x(const sentence *s, size_t a)
            !strcmp(s->t->t[a - 2].raw, s->t->t[a].raw) && s->t->t[a].kind == QZ_TK_HAN;
 }
 
+/* A side named as a time ("K and V stay fixed during decoding", "while decoding"): when,
+ * not where from. */
+static void mark_times(sentence *s)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        mention *m = &s->m.v[k];
+        size_t a = m->a;
+        while (a > s->s0 && qz_tok_raw_is(s->t, a - 1, "the"))
+            a--;
+        if (m->kind == M_CLAIM && !m->dead && a > s->s0 &&
+            (qz_tok_raw_is(s->t, a - 1, "during") || qz_tok_raw_is(s->t, a - 1, "when") ||
+             qz_tok_raw_is(s->t, a - 1, "while") || qz_tok_raw_is(s->t, a - 1, "throughout")) &&
+            (qz_tok_raw_is(s->t, m->a, "decoding") || qz_tok_raw_is(s->t, m->a, "encoding") ||
+             qz_tok_raw_is(s->t, m->a, "generation") || qz_tok_raw_is(s->t, m->a, "inference") ||
+             qz_tok_raw_is(s->t, m->a, "training")))
+            m->dead = 1;
+    }
+}
+
 /* A claim asked, not said: after 是否, whether, or inside 需不需要, 要不要, 是不是 (the
  * question copied as a heading: "（1）是否需要 Decoder：不需要"). */
 static void mark_asked(sentence *s)
@@ -1106,6 +1125,34 @@ static long paren_subject(const sentence *s, size_t a)
 
 /* The owner of every claim, in token order (a forward claim takes its group; claims
  * found at one place share it). */
+/* "…，也要像 RNN 一样一步一步传过去": a claim after "像 X 一样" (like X) is said of the
+ * subject compared with X, the group before the foil, not of X. */
+static void like_foil(sentence *s, long *owner)
+{
+    static const char *const same[] = {"一样", "那样", "似的", "一般"};
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *m = &s->m.v[k];
+        long o = owner[k];
+        if (!claimish(m) || o < 0 || (size_t)o >= s->n_runs || !s->run_foil[o] ||
+            s->run_end[o] < 0 || (size_t)s->run_end[o] > m->a)
+            continue;
+        size_t e = (size_t)s->run_end[o];
+        int like = 0;
+        for (size_t w = 0; w < sizeof same / sizeof *same && !like; w++)
+            like = qz_han_at(s->t, e, same[w]) == 2 && e + 2 <= m->a;
+        size_t f = (size_t)s->run_first[o];   /* 不像 X 那样: the claim is X's, not the subject's */
+        if (!like || (f >= 2 && qz_han_at(s->t, f - 2, "不像") == 2) ||
+            (f >= 3 && qz_han_at(s->t, f - 3, "不同于") == 3))
+            continue;
+        long before = -1;   /* the last group of subjects before the foil, not a foil */
+        for (size_t r = 0; r < s->n_runs; r++)
+            if (!s->run_foil[r] && s->run_end[r] >= 0 && s->run_end[r] <= s->run_first[o])
+                before = (long)r;
+        if (before >= 0)
+            owner[k] = before;
+    }
+}
+
 static void owners(sentence *s, long *owner)
 {
     for (size_t pos = s->s0; pos < s->s1; pos++) {
@@ -2219,6 +2266,10 @@ static size_t contrast_at(const qz_text *t, size_t i)
                                      "whilst"};
     const qz_tok *k = &t->t[i];
     if (k->kind == QZ_TK_WORD) {
+        /* "while decoding": a time, no contrast */
+        if (!strcmp(k->raw, "while") && i + 1 < t->n && t->t[i + 1].kind == QZ_TK_WORD &&
+            strlen(t->t[i + 1].raw) > 4 && !strcmp(t->t[i + 1].raw + strlen(t->t[i + 1].raw) - 3, "ing"))
+            return 0;
         for (size_t w = 0; w < sizeof en / sizeof en[0]; w++)
             if (!strcmp(k->raw, en[w]))
                 return 1;
@@ -2625,6 +2676,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     side_positions(&s);
     mark_foils(&s);
     mark_states_before(&s);
+    mark_times(&s);
     if (!rd->reply)
         mark_asked(&s);
     negate(&s);
@@ -2787,6 +2839,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     for (size_t k = 0; k < s.m.n; k++)
         owner[k] = -1;
     owners(&s, owner);
+    like_foil(&s, owner);
     distribute(&s, owner);
     pair_lists(&s, owner);
     paren_roles(&s, owner);

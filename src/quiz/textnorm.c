@@ -253,6 +253,14 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
     const qz_tok *prev = &t->v[t->n - 1];
     int before = prev->kind == QZ_TK_HAN ||
                  (prev->kind == QZ_TK_WORD && strlen(prev->s) >= 3 && strcmp(prev->s, "sqrt"));
+    /* "softmax = score / sum of scores": a division where its clause says what equals */
+    size_t words = 0;
+    for (size_t k = t->n; k-- > 0 && t->v[k].kind != QZ_TK_MARK;)
+        words++;
+    for (size_t k = t->n; before && k-- > 0 && strcmp(t->v[k].s, ".") && strcmp(t->v[k].s, "。") &&
+                           strcmp(t->v[k].s, ";") && strcmp(t->v[k].s, "；");)
+        before = strcmp(t->v[k].s, "=") != 0;
+    before &= words >= 2;
     ucs4_t c;
     size_t j = i + 2, w = 0;
     if (u8_mbtouc(&c, f + j, n - j) <= 0)
@@ -262,6 +270,7 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
     while (j + w < n && isalpha(f[j + w]))
         w++;
     return before && w >= 3 && strncmp((const char *)f + j, "sqrt", 4) &&
+           strncmp((const char *)f + j, "sum", 3) && strncmp((const char *)f + j, "total", 5) &&
            strncmp((const char *)f + j, "math", 4) && strncmp((const char *)f + j, "torch", 5) &&
            strncmp((const char *)f + j, "np.", 3);
 }
