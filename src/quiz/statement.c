@@ -1140,9 +1140,12 @@ static void like_foil(sentence *s, long *owner)
         int like = 0;
         for (size_t w = 0; w < sizeof same / sizeof *same && !like; w++)
             like = qz_han_at(s->t, e, same[w]) == 2 && e + 2 <= m->a;
-        size_t f = (size_t)s->run_first[o];   /* 不像 X 那样: the claim is X's, not the subject's */
-        if (!like || (f >= 2 && qz_han_at(s->t, f - 2, "不像") == 2) ||
-            (f >= 3 && qz_han_at(s->t, f - 3, "不同于") == 3))
+        /* 不像 X 那样 (also "不像 K 和 V 那样"): the claim is X's, not the subject's */
+        size_t f = (size_t)s->run_first[o];
+        int unlike = 0;
+        for (size_t j = f > s->s0 + 8 ? f - 8 : s->s0; j < f && !unlike; j++)
+            unlike = qz_han_at(s->t, j, "不像") == 2 || qz_han_at(s->t, j, "不同于") == 3;
+        if (!like || unlike)
             continue;
         long before = -1;   /* the last group of subjects before the foil, not a foil */
         for (size_t r = 0; r < s->n_runs; r++)
