@@ -258,8 +258,9 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
     for (size_t k = t->n; k-- > 0 && t->v[k].kind != QZ_TK_MARK;)
         words++;
     for (size_t k = t->n; before && k-- > 0 && strcmp(t->v[k].s, ".") && strcmp(t->v[k].s, "。") &&
-                           strcmp(t->v[k].s, ";") && strcmp(t->v[k].s, "；");)
-        before = strcmp(t->v[k].s, "=") != 0;
+                           strcmp(t->v[k].s, ";") && strcmp(t->v[k].s, "；") &&
+                           strcmp(t->v[k].s, ",") && strcmp(t->v[k].s, "，");)
+        before = strcmp(t->v[k].s, "=") != 0;   /* in the clause before it */
     before &= words >= 2;
     ucs4_t c;
     size_t j = i + 2, w = 0;

@@ -289,4 +289,22 @@ expect_status "q2b right, then √dₖ makes the weights sum to 1 (zh): partly r
   "缩小分数防止softmax饱和、梯度消失。另外除以√dₖ之后注意力权重加起来才等于1。"
 expect_status "q2b right, then softmax makes them sum to 1 (zh): right" 0 zh q2b \
   "缩小分数防止softmax饱和、梯度消失。softmax 之后权重加起来等于1。"
+# a question answered by a bare yes or no says or denies what it asks; a quoted question
+# is asked, not said
+expect_status "q5 Need a decoder? No. (en): right" 0 en q5 "Need a decoder? No. Read the label from the [CLS] vector."
+expect_status "q5 Need a decoder? Yes. (en): not right" 3 en q5 "Need a decoder? Yes. Read the label from the [CLS] vector."
+expect_status "q5 需要解码器吗？不需要。 (zh): right" 0 zh q5 "需要解码器吗？不需要。从 [CLS] 读出。"
+expect_status "q5 quoted question, then the answer (zh): right" 0 zh q5 \
+  "引用：「只用 Encoder 的自注意力就够了，还是必须用 Decoder？」只用编码器就够了，从 [CLS] 读出。"
+# characters blotted out with ■ cannot be read; ■ between spaces is a bullet
+expect_status "q3 blotted digits: unreadable" 2 en q3 "0.■4 0.1■"
+expect_status "q4 ■ as bullets (zh): right" 0 zh q4 "■ Q 来自 decoder ■ K、V 来自 encoder ■ 作用：让解码器看原句"
+# lines typed on one line with " / ", and a line that opens with a label, are sentences
+expect_status "q1 two lines with ' / ' (zh): right" 0 zh q1 "RNN = O(n)，逐个 time step 传递 / SelfAttention = O(1)，每个 query 直接和所有 key 做点积"
+expect_status "q1 two lines (zh): right" 0 zh q1 "RNN = O(n)，逐个 time step 传递
+SelfAttention = O(1)，每个 query 直接和所有 key 做点积"
+# "like the RNN" gives the claim to the subject compared; a side named as a time is none
+expect_status "q1 也要像 RNN 一样一步一步 (zh): wrong" 1 zh q1 "自注意力中任意两个位置不会直接相连，也要像 RNN 一样一步一步传过去。"
+expect_status "q4 K and V fixed while decoding (en): right" 0 en q4 \
+  "Q comes from the decoder and K, V from the encoder output, so every target word can look up the source; K and V stay fixed while decoding."
 rm -rf "$state"
