@@ -685,8 +685,13 @@ static void stem(const qz_norm *nm, qz_tok *k)
         {"src", "source"}, {"tgt", "target"}, {"seq", "sequence"}, {"seqs", "sequences"},
         {"repr", "representation"}, {"reprs", "representations"}, {"var", "variance"},
     };
-    if (k->kind == QZ_TK_WORD)
-        spelled_out(k, chat, sizeof chat / sizeof *chat);
+    if (k->kind == QZ_TK_WORD) {
+        size_t m = strlen(k->s);
+        if (m > 2 && !strcmp(k->s + m - 2, "'s"))
+            k->s[m - 2] = '\0';   /* "enc's" is the encoder's */
+        if (!spelled_out(k, chat, sizeof chat / sizeof *chat) && m > 2 && !k->s[m - 2])
+            k->s[m - 2] = '\'';    /* no abbreviation: the word as it was */
+    }
     size_t n = strlen(k->s);
     if (k->kind != QZ_TK_WORD || n < 3 || strchr(k->s, '_') || strchr(k->s, '(') ||
         !strcmp(k->s, "sqrtdk"))
