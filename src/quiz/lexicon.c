@@ -242,6 +242,18 @@ const char *const qz_lex_question[] = {"what", "why", "how", "where", "which", "
                                        "does", "do", "is", "are", "can", "could", "should",
                                        "would", "will", "did", "什么", "为什么", "怎么", "如何", "哪",
                                        "哪里", "哪儿", "为何", "是否", "还是", NULL};
+/* a bare reply after a question ("Need a decoder? No.", 需要 Decoder 吗？不需要。): the
+ * question is said (yes) or denied (no) */
+const char *const qz_lex_reply_yes[] = {"yes", "yeah", "yep", "yup", "needed", "necessary",
+                                        "enough", "需要", "要", "够了", "够", "是的", "是", "对的",
+                                        "对", "可以", NULL};
+const char *const qz_lex_reply_no[] = {
+    "no need", "not needed", "not necessary", "not required", "not enough", "no", "nope", "nah",
+    "not", "unnecessary", "不需要", "不用", "不要", "不必", "没必要", "不够", "不是", "不", "否",
+    NULL};
+/* a label before the question quoted: "Q: \"…?\"", 引用：「…？」 */
+const char *const qz_lex_quote_label[] = {"q", "quote", "quoted", "question", "re", "问", "问题",
+                                          "题目", "原题", "引用", "题", NULL};
 const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "i guess",
                                     "i believe", "possibly", "might", "i'm not sure", "not sure",
                                     "i reckon", "iirc", "if i remember correctly",

@@ -762,6 +762,17 @@ static int method_unfinished(const char *answer, double exps)
     return 1;
 }
 
+/* The entry of the row whose score's exp x is, read to 2 decimals (1.2 for 1.221), and
+ * not yet in used[] (NULL: any); row_n when none. */
+static size_t exp_of_row(const qz_numctx *c, double x, const unsigned char *used, size_t n_used)
+{
+    for (size_t i = 0; i < c->row_n; i++)
+        if ((!used || i >= n_used || !used[i]) && isfinite(c->row_s[i]) &&
+            fabs(x - exp(c->row_s[i])) <= 0.03)
+            return i;
+    return c->row_n;
+}
+
 /* Is every number written in the answer a step of the working, none a weight worked
  * out: a score, the exp of one, the sum of the exps, a small count ("6 个", "2 decimals")? */
 static int only_working(const qz_numctx *c, const char *answer, double exps)
@@ -771,10 +782,10 @@ static int only_working(const qz_numctx *c, const char *answer, double exps)
             continue;
         char *end;
         double x = strtod(p, &end);
-        int step = (x == floor(x) && x <= 10 && *end != '.') || fabs(x - exps) <= 0.1;
+        int step = (x == floor(x) && x <= 10 && *end != '.') || fabs(x - exps) <= 0.1 ||
+                   exp_of_row(c, x, NULL, 0) < c->row_n;
         for (size_t i = 0; i < c->row_n && !step; i++)
-            step = isfinite(c->row_s[i]) &&
-                   (fabs(x - c->row_s[i]) < 1e-9 || fabs(x - exp(c->row_s[i])) <= 0.03);
+            step = isfinite(c->row_s[i]) && fabs(x - c->row_s[i]) < 1e-9;
         if (!step)
             return 0;
         p = end - 1;
@@ -794,12 +805,11 @@ static int exps_shown(const qz_numctx *c, const char *answer, double exps)
         char *end;
         double x = strtod(p, &end);
         sum |= fabs(x - exps) <= 0.1;
-        for (size_t i = 0; i < c->row_n && i < sizeof used; i++)
-            if (!used[i] && isfinite(c->row_s[i]) && fabs(x - exp(c->row_s[i])) <= 0.03) {
-                used[i] = 1;
-                shown++;
-                break;
-            }
+        size_t i = exp_of_row(c, x, used, sizeof used);
+        if (i < c->row_n && i < sizeof used) {
+            used[i] = 1;
+            shown++;
+        }
         p = end - 1;
     }
     return sum && c->row_n >= 3 && shown + 1 >= c->row_n;

@@ -687,6 +687,27 @@ static void mark_times(sentence *s)
     }
 }
 
+/* A question answered by a bare yes or no after it ("Need a decoder? No.", 要不要
+ * decoder？不要。): its claims are said, or denied. In X 不 X the 不 is the question's: the
+ * claim on the second X is the one answered, and one that starts at that 不 ("不要
+ * decoder") is what a "no" says. */
+static void answer_reply(sentence *s, int yes)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        mention *m = &s->m.v[k];
+        if (m->kind != M_CLAIM || !live(m))
+            continue;
+        if (x_not_x(s, m->a + 1) && qz_tok_raw_is(s->t, m->a, "不")) {
+            m->neg = 0;
+            m->dead = yes;
+            continue;
+        }
+        if (x_not_x(s, m->a))
+            m->neg = 0;
+        m->neg ^= !yes;
+    }
+}
+
 /* A claim asked, not said: after 是否, whether, or inside 需不需要, 要不要, 是不是 (the
  * question copied as a heading: "（1）是否需要 Decoder：不需要"). */
 static void mark_asked(sentence *s)
@@ -1123,8 +1144,6 @@ static long paren_subject(const sentence *s, size_t a)
     return -1;
 }
 
-/* The owner of every claim, in token order (a forward claim takes its group; claims
- * found at one place share it). */
 /* "…，也要像 RNN 一样一步一步传过去": a claim after "像 X 一样" (like X) is said of the
  * subject compared with X, the group before the foil, not of X. */
 static void like_foil(sentence *s, long *owner)
@@ -1156,6 +1175,8 @@ static void like_foil(sentence *s, long *owner)
     }
 }
 
+/* The owner of every claim, in token order (a forward claim takes its group; claims
+ * found at one place share it). */
 static void owners(sentence *s, long *owner)
 {
     for (size_t pos = s->s0; pos < s->s1; pos++) {
@@ -2447,23 +2468,18 @@ static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
 {
     /* the question quoted under a label: "Q: \"Is the encoder enough …?\"", 引用：「…？」,
      * "> (1) Is …?" */
-    static const char *const labels[] = {"q", "quote", "quoted", "question", "re", "问", "问题",
-                                         "题目", "原题", "引用", "题"};
     for (int again = 1; again;) {
         again = 0;
         while (s0 < s1 && (t->t[s0].kind == QZ_TK_MARK || qz_alts_at(t, s0, &r->filler, NULL)) &&
                !list_number_at(t, s0))
             s0++;
+        size_t l = s0 < s1 ? qz_alts_at(t, s0, &r->quote_label, NULL) : 0;
         if (s0 < s1 && list_number_at(t, s0)) {
             s0 += qz_tok_is(t, s0, "(") ? 3 : 2;
             again = 1;
-        }
-        for (size_t w = 0; !again && w < sizeof labels / sizeof labels[0]; w++) {
-            size_t l = qz_tok_raw_is(t, s0, labels[w]) ? 1 : qz_han_at(t, s0, labels[w]);
-            if (l && s0 + l < s1 && qz_tok_is(t, s0 + l, ":")) {
-                s0 += l + 1;
-                again = 1;
-            }
+        } else if (l && s0 + l < s1 && qz_tok_is(t, s0 + l, ":")) {
+            s0 += l + 1;
+            again = 1;
         }
     }
     if (has_words_of(t, s0, s1, &r->hedge))
@@ -2480,42 +2496,18 @@ static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
  * 需要 Decoder 吗？不需要。): its length in tokens with the mark that ends it, 0 if the
  * sentence at i is no such reply; *yes tells which. A reply that goes on after a comma
  * ("No, the CLS token.") is the word and the comma. */
-static size_t bare_reply(const qz_text *t, size_t i, int *yes)
+static size_t bare_reply(const qz_rubric_c *r, const qz_text *t, size_t i, int *yes)
 {
-    static const char *const no_w[] = {
-        "no need", "not needed", "not necessary", "not required", "not enough", "no", "nope",
-        "nah", "not", "unnecessary", "不需要", "不用", "不要", "不必", "没必要", "不够", "不是",
-        "不", "否", NULL};
-    static const char *const yes_w[] = {"yes", "yeah", "yep", "yup", "needed", "necessary",
-                                        "enough", "需要", "要", "够了", "够", "是的", "是", "对的",
-                                        "对", "可以", NULL};
-    for (int side = 0; side < 2; side++) {
-        const char *const *w = side ? yes_w : no_w;
-        for (size_t k = 0; w[k]; k++) {
-            size_t l = qz_han_at(t, i, w[k]);
-            if (!l) {   /* Latin words, one token each */
-                char word[32];
-                const char *p = w[k];
-                for (size_t j = i; *p; j++, l++) {
-                    size_t n = strcspn(p, " ");
-                    snprintf(word, sizeof word, "%.*s", (int)n, p);
-                    if (j >= t->n || !qz_tok_raw_is(t, j, word)) {
-                        l = 0;
-                        break;
-                    }
-                    p += n + (p[n] == ' ');
-                }
-            }
-            if (!l || (i + l < t->n && t->t[i + l].kind != QZ_TK_MARK))
-                continue;   /* a word of the sentence goes on: "不需要 decoder" */
-            size_t e = i + l;
-            while (e < t->n && e < i + l + 2 && t->t[e].kind == QZ_TK_MARK && !qz_tok_is(t, e, "("))
-                e++;
-            *yes = side;
-            return e - i;
-        }
-    }
-    return 0;
+    size_t l = qz_alts_at(t, i, &r->reply_no, NULL);
+    *yes = !l;
+    if (!l)
+        l = qz_alts_at(t, i, &r->reply_yes, NULL);
+    if (!l || (i + l < t->n && t->t[i + l].kind != QZ_TK_MARK))
+        return 0;   /* none, or a word of the sentence goes on: "不需要 decoder" */
+    size_t e = i + l;
+    while (e < t->n && e < i + l + 2 && t->t[e].kind == QZ_TK_MARK && !qz_tok_is(t, e, "("))
+        e++;
+    return e - i;
 }
 
 typedef struct reader {
@@ -2683,20 +2675,8 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     if (!rd->reply)
         mark_asked(&s);
     negate(&s);
-    for (size_t k = 0; rd->reply && k < s.m.n; k++) {   /* "Need a decoder? No." */
-        mention *m = &s.m.v[k];
-        if (m->kind != M_CLAIM || !live(m))
-            continue;
-        if (x_not_x(&s, m->a))
-            m->neg = 0;   /* 要不要 decoder？不要。: the 不 asks */
-        if (x_not_x(&s, m->a + 1) && qz_tok_raw_is(s.t, m->a, "不")) {
-            /* "不要 decoder" inside 要不要 decoder: what "不要" answers */
-            m->neg = 0;
-            m->dead = rd->reply == 1;
-            continue;
-        }
-        m->neg ^= rd->reply == 2;
-    }
+    if (rd->reply)
+        answer_reply(&s, rd->reply == 1);
     size_t said = 0, subjects = 0;
     for (size_t k = 0; k < s.m.n; k++) {
         said += live(&s.m.v[k]) && shadows(&s.m.v[k]);
@@ -2967,7 +2947,7 @@ static int read_answer(reader *rd)
         rd->after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE || how == END_CORRECTION;
         size_t next, s1 = sentence_end(r, t, s0, &next, &how);
         int yes = 0, q = s1 < t->n && !strcmp(t->t[s1].s, "?");
-        size_t reply = q ? bare_reply(t, next, &yes) : 0;
+        size_t reply = q ? bare_reply(r, t, next, &yes) : 0;
         int asked = q && !reply && asks(r, t, s0, s1);
         rd->reply = reply ? (yes ? 1 : 2) : 0;
         if (s1 > s0 && !asked)

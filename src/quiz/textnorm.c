@@ -253,14 +253,15 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
     const qz_tok *prev = &t->v[t->n - 1];
     int before = prev->kind == QZ_TK_HAN ||
                  (prev->kind == QZ_TK_WORD && strlen(prev->s) >= 3 && strcmp(prev->s, "sqrt"));
-    /* "softmax = score / sum of scores": a division where its clause says what equals */
+    /* two words at least in the clause before it, and no "=" there: "softmax = score /
+     * sum of scores" is a division */
     size_t words = 0;
-    for (size_t k = t->n; k-- > 0 && t->v[k].kind != QZ_TK_MARK;)
-        words++;
     for (size_t k = t->n; before && k-- > 0 && strcmp(t->v[k].s, ".") && strcmp(t->v[k].s, "。") &&
                            strcmp(t->v[k].s, ";") && strcmp(t->v[k].s, "；") &&
-                           strcmp(t->v[k].s, ",") && strcmp(t->v[k].s, "，");)
-        before = strcmp(t->v[k].s, "=") != 0;   /* in the clause before it */
+                           strcmp(t->v[k].s, ",") && strcmp(t->v[k].s, "，");) {
+        before = strcmp(t->v[k].s, "=") != 0;
+        words += t->v[k].kind != QZ_TK_MARK;
+    }
     before &= words >= 2;
     ucs4_t c;
     size_t j = i + 2, w = 0;
@@ -658,10 +659,12 @@ static const char *distinct_stem(const char *w, size_t n, const char *st, char *
 
 /* The token's word as the table spells it out (table[i][0] typed for table[i][1]): 1 when
  * it was one of them. */
-static int spelled_out(qz_tok *k, const char *const table[][2], size_t n)
+/* The first len bytes of k's text as one of table's words: replaced by the word it stands
+ * for (what follows them, a possessive 's, goes). 1 if replaced. */
+static int spelled_out(qz_tok *k, size_t len, const char *const table[][2], size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(k->s, table[i][0])) {
+        if (strlen(table[i][0]) == len && !strncmp(k->s, table[i][0], len)) {
             char *s = strdup(table[i][1]);
             if (s) {
                 free(k->s);
@@ -685,14 +688,11 @@ static void stem(const qz_norm *nm, qz_tok *k)
         {"src", "source"}, {"tgt", "target"}, {"seq", "sequence"}, {"seqs", "sequences"},
         {"repr", "representation"}, {"reprs", "representations"}, {"var", "variance"},
     };
-    if (k->kind == QZ_TK_WORD) {
-        size_t m = strlen(k->s);
-        if (m > 2 && !strcmp(k->s + m - 2, "'s"))
-            k->s[m - 2] = '\0';   /* "enc's" is the encoder's */
-        if (!spelled_out(k, chat, sizeof chat / sizeof *chat) && m > 2 && !k->s[m - 2])
-            k->s[m - 2] = '\'';    /* no abbreviation: the word as it was */
-    }
     size_t n = strlen(k->s);
+    if (k->kind == QZ_TK_WORD)   /* also with a possessive: "enc's" is the encoder's */
+        spelled_out(k, n > 2 && !strcmp(k->s + n - 2, "'s") ? n - 2 : n, chat,
+                    sizeof chat / sizeof *chat);
+    n = strlen(k->s);
     if (k->kind != QZ_TK_WORD || n < 3 || strchr(k->s, '_') || strchr(k->s, '(') ||
         !strcmp(k->s, "sqrtdk"))
         return;
@@ -706,7 +706,7 @@ static void stem(const qz_norm *nm, qz_tok *k)
         {"werent", "weren't"}, {"couldnt", "couldn't"}, {"wouldnt", "wouldn't"},
         {"shouldnt", "shouldn't"}, {"hasnt", "hasn't"}, {"havent", "haven't"}, {"neednt", "needn't"},
     };
-    if (spelled_out(k, bare, sizeof bare / sizeof *bare))
+    if (spelled_out(k, n, bare, sizeof bare / sizeof *bare))
         return;
     /* "decoder's" is "decoder"; "doesn't" stays as written (a negation) */
     if (n > 2 && !strcmp(k->s + n - 2, "'s"))
