@@ -185,6 +185,61 @@ static size_t cn_decimal(const char *p, char *buf, size_t cap)
     return (size_t)(q - p);
 }
 
+/* An English digit word at p ("zero", "oh", "one" … "nine", any case) ending at a word's
+ * end: its value, and *len its bytes; -1 when none. */
+static int en_digit(const char *p, size_t *len)
+{
+    static const char *const d[] = {"zero", "one", "two", "three", "four", "five", "six",
+                                    "seven", "eight", "nine", "oh", "nought", "naught"};
+    for (int i = 0; i < 13; i++) {
+        size_t n = strlen(d[i]);
+        if (!strncasecmp(p, d[i], n) && !isalpha((unsigned char)p[n])) {
+            *len = n;
+            return i < 10 ? i : 0;
+        }
+    }
+    return -1;
+}
+
+/* A decimal said aloud and typed by speech recognition, digit by digit: "zero point one
+ * four", "point one four", "oh point one seven" (0.14, .14, 0.17). The bytes it spans
+ * from p (0 when none), its ASCII digits in buf. p must start a word. "point one" alone
+ * (a list's first point) is no number: without a whole part two digits must follow. */
+static size_t en_decimal(const char *text, const char *p, char *buf, size_t cap)
+{
+    if ((p > text && isalpha((unsigned char)p[-1])) || cap < 8)
+        return 0;
+    const char *q = p;
+    size_t n = 0, len = 0;
+    int d = en_digit(q, &len), whole = d >= 0;
+    if (whole) {
+        buf[n++] = (char)('0' + d);
+        q += len;
+        while (*q == ' ')
+            q++;
+    }
+    if (strncasecmp(q, "point", 5) || isalpha((unsigned char)q[5]))
+        return 0;
+    q += 5;
+    buf[n++] = '.';
+    size_t after = 0;
+    const char *end = q;
+    for (;;) {
+        const char *r = end;
+        while (*r == ' ')
+            r++;
+        if ((d = en_digit(r, &len)) < 0 || n + 1 >= cap)
+            break;
+        buf[n++] = (char)('0' + d);
+        end = r + len;
+        after++;
+    }
+    if (!after || (!whole && after < 2))
+        return 0;
+    buf[n] = '\0';
+    return (size_t)(end - p);
+}
+
 /* "百分之十四" (14%), 百分之十七点五, 百分之九: a percentage in Chinese numerals, the
  * whole part up to 99 written with 十; the bytes it spans (0 when p starts none), its
  * ASCII form ("14%") in buf. */
@@ -256,6 +311,11 @@ int qz_normalise(const char *text, char **out, long **orig)
         if (cn) {   /* 零点一四, 负零点一四 */
             rc = (neg && put(&b, "-", 1, at)) || put(&b, digits, strlen(digits), at);
             p += neg + cn;
+            continue;
+        }
+        if ((cn = en_decimal(text, p, digits, sizeof digits))) {   /* zero point one four */
+            rc = put(&b, digits, strlen(digits), at);
+            p += cn;
             continue;
         }
         if ((cn = cn_percent(p, digits, sizeof digits))) {   /* 百分之十四 */

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -876,8 +877,25 @@ static int parse_softmax_call(fparser *p, const ftoken *name)
             axis = const_value(p, A.pos[1]);
         return softmax_node(p, A.pos[0], axis);
     }
-    if (name->var == 1 && starts_primary(p, peek(p)))   /* "softmax of": up to a comma */
-        return softmax_node(p, sum_rest(p, term_rest(p, parse_unary(p))), NAN);
+    if (name->var == 1 && starts_primary(p, peek(p))) {   /* "softmax of": up to a comma */
+        /* said in words, "softmax of Q K transpose over root d k times V": a last "times V"
+         * in words multiplies the softmax, as "sine of x times y" does the sine (a
+         * softmax of V inside is no formula anyone says) */
+        size_t j = p->i, mul = SIZE_MAX;
+        for (int depth = 0; p->t[j].kind != F_END && (depth || p->t[j].kind != F_COMMA); j++) {
+            depth += (p->t[j].kind == F_LPAR) - (p->t[j].kind == F_RPAR);
+            if (!depth && p->t[j].kind == F_MUL && isalpha((unsigned char)p->answer[p->t[j].at]))
+                mul = j;
+        }
+        int cut = mul != SIZE_MAX && mul + 2 == j && p->t[mul + 1].kind == F_VAR && p->t[mul + 1].var == V_V;
+        enum ftok kind = p->t[mul < j ? mul : 0].kind;
+        if (cut)
+            p->t[mul].kind = F_END;
+        int arg = sum_rest(p, term_rest(p, parse_unary(p)));
+        if (cut)
+            p->t[mul].kind = kind;
+        return softmax_node(p, arg, NAN);
+    }
     if (starts_primary(p, peek(p)))
         return softmax_node(p, parse_postfix(p), NAN);
     return perr_at(p, name, "%.*s of what? Put what it acts on in parentheses", name->text, (int)name->len);

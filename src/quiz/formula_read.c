@@ -453,6 +453,8 @@ static const word words[] = {
     {"the dot products between", F_DOTPRE, 0, NULL}, {"dot products between", F_DOTPRE, 0, NULL},
     {"divided by", F_DIV, 0, NULL}, {"divide by", F_DIV, 0, NULL}, {"dividing by", F_DIV, 0, NULL},
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
+    /* d_k said aloud, as speech recognition types it: "root d k", "square root of D K" */
+    {"d k", F_VAR, V_DK, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
     {"multiply with", F_MUL, 0, NULL}, {"multiplying with", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
@@ -560,6 +562,8 @@ static int matrix_word(const char *s, size_t n)
 {
     static const struct { const char *w; int var; } m[] = {
         {"query", V_Q}, {"queries", V_Q}, {"key", V_K}, {"keys", V_K}, {"value", V_V}, {"values", V_V},
+        /* Q as speech recognition types the letter said aloud: "cue and key transpose" */
+        {"cue", V_Q}, {"queue", V_Q},
     };
     for (size_t i = 0; i < sizeof m / sizeof *m; i++)
         if (strlen(m[i].w) == n && !strncasecmp(s, m[i].w, n))
@@ -1073,6 +1077,19 @@ static void resolve_products(ftokens *T)
                     T->t[j - 2].kind = F_MUL;
                 t->kind = of_v ? F_FILLER : F_HAN;
                 t->var = 0;   /* (a filler of var 2 would say "over the columns") */
+                continue;
+            }
+            if (t->kind == F_NAME && (fq_name_is(t, "multiply") || fq_name_is(t, "multiplied")) &&
+                j == start && j > 0 && j + 2 == i && T->t[j + 1].kind == F_VAR &&
+                T->t[j + 1].var == V_V) {
+                t->kind = F_MUL;   /* a last step said without its preposition: ", multiply V" */
+                continue;
+            }
+            if (t->kind == F_NAME && fq_name_is(t, "and") && j > start && j + 1 < i &&
+                T->t[j - 1].kind == F_VAR && T->t[j - 1].var == V_Q &&
+                T->t[j + 1].kind == F_VAR && T->t[j + 1].var == V_K && j + 2 < i &&
+                T->t[j + 2].kind == F_NAME && fq_name_is(&T->t[j + 2], "transpose")) {
+                t->kind = F_MUL;   /* said aloud: "Q and K transpose" is Q Kᵀ */
                 continue;
             }
             if (t->kind == F_CONJ) {

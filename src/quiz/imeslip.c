@@ -1,8 +1,10 @@
 /* Input-method slips: the words of the field (the rubrics' and the formula's) and the
- * characters of the same or a near sound a pinyin input method puts in their place. Only
+ * characters of the same or a near sound a pinyin input method (or speech recognition)
+ * puts in their place. Only
  * slips that are no other word an answer about attention would use are listed. */
 #include "quiz/imeslip.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,10 @@ static const struct {
     {"注意里", "注意力"}, {"主意力", "注意力"}, {"自注一力", "自注意力"}, {"自注义力", "自注意力"},
     {"字注意力", "自注意力"}, {"注义力", "注意力"}, {"住意力", "注意力"},
     {"规一化", "归一化"}, {"归以化", "归一化"},
+    /* words said aloud and typed by speech recognition: the letters of RNN as they sound,
+     * softmax translated word by word */
+    {"阿尔恩恩", "RNN"}, {"阿尔艾恩艾恩", "RNN"}, {"软最大值", "softmax"}, {"软最大", "softmax"},
+    {"软极大值", "softmax"}, {"柔性最大值", "softmax"},
 };
 
 /* One character of a set (UTF-8, all three bytes long) at s: its length, else 0. */
@@ -103,6 +109,37 @@ size_t qz_ime_slip_at(const char *s, const char **word)
     return best;
 }
 
+/* Pinyin the input method never turned into characters ("jie ma qi 出 Q", "bianmaqi"):
+ * the field's words, their syllables apart or together, any case, whole words only. Its
+ * length at s (which starts a word), and *word the word meant; 0 if none. */
+static size_t pinyin_at(const char *s, const char **word)
+{
+    static const struct {
+        const char *py, *word;
+    } words[] = {
+        {"jiemaqi", "解码器"}, {"bianmaqi", "编码器"}, {"zizhuyili", "自注意力"},
+        {"zhuyili", "注意力"}, {"buxuyao", "不需要"}, {"xuyao", "需要"},
+    };
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        const char *p = words[w].py, *q = s;
+        while (*p) {
+            if (tolower((unsigned char)*q) == *p) {
+                p++;
+                q++;
+            } else if (*q == ' ' && q > s && q[1] != ' ') {
+                q++;   /* syllables typed apart */
+            } else {
+                break;
+            }
+        }
+        if (!*p && !isalpha((unsigned char)*q)) {
+            *word = words[w].word;
+            return (size_t)(q - s);
+        }
+    }
+    return 0;
+}
+
 char *qz_ime_fix(const char *s)
 {
     size_t n = strlen(s), cap = 2 * n + 1, o = 0;
@@ -110,6 +147,8 @@ char *qz_ime_fix(const char *s)
     for (size_t i = 0; out && i < n;) {
         const char *w;
         size_t l = qz_ime_slip_at(s + i, &w);
+        if (!l && isalpha((unsigned char)s[i]) && (i == 0 || !isalpha((unsigned char)s[i - 1])))
+            l = pinyin_at(s + i, &w);
         if (l) {
             size_t wl = strlen(w);
             if (o + wl >= cap) {

@@ -381,6 +381,13 @@ static const char *read_word(reader *r, size_t i)
         case W_OR: add(r, IT_OR, -1, NULL, 0); break;
         case W_OTHER: add(r, IT_OTHER, -1, p, l); break;
         case W_SUM:
+            /* "e^0.3/sum = 1.35/9.75 ≈ 0.14": the sum divided by is a name in the step,
+             * like Σ, not the sum's value said */
+            if (p == t->s && i > 0 && t[-1].kind == T_OP && t[-1].op == '/') {
+                if (!r->n || r->it[r->n - 1].kind != IT_WORD)
+                    add(r, IT_WORD, -1, NULL, 0);
+                break;
+            }
             add(r, IT_OTHER, -1, p, l);
             r->it[r->n - 1].sum = 1;
             break;

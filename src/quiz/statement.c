@@ -403,6 +403,18 @@ static void negate(sentence *s)
         for (size_t k = 0; change != SIZE_MAX && k < s->m.n; k++)
             if (s->m.v[k].kind == M_DIR && live(&s->m.v[k]) && s->m.v[k].a == change)
                 s->m.v[k].neg ^= 1;
+        /* 不是为了…: a purpose denied is denied whole, every claim of it up to the end of
+         * its clause ("不是为了归一化成概率，是为了控制方差": 归一化 and 成概率 alike) */
+        if (target != SIZE_MAX && (qz_han_at(t, from, "为了") || qz_han_at(t, from, "是为了"))) {
+            size_t end = from;
+            while (end < s->s1 && t->t[end].kind != QZ_TK_MARK)
+                end++;
+            for (size_t k = 0; k < s->m.n; k++) {
+                mention *m = &s->m.v[k];
+                if (m->kind == M_CLAIM && live(m) && m->a > target && m->a < end && !m->neg)
+                    m->neg = 1;
+            }
+        }
         i = from;
     }
 }
@@ -1730,6 +1742,34 @@ static int otherwise_at(const qz_text *t, size_t i)
            qz_han_at(t, i, "要不");
 }
 
+/* A consequence drawn between tokens a and b ("…, that is why …", "which is why", 所以,
+ * 因此, hence, therefore): what follows it is a statement of its own. */
+static int consequence_between(const qz_text *t, size_t a, size_t b)
+{
+    for (size_t k = a + 1; k < b && k < t->n; k++)
+        if (qz_han_at(t, k, "所以") || qz_han_at(t, k, "因此") || qz_han_at(t, k, "因而") ||
+            qz_tok_raw_is(t, k, "hence") || qz_tok_raw_is(t, k, "therefore") ||
+            qz_tok_raw_is(t, k, "thus") ||
+            (qz_tok_raw_is(t, k, "why") && k > 0 &&
+             (qz_tok_raw_is(t, k - 1, "is") || qz_tok_raw_is(t, k - 1, "that's") ||
+              qz_tok_raw_is(t, k - 1, "that"))))
+            return 1;
+    return 0;
+}
+
+/* A condition w after a claim at, a mark between them, that a mark and more words
+ * follow: "softmax doesn't saturate, if you don't divide, the gradients vanish" — the
+ * condition opens the clause after it, it is not the claim's. */
+static int opens_later_clause(const sentence *s, size_t at, size_t w)
+{
+    if (w <= at || clause_has(s, at, w))
+        return 0;
+    for (size_t k = w + 1; k + 1 < s->p1; k++)
+        if (s->t->t[k].kind == QZ_TK_MARK && !qz_tok_is(s->t, k, "'"))
+            return 1;
+    return 0;
+}
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -1739,7 +1779,8 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
         for (size_t k = 0; k < s->m.n && !ok; k++) {
             const mention *m = &s->m.v[k];
             ok = m->kind == M_WITH && m->set == set && m->pat == p && m->claim == c &&
-                 m->group == g && !m->neg && !(m->a > at && otherwise_at(s->t, m->a));
+                 m->group == g && !m->neg && !(m->a > at && otherwise_at(s->t, m->a)) &&
+                 !opens_later_clause(s, at, m->a);
         }
         /* subjects named together ("K … and … V", "keys built from the encoder output,
          * then the encoder-side values") may stand anywhere in the period, and in the
@@ -1767,6 +1808,10 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
         /* "otherwise" after the claim opens the case after it ("scales them down so softmax
          * isn't too peaky, otherwise the gradients vanish"): it says nothing of the claim */
         if (i > at && otherwise_at(s->t, i))
+            continue;
+        /* nor does what a consequence drawn after the claim names ("O(1) while an RNN needs
+         * O(n), that is why it also needs less memory": the memory is not what is O(n)) */
+        if (i > at && (consequence_between(s->t, at, i) || opens_later_clause(s, at, i)))
             continue;
         size_t pi = paren_at(s, i);
         /* the clause a bracket comments on speaks for it too: "softmax over the key dim

@@ -291,7 +291,15 @@ static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_re
             if (!rd->misc[m])
                 continue;
             qz_misc_info info = qz_rubric_c_misc(rc, m);
-            int n = trimmed(info.feedback);
+            int n = trimmed(info.feedback), said = 0;
+            /* two mistakes of one feedback (a narrow and a broad wording) are said once */
+            for (size_t o = 0; o < m && n && !said; o++) {
+                qz_misc_info before = qz_rubric_c_misc(rc, o);
+                said = rd->misc[o] && before.concept == info.concept &&
+                       trimmed(before.feedback) == n && !strncmp(before.feedback, info.feedback, (size_t)n);
+            }
+            if (said)
+                continue;
             if (info.concept >= 0)
                 fprintf(fb, "  ✗ %s%s%.*s\n", q->rubric[info.concept].concept,
                         n ? qz_tr(lang, " — ") : "", n, n ? info.feedback : "");

@@ -454,6 +454,72 @@ static size_t root_len(const toks *t, size_t i)
     return 0;
 }
 
+/* ---- speech recognition */
+
+/* An answer dictated to a phone comes back with the field's words as they sound: the
+ * letters of an acronym one by one ("R N N", "R and N", "C L S"), encoder and decoder
+ * cut in two ("in coder", "de coder"), "soft max", and Q as the word that sounds like
+ * it before a key ("cue and key"). Each is read as the word meant. */
+static void spoken(toks *t)
+{
+    static const char *const acronyms[] = {"rnn", "cls", "cnn", "lstm", "gru", "gpt", "mlp", "ffn", NULL};
+    for (size_t i = 0; i < t->n && !t->failed; i++) {
+        if (t->v[i].kind != QZ_TK_WORD)
+            continue;
+        const char *w = t->v[i].s;
+        /* letters said one by one; "r and n" is how "R N N" is heard */
+        char acr[8];
+        size_t k = 0, j = i;
+        while (j < t->n && k + 1 < sizeof acr && t->v[j].kind == QZ_TK_WORD &&
+               strlen(t->v[j].s) == 1 && isalpha((unsigned char)t->v[j].s[0])) {
+            acr[k++] = t->v[j].s[0];
+            j++;
+            if (k == 1 && j + 1 < t->n && !strcmp(t->v[j].s, "and") && !strcmp(t->v[i].s, "r") &&
+                !strcmp(t->v[j + 1].s, "n")) {
+                acr[k++] = 'n';   /* the "and" is the first N heard */
+                j++;
+            }
+        }
+        acr[k] = '\0';
+        if (k >= 3 && word_in(acr, acronyms)) {
+            replace(t, i, j - i, acr);
+            continue;
+        }
+        if (i + 1 < t->n && (!strcmp(t->v[i + 1].s, "coder") || !strcmp(t->v[i + 1].s, "coders")) &&
+            (!strcmp(w, "in") || !strcmp(w, "en") || !strcmp(w, "de"))) {
+            char word[16];
+            snprintf(word, sizeof word, "%s%s", w[0] == 'd' ? "de" : "en", t->v[i + 1].s);
+            replace(t, i, 2, word);
+            continue;
+        }
+        if (i + 1 < t->n && !strcmp(w, "soft") && !strcmp(t->v[i + 1].s, "max")) {
+            replace(t, i, 2, "softmax");
+            continue;
+        }
+        /* O(n) and O(1) said aloud: "order n", "order of one", "big O of n" */
+        size_t o = !strcmp(w, "order") && (i == 0 || (strcmp(t->v[i - 1].s, "word") &&
+                                                      strcmp(t->v[i - 1].s, "in") &&
+                                                      strcmp(t->v[i - 1].s, "the"))) ? 1
+                 : i + 2 < t->n && !strcmp(w, "big") && !strcmp(t->v[i + 1].s, "o") &&
+                   !strcmp(t->v[i + 2].s, "of") ? 2 : 0;
+        if (o) {
+            size_t a = i + o + (o == 1 && i + 1 < t->n && !strcmp(t->v[i + 1].s, "of"));
+            const char *x = a < t->n ? t->v[a].s : "";
+            if (!strcmp(x, "n") || !strcmp(x, "one") || !strcmp(x, "1")) {
+                replace(t, i, a + 1 - i, x[0] == 'n' ? "o(n)" : "o(1)");
+                continue;
+            }
+        }
+        if (!strcmp(w, "cue") || !strcmp(w, "cues") || !strcmp(w, "queue")) {
+            int key = 0;
+            for (size_t n = i + 1; n < t->n && n <= i + 4 && !key; n++)
+                key = !strcmp(t->v[n].s, "key") || !strcmp(t->v[n].s, "keys") || !strcmp(t->v[n].s, "k");
+            if (key)
+                replace(t, i, 1, "q");
+        }
+    }
+}
+
 /* √dₖ and its spellings → "sqrtdk"; d_k → "dk"; O(…) → "o(1)", "o(n)", "o(n2)". */
 static void notations(toks *t)
 {
@@ -1003,6 +1069,7 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     toks t = {0};
     tokenize(&t, f, n);
     free(f);
+    spoken(&t);
     notations(&t);
     indices(&t);
     fused_sides(&t);

@@ -268,6 +268,21 @@ static void test_notation_ime_slips(void **state)
                    QZ_F_DK_NOT_SQRT);
 }
 
+/* A formula dictated to a phone: the words as speech recognition types them ("soft max",
+ * "cue and key transpose", "root d k", 软最大), "softmax of …" whose last "times V" in
+ * words multiplies the softmax, a last step said without its preposition. V written
+ * inside the softmax is still inside it. */
+static void test_notation_dictated(void **state)
+{
+    EXPECT_SAME("softmax(QK^T/sqrt(d_k))V", "soft max of Q K transpose over square root of D K times V",
+                "attention = softmax of cue and key transpose divided by root d k, multiply value",
+                "softmax of Q K^T over root d_k multiplied by V", "软最大（Q乘K转置除以根号DK）乘V",
+                "Multiply the queries by the transposed keys, divide by the square root of d_k, "
+                "apply softmax to each row, then multiply the result by V.");
+    expect_formula("softmax of Q K^T V over root d_k", QZ_F_V_INSIDE);
+    expect_formula("softmax(QK^T V / sqrt(d_k))", QZ_F_V_INSIDE);
+}
+
 static void test_notation_prefix_stop_names(void **state)
 {
     EXPECT_SAME("Attention(Q, K, V) = softmax(QKᵀ / √dₖ)V.", "Attention = softmax(Q K^T / sqrt(d_k)) V.",
@@ -925,6 +940,7 @@ int main(void)
         cmocka_unit_test(test_notation_words),
         cmocka_unit_test(test_notation_steps_and_names),
         cmocka_unit_test(test_notation_ime_slips),
+        cmocka_unit_test(test_notation_dictated),
         cmocka_unit_test(test_notation_softmax_slips),
         cmocka_unit_test(test_notation_definitions_after),
         cmocka_unit_test(test_notation_prefix_stop_names),

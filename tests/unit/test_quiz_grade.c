@@ -76,7 +76,11 @@ static void test_q3_every_form_is_correct(void **state)
                            "0,14 0,17", "1.384e-1 1.691e-1", "1.38×10⁻¹ 1.69×10⁻¹",
                            "e^0.3/9.75 ≈ 0.14, e^0.5/9.75 ≈ 0.17", "0.138 0.169",
                            "0.1384 0.1691", "13.84% 16.91%", "下雨＝0.14，没＝0.17",
-                           "零点一四，零点一七"};
+                           "零点一四，零点一七", "zero point one four, zero point one seven",
+                           "point one four and point one seven",
+                           "rains oh point one four, didn't oh point one seven",
+                           "e^0.3/sum = 1.35/9.75 ≈ 0.14, e^0.5/sum = 1.65/9.75 ≈ 0.17",
+                           "e^0.3/total ≈ 0.14, e^0.5/total ≈ 0.17"};
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         expect(&q, forms[i], QZ_CORRECT, QZ_M_NONE, "✓");
     /* left as a division: the estimate to two decimals is not worked out, and nothing
