@@ -446,8 +446,24 @@ static const word words[] = {
     {"the key dim", F_VAR, V_DK, NULL}, {"key dim", F_VAR, V_DK, NULL},
     {"the head dimension", F_VAR, V_DK, NULL}, {"head dimension", F_VAR, V_DK, NULL},
     {"键的维度", F_VAR, V_DK, NULL}, {"键向量的维度", F_VAR, V_DK, NULL},
+    {"键维度", F_VAR, V_DK, NULL}, {"键向量维度", F_VAR, V_DK, NULL},
     {"key的维度", F_VAR, V_DK, NULL}, {"key 的维度", F_VAR, V_DK, NULL},
     {"k的维度", F_VAR, V_DK, NULL}, {"k 的维度", F_VAR, V_DK, NULL},
+    /* a query "dot-producted" with the keys, said as a step: "take each query and
+     * dot-product it with every key" */
+    {"and dot-product it with", F_DOTMUL, 0, NULL}, {"and dot product it with", F_DOTMUL, 0, NULL},
+    {"dot-product it with", F_DOTMUL, 0, NULL}, {"dot product it with", F_DOTMUL, 0, NULL},
+    {"and dot it with", F_DOTMUL, 0, NULL}, {"dot it with", F_DOTMUL, 0, NULL},
+    /* the matrices named by their rows */
+    {"the value vectors", F_VAR, V_V, NULL}, {"value vectors", F_VAR, V_V, NULL},
+    {"the key vectors", F_VAR, V_K, NULL}, {"key vectors", F_VAR, V_K, NULL},
+    {"the query vectors", F_VAR, V_Q, NULL}, {"query vectors", F_VAR, V_Q, NULL},
+    /* the softmax step said with its result: "put them through softmax so they add up to 1" */
+    {"put them through", F_FILLER, 0, NULL}, {"put it through", F_FILLER, 0, NULL},
+    {"pass them through", F_FILLER, 0, NULL}, {"run them through", F_FILLER, 0, NULL},
+    {"so they add up to 1", F_FILLER, 0, NULL}, {"so that they add up to 1", F_FILLER, 0, NULL},
+    {"so they sum to 1", F_FILLER, 0, NULL}, {"so that they sum to 1", F_FILLER, 0, NULL},
+    {"to make", F_FILLER, 0, NULL}, {"those", F_FILLER, 0, NULL}, {"these", F_FILLER, 0, NULL},
     {"the dot products of", F_DOTPRE, 0, NULL}, {"the dot product of", F_DOTPRE, 0, NULL},
     {"dot products of", F_DOTPRE, 0, NULL}, {"dot product of", F_DOTPRE, 0, NULL},
     {"the dot products between", F_DOTPRE, 0, NULL}, {"dot products between", F_DOTPRE, 0, NULL},
@@ -463,6 +479,8 @@ static const word words[] = {
     /* shorthand and slips of the name: "sftmx(…)", "smax(…)" */
     {"sftmx", F_NAME, 0, "softmax"}, {"softmx", F_NAME, 0, "softmax"}, {"sofmax", F_NAME, 0, "softmax"},
     {"softamx", F_NAME, 0, "softmax"}, {"smax", F_NAME, 0, "softmax"},
+    /* what a phone's autocorrect makes of it */
+    {"soft mac", F_NAME, 0, "softmax"}, {"softmac", F_NAME, 0, "softmax"},
     /* "…, softmax them, multiply by V": the softmax of what came before */
     {"softmax them", F_NAME, 0, "softmax"}, {"softmax it", F_NAME, 0, "softmax"},
     {"softmax that", F_NAME, 0, "softmax"}, {"softmax the result", F_NAME, 0, "softmax"},
@@ -798,13 +816,34 @@ static size_t limits_after(const char *s)
 
 static int is_han(uint32_t c);
 
+/* Does a run of Chinese characters end with s? */
+static int han_ends(const ftoken *t, const char *s)
+{
+    size_t n = strlen(s);
+    return t->kind == F_HAN && t->len >= n && !memcmp(t->text + t->len - n, s, n);
+}
+
+/* Does the run of Chinese characters s[i, j) end with a particle that takes a matrix
+ * (对值向量加权求和, 把键向量转置): a name of Q, K or V after it stands alone. */
+static int after_particle(const char *s, size_t i, size_t j)
+{
+    static const char *const takes[] = {"对", "把", "和", "与", "跟", "用", "乘"};
+    for (size_t k = 0; k < sizeof takes / sizeof takes[0]; k++)
+        if (j >= i + 3 && !memcmp(s + j - 3, takes[k], 3))
+            return 1;
+    return 0;
+}
+
 /* A Chinese name of Q, K or V stands alone: not after a Chinese character of the same
  * run (数值, 关键), and before the end, a symbol, a space or a word of the table that is
  * no such name (键的转置, 值。), not before another character (值得, 键值对). */
 static int han_symbol_alone(const lexer *lx, const char *s, size_t i, size_t wl)
 {
     const ftokens *T = lx->out;
-    if (T->n && T->t[T->n - 1].kind == F_HAN && !lx->space)
+    /* …but after a particle that takes a matrix: 对值向量加权求和, 把键向量转置 */
+    int particle = T->n && T->t[T->n - 1].kind == F_HAN &&
+                   after_particle(T->t[T->n - 1].text, 0, T->t[T->n - 1].len);
+    if (T->n && T->t[T->n - 1].kind == F_HAN && !lx->space && !particle)
         return 0;
     const word *next = NULL;
     size_t l;
@@ -946,7 +985,7 @@ static int lex(lexer *lx)
                 while (j < n && (unsigned char)s[j] >= 0x80) {
                     size_t l2;
                     if (!is_han(utf8_next((const unsigned char *)s + j, &l2)) ||
-                        (match_word(s + j, &w) && !han_symbol(s + j, w)))
+                        (match_word(s + j, &w) && (!han_symbol(s + j, w) || after_particle(s, i, j))))
                         break;
                     j += l2;
                 }
@@ -1051,12 +1090,6 @@ static void resolve_verbs(ftokens *T)
     }
 }
 
-/* Does a run of Chinese characters end with s? */
-static int han_ends(const ftoken *t, const char *s)
-{
-    size_t n = strlen(s);
-    return t->kind == F_HAN && t->len >= n && !memcmp(t->text + t->len - n, s, n);
-}
 
 /* 和 / 与 and a product verb in one clause make a product; alone they are words.
  * "对 V 加权求和" (a weighted sum over V): times V. */
@@ -1071,13 +1104,33 @@ static void resolve_products(ftokens *T)
         for (size_t j = start; j < i; j++) {
             ftoken *t = &T->t[j];
             if (t->kind == F_PRODVERB && t->var == 2) {
-                int of_v = j >= 2 && T->t[j - 1].kind == F_VAR && T->t[j - 1].var == V_V &&
-                           (han_ends(&T->t[j - 2], "对") || han_ends(&T->t[j - 2], "把"));
+                /* 对 V 做加权求和: fillers (做, 进行) may stand between */
+                size_t v = j;
+                while (v > start && T->t[v - 1].kind == F_FILLER)
+                    v--;
+                int of_v = v >= 2 && v - 2 >= start && T->t[v - 1].kind == F_VAR &&
+                           T->t[v - 1].var == V_V &&
+                           (han_ends(&T->t[v - 2], "对") || han_ends(&T->t[v - 2], "把"));
                 if (of_v)
-                    T->t[j - 2].kind = F_MUL;
+                    T->t[v - 2].kind = F_MUL;
                 t->kind = of_v ? F_FILLER : F_HAN;
                 t->var = 0;   /* (a filler of var 2 would say "over the columns") */
                 continue;
+            }
+            /* "divide all the scores by √d_k": the object between the verb and "by" is
+             * what came before, the verb the division */
+            if (t->kind == F_NAME && (fq_name_is(t, "divide") || fq_name_is(t, "divided")) &&
+                j == start) {
+                size_t b = j + 1;
+                while (b < i && b <= j + 5 && (T->t[b].kind == F_NAME || T->t[b].kind == F_FILLER) &&
+                       !fq_name_is(&T->t[b], "by"))
+                    b++;
+                if (b < i && b > j + 1 && T->t[b].kind == F_NAME && fq_name_is(&T->t[b], "by")) {
+                    for (size_t k = j; k < b; k++)
+                        T->t[k].kind = F_FILLER;
+                    T->t[b].kind = F_DIV;
+                    continue;
+                }
             }
             if (t->kind == F_NAME && (fq_name_is(t, "multiply") || fq_name_is(t, "multiplied")) &&
                 j == start && j > 0 && j + 2 == i && T->t[j + 1].kind == F_VAR &&

@@ -405,7 +405,14 @@ static void negate(sentence *s)
                 s->m.v[k].neg ^= 1;
         /* 不是为了…: a purpose denied is denied whole, every claim of it up to the end of
          * its clause ("不是为了归一化成概率，是为了控制方差": 归一化 and 成概率 alike) */
-        if (target != SIZE_MAX && (qz_han_at(t, from, "为了") || qz_han_at(t, from, "是为了"))) {
+        /* …and in English: "it is not for making the weights sum to 1", "not to …" */
+        int purpose = qz_han_at(t, from, "为了") || qz_han_at(t, from, "是为了") ||
+                      (t->t[i].kind == QZ_TK_WORD && (qz_tok_raw_is(t, from, "for") ||
+                                                     qz_tok_raw_is(t, from, "to")) &&
+                       from + 1 < t->n && t->t[from + 1].kind == QZ_TK_WORD &&
+                       strlen(t->t[from + 1].raw ? t->t[from + 1].raw : "") > 4 &&
+                       !strcmp(t->t[from + 1].raw + strlen(t->t[from + 1].raw) - 3, "ing"));
+        if (target != SIZE_MAX && purpose) {
             size_t end = from;
             while (end < s->s1 && t->t[end].kind != QZ_TK_MARK)
                 end++;
@@ -1908,8 +1915,8 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     /* a misconception's danger prevented is still named: "√dₖ prevents exploding
      * gradients", 防止梯度爆炸 */
     if (denied && set == 1 && cl->dir == QZ_DIR_NONE && cl->pol == QZ_POL_AFFIRMED &&
-        (m->prevented || subject_prevented(s, owner, subj)))
-        denied = 0;
+        (m->prevented || (!m->neg && subject_prevented(s, owner, subj))))
+        denied = 0;   /* (a danger denied outright, "(not exploding)", stays denied) */
     /* "stops the dot products from getting too big": a phrase that opens with "from" is
      * what the prevention keeps off, the prevention said with it, no denial */
     if (denied && !m->neg && m->kind == M_CLAIM && qz_tok_raw_is(s->t, m->a, "from") &&

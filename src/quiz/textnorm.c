@@ -545,6 +545,19 @@ static void notations(toks *t)
             replace(t, i, d, "dk");
             continue;
         }
+        /* "Q — decoder; K, V — encoder": a dash between a matrix and a side says where
+         * it comes from, as a colon does */
+        if (i > 0 && i + 1 < t->n && (!strcmp(t->v[i].s, "—") || !strcmp(t->v[i].s, "–") ||
+                                      !strcmp(t->v[i].s, "-")) &&
+            (!strcmp(t->v[i - 1].s, "q") || !strcmp(t->v[i - 1].s, "k") ||
+             !strcmp(t->v[i - 1].s, "v") || !strcmp(t->v[i - 1].s, "kv")) &&
+            (!strcmp(t->v[i + 1].s, "decoder") || !strcmp(t->v[i + 1].s, "encoder") ||
+             !strcmp(t->v[i + 1].s, "dec") || !strcmp(t->v[i + 1].s, "enc") ||
+             !strcmp(t->v[i + 1].s, "解") || !strcmp(t->v[i + 1].s, "编"))) {
+            replace(t, i, 1, ":");
+            t->v[i].kind = QZ_TK_MARK;
+            continue;
+        }
         /* shorthand with a slash: "w/ dim" is with, "b/c" because ("w/o" is read as it is) */
         if (i + 2 < t->n && !strcmp(t->v[i + 1].s, "/") &&
             ((!strcmp(t->v[i].s, "w") && strcmp(t->v[i + 2].s, "o")) ||
@@ -698,15 +711,16 @@ static void particles(toks *t)
  * "active" no "activation"): it gets a stem of its own (the stem and "~ive"), which its
  * -ly, -ness and -ity forms share. A few other words are not the longer ones: "direction"
  * is no "direct", "multiple" no "multiply", "normal" no "normalize", "initial" no
- * "initialize", "informal" no "information". Returns the stem to use: st, a static
- * string or buf. */
+ * "initialize", "informal" no "information", "meaning" no "mean" (pooling's). Returns the
+ * stem to use: st, a static string or buf. */
 static const char *distinct_stem(const char *w, size_t n, const char *st, char *buf, size_t cap)
 {
     static const char *const own[][2] = {
         {"direction", "direction"}, {"directions", "direction"}, {"directional", "direction"},
         {"multiple", "multiple"}, {"multiples", "multiple"}, {"normal", "normal~"},
         {"normally", "normal~"}, {"initial", "initial~"}, {"initially", "initial~"},
-        {"informal", "informal"}, {"informally", "informal"},
+        {"informal", "informal"}, {"informally", "informal"}, {"meaning", "meaning~"},
+        {"meanings", "meaning~"}, {"meaningful", "meaning~"}, {"meaningless", "meaning~"},
     };
     for (size_t i = 0; i < sizeof own / sizeof *own; i++)
         if (strlen(own[i][0]) == n && !strncmp(w, own[i][0], n))
@@ -1022,7 +1036,8 @@ static char *cantonese(const char *s)
         {"嘅", "的"}, {"淨係", "只是"}, {"净係", "只是"}, {"係", "是"}, {"嚟", "来"},
         {"睇", "看"}, {"嗰", "那"}, {"啲", "些"}, {"咗", "了"}, {"喺", "在"}, {"攞", "拿"},
         {"佢哋", "它们"}, {"佢", "它"}, {"噉", "这样"}, {"點解", "为什么"}, {"点解", "为什么"},
-        {"同埋", "和"}, {"乜嘢", "什么"}, {"搵", "找"},
+        {"同埋", "和"}, {"乜嘢", "什么"}, {"搵", "找"}, {"為咗", "为了"}, {"为咗", "为了"},
+        {"加埋", "加起来"}, {"畀", "给"}, {"好似", "好像"}, {"令到", "让"},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }

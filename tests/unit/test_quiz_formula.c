@@ -278,7 +278,12 @@ static void test_notation_dictated(void **state)
                 "attention = softmax of cue and key transpose divided by root d k, multiply value",
                 "softmax of Q K^T over root d_k multiplied by V", "软最大（Q乘K转置除以根号DK）乘V",
                 "Multiply the queries by the transposed keys, divide by the square root of d_k, "
-                "apply softmax to each row, then multiply the result by V.");
+                "apply softmax to each row, then multiply the result by V.",
+                "take each query and dot-product it with every key, divide all the scores by the "
+                "square root of the key dimension, put them through softmax so they add up to 1, "
+                "then use those weights to make a weighted sum of the value vectors",
+                "每个查询向量和所有键向量做点积，再除以键维度的平方根，经过 softmax，"
+                "最后对值向量做加权求和", "soft Mac(QK^T/√d_k)V");
     expect_formula("softmax of Q K^T V over root d_k", QZ_F_V_INSIDE);
     expect_formula("softmax(QK^T V / sqrt(d_k))", QZ_F_V_INSIDE);
 }
