@@ -120,6 +120,8 @@ static const struct {
     {"add up to", W_SUM}, {"adds up to", W_SUM}, {"adding up to", W_SUM}, {"add to", W_SUM},
     {"adds to", W_SUM}, {"加起来等于", W_SUM}, {"total", W_SUM}, {"总和", W_SUM}, {"求和", W_SUM},
     {"之和", W_SUM}, {"合计", W_SUM}, {"加起来", W_SUM}, {"相加", W_SUM}, {"和是", W_SUM},
+    {"加上其他", W_SUM}, {"加上其余", W_SUM}, {"加在一起", W_SUM}, {"加一起", W_SUM},
+    {"plus the others", W_SUM}, {"plus the other", W_SUM}, {"together with the others", W_SUM},
     {"和为", W_SUM}, {"和约", W_SUM}, {"和等于", W_SUM}, {"和=", W_SUM}, {"和:", W_SUM},
     {"denominator", W_OTHER}, {"normaliser", W_OTHER}, {"normalizer", W_OTHER}, {"exps", W_OTHER},
     {"exponentials", W_OTHER}, {"分母", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER},
@@ -958,7 +960,10 @@ static void mark_values(reader *r, int before)
             disown |= it->disown;
             break;
         case IT_WORD:
-            other = 0;   /* "sum 9.75; weights 0.14 0.17" */
+            /* "sum 9.75; weights 0.14 0.17"; but the words that name what is summed, before
+             * its value ("加上其他词的权重应该等于 6"), keep the sum's */
+            if (!(other && fresh && sum && k + 1 < r->n && r->it[k + 1].kind == IT_LINK))
+                other = 0;
             /* "rains 0.14, I 0.13, didn't 0.17": in a list of pairs, a word of its own
              * before a value names another token; that value is not rains' next step */
             if (k >= 2 && r->it[k - 1].kind == IT_SEP && r->it[k - 2].kind == IT_VALUE && k + 1 < r->n &&
