@@ -888,12 +888,11 @@ static int parse_softmax_call(fparser *p, const ftoken *name)
                 mul = j;
         }
         int cut = mul != SIZE_MAX && mul + 2 == j && p->t[mul + 1].kind == F_VAR && p->t[mul + 1].var == V_V;
-        enum ftok kind = p->t[mul < j ? mul : 0].kind;
         if (cut)
-            p->t[mul].kind = F_END;
+            p->t[mul].kind = F_END;   /* the argument ends there; the "times" is put back */
         int arg = sum_rest(p, term_rest(p, parse_unary(p)));
         if (cut)
-            p->t[mul].kind = kind;
+            p->t[mul].kind = F_MUL;
         return softmax_node(p, arg, NAN);
     }
     if (starts_primary(p, peek(p)))

@@ -454,10 +454,9 @@ static const word words[] = {
     {"and dot-product it with", F_DOTMUL, 0, NULL}, {"and dot product it with", F_DOTMUL, 0, NULL},
     {"dot-product it with", F_DOTMUL, 0, NULL}, {"dot product it with", F_DOTMUL, 0, NULL},
     {"and dot it with", F_DOTMUL, 0, NULL}, {"dot it with", F_DOTMUL, 0, NULL},
-    /* the matrices named by their rows */
-    {"the value vectors", F_VAR, V_V, NULL}, {"value vectors", F_VAR, V_V, NULL},
-    {"the key vectors", F_VAR, V_K, NULL}, {"key vectors", F_VAR, V_K, NULL},
-    {"the query vectors", F_VAR, V_Q, NULL}, {"query vectors", F_VAR, V_Q, NULL},
+    /* the matrices named by their rows ("the" before them is a filler of its own) */
+    {"value vectors", F_VAR, V_V, NULL}, {"key vectors", F_VAR, V_K, NULL},
+    {"query vectors", F_VAR, V_Q, NULL},
     /* the softmax step said with its result: "put them through softmax so they add up to 1" */
     {"put them through", F_FILLER, 0, NULL}, {"put it through", F_FILLER, 0, NULL},
     {"pass them through", F_FILLER, 0, NULL}, {"run them through", F_FILLER, 0, NULL},
@@ -841,9 +840,8 @@ static int han_symbol_alone(const lexer *lx, const char *s, size_t i, size_t wl)
 {
     const ftokens *T = lx->out;
     /* …but after a particle that takes a matrix: 对值向量加权求和, 把键向量转置 */
-    int particle = T->n && T->t[T->n - 1].kind == F_HAN &&
-                   after_particle(T->t[T->n - 1].text, 0, T->t[T->n - 1].len);
-    if (T->n && T->t[T->n - 1].kind == F_HAN && !lx->space && !particle)
+    const ftoken *prev = T->n ? &T->t[T->n - 1] : NULL;
+    if (prev && prev->kind == F_HAN && !lx->space && !after_particle(prev->text, 0, prev->len))
         return 0;
     const word *next = NULL;
     size_t l;

@@ -154,6 +154,11 @@ const char *const qz_lex_consequence[] = {
     "so", "thus", "therefore", "hence", "because", "which", "since", "then", "所以", "因此",
     "因而", "从而", "于是", "导致", "使得", "因为", "然后", "进而", "结果", "这样", NULL};
 
+/* a consequence drawn after a claim ("…, that is why it also needs less memory"): what
+ * follows it is a statement of its own, not a context of the claim */
+const char *const qz_lex_drawn[] = {"hence", "therefore", "thus", "is why", "that's why",
+                                    "that why", "所以", "因此", "因而", NULL};
+
 /* a sentence of these alone takes back what came before */
 const char *const qz_lex_retract[] = {
     "the opposite", "opposite", "the other way round", "the other way around", "other way round",

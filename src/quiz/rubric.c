@@ -353,7 +353,7 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
                       &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue, &r->versus,
                       &r->side, &r->positions, &r->origin, &r->ability, &r->thought, &r->turn, &r->change,
-                      &r->joins, &r->reply_yes, &r->reply_no, &r->quote_label};
+                      &r->joins, &r->reply_yes, &r->reply_no, &r->quote_label, &r->drawn};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -394,6 +394,7 @@ static void lexicon(builder *b)
     lex_add(b, &r->reply_yes, qz_lex_reply_yes);
     lex_add(b, &r->reply_no, qz_lex_reply_no);
     lex_add(b, &r->quote_label, qz_lex_quote_label);
+    lex_add(b, &r->drawn, qz_lex_drawn);
     lex_add(b, &r->hedge, qz_lex_hedge);
     lex_add(b, &r->looked_at, qz_lex_looked_at);
     lex_add(b, &r->indefinite, qz_lex_indefinite);

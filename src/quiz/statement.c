@@ -318,6 +318,19 @@ static int clause_has(const sentence *s, size_t a, size_t b)
     return 1;
 }
 
+/* Does a purpose open at token i, after a negation: 为了 (不是为了), or "for"/"to" before an
+ * -ing word ("not for making the weights sum to 1")? */
+static int purpose_at(const qz_text *t, size_t i)
+{
+    if (qz_han_at(t, i, "为了") || qz_han_at(t, i, "是为了"))
+        return 1;
+    if (i + 1 >= t->n || !(qz_tok_raw_is(t, i, "for") || qz_tok_raw_is(t, i, "to")) ||
+        t->t[i + 1].kind != QZ_TK_WORD || !t->t[i + 1].raw)
+        return 0;
+    size_t n = strlen(t->t[i + 1].raw);
+    return n > 4 && !strcmp(t->t[i + 1].raw + n - 3, "ing");
+}
+
 static void negate(sentence *s)
 {
     const qz_text *t = s->t;
@@ -403,16 +416,9 @@ static void negate(sentence *s)
         for (size_t k = 0; change != SIZE_MAX && k < s->m.n; k++)
             if (s->m.v[k].kind == M_DIR && live(&s->m.v[k]) && s->m.v[k].a == change)
                 s->m.v[k].neg ^= 1;
-        /* 不是为了…: a purpose denied is denied whole, every claim of it up to the end of
-         * its clause ("不是为了归一化成概率，是为了控制方差": 归一化 and 成概率 alike) */
-        /* …and in English: "it is not for making the weights sum to 1", "not to …" */
-        int purpose = qz_han_at(t, from, "为了") || qz_han_at(t, from, "是为了") ||
-                      (t->t[i].kind == QZ_TK_WORD && (qz_tok_raw_is(t, from, "for") ||
-                                                     qz_tok_raw_is(t, from, "to")) &&
-                       from + 1 < t->n && t->t[from + 1].kind == QZ_TK_WORD &&
-                       strlen(t->t[from + 1].raw ? t->t[from + 1].raw : "") > 4 &&
-                       !strcmp(t->t[from + 1].raw + strlen(t->t[from + 1].raw) - 3, "ing"));
-        if (target != SIZE_MAX && purpose) {
+        /* a purpose denied is denied whole, every claim of it up to the end of its clause
+         * ("不是为了归一化成概率，是为了控制方差": 归一化 and 成概率 alike) */
+        if (target != SIZE_MAX && purpose_at(t, from)) {
             size_t end = from;
             while (end < s->s1 && t->t[end].kind != QZ_TK_MARK)
                 end++;
@@ -1749,17 +1755,12 @@ static int otherwise_at(const qz_text *t, size_t i)
            qz_han_at(t, i, "要不");
 }
 
-/* A consequence drawn between tokens a and b ("…, that is why …", "which is why", 所以,
- * 因此, hence, therefore): what follows it is a statement of its own. */
-static int consequence_between(const qz_text *t, size_t a, size_t b)
+/* A consequence drawn between tokens a and b (qz_lex_drawn: "…, that is why …", 所以):
+ * what follows it is a statement of its own. */
+static int consequence_between(const sentence *s, size_t a, size_t b)
 {
-    for (size_t k = a + 1; k < b && k < t->n; k++)
-        if (qz_han_at(t, k, "所以") || qz_han_at(t, k, "因此") || qz_han_at(t, k, "因而") ||
-            qz_tok_raw_is(t, k, "hence") || qz_tok_raw_is(t, k, "therefore") ||
-            qz_tok_raw_is(t, k, "thus") ||
-            (qz_tok_raw_is(t, k, "why") && k > 0 &&
-             (qz_tok_raw_is(t, k - 1, "is") || qz_tok_raw_is(t, k - 1, "that's") ||
-              qz_tok_raw_is(t, k - 1, "that"))))
+    for (size_t k = a + 1; k < b && k < s->t->n; k++)
+        if (qz_alts_at(s->t, k, &s->r->drawn, NULL))
             return 1;
     return 0;
 }
@@ -1818,7 +1819,7 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
             continue;
         /* nor does what a consequence drawn after the claim names ("O(1) while an RNN needs
          * O(n), that is why it also needs less memory": the memory is not what is O(n)) */
-        if (i > at && (consequence_between(s->t, at, i) || opens_later_clause(s, at, i)))
+        if (i > at && (consequence_between(s, at, i) || opens_later_clause(s, at, i)))
             continue;
         size_t pi = paren_at(s, i);
         /* the clause a bracket comments on speaks for it too: "softmax over the key dim
