@@ -162,7 +162,7 @@ const char *const qz_lex_drawn[] = {"hence", "therefore", "thus", "is why", "tha
 /* a sentence of these alone takes back what came before */
 const char *const qz_lex_retract[] = {
     "the opposite", "opposite", "the other way round", "the other way around", "other way round",
-    "other way around", "the reverse", "reverse", "reversed", "it's the reverse",
+    "other way around", "the reverse", "reverse", "reversed", "it's the reverse", "vice versa",
     "反过来", "说反", "反了", "相反", "颠倒", "搞反", "弄反", "写反", NULL};
 
 /* a correction: what follows replaces what came before ("no wait, …", "不对，…"). Strong
@@ -193,6 +193,11 @@ const char *const qz_lex_correct_strong[] = {
     "maybe it's backwards", "maybe it is backwards", "maybe backwards",
     "or maybe the other way round", "or maybe the other way around", "could be backwards",
     "说不定是反的", "可能说反了", "可能是反的", "可能反了", "也可能是反的", "不确定是不是反了",
+    /* the reverse offered beside it ("或者反过来", "or vice versa"): no choice made */
+    "也可能反过来", "可能反过来", "或者反过来", "或许反过来", "也许反过来", "说不定反过来",
+    "也可能倒过来", "或者倒过来", "or vice versa", "or maybe vice versa", "maybe vice versa",
+    "or the other way round", "or the other way around", "maybe the other way round",
+    "maybe the other way around", "could be the other way round", "could be the other way around",
     NULL};
 const char *const qz_lex_correct_weak[] = {
     "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了",

@@ -168,8 +168,11 @@ static void layout_self_grade(ui_question *uq, ui_doc *d)
         snprintf(b, sizeof b, _("Your own grade: %s (y/p/n change it)"),
                  v == QZ_CORRECT ? _("right") : v == QZ_PARTIAL ? _("partly right") : _("not right yet"));
         ui_doc_text(d, b, verdict_role(v), 2);
-    } else {
+    } else if (uq->result.verdict == QZ_REVIEW) {   /* the grader could not judge: the student does */
         ui_doc_text(d, _("Your own grade (after reading the reference): y right · p partly · n not yet"),
+                    CRT_DIM, 2);
+    } else {   /* graded: the student may still disagree */
+        ui_doc_text(d, _("If you think the grade is off, give your own: y right · p partly · n not yet"),
                     CRT_DIM, 2);
     }
 }
@@ -234,6 +237,7 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
         ui_doc_text(d, line, CRT_WARN, 0);
     }
     ui_doc_blank(d);
+    uq->field_line = (int)d->n;
     ui_doc_block(d, field_block, 1);
     if (!uq->bound_ok) {
         snprintf(b, sizeof b, _("This question cannot be graded: %s"), uq->bind_error);
@@ -297,6 +301,13 @@ void ui_question_layout(ui_question *uq, ui_doc *d, int field_block)
 
 int ui_question_scroll(ui_question *uq, int top, int rows)
 {
+    if (uq->typing) {   /* the line being typed is always in view, whatever the screen's height */
+        if (uq->field_line >= top + rows)
+            top = uq->field_line - rows + 1 + (rows > 3);
+        else if (uq->field_line < top)
+            top = uq->field_line;
+        return top < 0 ? 0 : top;
+    }
     if (!uq->scroll_pending)
         return top;
     uq->scroll_pending = 0;

@@ -32,6 +32,7 @@ typedef struct ui_question {
     int show_reference;
     int scroll_pending;           /* new feedback: the screen scrolls to focus_line */
     int focus_line;               /* doc line of the newest feedback (set by layout) */
+    int field_line;               /* doc line of the answer line (set by layout) */
 } ui_question;
 
 /* Bind q of lesson for grading. Returns 0 (check bound_ok: a question the grader
@@ -44,8 +45,9 @@ void ui_question_free(ui_question *uq);
  * reference answer. */
 void ui_question_layout(ui_question *uq, ui_doc *d, int field_block);
 
-/* The first doc line a screen showing the question at `top` should show so the
- * newest feedback is in view (once after each grading or reveal), else top. */
+/* The first doc line a screen showing the question at `top` (rows lines high) should
+ * show: while the student types, one that keeps the answer line in view; once after
+ * each grading or reveal, one that shows the newest feedback; else top. */
 int ui_question_scroll(ui_question *uq, int top, int rows);
 
 /* Draw the answer line in `where` (one row); places the text cursor when typing. */

@@ -115,3 +115,17 @@ keys e
 expect_screen "letter: e is not an option of three" "e is not an option: press a letter from a to c."
 keys q
 wait_exit >/dev/null
+
+# On a screen lower than the question, the line being typed is in view: the question
+# scrolls up while the student types, and the typed words can be read.
+mkdir -p "$E2E_TMP/state-low"
+tutor_start 40 12 XDG_STATE_HOME="$E2E_TMP/state-low" -- --lang en quiz
+expect_screen "low screen: q1 opens" "Question q1"
+keys a
+type_text "RNN O(n), attention O(1)"
+expect_line "low screen: the answer line is in view while typing" '^ *Your answer: .*attention O\(1\)'
+keys Enter
+expect_screen "low screen: graded, the verdict in view" "✓ Right"
+expect_screen "low screen: a graded answer asks for an own grade only if the student disagrees" "If you think the grade is off"
+keys q
+wait_exit >/dev/null
