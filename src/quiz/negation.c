@@ -111,5 +111,8 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
     if (han_word_around(t, i, not_cues, sizeof not_cues / sizeof not_cues[0]) ||
         (i > 1 && qz_han_at(t, i - 2, "不得不")))
         return 0;
+    /* 不是像 RNN 那样…: a comparison denied, as 不像 (what follows is the RNN's) */
+    if (qz_han_at(t, i, "不是像") == 3)
+        return 0;
     return 1;
 }

@@ -901,6 +901,13 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         return prev;
     }
     if (best > 0 && s->run_foil[best]) {
+        /* "自注意力不像 RNN 那样一步步传": what X does is X's, denied of the subject */
+        size_t f = (size_t)s->run_first[best], e = (size_t)s->run_end[best];
+        int unlike_same = (qz_han_at(s->t, e, "那样") == 2 || qz_han_at(s->t, e, "一样") == 2) &&
+                          ((f >= 2 && qz_han_at(s->t, f - 2, "不像") == 2) ||
+                           (f >= 3 && qz_han_at(s->t, f - 3, "不是像") == 3));
+        if (unlike_same)
+            return best;
         long prev = -1;
         for (long r = best - 1; r >= 0 && prev < 0; r--)
             if (!s->run_foil[r])
@@ -1188,7 +1195,8 @@ static void like_foil(sentence *s, long *owner)
         size_t f = (size_t)s->run_first[o];
         int unlike = 0;
         for (size_t j = f > s->s0 + 8 ? f - 8 : s->s0; j < f && !unlike; j++)
-            unlike = qz_han_at(s->t, j, "不像") == 2 || qz_han_at(s->t, j, "不同于") == 3;
+            unlike = qz_han_at(s->t, j, "不像") == 2 || qz_han_at(s->t, j, "不同于") == 3 ||
+                     qz_han_at(s->t, j, "不是像") == 3;
         if (!like || unlike)
             continue;
         long before = -1;   /* the last group of subjects before the foil, not a foil */
@@ -2467,6 +2475,40 @@ static size_t correction_at(const qz_rubric_c *r, const qz_text *t, size_t i)
     return l;
 }
 
+/* A denial turned into what holds, at the mark i of the sentence from s0: "Q is not
+ * from the encoder, it's from the decoder", "not from the encoder - Q is from the
+ * decoder", "Q 不是来自编码器，是来自解码器" — what follows the mark is affirmed, as after
+ * "but" or 而是. 1 (the mark's length) or 0. */
+static size_t denial_turn_at(const qz_text *t, size_t s0, size_t i)
+{
+    const qz_tok *k = &t->t[i];
+    if (k->kind != QZ_TK_MARK || i + 1 >= t->n)
+        return 0;
+    int comma = !strcmp(k->s, ",") || !strcmp(k->s, "，"), dash = !strcmp(k->s, "-") || !strcmp(k->s, "–");
+    if (!comma && !dash)
+        return 0;
+    int en = 0, zh = 0;
+    for (size_t j = s0; j < i; j++) {
+        const qz_tok *d = &t->t[j];
+        if (d->kind == QZ_TK_WORD && d->raw) {
+            size_t n = strlen(d->raw);
+            en |= !strcmp(d->raw, "not") || (n > 3 && !strcmp(d->raw + n - 3, "n't"));
+        }
+        zh |= qz_han_at(t, j, "不是") != 0 || qz_han_at(t, j, "并非") != 0;
+    }
+    if (!en && !zh)
+        return 0;
+    if (zh && qz_han_at(t, i + 1, "是") && !qz_han_at(t, i + 1, "是不是"))
+        return 1;
+    if (en && (qz_tok_raw_is(t, i + 1, "it's") || qz_tok_raw_is(t, i + 1, "they're") ||
+               qz_tok_raw_is(t, i + 1, "that's") ||
+               ((qz_tok_raw_is(t, i + 1, "it") || qz_tok_raw_is(t, i + 1, "that")) &&
+                qz_tok_raw_is(t, i + 2, "is")) ||
+               (qz_tok_raw_is(t, i + 1, "they") && qz_tok_raw_is(t, i + 2, "are"))))
+        return 1;
+    return en && dash;
+}
+
 /* The end of the sentence starting at s0, where the next one starts, and how it ended
  * (*how: END_*). */
 static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t *next,
@@ -2489,7 +2531,7 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
             *how = END_FULL;
             return i;
         }
-        if (i > s0 && (l = contrast_at(t, i)) != 0) {
+        if (i > s0 && ((l = contrast_at(t, i)) != 0 || (l = denial_turn_at(t, s0, i)) != 0)) {
             *next = i + l;
             *how = END_CONTRAST;
             return i;
