@@ -127,12 +127,21 @@ static const struct {
     {"exponentials", W_OTHER}, {"分母", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER},
     {"among", W_OTHER}, {"指数", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER}, {"e^s", W_OTHER},
     {"σe^s", W_SUM}, {"σe^x", W_SUM}, {"σexp", W_SUM},
+    /* the order they were written in, not the values turned round */
+    {"顺序反了", W_FILLER}, {"顺序颠倒了", W_FILLER}, {"顺序倒了", W_FILLER}, {"顺序写反了", W_FILLER},
+    {"wrong order", W_FILLER}, {"in reverse order", W_FILLER}, {"out of order", W_FILLER},
+    {"order reversed", W_FILLER},
     /* words of the working that say nothing of the values */
     {"依次", W_FILLER}, {"依次为", W_FILLER}, {"各自", W_FILLER},
     /* words that hold a token's character without naming it */
     {"我觉得", W_FILLER}, {"我认为", W_FILLER}, {"我想", W_FILLER}, {"我猜", W_FILLER},
     {"我的", W_FILLER}, {"我们", W_FILLER}, {"我算", W_FILLER}, {"我得", W_FILLER}, {"我不", W_FILLER},
     {"我也", W_FILLER}, {"我估计", W_FILLER}, {"没有", W_FILLER}, {"没错", W_FILLER},
+    {"我用", W_FILLER}, {"我先", W_FILLER}, {"我按", W_FILLER}, {"我取", W_FILLER}, {"我拿", W_FILLER},
+    {"我把", W_FILLER}, {"我记得", W_FILLER}, {"我写", W_FILLER}, {"我估", W_FILLER},
+    {"我直接", W_FILLER}, {"我就", W_FILLER}, {"我还", W_FILLER}, {"我再", W_FILLER},
+    {"我最后", W_FILLER}, {"我刚", W_FILLER}, {"我自己", W_FILLER}, {"我只", W_FILLER},
+    {"我又", W_FILLER}, {"我感觉", W_FILLER}, {"我一开始", W_FILLER},
     {"带入", W_FILLER}, {"代入", W_FILLER}, {"带进", W_FILLER}, {"今天的", W_FILLER},
     {"分别", W_FILLER}, {"respectively", W_FILLER},
     /* a step left out, not a quantity: "忘了 exp：0.3/2.4≈0.13" */
