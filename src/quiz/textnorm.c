@@ -59,6 +59,22 @@ int qz_norm_open(qz_norm *nm, at_error *err)
     return AT_OK;
 }
 
+/* In Taiwan 列 is a row and 行 a column, the other way round from the mainland (and Hong
+ * Kong): in a text written in Traditional characters, 每一列, 按列, 逐列, 各列, 沿列 are
+ * read as rows (行), in place (both are three bytes). Only where it counts rows of a
+ * matrix: 列表, 序列 are left. */
+static void taiwan_rows(char *simp)
+{
+    static const char *const before[] = {"每", "一", "按", "逐", "各", "沿"};
+    for (char *p = strstr(simp, "列"); p; p = strstr(p + 3, "列")) {
+        int row = 0;
+        for (size_t b = 0; b < sizeof before / sizeof *before && !row; b++)
+            row = p - simp >= 3 && !strncmp(p - 3, before[b], 3);
+        if (row)
+            memcpy(p, "行", 3);
+    }
+}
+
 char *qz_simplified_same_offsets(const char *s)
 {
     size_t n = strlen(s);
@@ -82,6 +98,8 @@ char *qz_simplified_same_offsets(const char *s)
             same = ((unsigned char)s[i] & 0xc0) == ((unsigned char)simp[i] & 0xc0) &&
                    ((unsigned char)s[i] < 0x80) == ((unsigned char)simp[i] < 0x80);
         out = same ? strdup(simp) : NULL;
+        if (out)
+            taiwan_rows(out);
     }
     lib->opencc_convert_utf8_free(simp);
     return out;
@@ -1065,6 +1083,8 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
         s = canto;
     if (wide && nm->t2s)
         simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
+    if (simp && strcmp(simp, s))   /* written in Traditional characters */
+        taiwan_rows(simp);
     char *termed = wide ? field_terms(simp ? simp : s) : NULL;
     char *q = plain_marks(termed ? termed : simp ? simp : s);
     free(termed);
