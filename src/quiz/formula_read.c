@@ -394,6 +394,15 @@ static const word words[] = {
     {"to each row", F_FILLER, 0, NULL}, {"each row", F_FILLER, 0, NULL},
     {"to every row", F_FILLER, 0, NULL}, {"every row", F_FILLER, 0, NULL},
     {"每一行", F_FILLER, 0, NULL}, {"每行", F_FILLER, 0, NULL},
+    /* 对 before what the step applies to: "对每一行做 softmax", "对结果做 softmax" */
+    {"对每一行", F_FILLER, 0, NULL}, {"对每行", F_FILLER, 0, NULL}, {"对结果", F_FILLER, 0, NULL},
+    {"对它", F_FILLER, 0, NULL}, {"对其", F_FILLER, 0, NULL}, {"对这个结果", F_FILLER, 0, NULL},
+    {"对每一列", F_FILLER, 2, NULL}, {"对每列", F_FILLER, 2, NULL},
+    /* a gloss of the row: "对每一行（每个 query）做 softmax" */
+    {"（每个 query）", F_FILLER, 0, NULL}, {"（每个查询）", F_FILLER, 0, NULL},
+    {"(每个 query)", F_FILLER, 0, NULL}, {"(每个查询)", F_FILLER, 0, NULL},
+    {"（每个 query 一行）", F_FILLER, 0, NULL}, {"(each query)", F_FILLER, 0, NULL},
+    {"(one per query)", F_FILLER, 0, NULL}, {"(per query)", F_FILLER, 0, NULL},
     /* the steps said in words: quantifiers and the running result ("divide it by") */
     {"every", F_FILLER, 0, NULL}, {"each", F_FILLER, 0, NULL}, {"all", F_FILLER, 0, NULL},
     {"it", F_FILLER, 0, NULL}, {"them", F_FILLER, 0, NULL}, {"the result", F_FILLER, 0, NULL},

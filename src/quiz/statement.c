@@ -2494,7 +2494,7 @@ static size_t denial_turn_at(const qz_text *t, size_t s0, size_t i)
             size_t n = strlen(d->raw);
             en |= !strcmp(d->raw, "not") || (n > 3 && !strcmp(d->raw + n - 3, "n't"));
         }
-        zh |= qz_han_at(t, j, "不是") != 0 || qz_han_at(t, j, "并非") != 0;
+        zh |= d->kind == QZ_TK_HAN && qz_neg_cue_at(t, j) != 0;
     }
     if (!en && !zh)
         return 0;
@@ -2652,14 +2652,21 @@ static int segment_open(reader *rd)
     return 0;
 }
 
-/* Keep the last group of subjects for the next sentence. */
+/* Keep the last group of subjects for the next sentence: one only compared with (a foil,
+ * "自注意力不像 RNN 那样…，而是…") is not what the next one speaks of, while a subject of
+ * the sentence's own stands before it. */
 static int keep_carry(reader *rd, const sentence *s)
 {
-    long last = -1;
+    long last = -1, last_own = -1;
     for (size_t k = 0; k < s->m.n; k++)
-        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run >= 0 && !s->m.v[k].virt &&
-            s->m.v[k].run > last)
-            last = s->m.v[k].run;
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].run >= 0 && !s->m.v[k].virt) {
+            long r = s->m.v[k].run;
+            last = r > last ? r : last;
+            if (!s->run_foil[r] && !s->m.v[k].foil)
+                last_own = r > last_own ? r : last_own;
+        }
+    if (last_own >= 0)
+        last = last_own;
     int used = 0;
     for (size_t k = 0; k < s->m.n; k++)
         used |= s->m.v[k].virt;

@@ -236,6 +236,24 @@ size_t qz_correction_word_at(const char *s, size_t n)
     return 0;
 }
 
+/* Does the clause before byte i (back to the last . ; , : ! ?) deny something with "not"
+ * or "-n't"? Then " - " after it turns to what holds ("Q: not the encoder - the decoder
+ * supplies it"). */
+static int denial_before(const uint8_t *f, size_t i)
+{
+    size_t a = i;
+    while (a > 0 && !strchr(".;,:!?", f[a - 1]))
+        a--;
+    for (size_t k = a; k + 3 <= i; k++) {
+        int start = k == a || !isalpha(f[k - 1]);
+        if (start && !strncmp((const char *)f + k, "not", 3) && (k + 3 == i || !isalpha(f[k + 3])))
+            return 1;
+        if (!strncmp((const char *)f + k, "n't", 3) && k > a && isalpha(f[k - 1]))
+            return 1;
+    }
+    return 0;
+}
+
 /* Does a correction word follow (spaces skipped)? (f: the folded text, n bytes) */
 static int correction_after(const unsigned char *f, size_t n)
 {
@@ -393,6 +411,11 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
                    (f[i - 1] == ' ' || isalpha(f[i - 1])) && correction_after(f + i + 1, n - i - 1)) {
             /* a dash before a correction ("from the encoder- sorry, …", "- wait no"): it
              * ends the clause the correction takes back ("attention - const" stays one) */
+            push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
+            i += 1;
+        } else if (c == '-' && i > 0 && i + 1 < n && f[i - 1] == ' ' && f[i + 1] == ' ' &&
+                   denial_before(f, i)) {
+            /* "not from the encoder - from the decoder": the denial's clause ends */
             push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
             i += 1;
         } else if (c == '~' && i + 1 < n && (about_what(f + i + 1, n - i - 1) ||
