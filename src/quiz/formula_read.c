@@ -487,6 +487,10 @@ static const word words[] = {
     /* shorthand and slips of the name: "sftmx(…)", "smax(…)" */
     {"sftmx", F_NAME, 0, "softmax"}, {"softmx", F_NAME, 0, "softmax"}, {"sofmax", F_NAME, 0, "softmax"},
     {"softamx", F_NAME, 0, "softmax"}, {"smax", F_NAME, 0, "softmax"},
+    /* the axis in the name: "softmax_rows(…)", "row_softmax(…)" */
+    {"softmax_rows", F_NAME, 0, "softmax"}, {"softmax_row", F_NAME, 0, "softmax"},
+    {"softmax_rowwise", F_NAME, 0, "softmax"}, {"row_softmax", F_NAME, 0, "softmax"},
+    {"rowwise_softmax", F_NAME, 0, "softmax"}, {"row-softmax", F_NAME, 0, "softmax"},
     /* what a phone's autocorrect makes of it */
     {"soft mac", F_NAME, 0, "softmax"}, {"softmac", F_NAME, 0, "softmax"},
     /* "…, softmax them, multiply by V": the softmax of what came before */

@@ -354,8 +354,10 @@ static void negate(sentence *s)
             reach += t->t[k].kind == QZ_TK_HAN ? 1 : 2;
             /* a pronoun is what is denied: "without it, the softmax …"; a verb of change
              * is: "gates don't change the O(n) path" leaves the path as it is */
+            /* …or a condition ends before it: "不压的话 softmax 梯度会趋近 0" */
             if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH ||
-                qz_alts_at(t, k, &s->r->pronoun, NULL) || qz_alts_at(t, k, &s->r->change, NULL))
+                qz_alts_at(t, k, &s->r->pronoun, NULL) || qz_alts_at(t, k, &s->r->change, NULL) ||
+                qz_han_at(t, k, "的话"))
                 target = SIZE_MAX;
         }
         /* "instead of a chain of recurrent updates": what follows describes the subject
@@ -1283,6 +1285,10 @@ static void owners(sentence *s, long *owner)
                     if (qz_tok_is(s->t, j, ",") &&
                         (qz_tok_raw_is(s->t, j + 1, "and") || qz_tok_raw_is(s->t, j + 1, "but") ||
                          qz_tok_raw_is(s->t, j + 1, "while") || qz_tok_raw_is(s->t, j + 1, "and,")))
+                        o = -1;
+                /* nor into an aside in brackets: "只用 Encoder 就行（当然用 GPT 也可以）" */
+                for (size_t j = m->b; o >= 0 && j < (size_t)s->run_first[o]; j++)
+                    if (qz_tok_is(s->t, j, "(") || qz_tok_is(s->t, j, "（"))
                         o = -1;
                 /* nor past a comma to a group with a claim of its own after it in its
                  * clause: "… straight away so its 1 hop, in rnn its as many hops as

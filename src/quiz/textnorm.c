@@ -1065,6 +1065,16 @@ static char *field_terms(const char *s)
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
 
+/* English spelled as one word in India, Nigeria and elsewhere ("add upto 1"): the two
+ * words. A new string, or NULL when there is none or no memory. */
+static char *english_forms(const char *s)
+{
+    static const char *const terms[][2] = {
+        {" upto ", " up to "}, {"Upto ", "Up to "}, {" upto\t", " up to\t"},
+    };
+    return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
+}
+
 /* Written Cantonese, before OpenCC's t2s (which would make 係 系): its words of grammar as
  * the Mandarin ones the rubric knows ("Q 嚟自 decoder，K 同 V 嚟自 encoder 嘅输出",
  * "淨係用 encoder 已經夠，唔使 decoder"). 係 is 是 but in 關係/关係/聯係 (relation). A new
@@ -1111,6 +1121,11 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     char *termed = wide ? field_terms(simp ? simp : s) : NULL;
     char *q = plain_marks(termed ? termed : simp ? simp : s);
     free(termed);
+    char *eng = q ? english_forms(q) : NULL;
+    if (eng) {
+        free(q);
+        q = eng;
+    }
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
     free(canto);
