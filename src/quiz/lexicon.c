@@ -173,6 +173,7 @@ const char *const qz_lex_correct_strong[] = {
     "forget that", "forget what i said", "forget all that", "forget everything i said",
     "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",
     "let me start over", "let me start again", "let me restart", "前面说的不算", "前面的不算",
+    "划掉", "删掉", "cross that out", "crossed out", "strike that",
     "上面说的不算", "以上不算", "当我没说", "我收回", "correction :", "let me correct",
     "i got it backwards", "got it backwards", "i had it backwards", "i mixed them up",
     "i wrote it backwards", "wrote it backwards", "i got that backwards", "got that backwards",
@@ -211,6 +212,7 @@ const char *const qz_lex_restart[] = {
     "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",
     "start over", "let me start over", "let me start again", "start again", "let me restart",
     "算了", "收回", "我收回", "前面说的不算", "前面的不算", "上面说的不算", "以上不算", "重新说",
+    "划掉", "删掉", "cross that out", "crossed out", "strike that",
     "重说", "重来", "重新来", "当我没说", NULL};
 /* everything before disowned in plain words, nothing after needed ("none of that is
  * true", "that was a mistake", 以上都是错的): a correction and a start over both */

@@ -263,8 +263,19 @@ int qz_answer_garbled(const char *s)
     if (qz_answer_lost_characters(s))
         return 1;
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (strstr(s, marks[i]))
+        for (const char *m = strstr(s, marks[i]); m; m = strstr(m + 1, marks[i])) {
+            /* "can't cheat?? no wait": a doubt said twice after a word, not a lost character */
+            size_t l = strlen(marks[i]);
+            while (m[l] == '?')
+                l++;
+            int word_before = m > s && (((unsigned char)m[-1] | 32) >= 'a' && ((unsigned char)m[-1] | 32) <= 'z');
+            int open_after = !m[l] || m[l] == ' ' || m[l] == ')' || m[l] == '\n';
+            if (!strcmp(marks[i], "??") && word_before && open_after) {
+                m += l - 1;
+                continue;
+            }
             return 1;
+        }
     for (const char *p = s; *p; p++) {
         int before = p > s && (((unsigned char)p[-1] | 32) >= 'a' && ((unsigned char)p[-1] | 32) <= 'z');
         int after = ((unsigned char)p[1] | 32) >= 'a' && ((unsigned char)p[1] | 32) <= 'z';
