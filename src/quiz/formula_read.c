@@ -196,6 +196,15 @@ static int normalise_text(const char *answer, nbuf *b)
     size_t i = 0;
     while (i < len) {
         long at = (long)i;
+        if (isalpha(s[i]) && (i == 0 || !isalnum(s[i - 1]))) {   /* pinyin: "K 的 zhuanzhi" */
+            const char *meant;
+            size_t n = qz_ime_pinyin_at((const char *)s + i, &meant);
+            if (n) {
+                put(b, meant, strlen(meant), at, at + (long)n);
+                i += n;
+                continue;
+            }
+        }
         if (s[i] >= 0x80) {
             const char *meant;
             size_t n = qz_ime_slip_at((const char *)s + i, &meant);
@@ -386,6 +395,9 @@ static const word words[] = {
     {"the square root of", F_SQRT, 0, NULL}, {"square root of", F_SQRT, 0, NULL},
     {"square-root of", F_SQRT, 0, NULL}, {"the sqrt of", F_SQRT, 0, NULL}, {"sqrt of", F_SQRT, 0, NULL},
     {"the root of", F_SQRT, 0, NULL}, {"root of", F_SQRT, 0, NULL}, {"square root", F_SQRT, 0, NULL},
+    /* the root in the student's own language: raiz (Spanish, Portuguese), racine, Wurzel */
+    {"raiz", F_SQRT, 0, NULL}, {"raíz", F_SQRT, 0, NULL}, {"racine", F_SQRT, 0, NULL},
+    {"wurzel", F_SQRT, 0, NULL},
     {"the transpose of", F_TRANS_PRE, 0, NULL}, {"transpose of", F_TRANS_PRE, 0, NULL},
     {"-transposed", F_TRANS, 0, NULL}, {"-transpose", F_TRANS, 0, NULL},
     /* the softmax's axis said in words: the keys' (right) */
@@ -493,6 +505,9 @@ static const word words[] = {
     {"rowwise_softmax", F_NAME, 0, "softmax"}, {"row-softmax", F_NAME, 0, "softmax"},
     /* what a phone's autocorrect makes of it */
     {"soft mac", F_NAME, 0, "softmax"}, {"softmac", F_NAME, 0, "softmax"},
+    /* in katakana English */
+    {"sofuto-max", F_NAME, 0, "softmax"}, {"sofutomax", F_NAME, 0, "softmax"},
+    {"sofuto max", F_NAME, 0, "softmax"}, {"sofutomakkusu", F_NAME, 0, "softmax"},
     /* "…, softmax them, multiply by V": the softmax of what came before */
     {"softmax them", F_NAME, 0, "softmax"}, {"softmax it", F_NAME, 0, "softmax"},
     {"softmax that", F_NAME, 0, "softmax"}, {"softmax the result", F_NAME, 0, "softmax"},
@@ -508,7 +523,7 @@ static const word words[] = {
     {"除以", F_DIV, 0, NULL}, {"根号下", F_SQRT, 0, NULL}, {"根号", F_SQRT, 0, NULL},
     {"开根号", F_SQRT_POST, 0, NULL}, {"开方", F_SQRT_POST, 0, NULL},
     {"的平方根", F_SQRT_POST, 0, NULL}, {"平方根", F_SQRT, 0, NULL},
-    {"的转置", F_TRANS, 0, NULL}, {"转置", F_TRANS, 0, NULL},
+    {"的转置", F_TRANS, 0, NULL}, {"的 转置", F_TRANS, 0, NULL}, {"转置", F_TRANS, 0, NULL},
     {"和", F_CONJ, 0, NULL}, {"与", F_CONJ, 0, NULL}, {"跟", F_CONJ, 0, NULL},
     {"相乘", F_PRODVERB, 0, NULL}, {"的内积", F_PRODVERB, 1, NULL}, {"内积", F_PRODVERB, 1, NULL}, {"做矩阵乘法", F_PRODVERB, 0, NULL}, {"矩阵相乘", F_PRODVERB, 0, NULL},
     {"矩阵乘法", F_PRODVERB, 0, NULL}, {"做乘法", F_PRODVERB, 0, NULL}, {"的乘积", F_PRODVERB, 0, NULL},

@@ -195,6 +195,44 @@ static int softmax_into(const char *s, const step *st, size_t k, step *out)
 }
 
 /* Cut s into steps at ',' '，' ';' '；' '。' and line ends outside brackets. */
+/* A step named after " / " (lines typed on one line: "s = Q@K.T/sqrt(dk) / w =
+ * softmax(s)"): p at the space before the slash. */
+static int slash_step(const char *p)
+{
+    if (strncmp(p, " / ", 3))
+        return 0;
+    const char *q = p + 3;
+    if (!isalpha((unsigned char)*q))
+        return 0;
+    while (isalnum((unsigned char)*q) || *q == '_')
+        q++;
+    while (*q == ' ')
+        q++;
+    return *q == '=' && q[1] != '=';
+}
+
+/* A definition given after its use: "w = exp(s)/exp(s).sum() where s = Q@K.T/√d" is read
+ * as the two steps; the one after "where" (其中) comes first. p at the space before it;
+ * its length, or 0. */
+static size_t where_at(const char *p)
+{
+    static const char *const w[] = {" where ", " 其中 ", " with ", NULL};
+    for (size_t i = 0; w[i]; i++) {
+        size_t l = strlen(w[i]);
+        if (strncmp(p, w[i], l))
+            continue;
+        const char *q = p + l;
+        if (!isalpha((unsigned char)*q))
+            return 0;
+        while (isalnum((unsigned char)*q) || *q == '_')
+            q++;
+        while (*q == ' ')
+            q++;
+        return *q == '=' && q[1] != '=' ? l : 0;
+    }
+    return 0;
+}
+
 static size_t cut(const char *s, char seg[][MAX_EXPR], size_t max)
 {
     size_t n = 0, o = 0;
@@ -203,7 +241,33 @@ static size_t cut(const char *s, char seg[][MAX_EXPR], size_t max)
         int end = !*p;
         size_t skip = 0;
         if (!end && depth == 0) {
-            if (*p == ',' || *p == ';' || *p == '\n')
+            size_t wl = where_at(p);
+            if (wl && n + 1 < max) {   /* the definition after "where" goes before the step */
+                seg[n][o] = 0;
+                char used[MAX_EXPR];
+                memcpy(used, seg[n], sizeof used);
+                const char *e = p + wl;
+                size_t d = 0;
+                int dep = 0;
+                while (*e && !(dep == 0 && (*e == ',' || *e == ';' || !strncmp(e, "，", 3) ||
+                                            !strncmp(e, "；", 3)))) {
+                    dep += *e == '(' || *e == '[';
+                    dep -= (*e == ')' || *e == ']') && dep > 0;
+                    if (d + 1 < MAX_EXPR)
+                        seg[n][d++] = *e;
+                    e++;
+                }
+                seg[n][d] = 0;
+                trim(seg[n]);
+                n++;
+                memcpy(seg[n], used, MAX_EXPR);
+                o = strlen(seg[n]);
+                p = e - 1;
+                continue;
+            }
+            if (slash_step(p))
+                skip = 3;
+            else if (*p == ',' || *p == ';' || *p == '\n')
                 skip = 1;
             else if (!strncmp(p, "，", 3) || !strncmp(p, "；", 3) || !strncmp(p, "。", 3))
                 skip = 3;

@@ -121,6 +121,8 @@ static size_t pinyin_at(const char *s, const char **word)
     } words[] = {
         {"jiemaqi", "解码器"}, {"bianmaqi", "编码器"}, {"zizhuyili", "自注意力"},
         {"zhuyili", "注意力"}, {"buxuyao", "不需要"}, {"xuyao", "需要"},
+        {"zhuanzhi", "转置"}, {"genhao", "根号"}, {"weidu", "维度"}, {"tidu", "梯度"},
+        {"baohe", "饱和"}, {"fangcha", "方差"},
     };
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
         const char *p = words[w].py, *q = s;
@@ -140,6 +142,11 @@ static size_t pinyin_at(const char *s, const char **word)
         }
     }
     return 0;
+}
+
+size_t qz_ime_pinyin_at(const char *s, const char **word)
+{
+    return pinyin_at(s, word);
 }
 
 char *qz_ime_fix(const char *s)

@@ -11,6 +11,9 @@
  * there), and *word the word meant (static); 0 if none. */
 size_t qz_ime_slip_at(const char *s, const char **word);
 
+/* Pinyin left unconverted at s, which starts a word ("zhuanzhi", "jie ma qi"): its
+ * length in bytes, and *word the word meant (static); 0 if none. */
+size_t qz_ime_pinyin_at(const char *s, const char **word);
 /* s with every slip replaced by the word meant, malloc'd (NULL when out of memory). */
 char *qz_ime_fix(const char *s);
 
