@@ -1065,12 +1065,15 @@ static char *field_terms(const char *s)
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
 
-/* English spelled as one word in India, Nigeria and elsewhere ("add upto 1"): the two
- * words. A new string, or NULL when there is none or no memory. */
+/* Words of other Englishes and their neighbours, as the rubric spells them: "upto" (India,
+ * Nigeria) is up to; ViT's class token is the [CLS] token; Malay cukup (in Malaysian
+ * Chinese and English) is enough. A new string, or NULL when there is none or no memory. */
 static char *english_forms(const char *s)
 {
     static const char *const terms[][2] = {
         {" upto ", " up to "}, {"Upto ", "Up to "}, {" upto\t", " up to\t"},
+        {"class token", "[CLS] token"}, {"Class token", "[CLS] token"},
+        {" cukup", " enough"}, {"cukup ", "enough "},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
