@@ -2126,11 +2126,12 @@ static int is_list_mark(const char *m)
  * between them ("Q decoder K V encoder alignment"). */
 static int salad(const sentence *s)
 {
-    /* a sign between terms says something of them: "Var(q·k) = d_k" */
+    /* a sign between terms says something of them: "Var(q·k) = d_k", "Var(q·k) ∝ d_k" */
+    static const char *const signs[] = {"=", "≈", "→", "<", ">", "∝", "≤", "≥", "≪", "≫"};
     for (size_t i = s->s0; i < s->s1; i++)
-        if (qz_tok_is(s->t, i, "=") || qz_tok_is(s->t, i, "≈") || qz_tok_is(s->t, i, "→") ||
-            qz_tok_is(s->t, i, "<") || qz_tok_is(s->t, i, ">"))
-            return 0;
+        for (size_t g = 0; g < sizeof signs / sizeof *signs; g++)
+            if (qz_tok_is(s->t, i, signs[g]))
+                return 0;
     size_t terms = 0, items = 0, item_terms = 0, max_item = 0, run_terms = 0, max_run = 0;
     size_t item_run = 0;   /* the longest run of terms in the item being read */
     size_t item_start = s->s0, dir_items = 0;   /* items that state something */

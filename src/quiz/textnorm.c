@@ -403,6 +403,10 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
         } else if ((c == '-' || c == '=') && i + 1 < n && f[i + 1] == '>') {
             push(t, "→", strlen("→"), (const char *)f + i, 2, QZ_TK_MARK);   /* -> and => */
             i += 2;
+        } else if (c == 0x21d2 || c == 0x27f9 || c == 0x21a6 || c == 0x2234) {
+            /* ⇒, ⟹, ↦ and ∴ (therefore) lead to what follows, as → does */
+            push(t, "→", strlen("→"), (const char *)f + i, (size_t)l, QZ_TK_MARK);
+            i += (size_t)l;
         } else if ((c == '-' && i + 1 < n && f[i + 1] == '-') || c == 0x2014) {
             push(t, "—", strlen("—"), "—", strlen("—"), QZ_TK_MARK);   /* -- and — end a clause */
             while (i < n && (f[i] == '-' || !strncmp((const char *)f + i, "—", strlen("—"))))
