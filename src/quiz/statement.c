@@ -377,6 +377,24 @@ static void negate(sentence *s)
             if (live(&s->m.v[k]) && s->m.v[k].a == target && s->m.v[k].b < t->n &&
                 qz_han_at(t, s->m.v[k].b, "也") && qz_han_at(t, i, "不"))
                 target = SIZE_MAX;
+        /* "Not O(n) like an RNN, …": a comparison opening the sentence, what it names is
+         * the RNN's, not denied (after a subject of its own, "attention is not O(n) like an
+         * RNN" denies it of that subject) */
+        int own_before = 0;
+        for (size_t k = 0; k < s->m.n; k++)
+            own_before |= s->m.v[k].kind == M_SUBJ && live(&s->m.v[k]) && !s->m.v[k].foil &&
+                          !s->m.v[k].virt && s->m.v[k].a < i;
+        for (size_t k = 0; !own_before && target != SIZE_MAX && k < s->m.n; k++) {
+            const mention *c = &s->m.v[k];
+            if (c->kind == M_CLAIM && live(c) && c->a == target && c->b < s->s1 &&
+                (qz_tok_raw_is(t, c->b, "like") ||
+                 (qz_tok_raw_is(t, c->b, "as") && (qz_tok_raw_is(t, c->b + 1, "in") ||
+                                                   qz_tok_raw_is(t, c->b + 1, "with")))))
+                for (size_t j = 0; j < s->m.n; j++)
+                    if (s->m.v[j].kind == M_SUBJ && live(&s->m.v[j]) && s->m.v[j].foil &&
+                        s->m.v[j].a > c->b && s->m.v[j].a <= c->b + 3)
+                        target = SIZE_MAX;
+        }
         int prevents = qz_neg_prevents(t, i);
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
             if (live(&s->m.v[k]) && s->m.v[k].a == target) {
