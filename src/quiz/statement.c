@@ -1304,10 +1304,23 @@ static void owners(sentence *s, long *owner)
                         (qz_tok_raw_is(s->t, j + 1, "and") || qz_tok_raw_is(s->t, j + 1, "but") ||
                          qz_tok_raw_is(s->t, j + 1, "while") || qz_tok_raw_is(s->t, j + 1, "and,")))
                         o = -1;
-                /* nor into an aside in brackets: "只用 Encoder 就行（当然用 GPT 也可以）" */
-                for (size_t j = m->b; o >= 0 && j < (size_t)s->run_first[o]; j++)
-                    if (qz_tok_is(s->t, j, "(") || qz_tok_is(s->t, j, "（"))
+                /* nor into an aside in brackets: "只用 Encoder 就行（当然用 GPT 也可以）" (a
+                 * bracket still open at the group, which does not open it: "asks the
+                 * questions (Q)" labels what it said) */
+                if (o >= 0) {
+                    int open = 0;
+                    size_t last_open = 0;
+                    for (size_t j = m->b; j < (size_t)s->run_first[o]; j++) {
+                        if (qz_tok_is(s->t, j, "(") || qz_tok_is(s->t, j, "（")) {
+                            open++;
+                            last_open = j;
+                        } else if ((qz_tok_is(s->t, j, ")") || qz_tok_is(s->t, j, "）")) && open) {
+                            open--;
+                        }
+                    }
+                    if (open && last_open + 1 != (size_t)s->run_first[o])
                         o = -1;
+                }
                 /* nor past a comma to a group with a claim of its own after it in its
                  * clause: "… straight away so its 1 hop, in rnn its as many hops as
                  * tokens in between" */
@@ -2399,6 +2412,10 @@ static size_t contrast_at(const qz_text *t, size_t i)
         for (size_t w = 0; i > 0 && w < sizeof not_before / sizeof not_before[0]; w++)
             if (qz_han_at(t, i - 1, not_before[w]))
                 return 0;
+        /* between two verbs with no mark it joins them ("随着序列变长而经过更多时间步"):
+         * a contrast follows a mark, or says 而是 */
+        if (i > 0 && t->t[i - 1].kind == QZ_TK_HAN && !qz_han_at(t, i + 1, "是"))
+            return 0;
         return 1;
     }
     if (!strcmp(k->s, "但"))
