@@ -1230,6 +1230,29 @@ static void like_foil(sentence *s, long *owner)
 
 /* The owner of every claim, in token order (a forward claim takes its group; claims
  * found at one place share it). */
+/* A personal pronoun as the subject right before token a ("here we just need one label",
+ * 我们只需要一个标签): what follows is said of the student's task, not of a group before. */
+static int person_before(const sentence *s, size_t a)
+{
+    static const char *const adverbs[] = {"just", "only", "still", "also", "really", "then",
+                                          "只", "就", "只要", "也", "还", "只需"};
+    static const char *const persons[] = {"we", "you", "they", "我们", "你们", "咱们"};
+    size_t j = a;
+    for (int hop = 0; hop < 2 && j > s->s0; hop++) {
+        int adv = 0;
+        for (size_t w = 0; w < sizeof adverbs / sizeof *adverbs && !adv; w++)
+            adv = qz_tok_raw_is(s->t, j - 1, adverbs[w]) || qz_tok_is(s->t, j - 1, adverbs[w]);
+        if (!adv)
+            break;
+        j--;
+    }
+    for (size_t w = 0; j > s->s0 && w < sizeof persons / sizeof *persons; w++)
+        if (qz_tok_raw_is(s->t, j - 1, persons[w]) ||
+            (j >= s->s0 + 2 && qz_han_at(s->t, j - 2, persons[w]) == 2))
+            return 1;
+    return 0;
+}
+
 static void owners(sentence *s, long *owner)
 {
     for (size_t pos = s->s0; pos < s->s1; pos++) {
@@ -1238,6 +1261,12 @@ static void owners(sentence *s, long *owner)
             mention *m = &s->m.v[k];
             if (!claimish(m) || m->a != pos)
                 continue;
+            long next_run = run_after(s, m->b);   /* "we only need the encoder": its object */
+            if (m->kind == M_CLAIM && person_before(s, m->a) && run_inside(s, m) < 0 &&
+                (next_run < 0 || (size_t)s->run_first[next_run] > m->b + 3)) {
+                owner[k] = -1;   /* "we just need one label": the task's, no group's */
+                continue;
+            }
             long o = attributive(s, m) ? run_at(s, m->b) : -1;
             if (o >= 0 || object_claim(s, m)) {
                 owner[k] = o;   /* "把译文…对齐", "sends a query into the source": an object */
