@@ -2973,6 +2973,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
             m.a = m.b = s0;
             m.virt = 1;
             m.dead = 0;
+            /* "不是说 RNN 看不到远处，而是它要经过…": what was denied was said of it there;
+             * carried past the contrast it is affirmed */
+            if (rd->after_contrast)
+                m.neg = 0;
             madd(&s.m, m);
         }
     if (s.m.failed || group_subjects(&s)) {
