@@ -1262,7 +1262,8 @@ static void owners(sentence *s, long *owner)
             if (!claimish(m) || m->a != pos)
                 continue;
             long next_run = run_after(s, m->b);   /* "we only need the encoder": its object */
-            if (m->kind == M_CLAIM && person_before(s, m->a) && run_inside(s, m) < 0 &&
+            if (m->kind == M_CLAIM && m->b == m->a + 1 && person_before(s, m->a) &&
+                run_inside(s, m) < 0 &&
                 (next_run < 0 || (size_t)s->run_first[next_run] > m->b + 3)) {
                 owner[k] = -1;   /* "we just need one label": the task's, no group's */
                 continue;
