@@ -1236,7 +1236,7 @@ static int person_before(const sentence *s, size_t a)
 {
     static const char *const adverbs[] = {"just", "only", "still", "also", "really", "then",
                                           "只", "就", "只要", "也", "还", "只需"};
-    static const char *const persons[] = {"we", "you", "they", "我们", "你们", "咱们"};
+    static const char *const persons[] = {"we", "you", "我们", "你们", "咱们"};
     size_t j = a;
     for (int hop = 0; hop < 2 && j > s->s0; hop++) {
         int adv = 0;
@@ -1337,18 +1337,22 @@ static void owners(sentence *s, long *owner)
                 /* nor into an aside in brackets: "只用 Encoder 就行（当然用 GPT 也可以）" (a
                  * bracket still open at the group, which does not open it: "asks the
                  * questions (Q)" labels what it said) */
+                /* …and past a closed one only to a group right after it ("constant (one
+                 * hop) for self-attention", not "(mean pooling) and slap a linear head") */
                 if (o >= 0) {
                     int open = 0;
-                    size_t last_open = 0;
+                    size_t last_open = 0, last_close = SIZE_MAX;
                     for (size_t j = m->b; j < (size_t)s->run_first[o]; j++) {
                         if (qz_tok_is(s->t, j, "(") || qz_tok_is(s->t, j, "（")) {
                             open++;
                             last_open = j;
                         } else if ((qz_tok_is(s->t, j, ")") || qz_tok_is(s->t, j, "）")) && open) {
                             open--;
+                            last_close = j;
                         }
                     }
-                    if (open && last_open + 1 != (size_t)s->run_first[o])
+                    if (open ? last_open + 1 != (size_t)s->run_first[o]
+                             : last_close != SIZE_MAX && last_close + 3 < (size_t)s->run_first[o])
                         o = -1;
                 }
                 /* nor past a comma to a group with a claim of its own after it in its
