@@ -195,13 +195,9 @@ static int softmax_into(const char *s, const step *st, size_t k, step *out)
 }
 
 /* Cut s into steps at ',' '，' ';' '；' '。' and line ends outside brackets. */
-/* A step named after " / " (lines typed on one line: "s = Q@K.T/sqrt(dk) / w =
- * softmax(s)"): p at the space before the slash. */
-static int slash_step(const char *p)
+/* Does q start a step's name with its sign: "w = …" (a name, spaces, "=" but not "==")? */
+static int names_step(const char *q)
 {
-    if (strncmp(p, " / ", 3))
-        return 0;
-    const char *q = p + 3;
     if (!isalpha((unsigned char)*q))
         return 0;
     while (isalnum((unsigned char)*q) || *q == '_')
@@ -209,6 +205,13 @@ static int slash_step(const char *p)
     while (*q == ' ')
         q++;
     return *q == '=' && q[1] != '=';
+}
+
+/* A step named after " / " (lines typed on one line: "s = Q@K.T/sqrt(dk) / w =
+ * softmax(s)"): p at the space before the slash. */
+static int slash_step(const char *p)
+{
+    return !strncmp(p, " / ", 3) && names_step(p + 3);
 }
 
 /* A definition given after its use: "w = exp(s)/exp(s).sum() where s = Q@K.T/√d" is read
@@ -219,16 +222,8 @@ static size_t where_at(const char *p)
     static const char *const w[] = {" where ", " 其中 ", " with ", NULL};
     for (size_t i = 0; w[i]; i++) {
         size_t l = strlen(w[i]);
-        if (strncmp(p, w[i], l))
-            continue;
-        const char *q = p + l;
-        if (!isalpha((unsigned char)*q))
-            return 0;
-        while (isalnum((unsigned char)*q) || *q == '_')
-            q++;
-        while (*q == ' ')
-            q++;
-        return *q == '=' && q[1] != '=' ? l : 0;
+        if (!strncmp(p, w[i], l))
+            return names_step(p + l) ? l : 0;
     }
     return 0;
 }
