@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unictype.h>
+#include <uninorm.h>
 #include <unistr.h>
 
 /* from → to of the whole of s into a new buffer (*n bytes); 0 when a character has no
@@ -131,7 +132,7 @@ static const char *const common[] = {
     "key", "value", "encoder", "decoder", "cls", "token", "dk", "dim", "seq", "qkv", "kv",
     "sqrt", "exp", "idk", "dunno", "lol", "ok", "yes", "enc", "dec", "emb", "hid", "len",
     "pos", "vec", "mat", "src", "tgt", "ctx", "mlp", "ffn", "grad", "var", "std", "avg",
-    "np", "torch", "matmul", "bmm", "einsum", "dims", "ctrl", "msgid", "lm", "nlp", NULL};
+    "np", "torch", "matmul", "bmm", "einsum", "dims", "ctrl", "msgid", "lm", "nlp", "wrt", NULL};
 
 /* Is every one of the words a stranger to the word list? (one pass over the list) */
 static int none_in_word_list(char words[][24], size_t n)
@@ -203,6 +204,125 @@ static int keyboard_mash(const char *s)
     return n >= 5 && k >= 3 && none_in_word_list(words, k);
 }
 
+/* Which of the words are in the English word list (found[i] set; one pass over it)? 0
+ * when there is no list. */
+static int in_word_list(char words[][24], size_t n, unsigned char *found)
+{
+    static const char *const lists[] = {"/usr/share/dict/words", "/usr/share/dict/american-english"};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        FILE *f = fopen(lists[i], "r");
+        if (!f)
+            continue;
+        char line[128];
+        while (fgets(line, sizeof line, f)) {
+            line[strcspn(line, "\n")] = '\0';
+            for (size_t w = 0; w < n; w++)
+                found[w] |= !strcasecmp(line, words[w]);
+        }
+        fclose(f);
+        return 1;
+    }
+    return 0;
+}
+
+/* A word typed by running a finger along one row of the keyboard ("asdf", "uiop", "lkj",
+ * "xcvb") or holding one key ("mmm", "xxx"): three letters or more. */
+static int key_run(const char *w)
+{
+    static const char *const rows[] = {"qwertyuiop", "asdfghjkl", "zxcvbnm"};
+    size_t l = strlen(w);
+    if (l < 3)
+        return 0;
+    int same = 1;
+    for (size_t i = 1; i < l; i++)
+        same &= w[i] == w[0];
+    if (same)
+        return 1;
+    for (size_t r = 0; r < 3; r++) {
+        size_t i = 0;
+        while (i < l && strchr(rows[r], w[i]))
+            i++;
+        if (i == l)
+            return 1;
+    }
+    return 0;
+}
+
+/* Keys run along at random among a few readable bits ("jfkd ;sl RNN ,,,, qwe rty uiop",
+ * "√dk = … ;lkj ;lkj sdf", "ggjhh 的的 dk√√ 酱 ,,, ahsj"): two or more words of a key run
+ * (key_run) that the word list does not hold, no more readable units beside them than
+ * runs and never more than three (a word of the list or the field, a number, a Han
+ * character other than a particle or a repeat), and fewer other strangers than runs. */
+static int key_runs(const char *s)
+{
+    size_t len = strlen(s), nl = 0;
+    uint8_t *f = u8_normalize(UNINORM_NFKC, (const uint8_t *)s, len, NULL, &nl);
+    if (!f)
+        return 0;
+    char words[32][24];
+    size_t n = 0, readable = 0;
+    ucs4_t prev = 0;
+    for (size_t i = 0; i < nl;) {
+        ucs4_t c;
+        int k = u8_mbtouc(&c, f + i, nl - i);
+        if (k <= 0)
+            break;
+        if (c < 0x80 && isalpha((int)c)) {
+            size_t l = 0;
+            char w[24];
+            while (i + l < nl && f[i + l] < 0x80 && isalpha(f[i + l])) {
+                if (l < sizeof w - 1)
+                    w[l] = (char)tolower(f[i + l]);
+                l++;
+            }
+            i += l;
+            prev = 0;
+            if (l >= sizeof w || l < 2)
+                continue;
+            w[l] = '\0';
+            int known = 0;
+            for (size_t m = 0; common[m] && !known; m++)
+                known = !strcmp(w, common[m]);
+            if (known)
+                readable++;
+            else if (l >= 3 && n < sizeof words / sizeof words[0])
+                memcpy(words[n++], w, l + 1);   /* two letters: too often an abbreviation */
+            continue;
+        }
+        if (c < 0x80 && isdigit((int)c)) {
+            while (i < nl && f[i] < 0x80 && isdigit(f[i]))
+                i++;
+            readable++;
+            prev = 0;
+            continue;
+        }
+        if (is_cjk(c)) {
+            static const ucs4_t particles[] = {0x7684, 0x4e86, 0x5417, 0x5462, 0x554a, 0x5427,
+                                               0x5440, 0x54e6, 0x55ef, 0x54c8};   /* 的了吗呢啊吧呀哦嗯哈 */
+            int particle = 0;
+            for (size_t m = 0; m < sizeof particles / sizeof *particles; m++)
+                particle |= c == particles[m];
+            readable += !particle && c != prev;
+        }
+        prev = c;
+        i += (size_t)k;
+    }
+    free(f);
+    unsigned char found[32] = {0};
+    if (n && !in_word_list(words, n, found))
+        return 0;   /* no word list: nothing is called random */
+    size_t runs = 0, strangers = 0;
+    for (size_t w = 0; w < n; w++) {
+        if (found[w])
+            readable++;
+        else if (key_run(words[w]))
+            runs++;
+        else
+            strangers++;
+    }
+    return runs >= 2 && readable <= 3 && readable <= runs && strangers < runs;
+}
+
 /* Shift-JIS read as Windows-1252 shows its lead bytes 0x81–0x9F as ‚ ƒ „ † ‡ ˆ ‰ Š ‹ Œ Ž
  * ˜ š › œ ž Ÿ (‚±‚ñ for こん); French or Portuguese ("Crème brûlée", "Ação") has none,
  * though its bytes may read as kanji. Typographic quotes and dashes (‘ ’ “ ” – — …) are
@@ -230,7 +350,7 @@ int qz_answer_unreadable_text(const char *s)
     if (wide >= 3 && (reads_back(s, len, "CP1252", "UTF-8") || reads_back(s, len, "CP936", "UTF-8") ||
                       (sjis_leads(s) && reads_back(s, len, "CP1252", "SHIFT_JIS"))))
         return 1;
-    return keyboard_mash(s);
+    return keyboard_mash(s) || key_runs(s);
 }
 
 /* The Windows-1252 byte of character c, or -1: Latin-1 and the C1 controls (what a
@@ -415,6 +535,55 @@ char *qz_answer_unmarked(const char *s)
     }
     out[o] = '\0';
     if (!changed) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Does a struck span stand apart at byte c of s (an edge, a space, or a mark that is no
+ * letter, digit or dot)? */
+static int struck_edge(const char *s, size_t c)
+{
+    unsigned char ch = (unsigned char)s[c];
+    return !ch || ch == ' ' || (ch < 0x80 && !isalnum(ch) && ch != '.' && ch != '~') ||
+           (ch >= 0xe3 && ch <= 0xef && !strncmp(s + c, "\xef\xbc", 2)) ||   /* ，（ ） */
+           !strncmp(s + c, "\xe3\x80", 2) || ch >= 0xe4;   /* 。、 and Han: a new word */
+}
+
+char *qz_answer_unstruck(const char *s)
+{
+    if (!strstr(s, "~~") || strstr(s, "~~~"))
+        return NULL;
+    size_t n = strlen(s), o = 0;
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    int struck = 0, kept = 0;
+    for (size_t i = 0; i < n;) {
+        if (strncmp(s + i, "~~", 2)) {
+            kept |= isalnum((unsigned char)s[i]) || (unsigned char)s[i] >= 0x80;
+            out[o++] = s[i++];
+            continue;
+        }
+        const char *e = strstr(s + i + 2, "~~");
+        size_t after = e ? (size_t)(e - s) + 2 : 0;
+        /* the character before the span, from its first byte */
+        size_t b = i ? i - 1 : 0;
+        while (b > 0 && ((unsigned char)s[b] & 0xc0) == 0x80)
+            b--;
+        int apart_before = i == 0 || struck_edge(s, b);
+        if (!e || e == s + i + 2 || !apart_before || !struck_edge(s, after)) {
+            free(out);
+            return NULL;
+        }
+        i = after;
+        if ((!o || out[o - 1] == ' ') && s[i] == ' ')
+            i++;   /* one space between what stands on either side */
+        struck = 1;
+    }
+    out[o] = '\0';
+    if (!struck || !kept) {
         free(out);
         return NULL;
     }

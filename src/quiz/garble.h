@@ -33,6 +33,14 @@ char *qz_answer_without_emoji(const char *s);
  * product, d_k) stays. */
 char *qz_answer_unmarked(const char *s);
 
+/* The UTF-8 answer s without the words it struck out in Markdown and wrote again
+ * ("Q ← ~~编码器~~ 解码器", "~~RNN is slow~~ RNN: …"): each ~~…~~ that stands apart (a
+ * space, a mark or the text's edge on both sides) taken out with a space beside it. A new
+ * string (free it), or NULL when s strikes nothing that way, strikes part of a word or
+ * number ("gr~~ad~~", "~~n~~1"), leaves a "~~" unpaired or "~~~" (a scribble), or keeps
+ * nothing else: such text stays as it is, for the reader to find it cannot be read. */
+char *qz_answer_unstruck(const char *s);
+
 /* Does the short UTF-8 answer s (40 characters or fewer) only point to a picture or an
  * attachment ("[图片] 公式见图", "[image: formula.png]", （见附件截图）) that no grader can
  * see? */

@@ -98,6 +98,10 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     char *repaired = q->kind != QZ_CHOICE ? qz_answer_repaired(answer) : NULL;
     if (repaired)
         answer = repaired;
+    /* words struck out in Markdown and written again: what stands is the answer */
+    char *unstruck = q->kind != QZ_CHOICE ? qz_answer_unstruck(answer) : NULL;
+    if (unstruck)
+        answer = unstruck;
     /* a formula's reader stops at a symbol it does not know: "… @ v 👍" (a written
      * answer reads its emoji: 😂 beside nothing recognised is a joke); a written answer
      * pasted from a chat window keeps its Markdown: "**Q来源**：解码器 **K、V来源**：…" */
@@ -157,6 +161,7 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         free(note);
     }
     free(repaired);
+    free(unstruck);
     free(plain);
     if (rc)
         qz_result_free(out);

@@ -30,6 +30,10 @@ static int lost_digits_in(const char *s)
 {
     if (qz_answer_lost_characters(s))
         return 1;
+    /* digits struck out in a scribble ("0.~~1~~~~4~~ ~~~"): a clean strike-out was taken
+     * out before (qz_answer_unstruck), what is left cannot be read */
+    if (strstr(s, "~~"))
+        return 1;
     /* a leading 0's decimal point with nothing readable after it, or one decimal and
      * then a mark standing for the rest */
     for (const char *p = strchr(s, '.'); p; p = strchr(p + 1, '.')) {
@@ -923,8 +927,8 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
     const char *unreadable =
         control_chars(answer) ? qz_tr(lang, "The answer holds control characters (a terminal's escape codes?): "
                                             "type the numbers again.")
-        : lost_digits(answer) ? qz_tr(lang, "Some digits cannot be read (a box ▯, an ellipsis …, or a ? or "
-                                            "# where a digit should be).")
+        : lost_digits(answer) ? qz_tr(lang, "Some digits cannot be read (a box ▯, an ellipsis …, a ? or # "
+                                            "where a digit should be, or digits struck out).")
                               : NULL;
     if (unreadable) {
         fclose(notes_f);

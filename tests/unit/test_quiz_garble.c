@@ -70,6 +70,68 @@ static void test_shades_and_keys(void **state)
     assert_false(qz_answer_unreadable_text("▒ one shade alone"));
 }
 
+/* Keys run along a row or held among a few readable bits: unreadable; the field's short
+ * words, words of the list that lie on one row (type, were, root, query) and a real
+ * answer beside a run are not. */
+static void test_key_runs(void **state)
+{
+    (void)state;
+    static const char *const runs[] = {
+        "hjkl ;lk attn ,,, wer tyu iop",   /* one word of the field among runs */
+        "vbnm cx,. poiu ww",
+        "fdsa ;lkj fdsa ]]]",
+        "sdf jkl",
+        "√dₖ = … ;lkj ;lkj dfg",
+        "kjhg;a exp exp ,,,.. nnn ppp",
+        "hgfd 的的 dk√√ 呀 ,,, lkjh",       /* particles and a repeat are not read */
+        "ｄｆｇｄｆｇ 根号 ｌｋｌｋ",         /* full-width letters */
+        "rew 0.,;; ..2 ?? ooo",            /* digits among them: no numbers to read */
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+        if (!qz_answer_unreadable_text(runs[i]))
+            fail_msg("key runs read as text: %s", runs[i]);
+    static const char *const ok[] = {
+        "were type quiet root",
+        "wrt the query, attn is O(1)",
+        "qkv ffn lstm tgt",
+        "RNN O(n), attention O(1) asdf",
+        "Q 解码器，K V 编码器 sdf jkl",
+        "wei yi de qu bie shi rnn yao yi bu yi bu chuan",   /* pinyin */
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (qz_answer_unreadable_text(ok[i]))
+            fail_msg("readable text called unreadable: %s", ok[i]);
+}
+
+/* Words struck out in Markdown and written again are taken out; a scribble, a strike
+ * inside a word or a number, or nothing left stays for the reader to refuse. */
+static void test_unstruck(void **state)
+{
+    (void)state;
+    char *u = qz_answer_unstruck("Q ← ~~编码器~~ 解码器，K/V ← 编码器输出");
+    assert_non_null(u);
+    assert_string_equal(u, "Q ← 解码器，K/V ← 编码器输出");
+    free(u);
+    u = qz_answer_unstruck("~~it normalises~~ it keeps the scores small");
+    assert_non_null(u);
+    assert_string_equal(u, "it keeps the scores small");
+    free(u);
+    u = qz_answer_unstruck("RNN 要逐步传（~~梯度~~）；自注意力一步");
+    assert_non_null(u);
+    assert_string_equal(u, "RNN 要逐步传（）；自注意力一步");
+    free(u);
+    static const char *const kept[] = {
+        "no strike at all", "x ~~~ y", "gr~~ad~~ vanish", "0.~~1~~4 0.17", "~~n~~1 steps",
+        "~~all of it~~", "~~ unpaired", "a ~~~~ b",
+    };
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        u = qz_answer_unstruck(kept[i]);
+        if (u)
+            fail_msg("struck text taken out: %s -> %s", kept[i], u);
+        free(u);
+    }
+}
+
 static void test_readable(void **state)
 {
     (void)state;
@@ -249,6 +311,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mojibake),
         cmocka_unit_test(test_shades_and_keys),
+        cmocka_unit_test(test_key_runs),
+        cmocka_unit_test(test_unstruck),
         cmocka_unit_test(test_readable),
         cmocka_unit_test(test_lesson_lines),
         cmocka_unit_test(test_repaired),
