@@ -26,6 +26,8 @@ typedef struct mention {
     unsigned char prevented;  /* denied by prevent, avoid, 防止 (a danger named) */
     unsigned char foil;       /* M_SUBJ after "unlike", 不像: only compared with */
     unsigned char object;     /* M_SUBJ after 把, 将: an object, never a subject */
+    unsigned char refused;    /* M_CLAIM in a question answered "no" ("or is it exploding
+                               * gradients? No - vanishing"): rejected, not named */
     size_t pat, claim, group;
     long run;                 /* M_SUBJ: its group of subjects, -1 none */
 } mention;
@@ -103,6 +105,8 @@ typedef struct sentence {
     size_t first_content;     /* the first token after opening connectives ("so", 所以) */
     size_t p0, p1;            /* the period it is in: `unless` looks there */
     int side;                 /* k > 0: only the lesson's misconception k - 1 is looked for */
+    int turned;               /* it follows a contrast or a denial turned ("Q is not the
+                               * encoder, it's the decoder", "…, but the decoder") */
 } sentence;
 
 static const qz_cpattern *pattern(const qz_rubric_c *r, int set, size_t pat)
@@ -222,6 +226,36 @@ static int live(const mention *m)
 }
 
 /* ---- a side's positions */
+
+/* In a sentence after a contrast or a denial turned, is token a the first thing said, a
+ * pronoun and a copula at most before it ("…, it's the decoder", "…, but the decoder",
+ * "…，是解码器")? Then it names what the carried group is or comes from, in place of
+ * what was denied. */
+static int names_in_turn(const sentence *s, size_t a)
+{
+    static const char *const words[] = {"it's", "it", "is", "that's", "that", "they're", "they",
+                                        "are", "but", "rather", "instead", "是", "而是", "它",
+                                        "它们", NULL};
+    if (!s->turned || a > s->s0 + 3)
+        return 0;
+    /* the claim ends the sentence: "…, but the decoder uses them" acts, not names */
+    size_t b = a;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_CLAIM && s->m.v[k].a == a && s->m.v[k].b > b)
+            b = s->m.v[k].b;
+    for (size_t j = b; j < s->s1; j++)
+        if (s->t->t[j].kind != QZ_TK_MARK && !qz_tok_raw_is(s->t, j, "'s") &&
+            !qz_tok_raw_is(s->t, j, "s") && !qz_tok_is(s->t, j, "的"))
+            return 0;   /* ("it's the decoder's", 是解码器的) */
+    for (size_t j = s->s0; j < a; j++) {
+        int ok = 0;
+        for (size_t w = 0; words[w] && !ok; w++)
+            ok = qz_tok_raw_is(s->t, j, words[w]) || qz_tok_is(s->t, j, words[w]);
+        if (!ok)
+            return 0;
+    }
+    return 1;
+}
 
 /* Is a word of origin (from, 来自, 从) among the 3 tokens before token a, in its clause? */
 static int origin_before(const sentence *s, size_t a)
@@ -750,6 +784,7 @@ static void answer_reply(sentence *s, int yes)
         if (x_not_x(s, m->a))
             m->neg = 0;
         m->neg ^= !yes;
+        m->refused = !yes;
     }
 }
 
@@ -1313,8 +1348,9 @@ static void owners(sentence *s, long *owner)
                 o = run_before(s, m->a, 0);
                 /* "So the decoder looks …": not said of the carried group; but ", which
                  * only attends to itself" is said of what "which" stands for */
-                int relative = m->a > s->s0 && (qz_tok_raw_is(s->t, m->a - 1, "which") ||
-                                                qz_tok_raw_is(s->t, m->a - 1, "who"));
+                int relative = (m->a > s->s0 && (qz_tok_raw_is(s->t, m->a - 1, "which") ||
+                                                 qz_tok_raw_is(s->t, m->a - 1, "who"))) ||
+                           names_in_turn(s, m->a);   /* "Q is not the encoder, but the decoder" */
                 /* (a claim that is no side, "所以远距离跟近距离一样是直连的", is said of it) */
                 if (o >= 0 && s->run_first[o] == s->run_end[o] && !relative &&
                     (m->kind != M_CLAIM || qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a))
@@ -1410,7 +1446,8 @@ static void owners(sentence *s, long *owner)
              * origin before it (from, 来自) acts or is acted on; it is not where that group
              * comes from */
             if (o >= 0 && m->kind == M_CLAIM && s->run_first[o] == s->run_end[o] &&
-                qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a && !origin_before(s, m->a))
+                qz_alts_at(s->t, m->a, &s->r->side, NULL) == m->b - m->a && !origin_before(s, m->a) &&
+                !names_in_turn(s, m->a))
                 o = -1;
             /* "(K for matching, V for content) -> the decoder can condition …": a side
              * followed by "can", 能 acts in a statement of its own */
@@ -2002,6 +2039,10 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
     if (denied && !m->neg && m->kind == M_CLAIM && qz_tok_raw_is(s->t, m->a, "from") &&
         subject_prevented(s, owner, subj))
         denied = 0;
+    /* a misconception named either way is not named by a question the student answers
+     * "no" ("Or is it exploding gradients? No - they vanish") */
+    if (cl->pol == QZ_POL_EITHER && m->refused)
+        return;
     if (cl->dir != QZ_DIR_NONE) {
         qz_direction got = m->kind == M_DIR ? (qz_direction)m->dir : cl->dir;
         /* "不一样", "not the same": different, not growing */
@@ -2560,7 +2601,8 @@ static size_t denial_turn_at(const qz_text *t, size_t s0, size_t i)
     const qz_tok *k = &t->t[i];
     if (k->kind != QZ_TK_MARK || i + 1 >= t->n)
         return 0;
-    int comma = !strcmp(k->s, ",") || !strcmp(k->s, "，"), dash = !strcmp(k->s, "-") || !strcmp(k->s, "–");
+    int comma = !strcmp(k->s, ",") || !strcmp(k->s, "，"),
+        dash = !strcmp(k->s, "-") || !strcmp(k->s, "–") || !strcmp(k->s, "—");
     if (!comma && !dash)
         return 0;
     int en = 0, zh = 0;
@@ -2579,8 +2621,9 @@ static size_t denial_turn_at(const qz_text *t, size_t s0, size_t i)
     if (en && (qz_tok_raw_is(t, i + 1, "it's") || qz_tok_raw_is(t, i + 1, "they're") ||
                qz_tok_raw_is(t, i + 1, "that's") ||
                ((qz_tok_raw_is(t, i + 1, "it") || qz_tok_raw_is(t, i + 1, "that")) &&
-                qz_tok_raw_is(t, i + 2, "is")) ||
-               (qz_tok_raw_is(t, i + 1, "they") && qz_tok_raw_is(t, i + 2, "are"))))
+                (qz_tok_raw_is(t, i + 2, "is") || qz_tok_raw_is(t, i + 2, "comes"))) ||
+               (qz_tok_raw_is(t, i + 1, "they") &&
+                (qz_tok_raw_is(t, i + 2, "are") || qz_tok_raw_is(t, i + 2, "come")))))
         return 1;
     return en && dash;
 }
@@ -2604,7 +2647,9 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
         }
         if (ends_sentence(t, i) && !abbreviation_dot(t, i)) {
             *next = i + 1;
-            *how = END_FULL;
+            /* "Q is not from the encoder — it's the decoder's": a dash after a denial
+             * turns to what holds */
+            *how = i > s0 && qz_tok_is(t, i, "—") && denial_turn_at(t, s0, i) ? END_CONTRAST : END_FULL;
             return i;
         }
         if (i > s0 && ((l = contrast_at(t, i)) != 0 || (l = denial_turn_at(t, s0, i)) != 0)) {
@@ -2687,6 +2732,7 @@ typedef struct reader {
     size_t p0, p1;            /* the period the sentence is in (`unless` looks there) */
     int after_contrast;       /* the sentence follows a contrast word ("… but from the
                                * decoder"): it may take the subject before */
+    int after_turn;           /* …a contrast or a denial turned, not a consequence */
     mention *carry;           /* the last group of subjects of the sentence before */
     size_t n_carry;
     matches all;
@@ -2841,7 +2887,7 @@ static int difference_heading(const qz_text *t, size_t a, size_t b)
 static int read_sentence(reader *rd, size_t s0, size_t s1)
 {
     sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1, .p0 = rd->p0, .p1 = rd->p1,
-                  .side = rd->side};
+                  .side = rd->side, .turned = rd->after_turn};
     int rc = 0;
     long *owner = NULL;
     find_all(&s);
@@ -3127,6 +3173,7 @@ static int read_answer(reader *rd)
             rd->p1 = period_end(r, t, s0);
         }
         rd->after_contrast = how == END_CONTRAST || how == END_CONSEQUENCE || how == END_CORRECTION;
+        rd->after_turn = how == END_CONTRAST;
         size_t next, s1 = sentence_end(r, t, s0, &next, &how);
         int yes = 0, q = s1 < t->n && !strcmp(t->t[s1].s, "?");
         size_t reply = q ? bare_reply(r, t, next, &yes) : 0;

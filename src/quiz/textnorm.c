@@ -254,6 +254,28 @@ static int denial_before(const uint8_t *f, size_t i)
     return 0;
 }
 
+/* Is the word before the " - " at byte i a bare yes or no opening its sentence ("…? No -
+ * they vanish")? */
+static int reply_before(const uint8_t *f, size_t i)
+{
+    static const char *const w[] = {"no", "nope", "nah", "yes", "yeah", "yep", NULL};
+    size_t b = i;
+    while (b > 0 && f[b - 1] == ' ')
+        b--;
+    size_t a = b;
+    while (a > 0 && isalpha(f[a - 1]))
+        a--;
+    size_t m = a;
+    while (m > 0 && f[m - 1] == ' ')
+        m--;
+    if (m > 0 && !strchr(".;:!?", f[m - 1]))
+        return 0;
+    for (size_t k = 0; w[k]; k++)
+        if (b - a == strlen(w[k]) && !strncmp((const char *)f + a, w[k], b - a))
+            return 1;
+    return 0;
+}
+
 /* Does a correction word follow (spaces skipped)? (f: the folded text, n bytes) */
 static int correction_after(const unsigned char *f, size_t n)
 {
@@ -420,6 +442,11 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
         } else if (c == '-' && i > 0 && i + 1 < n && f[i - 1] == ' ' && f[i + 1] == ' ' &&
                    denial_before(f, i)) {
             /* "not from the encoder - from the decoder": the denial's clause ends */
+            push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
+            i += 1;
+        } else if (c == '-' && i > 0 && i + 1 < n && f[i - 1] == ' ' && f[i + 1] == ' ' &&
+                   reply_before(f, i)) {
+            /* "Or is it exploding gradients? No - small, vanishing": the bare reply ends */
             push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
             i += 1;
         } else if (c == '~' && i + 1 < n && (about_what(f + i + 1, n - i - 1) ||
@@ -724,9 +751,13 @@ static void particles(toks *t)
                                         "toned", "turn", "turns", "turned", "knock", "knocks",
                                         "knocked", NULL};
     /* words that end the object: a particle after them belongs to another verb ("scales
-     * them so they blow up") */
+     * them so they blow up", "without scaling the scores blow up") */
     static const char *const stops[] = {"from", "to", "so", "and", "or", "that", "which",
-                                        "when", "if", "until", "as", "then", "it", NULL};
+                                        "when", "if", "until", "as", "then", "it", "blow",
+                                        "blows", "blew", "blown", "go", "goes", "went",
+                                        "shoot", "shoots", "shot", "add", "adds", "pile",
+                                        "piles", "end", "ends", "ramp", "ramps", "speed",
+                                        "speeds", "heat", "heats", "build", "builds", NULL};
     for (size_t i = 0; i + 2 < t->n; i++) {
         if (t->v[i].kind != QZ_TK_WORD || !word_in(t->v[i].s, verbs))
             continue;
