@@ -912,11 +912,21 @@ static int starts_new_value(const parser *ps, const qz_tok *t)
     return ps->depth == 0 && t->space_before && !t[1].space_before && t[1].kind != T_END;
 }
 
+int qz_value_starts(const qz_lexer *lx, size_t i);
+
+/* A '-' with spaces on both sides and no value after it ("0.17 - the umbrella gets the
+ * most") is a dash, not a minus. */
+static int dash_after_value(const parser *ps, const qz_tok *t)
+{
+    return t->op == '-' && t->space_before && t[1].space_before && t[1].kind != T_END &&
+           !qz_value_starts(ps->lx, ps->i + 1);
+}
+
 static int parse_sum(parser *ps, double *out)
 {
     int rc = parse_product(ps, out);
     while (!rc && peek(ps)->kind == T_OP && (peek(ps)->op == '+' || peek(ps)->op == '-') &&
-           !starts_new_value(ps, peek(ps))) {
+           !starts_new_value(ps, peek(ps)) && !dash_after_value(ps, peek(ps))) {
         const qz_tok *op = peek(ps);
         ps->i++;
         ps->literal = 0;

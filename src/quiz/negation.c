@@ -75,6 +75,11 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
     if (k->kind == QZ_TK_WORD) {
         if (!en_cue(k->raw))
             return 0;
+        /* "instead" denies only with "of" after it ("instead of the encoder"); alone it
+         * turns to what holds ("Q is from the decoder, instead K and V are from the
+         * encoder", "not from the encoder, instead from the decoder") */
+        if (qz_tok_raw_is(t, i, "instead") && !qz_tok_raw_is(t, i + 1, "of"))
+            return 0;
         /* "not only", "no matter", "no doubt", "not just": nothing is denied */
         if ((qz_tok_raw_is(t, i, "not") || qz_tok_raw_is(t, i, "no")) &&
             (qz_tok_raw_is(t, i + 1, "only") || qz_tok_raw_is(t, i + 1, "matter") ||

@@ -194,6 +194,19 @@ static int shadows(const mention *m)
 
 /* A phrase inside a longer phrase found at the same place does not count, nor one that
  * starts inside a phrase before it and ends after it ("没有必要用": 要用 is not read). */
+static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at);
+
+/* A claim an `unless` of its own takes back shadows nothing: "RNN vs self-attention:
+ * O(1) vs O(n)" is read as its O(1) and O(n), not as the bare comparison. */
+static int blocked(const sentence *s, const mention *o)
+{
+    if (o->kind != M_CLAIM)
+        return 0;
+    const qz_cpattern *pt = o->set ? &s->r->miscs[o->pat] : &s->r->ideas[o->pat];
+    const qz_cclaim *cl = &pt->claims[o->claim];
+    return cl->unless.n && unless_blocks(s, cl, o->a);
+}
+
 static void shadow(sentence *s)
 {
     /* first what overlaps a longer phrase, or one as long before it ("不用 decoder":
@@ -206,7 +219,8 @@ static void shadow(sentence *s)
             int overlap = (o->a < m->a && m->a < o->b && o->b < m->b) ||
                           (m->a < o->a && o->a < m->b && m->b < o->b);
             /* the longer one is read; of two as long, the first ("不用" before "用 decoder") */
-            m->dead = shadows(o) && !o->dead && overlap && (lo > lm || (lo == lm && o->a < m->a));
+            m->dead = shadows(o) && !o->dead && overlap && (lo > lm || (lo == lm && o->a < m->a)) &&
+                      !blocked(s, o);
         }
     }
     for (size_t i = 0; i < s->m.n; i++) {
@@ -215,7 +229,8 @@ static void shadow(sentence *s)
             const mention *o = &s->m.v[j];
             /* a subject inside a claim that names it ("用解码器") is still a subject */
             m->dead = shadows(o) && !o->dead && o->a <= m->a && m->b <= o->b &&
-                      o->b - o->a > m->b - m->a && !(m->kind == M_SUBJ && o->kind == M_CLAIM);
+                      o->b - o->a > m->b - m->a && !(m->kind == M_SUBJ && o->kind == M_CLAIM) &&
+                      !blocked(s, o);
         }
     }
 }
@@ -352,12 +367,19 @@ static int clause_has(const sentence *s, size_t a, size_t b)
     return 1;
 }
 
-/* Does a purpose open at token i, after a negation: 为了 (不是为了), or "for"/"to" before an
- * -ing word ("not for making the weights sum to 1")? */
+/* Does a purpose open at token i, after a negation: 为了 (不是为了), "for"/"to" before an
+ * -ing word ("not for making the weights sum to 1"), or "to" before a verb ("not to make
+ * the weights sum to 1")? */
 static int purpose_at(const qz_text *t, size_t i)
 {
     if (qz_han_at(t, i, "为了") || qz_han_at(t, i, "是为了"))
         return 1;
+    static const char *const verbs[] = {"make", "turn", "normalize", "normalise", "convert",
+                                        "scale", "keep", "prevent", "stop", "avoid", "get",
+                                        "speed", "reduce", "give", "ensure", "force", NULL};
+    for (size_t v = 0; i + 1 < t->n && qz_tok_raw_is(t, i, "to") && verbs[v]; v++)
+        if (qz_tok_raw_is(t, i + 1, verbs[v]))
+            return 1;
     if (i + 1 >= t->n || !(qz_tok_raw_is(t, i, "for") || qz_tok_raw_is(t, i, "to")) ||
         t->t[i + 1].kind != QZ_TK_WORD || !t->t[i + 1].raw)
         return 0;
@@ -430,11 +452,21 @@ static void negate(sentence *s)
                         target = SIZE_MAX;
         }
         int prevents = qz_neg_prevents(t, i);
+        size_t span = target;   /* the end of the longest claim denied there */
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
             if (live(&s->m.v[k]) && s->m.v[k].a == target) {
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
+                if (s->m.v[k].kind == M_CLAIM && s->m.v[k].b > span)
+                    span = s->m.v[k].b;
             }
+        /* "does not make the weights sum to 1": a claim inside the phrase denied (another
+         * lesson's "sum to 1") is denied with it */
+        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
+            mention *m = &s->m.v[k];
+            if (m->kind == M_CLAIM && !m->virt && m->a > target && m->b <= span)
+                m->neg ^= 1;
+        }
         /* "doesn't have to travel through n time steps": the phrases of one claim that
          * follow the one denied, a word apart at most, are denied with it */
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
@@ -521,8 +553,8 @@ static int is_glue(const sentence *s, size_t from, size_t to)
 static int claimish(const mention *m);
 
 /* "RNN 得一步步传 hidden state，自注意力是直接连过去的": a group that ends a clause
- * whose claim came before it, a comma, and a subject whose own claim follows are two
- * statements, not one group of subjects. */
+ * whose claim (or, in Chinese, whose words) came before it, a comma, and a subject whose
+ * own claim follows are two statements, not one group of subjects. */
 static int clause_ends_with(const sentence *s, long run, const mention *next)
 {
     size_t a = (size_t)s->run_first[run], b = (size_t)s->run_end[run];
@@ -543,6 +575,9 @@ static int clause_ends_with(const sentence *s, long run, const mention *next)
         before |= x->a >= c0 && x->b <= a;
         after |= x->a >= next->b && (x->a < s->s1);
     }
+    /* "其他词拿不到梯度，模型学不动": a group right after the words of its clause is their
+     * object, and the clause ends with it */
+    before |= a > c0 && s->t->t[a - 1].kind == QZ_TK_HAN;
     return before && after;
 }
 
@@ -1894,6 +1929,8 @@ static int opens_later_clause(const sentence *s, size_t at, size_t w)
     return 0;
 }
 
+static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at);
+
 static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
     const qz_cpattern *pt = pattern(s->r, set, p);
@@ -1925,6 +1962,14 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
         if (!ok)
             return 0;
     }
+    return !unless_blocks(s, cl, at);
+}
+
+/* Does an `unless` of claim cl stand in the period of the claim found at token at (an
+ * `unless` in a parenthesis the claim is not in, or outside the one it is in, is a remark
+ * on something else)? */
+static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at)
+{
     size_t paren = paren_at(s, at);
     for (size_t i = s->p0; i < s->p1; i++) {  /* "its complexity is O(n²), an RNN's O(n)" */
         if (!qz_alts_at(s->t, i, &cl->unless, NULL) || prevents_opposite(s, i, cl->dir))
@@ -1942,9 +1987,9 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
          * (each row sums to 1)" */
         if (pi == paren || (paren != SIZE_MAX && i < paren && pi == paren_at(s, paren) &&
                             clause_has(s, i, paren)))
-            return 0;
+            return 1;
     }
-    return 1;
+    return 0;
 }
 
 /* Is the claim mention m said of a subject of pattern (set, p)? *sneg: that subject
@@ -2618,6 +2663,9 @@ static size_t denial_turn_at(const qz_text *t, size_t s0, size_t i)
         return 0;
     if (zh && qz_han_at(t, i + 1, "是") && !qz_han_at(t, i + 1, "是不是"))
         return 1;
+    if (en && ((qz_tok_raw_is(t, i + 1, "instead") && !qz_tok_raw_is(t, i + 2, "of")) ||
+               (qz_tok_raw_is(t, i + 1, "rather") && !qz_tok_raw_is(t, i + 2, "than"))))
+        return 1;   /* "not from the encoder, instead from the decoder" */
     if (en && (qz_tok_raw_is(t, i + 1, "it's") || qz_tok_raw_is(t, i + 1, "they're") ||
                qz_tok_raw_is(t, i + 1, "that's") ||
                ((qz_tok_raw_is(t, i + 1, "it") || qz_tok_raw_is(t, i + 1, "that")) &&

@@ -236,9 +236,9 @@ size_t qz_correction_word_at(const char *s, size_t n)
     return 0;
 }
 
-/* Does the clause before byte i (back to the last . ; , : ! ?) deny something with "not"
- * or "-n't"? Then " - " after it turns to what holds ("Q: not the encoder - the decoder
- * supplies it"). */
+/* Does the clause before byte i (back to the last . ; , : ! ?) deny something with "not",
+ * "-n't" or "no"? Then " - " after it ends it, and may turn to what holds ("Q: not the
+ * encoder - the decoder supplies it"). */
 static int denial_before(const uint8_t *f, size_t i)
 {
     size_t a = i;
@@ -248,10 +248,41 @@ static int denial_before(const uint8_t *f, size_t i)
         int start = k == a || !isalpha(f[k - 1]);
         if (start && !strncmp((const char *)f + k, "not", 3) && (k + 3 == i || !isalpha(f[k + 3])))
             return 1;
+        /* "No decoder needed - the output is one label": a clause denied by "no" ends */
+        if (start && !strncmp((const char *)f + k, "no", 2) && k + 2 < i && f[k + 2] == ' ')
+            return 1;
         if (!strncmp((const char *)f + k, "n't", 3) && k > a && isalpha(f[k - 1]))
             return 1;
     }
     return 0;
+}
+
+/* Is the clause before the " - " at byte i a label of the roles, one to three words that
+ * name queries, keys or values ("Queries -", "keys & values -")? */
+static int label_before(const uint8_t *f, size_t i)
+{
+    static const char *const heads[] = {"queries", "query", "keys", "key", "values", "value",
+                                        NULL};
+    size_t a = i;
+    while (a > 0 && !strchr(".;,:!?/(", f[a - 1]))
+        a--;
+    int words = 0, head = 0;
+    for (size_t k = a; k < i;) {
+        while (k < i && (f[k] == ' ' || f[k] == '&'))
+            k++;
+        size_t b = k;
+        while (b < i && isalpha(f[b]))
+            b++;
+        if (b == k)
+            return k >= i && words > 0 && head;
+        words++;
+        for (size_t h = 0; heads[h]; h++)
+            head |= b - k == strlen(heads[h]) && !strncmp((const char *)f + k, heads[h], b - k);
+        if (!head && !(b - k == 3 && !strncmp((const char *)f + k, "and", 3)))
+            return 0;
+        k = b;
+    }
+    return words > 0 && words <= 3 && head;
 }
 
 /* Is the word before the " - " at byte i a bare yes or no opening its sentence ("…? No -
@@ -443,6 +474,12 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
                    denial_before(f, i)) {
             /* "not from the encoder - from the decoder": the denial's clause ends */
             push(t, "—", strlen("—"), "-", 1, QZ_TK_MARK);
+            i += 1;
+        } else if (c == '-' && i > 0 && i + 1 < n && f[i - 1] == ' ' && f[i + 1] == ' ' &&
+                   label_before(f, i)) {
+            /* "Queries - decoder hidden states; keys & values - encoder outputs": a label
+             * and what it stands for, as after a colon */
+            push(t, ":", 1, "-", 1, QZ_TK_MARK);
             i += 1;
         } else if (c == '-' && i > 0 && i + 1 < n && f[i - 1] == ' ' && f[i + 1] == ' ' &&
                    reply_before(f, i)) {
