@@ -3387,25 +3387,16 @@ static void find_splits(const reader *rd, qz_reading *out)
     }
 }
 
-/* "K from the decoder": a misconception said only of subjects that cover some of the
- * groups a key idea it replaces needs together (its claim's `with`: K and V) states that
- * idea wrongly in part, and none of the others it replaces (the purpose of a layer whose K
- * and V come from the decoder); one whose own claim names the other group of the pair
- * (kv-split: K from the decoder, V named beside it) breaks what it replaces whole. Sets
+/* "Q from the decoder, K from the encoder, V from the decoder": a misconception said only
+ * of subjects that cover some of the groups a key idea it replaces needs together (its
+ * claim's `with`: K and V) states that idea wrongly in part, and none of the others it
+ * replaces (the purpose of a layer whose K and V come from the decoder). Sets
  * out->misc_part[m]: the key ideas misconception m replaces in part, 0 when none. */
 static void find_part_misconceptions(const reader *rd, qz_reading *out)
 {
     for (size_t m = 0; m < out->n_misc; m++) {
         unsigned long replaces = qz_rubric_c_misc(rd->r, m).replaces, part = 0;
         if (!out->misc[m] || !replaces)
-            continue;
-        /* a misconception that names the pair split itself ("K from the decoder" with V
-         * named: "Q and K from the decoder, V from the encoder") breaks the pair whole */
-        int pair = 0;
-        for (size_t p = 0; p < rd->r->n_miscs && !pair; p++)
-            for (size_t c = 0; rd->r->miscs[p].owner == m && c < rd->r->miscs[p].n_claims; c++)
-                pair |= rd->r->miscs[p].claims[c].n_with > 0;
-        if (pair)
             continue;
         for (size_t i = 0; i < rd->r->n_ideas; i++) {
             const qz_cpattern *ip = &rd->r->ideas[i];
