@@ -380,6 +380,20 @@ static int legend_verb(const ftoken *t)
 static int defines_after(const ftokens *T, size_t s, size_t a, size_t b);
 
 /* The next run of formula tokens at or after token from: [*s, *e); 0 when none is left. */
+/* Is token k a dash between spaces that opens words, not a minus: a name (or a dotted
+ * one) right after it and then a word of prose ("… V - I hope I got the transpose
+ * right", "… V - F.scaled_dot_product_attention does exactly this")? */
+static int dash_to_words(const ftokens *T, size_t k)
+{
+    if (T->t[k].kind != F_MINUS || !T->t[k].space_before || k + 2 >= T->n ||
+        !T->t[k + 1].space_before || T->t[k + 1].kind != F_NAME)
+        return 0;
+    size_t j = k + 2;
+    while (j + 1 < T->n && T->t[j].kind == F_DOT && T->t[j + 1].kind == F_NAME)
+        j += 2;
+    return j < T->n && T->t[j].kind == F_NAME && T->t[j].space_before && !is_math(T, j);
+}
+
 static int math_run(const ftokens *T, size_t from, size_t *s, size_t *e)
 {
     while (from < T->n && !is_math(T, from))
@@ -387,7 +401,7 @@ static int math_run(const ftokens *T, size_t from, size_t *s, size_t *e)
     if (from >= T->n)
         return 0;
     *s = *e = from;
-    while (*e < T->n && is_math(T, *e))
+    while (*e < T->n && is_math(T, *e) && (*e == from || !dash_to_words(T, *e)))
         (*e)++;
     return 1;
 }
