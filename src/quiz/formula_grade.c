@@ -86,6 +86,21 @@ static char *words_beside(const char *answer, const qz_formula_diag *d)
     return s;
 }
 
+/* Do the words beside the formula speak of what the follow-up asks, the scale: √dₖ, the
+ * division, the variance, saturation, the gradients (in either language)? */
+static int speaks_of_scale(const char *w)
+{
+    static const char *const cues[] = {
+        "√", "sqrt", "d_k", "dk", "dₖ", "d_{k}", "scale", "scaling", "scaled", "divid",
+        "denominator", "temperature", "variance", "saturat", "gradient", "grows", "growing",
+        "large", "big", "根号", "除", "缩放", "縮放", "分母", "温度", "溫度", "方差", "饱和",
+        "飽和", "梯度", "维度", "維度", "变大", "變大", "太大", "过大", "過大", NULL};
+    for (size_t k = 0; cues[k]; k++)
+        if (strcasestr(w, cues[k]))
+            return 1;
+    return 0;
+}
+
 /* The follow-up question's grader on the words beside the formula: the one place the
  * text grader is called for a formula answer. *r is its result (verdict QZ_REVIEW when
  * it was not called); free with qz_result_free. Returns AT_OK or AT_ENOMEM. */
@@ -97,6 +112,11 @@ static int judge_words(const qz_question *q, const char *answer, const qz_formul
     char *words = words_beside(answer, d);
     if (!words)
         return at_error_set(err, AT_ENOMEM, "out of memory");
+    if (!speaks_of_scale(words)) {   /* "(A is n×n, rows sum to 1)", "M is the mask, can be
+                                      * left out": a note on the formula, not on √dₖ */
+        free(words);
+        return AT_OK;
+    }
     at_error e2;
     int rc = qz_grade(q->follow_up, words, lang, r, &e2);
     free(words);

@@ -1111,6 +1111,10 @@ static void resolve_verbs(ftokens *T)
                 break;
             }
         }
+        /* "then divide sqrt(dk)", "divide √dₖ": the divisor right after the verb, no "by" */
+        if (op == F_DIV && t->kind != F_FILLER &&
+            (next->kind == F_SQRT || name_is(next, "sqrt") || (next->kind == F_VAR && next->var == V_DK)))
+            t->kind = F_DIV;
         if (t->kind == F_DOTPRE)
             t->kind = F_NAME;   /* words */
     }
