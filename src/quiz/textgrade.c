@@ -148,6 +148,7 @@ typedef struct tally {
     size_t contradicted;      /* key ideas stated and also stated wrongly (a misconception
                                * that replaces them): the answer contradicts itself */
     unsigned long wrong_ideas;   /* bit i: key idea i stated wrongly */
+    size_t required, required_credited;   /* required key ideas, and those credited */
     int complete;
 } tally;
 
@@ -205,6 +206,8 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
     for (size_t i = 0; i < q->n_rubric; i++) {
         t.replaced += idea_wrong(&t, i);
         t.credited += rd->idea[i] && !idea_wrong(&t, i);
+        t.required += q->rubric[i].required != 0;
+        t.required_credited += q->rubric[i].required && rd->idea[i] && !idea_wrong(&t, i);
         t.contradicted += rd->idea[i] && idea_wrong(&t, i) && !rd->split[i];
     }
     t.complete = t.found >= t.need && !t.required_missing;
@@ -222,7 +225,10 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (rd->gave_up || rd->retracted) {
         out->verdict = QZ_WRONG;
         out->score = 0;
-    } else if (t->wrong && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas) {
+    } else if (t->wrong && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas &&
+               (!t->required || t->required_credited)) {
+        /* (a misconception beside only what the question does not require, "a decoder is
+         * needed; feed the attention weights to an MLP", earns nothing) */
         size_t c = t->credited < t->need ? t->credited : t->need;
         out->verdict = QZ_PARTIAL;
         out->score = 0.5 * (double)c / (double)t->need;
