@@ -367,9 +367,10 @@ static int clause_has(const sentence *s, size_t a, size_t b)
     return 1;
 }
 
-/* Does a purpose open at token i, after a negation: 为了 (不是为了), "for"/"to" before an
- * -ing word ("not for making the weights sum to 1"), or "to" before a verb ("not to make
- * the weights sum to 1")? */
+/* Does a purpose open at token i, after a negation: 为了 (不是为了), "for"/"to"/"about"
+ * before an -ing word ("not for making the weights sum to 1", "not about making …"), or
+ * "to" before a verb ("not to make the weights sum to 1"), maybe after "there", "really",
+ * "meant", "just", "used" ("NOT there to make …")? */
 static int purpose_at(const qz_text *t, size_t i)
 {
     if (qz_han_at(t, i, "为了") || qz_han_at(t, i, "是为了"))
@@ -377,10 +378,19 @@ static int purpose_at(const qz_text *t, size_t i)
     static const char *const verbs[] = {"make", "turn", "normalize", "normalise", "convert",
                                         "scale", "keep", "prevent", "stop", "avoid", "get",
                                         "speed", "reduce", "give", "ensure", "force", NULL};
-    for (size_t v = 0; i + 1 < t->n && qz_tok_raw_is(t, i, "to") && verbs[v]; v++)
-        if (qz_tok_raw_is(t, i + 1, verbs[v]))
+    size_t j = i + 2 < t->n && (qz_tok_raw_is(t, i, "there") || qz_tok_raw_is(t, i, "really") ||
+                                qz_tok_raw_is(t, i, "meant") || qz_tok_raw_is(t, i, "just") ||
+                                qz_tok_raw_is(t, i, "used")) ? i + 1 : i;
+    for (size_t v = 0; j + 1 < t->n && qz_tok_raw_is(t, j, "to") && verbs[v]; v++)
+        if (qz_tok_raw_is(t, j + 1, verbs[v]))
             return 1;
-    if (i + 1 >= t->n || !(qz_tok_raw_is(t, i, "for") || qz_tok_raw_is(t, i, "to")) ||
+    /* "not there to make …", "not really for …", "not meant to …" */
+    if (i + 2 < t->n && (qz_tok_raw_is(t, i, "there") || qz_tok_raw_is(t, i, "really") ||
+                         qz_tok_raw_is(t, i, "meant") || qz_tok_raw_is(t, i, "just") ||
+                         qz_tok_raw_is(t, i, "used")))
+        i++;
+    if (i + 1 >= t->n ||
+        !(qz_tok_raw_is(t, i, "for") || qz_tok_raw_is(t, i, "to") || qz_tok_raw_is(t, i, "about")) ||
         t->t[i + 1].kind != QZ_TK_WORD || !t->t[i + 1].raw)
         return 0;
     size_t n = strlen(t->t[i + 1].raw);
@@ -1911,8 +1921,9 @@ static int otherwise_at(const qz_text *t, size_t i)
 static int consequence_between(const sentence *s, size_t a, size_t b)
 {
     for (size_t k = a + 1; k < b && k < s->t->n; k++)
-        if (qz_alts_at(s->t, k, &s->r->drawn, NULL))
-            return 1;
+        if (qz_alts_at(s->t, k, &s->r->drawn, NULL) ||
+            (qz_tok_raw_is(s->t, k, "so") && (qz_tok_is(s->t, k - 1, ",") || qz_tok_is(s->t, k - 1, "，"))))
+            return 1;   /* (", so …" draws one too) */
     return 0;
 }
 
