@@ -112,13 +112,16 @@ static int judge_words(const qz_question *q, const char *answer, const qz_formul
     char *words = words_beside(answer, d);
     if (!words)
         return at_error_set(err, AT_ENOMEM, "out of memory");
-    if (!speaks_of_scale(words)) {   /* "(A is n×n, rows sum to 1)", "M is the mask, can be
-                                      * left out": a note on the formula, not on √dₖ */
-        free(words);
-        return AT_OK;
-    }
     at_error e2;
     int rc = qz_grade(q->follow_up, words, lang, r, &e2);
+    /* words that do not speak of the scale ("(A is n×n, rows sum to 1)", "M is the mask,
+     * can be left out") are a note on the formula: only a false claim of the lesson's in
+     * them ("all heads share one set of projections") is held against it */
+    if (!rc && !speaks_of_scale(words) && r->mistake != QZ_M_FALSE_CLAIM) {
+        qz_result_free(r);
+        memset(r, 0, sizeof *r);
+        r->verdict = QZ_REVIEW;
+    }
     free(words);
     if (rc) {
         memset(r, 0, sizeof *r);

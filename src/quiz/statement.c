@@ -196,12 +196,13 @@ static int shadows(const mention *m)
  * starts inside a phrase before it and ends after it ("没有必要用": 要用 is not read). */
 static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at);
 
-/* A claim an `unless` of its own takes back shadows nothing: "RNN vs self-attention:
- * O(1) vs O(n)" is read as its O(1) and O(n), not as the bare comparison. */
+/* A key idea's claim an `unless` of its own takes back shadows nothing: "RNN vs
+ * self-attention: O(1) vs O(n)" is read as its O(1) and O(n), not as the bare
+ * comparison. */
 static int blocked(const sentence *s, const mention *o)
 {
-    if (o->kind != M_CLAIM)
-        return 0;
+    if (o->kind != M_CLAIM || o->set != 0)
+        return 0;   /* (a misconception's "too small" still hides the "small" in it) */
     const qz_cpattern *pt = o->set ? &s->r->miscs[o->pat] : &s->r->ideas[o->pat];
     const qz_cclaim *cl = &pt->claims[o->claim];
     return cl->unless.n && unless_blocks(s, cl, o->a);
@@ -585,9 +586,12 @@ static int clause_ends_with(const sentence *s, long run, const mention *next)
         before |= x->a >= c0 && x->b <= a;
         after |= x->a >= next->b && (x->a < s->s1);
     }
-    /* "其他词拿不到梯度，模型学不动": a group right after the words of its clause is their
-     * object, and the clause ends with it */
-    before |= a > c0 && s->t->t[a - 1].kind == QZ_TK_HAN;
+    /* "其他词拿不到梯度，模型学不动": a group denied right after the words of its clause
+     * is their object, and the clause ends with it */
+    int denied = 0;
+    for (size_t k = 0; k < s->m.n; k++)
+        denied |= s->m.v[k].kind == M_SUBJ && s->m.v[k].run == run && s->m.v[k].neg;
+    before |= denied && a > c0 && s->t->t[a - 1].kind == QZ_TK_HAN;
     return before && after;
 }
 
