@@ -134,8 +134,9 @@ static const char *const common[] = {
     "pos", "vec", "mat", "src", "tgt", "ctx", "mlp", "ffn", "grad", "var", "std", "avg",
     "np", "torch", "matmul", "bmm", "einsum", "dims", "ctrl", "msgid", "lm", "nlp", "wrt", NULL};
 
-/* Is every one of the words a stranger to the word list? (one pass over the list) */
-static int none_in_word_list(char words[][24], size_t n)
+/* Which of the words are in the English word list (found[i] set; one pass over it)? 0
+ * when there is no list. */
+static int in_word_list(char words[][24], size_t n, unsigned char *found)
 {
     static const char *const lists[] = {"/usr/share/dict/words", "/usr/share/dict/american-english"};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
@@ -143,16 +144,27 @@ static int none_in_word_list(char words[][24], size_t n)
         if (!f)
             continue;
         char line[128];
-        int found = 0;
-        while (!found && fgets(line, sizeof line, f)) {
+        while (fgets(line, sizeof line, f)) {
             line[strcspn(line, "\n")] = '\0';
-            for (size_t w = 0; w < n && !found; w++)
-                found = !strcasecmp(line, words[w]);
+            for (size_t w = 0; w < n; w++)
+                found[w] |= !strcasecmp(line, words[w]);
         }
         fclose(f);
-        return !found;
+        return 1;
     }
-    return 0;   /* no word list: nothing is called random */
+    return 0;
+}
+
+/* Is every one of the words a stranger to the word list? */
+static int none_in_word_list(char words[][24], size_t n)
+{
+    unsigned char found[32] = {0};
+    if (n > sizeof found || !in_word_list(words, n, found))
+        return 0;   /* no word list: nothing is called random */
+    for (size_t w = 0; w < n; w++)
+        if (found[w])
+            return 0;
+    return 1;
 }
 
 /* Keys hit at random: five or more words of ASCII letters, none longer than six letters
@@ -202,27 +214,6 @@ static int keyboard_mash(const char *s)
         if (strlen(words[w]) >= 3)
             memmove(words[k++], words[w], sizeof words[0]);
     return n >= 5 && k >= 3 && none_in_word_list(words, k);
-}
-
-/* Which of the words are in the English word list (found[i] set; one pass over it)? 0
- * when there is no list. */
-static int in_word_list(char words[][24], size_t n, unsigned char *found)
-{
-    static const char *const lists[] = {"/usr/share/dict/words", "/usr/share/dict/american-english"};
-    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        FILE *f = fopen(lists[i], "r");
-        if (!f)
-            continue;
-        char line[128];
-        while (fgets(line, sizeof line, f)) {
-            line[strcspn(line, "\n")] = '\0';
-            for (size_t w = 0; w < n; w++)
-                found[w] |= !strcasecmp(line, words[w]);
-        }
-        fclose(f);
-        return 1;
-    }
-    return 0;
 }
 
 /* A word typed by running a finger along one row of the keyboard ("asdf", "uiop", "lkj",
