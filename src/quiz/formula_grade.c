@@ -87,14 +87,18 @@ static char *words_beside(const char *answer, const qz_formula_diag *d)
 }
 
 /* Do the words beside the formula speak of what the follow-up asks, the scale: √dₖ, the
- * division, the variance, saturation, the gradients (in either language)? */
+ * division, the variance, saturation, the gradients, or of the softmax's axis (in either
+ * language)? */
 static int speaks_of_scale(const char *w)
 {
     static const char *const cues[] = {
         "√", "sqrt", "d_k", "dk", "dₖ", "d_{k}", "scale", "scaling", "scaled", "divid",
         "denominator", "temperature", "variance", "saturat", "gradient", "grows", "growing",
         "large", "big", "根号", "除", "缩放", "縮放", "分母", "温度", "溫度", "方差", "饱和",
-        "飽和", "梯度", "维度", "維度", "变大", "變大", "太大", "过大", "過大", NULL};
+        "飽和", "梯度", "维度", "維度", "变大", "變大", "太大", "过大", "過大",
+        /* the softmax's axis: "over the queries so each key's weights sum to 1" */
+        "axis", "over the queries", "over queries", "each key's", "column", "dim=0", "dim 0",
+        "按列", "列", NULL};
     for (size_t k = 0; cues[k]; k++)
         if (strcasestr(w, cues[k]))
             return 1;
