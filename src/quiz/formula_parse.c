@@ -379,7 +379,6 @@ static int legend_verb(const ftoken *t)
 
 static int defines_after(const ftokens *T, size_t s, size_t a, size_t b);
 
-/* The next run of formula tokens at or after token from: [*s, *e); 0 when none is left. */
 /* Is token k a dash between spaces that opens words, not a minus: a name (or a dotted
  * one) right after it and then a word of prose ("… V - I hope I got the transpose
  * right", "… V - F.scaled_dot_product_attention does exactly this")? */
@@ -394,6 +393,7 @@ static int dash_to_words(const ftokens *T, size_t k)
     return j < T->n && T->t[j].kind == F_NAME && T->t[j].space_before && !is_math(T, j);
 }
 
+/* The next run of formula tokens at or after token from: [*s, *e); 0 when none is left. */
 static int math_run(const ftokens *T, size_t from, size_t *s, size_t *e)
 {
     while (from < T->n && !is_math(T, from))

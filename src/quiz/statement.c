@@ -203,8 +203,7 @@ static int blocked(const sentence *s, const mention *o)
 {
     if (o->kind != M_CLAIM || o->set != 0)
         return 0;   /* (a misconception's "too small" still hides the "small" in it) */
-    const qz_cpattern *pt = o->set ? &s->r->miscs[o->pat] : &s->r->ideas[o->pat];
-    const qz_cclaim *cl = &pt->claims[o->claim];
+    const qz_cclaim *cl = &pattern(s->r, 0, o->pat)->claims[o->claim];
     return cl->unless.n && unless_blocks(s, cl, o->a);
 }
 
@@ -379,17 +378,14 @@ static int purpose_at(const qz_text *t, size_t i)
     static const char *const verbs[] = {"make", "turn", "normalize", "normalise", "convert",
                                         "scale", "keep", "prevent", "stop", "avoid", "get",
                                         "speed", "reduce", "give", "ensure", "force", NULL};
-    size_t j = i + 2 < t->n && (qz_tok_raw_is(t, i, "there") || qz_tok_raw_is(t, i, "really") ||
-                                qz_tok_raw_is(t, i, "meant") || qz_tok_raw_is(t, i, "just") ||
-                                qz_tok_raw_is(t, i, "used")) ? i + 1 : i;
-    for (size_t v = 0; j + 1 < t->n && qz_tok_raw_is(t, j, "to") && verbs[v]; v++)
-        if (qz_tok_raw_is(t, j + 1, verbs[v]))
-            return 1;
     /* "not there to make …", "not really for …", "not meant to …" */
     if (i + 2 < t->n && (qz_tok_raw_is(t, i, "there") || qz_tok_raw_is(t, i, "really") ||
                          qz_tok_raw_is(t, i, "meant") || qz_tok_raw_is(t, i, "just") ||
                          qz_tok_raw_is(t, i, "used")))
         i++;
+    for (size_t v = 0; i + 1 < t->n && qz_tok_raw_is(t, i, "to") && verbs[v]; v++)
+        if (qz_tok_raw_is(t, i + 1, verbs[v]))
+            return 1;
     if (i + 1 >= t->n ||
         !(qz_tok_raw_is(t, i, "for") || qz_tok_raw_is(t, i, "to") || qz_tok_raw_is(t, i, "about")) ||
         t->t[i + 1].kind != QZ_TK_WORD || !t->t[i + 1].raw)
@@ -463,21 +459,11 @@ static void negate(sentence *s)
                         target = SIZE_MAX;
         }
         int prevents = qz_neg_prevents(t, i);
-        size_t span = target;   /* the end of the longest claim denied there */
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
             if (live(&s->m.v[k]) && s->m.v[k].a == target) {
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
-                if (s->m.v[k].kind == M_CLAIM && s->m.v[k].b > span)
-                    span = s->m.v[k].b;
             }
-        /* "does not make the weights sum to 1": a claim inside the phrase denied (another
-         * lesson's "sum to 1") is denied with it */
-        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
-            mention *m = &s->m.v[k];
-            if (m->kind == M_CLAIM && !m->virt && m->a > target && m->b <= span)
-                m->neg ^= 1;
-        }
         /* "doesn't have to travel through n time steps": the phrases of one claim that
          * follow the one denied, a word apart at most, are denied with it */
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {

@@ -197,6 +197,9 @@ static void test_case11_forms(void **state)
     expect_values("15.5%", 1, v, 1);
     expect_malformed("0.155abc", 1, "'abc'");
     expect_malformed("0,16,", 1, "ambiguous");
+    /* a dash to words after the value is no minus; a minus before a value still is */
+    expect_values("0.155 - the third weight", 1, v, 1);
+    expect_values("0.2 - 0.045", 1, v, 1);
 }
 
 /* "1/(2e+1)": e as Euler's number or 2×10¹? Never silently 1/20. Against the engine's
