@@ -1106,8 +1106,10 @@ static int take_reading(qz_numbers *out, const qz_numbers *alt, at_error *err)
 static size_t conclusion_start(const char *text)
 {
     static const char *const words[] = {"so ", "so,", "therefore", "thus", "hence", "i.e.",
-                                        "gives", "giving", "which is", "answer:", "所以", "因此",
-                                        "于是", "得到", "结果是", "答案", "→", "->", "=>"};
+                                        "gives", "giving", "which is", "answer:", "result:",
+                                        "results:", "result is", "results are", "final answer",
+                                        "所以", "因此", "于是", "得到", "结果是", "结果：", "结果:",
+                                        "答案", "→", "->", "=>"};
     size_t at = 0;
     for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
         size_t n = strlen(words[w]);
@@ -1211,6 +1213,21 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
         for (size_t i = 0; i < alt->n && at; i++)
             alt->v[i].offset += (long)at;   /* offsets in the whole answer */
         rc = take_reading(out, alt, err);
+    }
+    /* prose working with one result at its end: "exp each / sum(exp) = 1.35/9.75,
+     * 1.65/9.75 = 0.14 0.17" (what follows the last "=" or "≈", as many values as asked) */
+    const char *last = NULL;
+    for (const char *p = text; rc == AT_EINVAL && *p; p++)
+        if (*p == '=' || !strncmp(p, "≈", strlen("≈")))
+            last = p;
+    if (rc == AT_EINVAL && last) {
+        size_t from = (size_t)(last - text) + (*last == '=' ? 1 : strlen("≈"));
+        if (read_numbers(text + from, opts, lang, alt, &e2) == AT_OK &&
+            qz_answer_count(alt) == opts->want && !alt->alternatives) {
+            for (size_t i = 0; i < alt->n; i++)
+                alt->v[i].offset += (long)from;
+            rc = take_reading(out, alt, err);
+        }
     }
     free(results);
     free(alt);

@@ -729,9 +729,11 @@ static int starts_primary(const fparser *p, const ftoken *t)
 
 static int expect_rpar(fparser *p)
 {
+    /* (two calls: each message is found for translation) */
+    if (peek(p)->kind == F_END)
+        return fail(p, "a closing parenthesis is missing");
     if (peek(p)->kind != F_RPAR)
-        return fail(p, peek(p)->kind == F_END ? "a closing parenthesis is missing"
-                                              : "a closing parenthesis is expected here");
+        return fail(p, "a closing parenthesis is expected here");
     p->i++;
     return 0;
 }

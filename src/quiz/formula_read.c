@@ -1044,6 +1044,18 @@ static int lex(lexer *lx)
             l = s[i + 1] == '*' ? 2 : 1;
             break;
         case '@': k = F_MUL; break;
+        case '%':   /* R: A %*% B is a matrix product */
+            if (s[i + 1] == '*' && s[i + 2] == '%') {
+                k = F_MUL;
+                l = 3;
+            }
+            break;
+        case '<':   /* R: A <- softmax(S) assigns */
+            if (s[i + 1] == '-' && s[i + 2] != '-') {
+                k = F_ASSIGN;
+                l = 2;
+            }
+            break;
         case '/': k = F_DIV; break;
         case '+': k = F_PLUS; break;
         case '-':   /* "->": the next step; "--": a dash before words */

@@ -317,13 +317,41 @@ static char *named_steps(char seg[][MAX_EXPR], size_t n)
                 k += st[k].rhs[0] != 0;
                 break;
             }
+        /* "最后 A 乘 V", "then A times V": the last step, an operation on a step named
+         * before, is the output */
+        int uses = 0;
+        for (size_t j = 0; !eq && k > 0 && i + 1 == n && j < k && !uses; j++)
+            for (size_t c = 0; s[c] && !uses; c++)
+                uses = name_at(s, c, st[j].name);
+        if (uses && k < MAX_STEPS && strlen(s) < sizeof st[k].rhs) {
+            snprintf(st[k].name, sizeof st[k].name, "out");
+            snprintf(st[k].rhs, sizeof st[k].rhs, "%s", s);
+            drop_remark(st[k].rhs);
+            k += st[k].rhs[0] != 0;
+            continue;
+        }
         if (!eq || eq[1] == '=' || (eq > s && (eq[-1] == '<' || eq[-1] == '>' || eq[-1] == '!')))
             continue;
+        /* "scores /= sqrt(d_k)": the step is the name before, divided */
+        char op = eq > s && strchr("/*@", eq[-1]) ? eq[-1] : 0;
+        if (op)
+            eq[-1] = ' ';
         *eq = 0;
         char lhs[64];
         snprintf(lhs, sizeof lhs, "%s", s);
         drop_openers(lhs);   /* trims too */
         *eq = '=';
+        /* a label before the step: "R style: A = …", "NumPy 写法：A = …" */
+        char *colon = strrchr(lhs, ':');
+        char *wide = strstr(lhs, "：");
+        while (wide && strstr(wide + 3, "："))
+            wide = strstr(wide + 3, "：");
+        if (wide && (!colon || wide > colon))
+            colon = wide + 2;
+        if (colon && colon[1]) {
+            memmove(lhs, colon + 1, strlen(colon + 1) + 1);
+            trim(lhs);
+        }
         /* "权重 A = softmax(S)", "再按行做 softmax 得到权重 A = …": words in Chinese
          * before it, the step's name is the identifier it ends with */
         size_t e = strlen(lhs), b = e;
@@ -337,7 +365,10 @@ static char *named_steps(char seg[][MAX_EXPR], size_t n)
         if (!step_name(lhs))
             continue;
         snprintf(st[k].name, sizeof st[k].name, "%s", lhs);
-        snprintf(st[k].rhs, sizeof st[k].rhs, "%s", eq + 1);
+        if (op)
+            snprintf(st[k].rhs, sizeof st[k].rhs, "%s %c (%.900s)", lhs, op, eq + 1);
+        else
+            snprintf(st[k].rhs, sizeof st[k].rhs, "%s", eq + 1);
         trim(st[k].rhs);
         drop_remark(st[k].rhs);
         if (st[k].rhs[0])
@@ -433,14 +464,23 @@ char *qz_formula_steps(const char *s)
     if (!s || strlen(s) >= 2 * MAX_EXPR)
         return NULL;
     char (*seg)[MAX_EXPR] = malloc(12 * sizeof *seg);
-    if (!seg)
+    char *text = strdup(s);
+    if (!seg || !text) {
+        free(seg);
+        free(text);
         return NULL;
-    size_t n = cut(s, seg, 12);
+    }
+    /* R's assignment is a step's sign too: "A <- softmax(S); out <- A %*% V" */
+    for (char *a = strstr(text, "<-"); a; a = strstr(a + 2, "<-"))
+        if (a[2] != '-')
+            memcpy(a, " =", 2);
+    size_t n = cut(text, seg, 12);
     char *r = named_steps(seg, n);
     if (!r) {
-        n = cut(s, seg, 12);   /* named_steps rewrote the steps */
+        n = cut(text, seg, 12);   /* named_steps rewrote the steps */
         r = chain_steps(seg, n);
     }
     free(seg);
+    free(text);
     return r;
 }

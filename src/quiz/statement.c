@@ -1041,6 +1041,14 @@ static int own_claim_after(const sentence *s, size_t b, long r)
         comma = comma_at(s, j);
     if (!comma)
         return 0;
+    /* the group is the subject of a predicate of its own: "Enough, a decoder is for
+     * generating sequences" (a copula right after it), 够，decoder 是生成序列用的 */
+    static const char *const copulas[] = {"is", "are", "was", "were", "是", "只是", "就是",
+                                          "主要是", NULL};
+    size_t e = (size_t)s->run_end[r];
+    for (size_t w = 0; copulas[w] && e < s->s1; w++)
+        if (qz_tok_raw_is(s->t, e, copulas[w]) || qz_tok_is(s->t, e, copulas[w]))
+            return 1;
     size_t c1 = s->s1;
     for (size_t j = (size_t)s->run_end[r]; j < s->s1 && c1 == s->s1; j++)
         if (comma_at(s, j))
