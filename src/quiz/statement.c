@@ -2364,6 +2364,8 @@ static int salad(const sentence *s)
                 grammar = (rl > 2 && (!strcmp(raw + rl - 2, "'s") ||
                                       (rl > 4 && !strcmp(raw + rl - 4, "’s")))) ||
                           qz_tok_raw_is(s->t, j, "of") || qz_tok_raw_is(s->t, j, "的") ||
+                          /* a verb's preposition: "Dividing by √d_k normalizes std to 1" */
+                          qz_tok_raw_is(s->t, j, "to") || qz_tok_raw_is(s->t, j, "into") ||
                           qz_neg_cue_at(s->t, j) != 0 || qz_alts_at(s->t, j, &s->r->joins, NULL);
             }
             if (!(dir && grammar) && this_item > max_item)

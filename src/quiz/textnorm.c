@@ -674,6 +674,20 @@ static void notations(toks *t)
             replace(t, i, t->v[i].s[0] == 'w' ? 2 : 3, t->v[i].s[0] == 'w' ? "with" : "because");
             continue;
         }
+        /* |i-j|, |i − j|: the distance between two positions, a length as n is (its
+         * bars are no marks that part the clause) */
+        if (!strcmp(t->v[i].s, "|")) {
+            size_t j = i + 1;
+            while (j < t->n && j < i + 6 && strcmp(t->v[j].s, "|") &&
+                   (t->v[j].kind == QZ_TK_WORD || !strcmp(t->v[j].s, "-") ||
+                    !strcmp(t->v[j].s, "−") || !strcmp(t->v[j].s, "+")))
+                j++;
+            if (j > i + 1 && j < t->n && !strcmp(t->v[j].s, "|")) {
+                replace(t, i, j + 1 - i, "n");
+                t->v[i].kind = QZ_TK_WORD;
+                continue;
+            }
+        }
         /* O(1), O(n), O(n^2), O(n2), O(n*n), O(N²) */
         if (!strcmp(t->v[i].s, "o") && i + 3 < t->n && !strcmp(t->v[i + 1].s, "(")) {
             size_t j = i + 2;
