@@ -1195,6 +1195,25 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                     qz_numbers *out, at_error *err)
 {
     int rc = read_numbers(text, opts, lang, out, err);
+    /* more values than asked, as many after the last "≈" or "=": "1/6 each ≈ 0.17 0.17" */
+    if (rc == AT_OK && opts && opts->want && text && qz_answer_count(out) > opts->want &&
+        !out->concluded) {
+        const char *last = NULL;
+        for (const char *p = text; *p; p++)
+            if (*p == '=' || !strncmp(p, "≈", strlen("≈")))
+                last = p;
+        qz_numbers *alt = last ? malloc(sizeof *alt) : NULL;
+        at_error e2;
+        size_t from = last ? (size_t)(last - text) + (*last == '=' ? 1 : strlen("≈")) : 0;
+        if (alt && read_numbers(text + from, opts, lang, alt, &e2) == AT_OK &&
+            qz_answer_count(alt) == opts->want && !alt->alternatives && alt->n == opts->want) {
+            for (size_t i = 0; i < alt->n; i++)
+                alt->v[i].offset += (long)from;
+            rc = take_reading(out, alt, err);
+        }
+        free(alt);
+        return rc;
+    }
     if (rc != AT_EINVAL || !opts || !opts->want || !text)
         return rc;
     /* Working the reader cannot parse (np.exp([…]).sum(), \sum_i e^{s_i}) before the

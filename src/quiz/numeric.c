@@ -658,7 +658,8 @@ static int says_no_number(const char *answer)
     static const char *const giving_up[] = {
         "know", "idea", "sure", "idk", "dunno", "no clue", "skip", "pass", "forgot", "can't",
         "cannot", "unsure", "不会", "不知道", "不清楚", "不确定", "忘了", "不懂", "算不出", "不记得",
-        "没学", "跳过", "没思路", "不太会",
+        "没学", "跳过", "没思路", "不太会", "无法", "没法", "算不了", "做不了", "没办法", "答不了",
+        "不能算", "计算器", "calculator", "too hard", "sorry",
     };
     for (const unsigned char *p = (const unsigned char *)answer; *p; p++)
         if (isdigit(*p) || (p[0] == 0xef && p[1] == 0xbc && p[2] >= 0x90 && p[2] <= 0x99))

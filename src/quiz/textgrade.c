@@ -226,9 +226,11 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
         out->verdict = QZ_WRONG;
         out->score = 0;
     } else if (t->wrong && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas &&
-               (!t->required || t->required_credited)) {
+               (!t->required || t->required_credited) && 2 * t->credited >= t->need) {
         /* (a misconception beside only what the question does not require, "a decoder is
-         * needed; feed the attention weights to an MLP", earns nothing) */
+         * needed; feed the attention weights to an MLP", earns nothing; nor beside less
+         * than half of what it needs: "K from the encoder, Q and V from the decoder, it
+         * mixes the two" has one of the three parts of cross-attention) */
         size_t c = t->credited < t->need ? t->credited : t->need;
         out->verdict = QZ_PARTIAL;
         out->score = 0.5 * (double)c / (double)t->need;
