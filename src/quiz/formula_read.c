@@ -494,6 +494,9 @@ static const word words[] = {
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
     {"multiply with", F_MUL, 0, NULL}, {"multiplying with", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
+    /* over the keys' index, the right axis: "softmax over j of (q_i · k_j)/√d_k" */
+    {"softmax over j of", F_NAME, 1, "softmax"}, {"softmax over the keys of", F_NAME, 1, "softmax"},
+    {"softmax over k of", F_NAME, 1, "softmax"},
     {"the soft max of", F_NAME, 1, "softmax"}, {"soft max of", F_NAME, 1, "softmax"},
     {"soft max", F_NAME, 0, "softmax"}, {"soft-max", F_NAME, 0, "softmax"},
     /* shorthand and slips of the name: "sftmx(…)", "smax(…)" */

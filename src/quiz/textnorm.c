@@ -356,8 +356,8 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
     size_t j = i + 2, w = 0;
     if (u8_mbtouc(&c, f + j, n - j) <= 0)
         return 0;
-    if (is_han(c))
-        return before;
+    if (is_han(c) || c == '[' || c == '(')
+        return before;   /* "encoder enough / [CLS] …", "… / (2) pooling" */
     while (j + w < n && isalpha(f[j + w]))
         w++;
     return before && w >= 3 && strncmp((const char *)f + j, "sqrt", 4) &&
