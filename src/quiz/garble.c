@@ -304,7 +304,9 @@ static int key_runs(const char *s)
         return 0;   /* no word list: nothing is called random */
     size_t runs = 0, strangers = 0;
     for (size_t w = 0; w < n; w++) {
-        if (found[w])
+        /* one key held is no word, whatever the list holds ("kkk", "xxx") */
+        int held = strspn(words[w], (char[]){words[w][0], 0}) == strlen(words[w]);
+        if (found[w] && !held)
             readable++;
         else if (key_run(words[w]))
             runs++;

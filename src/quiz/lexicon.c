@@ -298,4 +298,8 @@ const char *const qz_lex_give_up[] = {
     /* out of time: nothing answered */
     "时间不够", "时间不够了", "没时间", "没时间了", "没有时间了", "来不及", "来不及了", "写不完",
     "写不完了", "没写", "没写完", "没做", "不写了", "no time", "out of time", "ran out of time",
-    "no time left", "这个", "这题", NULL};
+    "no time left", "这个", "这题",
+    /* not taught (yet), or the exam's mark for a question left out */
+    "略", "没讲过", "没讲", "还没讲", "没教过", "没教", "老师没讲", "not covered", "not covered yet",
+    "we haven't covered this", "haven't covered this", "haven't covered", "not taught",
+    "not taught yet", NULL};
