@@ -674,17 +674,17 @@ static void notations(toks *t)
             replace(t, i, t->v[i].s[0] == 'w' ? 2 : 3, t->v[i].s[0] == 'w' ? "with" : "because");
             continue;
         }
-        /* |i-j|, |i − j|: the distance between two positions, a length as n is (its
-         * bars are no marks that part the clause) */
+        /* |i-j|, |i − j|: the gap between two positions; its bars are no marks that part
+         * the clause (read as i-j) */
         if (!strcmp(t->v[i].s, "|")) {
             size_t j = i + 1;
             while (j < t->n && j < i + 6 && strcmp(t->v[j].s, "|") &&
                    (t->v[j].kind == QZ_TK_WORD || !strcmp(t->v[j].s, "-") ||
                     !strcmp(t->v[j].s, "−") || !strcmp(t->v[j].s, "+")))
                 j++;
-            if (j > i + 1 && j < t->n && !strcmp(t->v[j].s, "|")) {
-                replace(t, i, j + 1 - i, "n");
-                t->v[i].kind = QZ_TK_WORD;
+            if (j > i + 2 && j < t->n && !strcmp(t->v[j].s, "|")) {
+                drop(t, j, 1);
+                drop(t, i, 1);
                 continue;
             }
         }
