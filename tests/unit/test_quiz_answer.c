@@ -389,6 +389,16 @@ static void test_worked_chains(void **state)
     /* "→", 得, "so" link a step to its result, or conclude a list */
     expect_read("1.35/9.75 得 0.14，1.65/9.75 得 0.17", QZ_ZH, 2, steps, none);
     expect_read("1.35/9.75 → 0.14, 1.65/9.75 → 0.17", QZ_EN, 2, steps, none);
+    /* working the reader cannot parse: the values after "Result:", or after the last "="
+     * of prose working */
+    expect_read("Steps: 1) e^x for each, 2) sum = 9.75, 3) divide. Result: 0.14 0.17", QZ_EN, 2,
+                steps, none);
+    expect_read("步骤：1) 求 e 的幂 2) 求和 9.75 3) 相除。结果：0.14 0.17", QZ_ZH, 2, steps, none);
+    expect_read("softmax: exp each / sum(exp) = 1.35/9.75, 1.65/9.75 = 0.14 0.17", QZ_EN, 2, steps,
+                none);
+    /* more values than asked, as many after the last "≈": those */
+    const double uniform[2] = {0.17, 0.17};
+    expect_read("1/6 each ≈ 0.17 0.17", QZ_EN, 2, uniform, none);
     qz_numbers n2;
     qz_read_opts o2 = {.want = 2};
     assert_int_equal(qz_read_numbers("0.138 and 0.169 → 0.14, 0.17", &o2, QZ_EN, &n2, NULL), AT_OK);

@@ -92,6 +92,20 @@ static void test_formula_in_steps(void **state)
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         expect_formula(same[i], 0);
     expect_formula("S = QK^T; A = softmax(S); output = A V", QZ_F_NO_SCALE);
+    /* R: %*% multiplies matrices, <- assigns; a label before the first step; an in-place
+     * division; a last step said without a sign */
+    const char *more[] = {
+        "softmax(Q %*% t(K) / sqrt(d_k)) %*% V",
+        "A <- softmax(Q %*% t(K) / sqrt(dk)); out <- A %*% V",
+        "R style: A <- softmax(Q %*% t(K) / sqrt(dk)) (row-wise); out <- A %*% V",
+        "s = Q K^T; s /= sqrt(d_k); w = softmax(s); out = w V",
+        "先算 S = QKᵀ/√dₖ，再对每一行做 softmax 得到权重 A，最后 A 乘 V。",
+        "S = QK^T/sqrt(d_k); A = softmax(S); then A times V",
+    };
+    for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        expect_formula(more[i], 0);
+    expect_formula("softmax(Q %*% K / sqrt(d_k)) %*% V", QZ_F_K_NOT_TRANSPOSED);
+    expect_formula("A <- softmax(Q %*% t(K) / dk); out <- A %*% V", QZ_F_DK_NOT_SQRT);
     /* a ';' inside a comment with no statement after it stays in the comment */
     expect_formula("softmax(Q @ K.T) @ V  # no scaling; d_k is small", QZ_F_NO_SCALE);
     expect_formula("softmax(QKᵀ/√dₖ) ⊙ V", QZ_F_V_ELEMENTWISE);

@@ -86,6 +86,7 @@ static void test_key_runs(void **state)
         "hgfd 的的 dk√√ 呀 ,,, lkjh",       /* particles and a repeat are not read */
         "ｄｆｇｄｆｇ 根号 ｌｋｌｋ",         /* full-width letters */
         "rew 0.,;; ..2 ?? ooo",            /* digits among them: no numbers to read */
+        "fhdjs qkv kkk",                   /* a held key, though the word list has KKK */
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
         if (!qz_answer_unreadable_text(runs[i]))
