@@ -717,7 +717,11 @@ static int bound(const fparser *p, const ftoken *t);
 /* "Q x K^T": a lone x between spaces is a times sign. */
 static int times_x(const ftoken *t)
 {
-    return t->kind == F_NAME && t->len == 1 && t->text[0] == 'x' && t->space_before && t[1].space_before;
+    /* (an operator, a bracket closing or an end after it: "W_q x + W_k x", x is a name) */
+    enum ftok n = t->kind == F_NAME ? t[1].kind : F_END;
+    return t->kind == F_NAME && t->len == 1 && t->text[0] == 'x' && t->space_before && t[1].space_before &&
+           n != F_PLUS && n != F_MINUS && n != F_RPAR && n != F_COMMA && n != F_SEP && n != F_END &&
+           n != F_DIV && n != F_MUL && n != F_ASSIGN;
 }
 
 static int starts_primary(const fparser *p, const ftoken *t)

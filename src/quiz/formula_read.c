@@ -1076,6 +1076,19 @@ static int lex(lexer *lx)
         case ')': case ']': case '}': k = F_RPAR; break;
         case '\'': k = F_TRANS; break;
         case '.':   /* x.T, np.sqrt; "A . B" a product; else a full stop */
+            if (i + 2 < n && s[i + 1] == '.' && s[i + 2] == '.') {
+                /* "head_1, ..., head_h": the terms left out between commas, a name */
+                size_t a = i, z = i + 3;
+                while (a > 0 && s[a - 1] == ' ')
+                    a--;
+                while (z < n && s[z] == ' ')
+                    z++;
+                if (a > 0 && s[a - 1] == ',' && z < n && (s[z] == ',' || s[z] == ')')) {
+                    k = F_NAME;
+                    l = 3;
+                    break;
+                }
+            }
             k = i + 1 < n && (isalpha((unsigned char)s[i + 1]) || s[i + 1] == '_') ? F_DOT
               : lx->space && i + 1 < n && s[i + 1] == ' ' ? F_MUL : F_SEP;
             break;

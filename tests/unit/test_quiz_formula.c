@@ -106,6 +106,16 @@ static void test_formula_in_steps(void **state)
         expect_formula(more[i], 0);
     expect_formula("softmax(Q %*% K / sqrt(d_k)) %*% V", QZ_F_K_NOT_TRANSPOSED);
     expect_formula("A <- softmax(Q %*% t(K) / dk); out <- A %*% V", QZ_F_DK_NOT_SQRT);
+    /* a lone x before an operator is a name, not a times sign ("W_q x + W_k x"); terms left
+     * out between commas are a name ("head_1, ..., head_h"): read, and not attention */
+    unsigned m = 0;
+    at_error err;
+    assert_int_equal(qz_formula_compare("softmax(W_q x + W_k x) V / sqrt(d)", canonical, &m, &err), AT_OK);
+    assert_true(m != 0);
+    assert_int_equal(qz_formula_compare("MultiHead(Q,K,V) = Concat(head_1, ..., head_h) W^O", canonical,
+                                        &m, &err), AT_OK);
+    assert_true(m != 0);
+    expect_formula("softmax(QK^T/sqrt(d_k))V ...", 0);
     /* a ';' inside a comment with no statement after it stays in the comment */
     expect_formula("softmax(Q @ K.T) @ V  # no scaling; d_k is small", QZ_F_NO_SCALE);
     expect_formula("softmax(QKᵀ/√dₖ) ⊙ V", QZ_F_V_ELEMENTWISE);
