@@ -1199,9 +1199,15 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
     if (rc == AT_OK && opts && opts->want && text && qz_answer_count(out) > opts->want &&
         !out->concluded) {
         const char *last = NULL;
+        size_t signs = 0;   /* one sign only: a worked chain's steps are read as they are */
         for (const char *p = text; *p; p++)
-            if (*p == '=' || !strncmp(p, "≈", strlen("≈")))
+            if (*p == '=' || !strncmp(p, "≈", strlen("≈")) || !strncmp(p, "→", strlen("→")) ||
+                !strncmp(p, "->", 2)) {
                 last = p;
+                signs++;
+            }
+        if (signs != 1 || *last == '-' || !strncmp(last, "→", strlen("→")))
+            last = NULL;
         qz_numbers *alt = last ? malloc(sizeof *alt) : NULL;
         at_error e2;
         size_t from = last ? (size_t)(last - text) + (*last == '=' ? 1 : strlen("≈")) : 0;
