@@ -1148,9 +1148,33 @@ static int implied_here(const sentence *s, const mention *m)
  * 对齐", "sends a query into the source"): no statement of a subject. */
 static int object_claim(const sentence *s, const mention *m)
 {
-    return ends_before(s, &s->r->object, m->a, 0) ||
-           (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) &&
-            !implied_here(s, m));
+    if (ends_before(s, &s->r->object, m->a, 0) ||
+        (m->kind == M_CLAIM && ends_before(s, &s->r->destination, m->a, 0) && !implied_here(s, m)))
+        return 1;
+    /* the second of two things connected ("connects the encoder and the decoder",
+     * 连接编码器和解码器, "between encoder and decoder"): an object too, no side's source */
+    static const char *const connects[] = {"connects", "connect", "connecting", "links", "link",
+                                           "linking", "bridges", "between", "连接", "联结", "连通",
+                                           "沟通", NULL};
+    for (size_t j = s->s0; m->kind == M_CLAIM && j < m->a; j++) {
+        size_t g = qz_alts_at(s->t, j, &s->r->glue, NULL);
+        if (!g || j + g != m->a)
+            continue;
+        for (size_t k = 0; k < s->m.n; k++) {
+            const mention *x = &s->m.v[k];
+            if (x->kind != M_CLAIM || !live(x) || x->b != j || x->a == s->s0)
+                continue;
+            size_t w = x->a - 1;
+            if (w > s->s0 && (qz_tok_raw_is(s->t, w, "the") || qz_tok_raw_is(s->t, w, "an") ||
+                              qz_tok_raw_is(s->t, w, "a")))
+                w--;
+            for (size_t c = 0; connects[c]; c++)
+                if (qz_tok_raw_is(s->t, w, connects[c]) || qz_tok_is(s->t, w, connects[c]) ||
+                    (w + 1 >= 2 && qz_han_at(s->t, w - 1, connects[c]) == 2))
+                    return 1;
+        }
+    }
+    return 0;
 }
 
 /* The group of the first foil after token b in its clause, or -1. */
