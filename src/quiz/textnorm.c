@@ -674,7 +674,8 @@ static void notations(toks *t)
             replace(t, i, t->v[i].s[0] == 'w' ? 2 : 3, t->v[i].s[0] == 'w' ? "with" : "because");
             continue;
         }
-        /* "it is not the case that X", "it's not true that X": X denied, as "not X" */
+        /* "it is not the case that X": X denied, as "not X" ("it is not true that X" is
+         * read as it is: a false claim reported as untrue) */
         if (t->v[i].kind == QZ_TK_WORD &&
             (!strcmp(t->v[i].s, "not") ||
              (strlen(t->v[i].s) > 3 && !strcmp(t->v[i].s + strlen(t->v[i].s) - 3, "n't")))) {
@@ -682,10 +683,6 @@ static void notations(toks *t)
             if (k + 2 < t->n && !strcmp(t->v[k].s, "the") && !strcmp(t->v[k + 1].s, "case") &&
                 !strcmp(t->v[k + 2].s, "that")) {
                 drop(t, k, 3);
-                continue;
-            }
-            if (k + 1 < t->n && !strcmp(t->v[k].s, "true") && !strcmp(t->v[k + 1].s, "that")) {
-                drop(t, k, 2);
                 continue;
             }
         }
