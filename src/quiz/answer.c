@@ -1191,32 +1191,51 @@ static int slash_in_chain(const char *s)
     return 0;
 }
 
+/* The last "=" or "≈" of text, or NULL; *signs counts every "=", "≈", "→" and "->" in it
+ * (the steps of a worked chain). */
+static const char *last_equals(const char *text, size_t *signs)
+{
+    const char *last = NULL;
+    *signs = 0;
+    for (const char *p = text; *p; p++) {
+        int eq = *p == '=' || !strncmp(p, "≈", strlen("≈"));
+        last = eq ? p : last;
+        *signs += eq || !strncmp(p, "→", strlen("→")) || !strncmp(p, "->", 2);
+    }
+    return last;
+}
+
+/* Read what follows the sign at `sign` alone, into alt; taken into out (offsets in the
+ * whole answer) when it gives as many answer values as asked and offers no alternatives
+ * (`exact`: and no other value). Returns the reading's status: rc unchanged when not
+ * taken. */
+static int read_after(const char *text, const char *sign, const qz_read_opts *opts,
+                      qz_lang lang, int exact, qz_numbers *alt, qz_numbers *out, at_error *err,
+                      int rc)
+{
+    size_t from = (size_t)(sign - text) + (*sign == '=' ? 1 : strlen("≈"));
+    at_error e2;
+    if (read_numbers(text + from, opts, lang, alt, &e2) != AT_OK ||
+        qz_answer_count(alt) != opts->want || alt->alternatives || (exact && alt->n != opts->want))
+        return rc;
+    for (size_t i = 0; i < alt->n; i++)
+        alt->v[i].offset += (long)from;
+    return take_reading(out, alt, err);
+}
+
 int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                     qz_numbers *out, at_error *err)
 {
     int rc = read_numbers(text, opts, lang, out, err);
-    /* more values than asked, as many after the last "≈" or "=": "1/6 each ≈ 0.17 0.17" */
+    /* more values than asked, as many after the one "≈" or "=" (a worked chain, with
+     * several signs, is read as it is): "1/6 each ≈ 0.17 0.17" */
     if (rc == AT_OK && opts && opts->want && text && qz_answer_count(out) > opts->want &&
         !out->concluded) {
-        const char *last = NULL;
-        size_t signs = 0;   /* one sign only: a worked chain's steps are read as they are */
-        for (const char *p = text; *p; p++)
-            if (*p == '=' || !strncmp(p, "≈", strlen("≈")) || !strncmp(p, "→", strlen("→")) ||
-                !strncmp(p, "->", 2)) {
-                last = p;
-                signs++;
-            }
-        if (signs != 1 || *last == '-' || !strncmp(last, "→", strlen("→")))
-            last = NULL;
-        qz_numbers *alt = last ? malloc(sizeof *alt) : NULL;
-        at_error e2;
-        size_t from = last ? (size_t)(last - text) + (*last == '=' ? 1 : strlen("≈")) : 0;
-        if (alt && read_numbers(text + from, opts, lang, alt, &e2) == AT_OK &&
-            qz_answer_count(alt) == opts->want && !alt->alternatives && alt->n == opts->want) {
-            for (size_t i = 0; i < alt->n; i++)
-                alt->v[i].offset += (long)from;
-            rc = take_reading(out, alt, err);
-        }
+        size_t signs;
+        const char *last = last_equals(text, &signs);
+        qz_numbers *alt = last && signs == 1 ? malloc(sizeof *alt) : NULL;
+        if (alt)
+            rc = read_after(text, last, opts, lang, 1, alt, out, err, rc);
         free(alt);
         return rc;
     }
@@ -1241,19 +1260,10 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
     }
     /* prose working with one result at its end: "exp each / sum(exp) = 1.35/9.75,
      * 1.65/9.75 = 0.14 0.17" (what follows the last "=" or "≈", as many values as asked) */
-    const char *last = NULL;
-    for (const char *p = text; rc == AT_EINVAL && *p; p++)
-        if (*p == '=' || !strncmp(p, "≈", strlen("≈")))
-            last = p;
-    if (rc == AT_EINVAL && last) {
-        size_t from = (size_t)(last - text) + (*last == '=' ? 1 : strlen("≈"));
-        if (read_numbers(text + from, opts, lang, alt, &e2) == AT_OK &&
-            qz_answer_count(alt) == opts->want && !alt->alternatives) {
-            for (size_t i = 0; i < alt->n; i++)
-                alt->v[i].offset += (long)from;
-            rc = take_reading(out, alt, err);
-        }
-    }
+    size_t signs;
+    const char *last = rc == AT_EINVAL ? last_equals(text, &signs) : NULL;
+    if (last)
+        rc = read_after(text, last, opts, lang, 0, alt, out, err, rc);
     free(results);
     free(alt);
     return rc;

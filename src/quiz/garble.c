@@ -216,6 +216,12 @@ static int keyboard_mash(const char *s)
     return n >= 5 && k >= 3 && none_in_word_list(words, k);
 }
 
+/* One key held: every letter the first ("kkk", "xxx"). */
+static int held_key(const char *w)
+{
+    return w[0] && strspn(w, (char[]){w[0], 0}) == strlen(w);
+}
+
 /* A word typed by running a finger along one row of the keyboard ("asdf", "uiop", "lkj",
  * "xcvb") or holding one key ("mmm", "xxx"): three letters or more. */
 static int key_run(const char *w)
@@ -224,10 +230,7 @@ static int key_run(const char *w)
     size_t l = strlen(w);
     if (l < 3)
         return 0;
-    int same = 1;
-    for (size_t i = 1; i < l; i++)
-        same &= w[i] == w[0];
-    if (same)
+    if (held_key(w))
         return 1;
     for (size_t r = 0; r < 3; r++) {
         size_t i = 0;
@@ -305,8 +308,7 @@ static int key_runs(const char *s)
     size_t runs = 0, strangers = 0;
     for (size_t w = 0; w < n; w++) {
         /* one key held is no word, whatever the list holds ("kkk", "xxx") */
-        int held = strspn(words[w], (char[]){words[w][0], 0}) == strlen(words[w]);
-        if (found[w] && !held)
+        if (found[w] && !held_key(words[w]))
             readable++;
         else if (key_run(words[w]))
             runs++;

@@ -1170,7 +1170,7 @@ static int object_claim(const sentence *s, const mention *m)
                 w--;
             for (size_t c = 0; connects[c]; c++)
                 if (qz_tok_raw_is(s->t, w, connects[c]) || qz_tok_is(s->t, w, connects[c]) ||
-                    (w + 1 >= 2 && qz_han_at(s->t, w - 1, connects[c]) == 2))
+                    (w > s->s0 && qz_han_at(s->t, w - 1, connects[c]) == 2))
                     return 1;
         }
     }
