@@ -599,7 +599,10 @@ static int is_length(const char *s, size_t n)
 static int is_dk(const char *s, size_t n)
 {
     static const char *const names[] = {"d", "dk", "d_k", "d_head", "head_dim", "d_h", "d_key",
-                                        "key_dim", "dim_k", "d_q", "dim_head", "head_size"};
+                                        "key_dim", "dim_k", "d_q", "dim_head", "head_size",
+                                        /* Hugging Face's names: BERT, T5, GPT-2 */
+                                        "attention_head_size", "attn_head_size", "size_per_head",
+                                        "dim_per_head", "key_value_proj_dim", "d_kv"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strlen(names[i]) == n && !strncasecmp(s, names[i], n))
             return 1;

@@ -318,6 +318,181 @@ static int key_runs(const char *s)
     return runs >= 2 && readable <= 3 && readable <= runs && strangers < runs;
 }
 
+/* Units of noise and of reading in an answer (qz_answer_mostly_noise). */
+typedef struct noise_count {
+    size_t noise, readable;
+    size_t strong;   /* of noise: keys run along or held, sounds, Zhuyin, marks */
+} noise_count;
+
+/* A Han character a student types as a sound, not a word: 啊哦额呜啦嗯哈呀唉诶哎嘿呃 */
+static int interjection(ucs4_t c)
+{
+    static const ucs4_t w[] = {0x554a, 0x54e6, 0x989d, 0x545c, 0x5566, 0x55ef, 0x54c8, 0x5440,
+                               0x5509, 0x8bf6, 0x54ce, 0x563f, 0x5443};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (c == w[i])
+            return 1;
+    return 0;
+}
+
+/* Zhuyin (ㄅ…ㄩ, its tone marks ˊˇˋ˙): typed with the Chinese input method left
+ * unconverted. */
+static int zhuyin(ucs4_t c)
+{
+    return (c >= 0x3100 && c <= 0x312f) || c == 0x02ca || c == 0x02c7 || c == 0x02cb ||
+           c == 0x02d9;
+}
+
+/* A letter outside ASCII that is no CJK character nor Zhuyin (é, ç, ß, я). */
+static int letter(ucs4_t c)
+{
+    return uc_is_alpha(c) && !is_cjk(c) && !zhuyin(c);
+}
+
+/* An ellipsis alone ("...", "…", "……", "。。。"): a pause, not noise. */
+static int ellipsis(const uint8_t *a, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        ucs4_t c;
+        int k = u8_mbtouc(&c, a + i, n - i);
+        if (k <= 0 || (c != '.' && c != 0x2026 && c != 0x3002))
+            return 0;
+        i += (size_t)k;
+    }
+    return 1;
+}
+
+int qz_answer_mostly_noise(const char *s)
+{
+    size_t nl = 0;
+    uint8_t *f = u8_normalize(UNINORM_NFKC, (const uint8_t *)s, strlen(s), NULL, &nl);
+    if (!f)
+        return 0;
+    noise_count nc = {0};
+    char words[32][24];
+    size_t n = 0, seen_words = 0;
+    for (size_t i = 0; i < nl;) {
+        ucs4_t c;
+        int k = u8_mbtouc(&c, f + i, nl - i);
+        if (k <= 0)
+            break;
+        if ((c < 0x80 && isalpha((int)c)) || (c >= 0x80 && letter(c))) {
+            size_t l = 0, bytes = 0;
+            int foreign = 0;   /* a letter outside ASCII: a word of another language */
+            char w[24];
+            while (i + bytes < nl) {
+                ucs4_t d;
+                int kk = u8_mbtouc(&d, f + i + bytes, nl - i - bytes);
+                if (kk <= 0 || !((d < 0x80 && isalpha((int)d)) || (d >= 0x80 && letter(d))))
+                    break;
+                foreign |= d >= 0x80;
+                if (d < 0x80 && l < sizeof w - 1)
+                    w[l] = (char)tolower((int)d);
+                l++;
+                bytes += (size_t)kk;
+            }
+            i += bytes;
+            if (foreign) {
+                nc.readable++;   /* keys hit at random give no accented letter */
+                continue;
+            }
+            if (l >= sizeof w)
+                continue;
+            w[l] = '\0';
+            int again = 0;   /* the same word again ("dk dk dk", "qkv qkv"): noise */
+            for (size_t m = 0; m < n && !again; m++)
+                again = !strcmp(words[m], w);
+            if (again) {
+                nc.noise++;
+                continue;
+            }
+            if (n < sizeof words / sizeof *words)
+                memcpy(words[n++], w, l + 1);
+            int field = 0;
+            for (size_t m = 0; common[m] && !field; m++)
+                field = !strcmp(w, common[m]);
+            if (field)
+                nc.readable++;
+            else if (l >= 3)
+                seen_words++;   /* judged against the word list below */
+            continue;
+        }
+        if (c < 0x80 && isdigit((int)c)) {
+            while (i < nl && f[i] < 0x80 && (isdigit(f[i]) || f[i] == '.'))
+                i++;
+            nc.readable++;
+            continue;
+        }
+        if (is_cjk(c) || zhuyin(c)) {
+            size_t run = 0, sounds = 0, marks = 0;
+            ucs4_t prev = 0;
+            size_t j = i;
+            while (j < nl) {
+                ucs4_t d;
+                int kk = u8_mbtouc(&d, f + j, nl - j);
+                if (kk <= 0 || !(is_cjk(d) || zhuyin(d)))
+                    break;
+                run++;
+                sounds += interjection(d) || d == prev;   /* 啊啊啊, 呜呜呜, 啦啦啦 */
+                marks += zhuyin(d);
+                prev = d;
+                j += (size_t)kk;
+            }
+            i = j;
+            if (marks || sounds * 2 >= run) {
+                nc.noise++;
+                nc.strong++;
+            }
+            else
+                nc.readable += (run - sounds + 1) / 2;   /* about one word in two characters */
+            continue;
+        }
+        if (c < 0x80 ? isspace((int)c) : uc_is_property_white_space(c)) {
+            i += (size_t)k;
+            continue;
+        }
+        /* a run of marks: three or more, not an ellipsis ("////", ",,,", "；；；；", "√√√") */
+        size_t j = i, marks = 0;
+        while (j < nl) {
+            ucs4_t d;
+            int kk = u8_mbtouc(&d, f + j, nl - j);
+            if (kk <= 0 || (d < 0x80 && (isalnum((int)d) || isspace((int)d))) || is_cjk(d) ||
+                zhuyin(d) || (d >= 0x80 && uc_is_property_white_space(d)))
+                break;
+            marks++;
+            j += (size_t)kk;
+        }
+        if (marks >= 3 && !ellipsis(f + i, j - i)) {
+            nc.noise++;
+            nc.strong++;
+        }
+        i = j > i ? j : i + (size_t)k;
+    }
+    free(f);
+    if (seen_words) {
+        unsigned char found[32] = {0};
+        if (!in_word_list(words, n, found))
+            return 0;   /* no word list: nothing is called random */
+        for (size_t w = 0; w < n; w++) {
+            size_t l = strlen(words[w]);
+            int field = 0;
+            for (size_t m = 0; common[m] && !field; m++)
+                field = !strcmp(words[w], common[m]);
+            if (field || l < 3)
+                continue;
+            if (found[w] && !key_run(words[w]))
+                nc.readable++;
+            else {
+                nc.noise++;
+                nc.strong += key_run(words[w]);
+            }
+        }
+    }
+    /* words the list does not hold alone may be another language's: a key run, a sound
+     * or a run of marks must be among them */
+    return nc.noise >= 2 && nc.noise >= nc.readable && nc.strong;
+}
+
 /* Shift-JIS read as Windows-1252 shows its lead bytes 0x81–0x9F as ‚ ƒ „ † ‡ ˆ ‰ Š ‹ Œ Ž
  * ˜ š › œ ž Ÿ (‚±‚ñ for こん); French or Portuguese ("Crème brûlée", "Ação") has none,
  * though its bytes may read as kanji. Typographic quotes and dashes (‘ ’ “ ” – — …) are

@@ -12,6 +12,16 @@
  * xz"). Invalid UTF-8 is not judged here (false). */
 int qz_answer_unreadable_text(const char *s);
 
+/* Is the UTF-8 answer s mostly noise: at least two units of it, and no fewer than its
+ * readable units, are keys run along or held, words the English word list does not hold,
+ * a word said again ("dk dk dk"), sounds (啊啊啊, 呜呜), Zhuyin left unconverted, or a run
+ * of three marks or more that is no ellipsis ("////", "，，，"), and one of them at least a
+ * key run, a sound, Zhuyin or marks (strangers to the list alone may be French)? Readable
+ * units: a word of the list or the field, a word with a letter outside ASCII, a number,
+ * about one per two other Han characters. Only for an answer in which nothing was
+ * recognised: a terse right answer may hold noise too. */
+int qz_answer_mostly_noise(const char *s);
+
 /* The UTF-8 answer s as it was written, when it was decoded as Windows-1252 and saved
  * again without losing a byte ("softmax(QKáµ€/âˆšdâ‚–)V" is "softmax(QKᵀ/√dₖ)V"):
  * a new string (free it), or NULL when s is not such text or a byte was lost. */

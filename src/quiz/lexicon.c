@@ -280,7 +280,14 @@ const char *const qz_lex_dont_know[] = {
     "no clue", "idk", "dunno", "i forgot", "forgot", "can't remember", "cannot remember",
     "don't remember", "haven't learned", "didn't learn", "never learned", "不知道", "不会",
     "忘了", "忘记了", "不记得", "想不起来", "没学过", "没学", "不清楚", "不懂", "不太懂", "不明白",
-    "不太会", NULL};
+    "不太会", "不太清楚", "不太记得", "记不太清", "记不清", "说不清", "没学到", "还没学到",
+    "没听懂", "没听到", "missed this session", "missed the session", "missed this lecture",
+    "missed the lecture", "missed that lecture", "missed this class", "missed the class",
+    "haven't got to", "haven't gotten to", "didn't get to", "did not get to", "didn't cover",
+    "did not cover", "haven't watched", "haven't studied", "wasn't in my notes",
+    "not in my notes", "skipped the lecture", "skipped that lecture", "skipped this lecture",
+    "skipped the class", "skipped the", "没复习到", "没复习", "还没复习", "唔识", "唔知", "唔记得",
+    "冇学过", "冇听到", "冇听", NULL};
 
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {

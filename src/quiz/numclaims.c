@@ -308,6 +308,36 @@ static size_t unnamed_extreme(const qz_numctx *c, const char *a, const char *p0,
 static size_t token_side(const qz_numctx *c, const char *s, const char *a, const char *b,
                          const char *p, int before);
 
+/* Does the object of "attends mostly to" at p name the query itself ("itself", 自己)? */
+static int itself_after(const char *p, const char *b)
+{
+    static const char *const w[] = {"itself", "its own", "it self", "自己", "自身", "它自己", "本身",
+                                    NULL};
+    while (p < b && (*p == ' ' || *p == '"' || *p == '\''))
+        p++;
+    if (!strncmp(p, "“", strlen("“")))
+        p += strlen("“");
+    for (size_t i = 0; w[i]; i++)
+        if ((size_t)(b - p) >= strlen(w[i]) && !strncasecmp(p, w[i], strlen(w[i])))
+            return 1;
+    return 0;
+}
+
+/* The token before a copula ahead of p in its clause [a, p): "没 is what 伞 attends
+ * to most", “没”是伞最关注的词; (size_t)-1 if none. */
+static size_t object_before_copula(const qz_numctx *c, const char *s, const char *a, const char *p)
+{
+    static const char *const cop[] = {"是", " is ", " are ", NULL};
+    const char *at = NULL;
+    for (size_t i = 0; cop[i]; i++) {
+        size_t l = strlen(cop[i]);
+        for (const char *q = a; q + l <= p; q++)
+            if (!strncmp(q, cop[i], l) && (!at || q > at))
+                at = q;
+    }
+    return at ? nearest_token(c, s, a, at, at) : (size_t)-1;
+}
+
 /* "X gets the most", “X”的权重最大: the token nearest such a word in its clause, against
  * the engine's largest (or smallest) weight. */
 static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
@@ -318,6 +348,10 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
         {"最关注", 1, 0, 1}, {"最注意", 1, 0, 1}, {"关注最多", 1, 0, 1}, {"attends most to", 1, 1, 1},
         {"attend most to", 1, 1, 1}, {"focuses most on", 1, 1, 1}, {"focus most on", 1, 1, 1},
         {"pays the most attention to", 1, 1, 1}, {"pays most attention to", 1, 1, 1},
+        {"主要关注", 1, 0, 1}, {"主要注意", 1, 0, 1}, {"最在意", 1, 0, 1}, {"mostly attends to", 1, 1, 1},
+        {"mainly attends to", 1, 1, 1}, {"attends mostly to", 1, 1, 1}, {"attends mainly to", 1, 1, 1},
+        {"mostly focuses on", 1, 1, 1}, {"mainly focuses on", 1, 1, 1}, {"focuses mostly on", 1, 1, 1},
+        {"focuses mainly on", 1, 1, 1}, {"mostly attend to", 1, 1, 1}, {"mainly attend to", 1, 1, 1},
         {"第二大", 1, 0, 0}, {"第二高", 1, 0, 0}, {"第三大", 1, 0, 0}, {"第三高", 1, 0, 0},
         {"最大", 1, 0, 0}, {"最多", 1, 0, 0}, {"最高", 1, 0, 0}, {"最小", 0, 0, 0}, {"最少", 0, 0, 0}, {"最低", 0, 0, 0},
         {"most", 1, 1, 0}, {"largest", 1, 1, 0}, {"biggest", 1, 1, 0}, {"highest", 1, 1, 0}, {"greatest", 1, 1, 0},
@@ -338,7 +372,11 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
             for (const char *p = a; p + wl <= b; p++) {
                 if (strncasecmp(p, sup[k].w, wl) || (sup[k].word && (!edge(s, p, 0) || !edge(s, p + wl, 1))))
                     continue;
+                if (sup[k].after && itself_after(p + wl, b))
+                    goto next_clause;   /* "伞 attends mostly to itself": the query's own weight */
                 size_t t = sup[k].after ? token_side(c, s, a, b, p + wl, 0) : nearest_token(c, s, a, b, p);
+                if (sup[k].after && t == (size_t)-1)
+                    t = object_before_copula(c, s, a, p);   /* “没”是伞最关注的词 */
                 size_t right = sup[k].most ? hi : lo;
                 int rank = ordinal_before(s, p);
                 if (rank > 1) {   /* "没 is the second largest" */

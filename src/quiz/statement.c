@@ -258,10 +258,21 @@ static int names_in_turn(const sentence *s, size_t a)
     for (size_t k = 0; k < s->m.n; k++)
         if (s->m.v[k].kind == M_CLAIM && s->m.v[k].a == a && s->m.v[k].b > b)
             b = s->m.v[k].b;
-    for (size_t j = b; j < s->s1; j++)
-        if (s->t->t[j].kind != QZ_TK_MARK && !qz_tok_raw_is(s->t, j, "'s") &&
-            !qz_tok_raw_is(s->t, j, "s") && !qz_tok_is(s->t, j, "的"))
-            return 0;   /* ("it's the decoder's", 是解码器的) */
+    /* ("it's the decoder's", 是解码器的, "it's the decoder's state", 是解码器的状态) */
+    static const char *const owned[] = {"'s", "s", "的", "state", "states", "hidden", "side",
+                                        "output", "outputs", "current", "状态", "隐状态", "输出",
+                                        "这边", "一侧", "那边", "一边", NULL};
+    for (size_t j = b; j < s->s1; j++) {
+        int ok = s->t->t[j].kind == QZ_TK_MARK;
+        for (size_t w = 0; owned[w] && !ok; w++) {
+            size_t h = (unsigned char)owned[w][0] >= 0x80 ? qz_han_at(s->t, j, owned[w]) : 0;
+            ok = qz_tok_raw_is(s->t, j, owned[w]) || qz_tok_is(s->t, j, owned[w]) || h;
+            if (h > 1)
+                j += h - 1;
+        }
+        if (!ok)
+            return 0;
+    }
     for (size_t j = s->s0; j < a; j++) {
         int ok = 0;
         for (size_t w = 0; words[w] && !ok; w++)
@@ -3081,9 +3092,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     int opens = rd->after_contrast || qz_alts_at(rd->t, s0, &rd->r->pronoun, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->consequence, NULL) ||
                 qz_alts_at(rd->t, s0, &rd->r->glue, NULL) ||
-                /* what a colon opens tells of the sentence before it: "Self-attention is a
-                 * group chat: everyone hears everyone directly" */
-                (s0 > 0 && qz_tok_is(rd->t, s0 - 1, ":"));
+                /* what a colon or a dash opens tells of the sentence before it:
+                 * "Self-attention is a group chat: everyone hears everyone directly", "… a
+                 * group chat — everyone reaches everyone in a single step" */
+                (s0 > 0 && (qz_tok_is(rd->t, s0 - 1, ":") || qz_tok_is(rd->t, s0 - 1, "—")));
     /* "Its purpose is …", "Their job …", 它的作用: a possessive opens a sentence about
      * what it owns, not about the subjects before */
     if (!rd->after_contrast && s0 + 1 < s1 &&
@@ -3312,7 +3324,12 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
     reader rd = {.r = r, .t = &t, .out = out};
     int rc = 0;
     out->gave_up = only_words_of(&t, 0, t.n, &r->give_up);
-    for (size_t i = 0, words = 0; i < t.n && words < 3 && !out->opens_not_knowing; i++) {
+    /* in the first three words, or anywhere in a first clause of eight words or fewer
+     * ("I am afraid I do not know; …", "这个问题我不太清楚，…") */
+    for (size_t i = 0, words = 0; i < t.n && words < 8 && !out->opens_not_knowing; i++) {
+        if (t.t[i].kind == QZ_TK_MARK && words >= 3 && strchr(",;.:", t.t[i].s[0]) &&
+            !t.t[i].s[1])
+            break;
         out->opens_not_knowing = qz_alts_at(&t, i, &r->dont_know, NULL) > 0;
         words += t.t[i].kind != QZ_TK_MARK;
     }

@@ -38,6 +38,7 @@
 #include <unictype.h>
 #include <unistr.h>
 
+#include "quiz/garble.h"
 #include "quiz/internal.h"
 #include "quiz/statement.h"
 
@@ -415,6 +416,10 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         : nothing && !rd.unsure && !rd.gave_up && (hesitates(answer) || cut_off(answer))
         ? qz_tr(lang, "This cannot be read as an answer: only hesitations and fragments. "
                       "Nothing was counted: write the answer in a sentence or two.\n")
+        : nothing && !rd.unsure && !rd.gave_up && qz_answer_mostly_noise(answer)
+        ? qz_tr(lang, "This cannot be read as an answer: it is mostly keys hit at random, "
+                      "sounds or marks. Nothing was counted: write the answer in a sentence or "
+                      "two.\n")
         : NULL;
     if (unread) {
         out->verdict = QZ_MALFORMED;

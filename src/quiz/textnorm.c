@@ -516,7 +516,9 @@ static int word_in(const char *w, const char *const *list)
 static int is_dk(const toks *t, size_t i)
 {
     static const char *const dk[] = {"dk", "d_k", "d_{k}", "dₖ", "d_key", "d_head", "head_dim",
-                                     "d_h", "key_dim", "dim_k", "head_size", NULL};
+                                     "d_h", "key_dim", "dim_k", "head_size", "attention_head_size",
+                                     "attn_head_size", "size_per_head", "dim_per_head",
+                                     "key_value_proj_dim", "d_kv", NULL};
     return i < t->n && t->v[i].kind == QZ_TK_WORD && word_in(t->v[i].s, dk);
 }
 
@@ -683,6 +685,19 @@ static void notations(toks *t)
             if (k + 2 < t->n && !strcmp(t->v[k].s, "the") && !strcmp(t->v[k + 1].s, "case") &&
                 !strcmp(t->v[k + 2].s, "that")) {
                 drop(t, k, 3);
+                continue;
+            }
+        }
+        /* [:, 0], [:, 0, :]: code's index of the first position of every sequence, the
+         * [CLS] token's vector ("last_hidden_state[:, 0]") */
+        if (!strcmp(t->v[i].s, "[") && i + 4 < t->n && !strcmp(t->v[i + 1].s, ":") &&
+            !strcmp(t->v[i + 2].s, ",") && !strcmp(t->v[i + 3].s, "0")) {
+            size_t j = i + 4;
+            if (j + 2 < t->n && !strcmp(t->v[j].s, ",") && !strcmp(t->v[j + 1].s, ":"))
+                j += 2;
+            if (j < t->n && !strcmp(t->v[j].s, "]")) {
+                replace(t, i, j + 1 - i, "cls");
+                t->v[i].kind = QZ_TK_WORD;
                 continue;
             }
         }

@@ -106,6 +106,34 @@ static void test_key_runs(void **state)
 
 /* Words struck out in Markdown and written again are taken out; a scribble, a strike
  * inside a word or a number, or nothing left stays for the reader to refuse. */
+/* Mostly noise (qz_answer_mostly_noise): keys run along or held, a word said again,
+ * sounds, Zhuyin left unconverted, runs of marks; and what must not be noise: terse
+ * notes of the field, an answer with an ellipsis, Chinese sentences, numbers. */
+static void test_mostly_noise(void **state)
+{
+    (void)state;
+    static const char *const noise[] = {
+        "zxcv bnm dk dk dk ////", "啊啊啊啊 ……&&&% dk dk", "qkv qkv 啊哦额 asdfgh",
+        "ㄘㄟˋㄙ ㄉㄎ ，，， ㄅㄅㄅ", "qqq kk vv ,,,, hjkl; enc dec dce nec",
+        "the sqr t dk it is for the thhe ,,, kjh", "ＱＫＶ 呜呜呜 ～～～ 啦啦啦 asdfjkl",
+        "asdkjh 啊啊啊", "dk dk dk sqrrt jjjjj ,./,./",
+    };
+    for (size_t i = 0; i < sizeof noise / sizeof *noise; i++)
+        if (!qz_answer_mostly_noise(noise[i]))
+            fail_msg("'%s' is mostly noise", noise[i]);
+    static const char *const readable[] = {
+        "Q: dec; K, V: enc", "RNN O(n) ... SA O(1)", "0.14 0.17", "不知道……",
+        "Q 来自解码器，K 和 V 来自编码器的输出。", "enc enough; [CLS] → linear",
+        "scores grow with dk, softmax saturates, gradients vanish",
+        "softmax 饱和，梯度消失。。。", "dk大→点积大→softmax饱和→梯度≈0",
+        "Q vient du décodeur, K et V de l'encodeur ; ça permet au décodeur de lire la source.",
+        "Crème brûlée, déjà vu. Ação, não, são.", "Sie kommen vom Kodierer, die Abfrage vom Dekodierer",
+    };
+    for (size_t i = 0; i < sizeof readable / sizeof *readable; i++)
+        if (qz_answer_mostly_noise(readable[i]))
+            fail_msg("'%s' is not noise", readable[i]);
+}
+
 static void test_unstruck(void **state)
 {
     (void)state;
@@ -313,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_mojibake),
         cmocka_unit_test(test_shades_and_keys),
         cmocka_unit_test(test_key_runs),
+        cmocka_unit_test(test_mostly_noise),
         cmocka_unit_test(test_unstruck),
         cmocka_unit_test(test_readable),
         cmocka_unit_test(test_lesson_lines),
