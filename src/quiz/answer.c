@@ -939,13 +939,17 @@ static int parse_sum(parser *ps, double *out)
 }
 
 /* A '(' that opens arithmetic: up to its ')' only numbers, operators, parentheses,
- * √, % and functions (or the end: the parser then says a ')' is missing). "(下雨)" and
- * "(0.14, 0.17)" are asides and lists, not arithmetic. */
+ * √, % and functions (or the end: the parser then says a ')' is missing). "(下雨)",
+ * "(0.14, 0.17)" and "(0.14 0.17)" (a number right after a number or a percent) are
+ * asides and lists, not arithmetic. */
 static int arithmetic_paren(const qz_lexer *lx, size_t i)
 {
     int depth = 0;
     for (size_t k = i; k < lx->n; k++) {
         const qz_tok *t = &lx->toks[k];
+        if (t->kind == T_NUM && k > i &&
+            (lx->toks[k - 1].kind == T_NUM || lx->toks[k - 1].kind == T_PCT))
+            return 0;
         if (t->kind == T_LPAR)
             depth++;
         else if (t->kind == T_RPAR && --depth == 0)
@@ -1205,6 +1209,18 @@ static const char *last_equals(const char *text, size_t *signs)
     return last;
 }
 
+static int as_asked(const qz_numbers *nums, size_t want);
+
+/* The last colon of text (":" or "：", as ASCII after normalising: ":"), or NULL. */
+static const char *last_colon(const char *text)
+{
+    const char *last = NULL;
+    for (const char *p = text; *p; p++)
+        if (*p == ':')
+            last = p;
+    return last;
+}
+
 /* Read what follows the sign at `sign` alone, into alt; taken into out (offsets in the
  * whole answer) when it gives as many answer values as asked and offers no alternatives
  * (`exact`: and no other value). Returns the reading's status: rc unchanged when not
@@ -1213,7 +1229,7 @@ static int read_after(const char *text, const char *sign, const qz_read_opts *op
                       qz_lang lang, int exact, qz_numbers *alt, qz_numbers *out, at_error *err,
                       int rc)
 {
-    size_t from = (size_t)(sign - text) + (*sign == '=' ? 1 : strlen("≈"));
+    size_t from = (size_t)(sign - text) + (*sign == '=' || *sign == ':' ? 1 : strlen("≈"));
     at_error e2;
     if (read_numbers(text + from, opts, lang, alt, &e2) != AT_OK ||
         qz_answer_count(alt) != opts->want || alt->alternatives || (exact && alt->n != opts->want))
@@ -1229,13 +1245,19 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
     int rc = read_numbers(text, opts, lang, out, err);
     /* more values than asked, as many after the one "≈" or "=" (a worked chain, with
      * several signs, is read as it is): "1/6 each ≈ 0.17 0.17" */
-    if (rc == AT_OK && opts && opts->want && text && qz_answer_count(out) > opts->want &&
-        !out->concluded) {
+    if (rc == AT_OK && opts && opts->want && text && qz_answer_count(out) > opts->want) {
         size_t signs;
         const char *last = last_equals(text, &signs);
-        qz_numbers *alt = last && signs == 1 ? malloc(sizeof *alt) : NULL;
-        if (alt)
+        qz_numbers *alt = malloc(sizeof *alt);
+        if (alt && last && signs == 1 && !out->concluded)
             rc = read_after(text, last, opts, lang, 1, alt, out, err, rc);
+        /* or after the last colon, as many values as asked and nothing else: "softmax
+         * gives it ~1 and the rest ~0: 0.00 0.00" */
+        const char *colon = alt && qz_answer_count(out) > opts->want && as_asked(out, opts->want) != 2
+                                ? last_colon(text)
+                                : NULL;
+        if (colon)
+            rc = read_after(text, colon, opts, lang, 1, alt, out, err, rc);
         free(alt);
         return rc;
     }

@@ -533,6 +533,12 @@ static const word words[] = {
     {"乘积", F_PRODVERB, 0, NULL}, {"做点积", F_PRODVERB, 1, NULL}, {"的点积", F_PRODVERB, 1, NULL},
     {"点积", F_PRODVERB, 1, NULL}, {"右乘", F_MUL, 0, NULL}, {"以后", F_FILLER, 0, NULL},
     {"后", F_FILLER, 0, NULL},
+    /* the axis said in words: the last one, the keys' ("对最后一维做 softmax") */
+    {"在最后一个维度上", F_FILLER, 0, NULL}, {"在最后一维上", F_FILLER, 0, NULL},
+    {"沿最后一个维度", F_FILLER, 0, NULL}, {"沿最后一维", F_FILLER, 0, NULL},
+    {"对最后一个维度", F_FILLER, 0, NULL}, {"对最后一维", F_FILLER, 0, NULL},
+    {"最后一个维度", F_FILLER, 0, NULL}, {"最后一维", F_FILLER, 0, NULL},
+    {"对每一行", F_FILLER, 0, NULL}, {"每一行", F_FILLER, 0, NULL},
     {"过", F_FILLER, 0, NULL}, {"按行", F_FILLER, 0, NULL}, {"逐行", F_FILLER, 0, NULL},
     {"再", F_FILLER, 0, NULL}, {"然后", F_FILLER, 0, NULL}, {"最后", F_FILLER, 0, NULL},
     {"之后", F_FILLER, 0, NULL}, {"做", F_FILLER, 0, NULL}, {"取", F_FILLER, 0, NULL},

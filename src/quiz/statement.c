@@ -2059,6 +2059,11 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
             int apart = 0;   /* a mark between them: another clause's subject */
             for (size_t i = x->b; i < m->a && !pt->subject.n; i++)
                 apart |= s->t->t[i].kind == QZ_TK_MARK;
+            /* a claim before its subject, a mark between: the subject's denial is its own
+             * clause's ("控制电平：防止分数爆表": the level is controlled, the scores'
+             * blowing up prevented) */
+            for (size_t i = m->b; x->neg && i < x->a; i++)
+                apart |= s->t->t[i].kind == QZ_TK_MARK && x->prevented;
             *sneg = apart ? 0 : x->neg;
             *subj = x->a;
             return 1;

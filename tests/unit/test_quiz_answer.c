@@ -443,6 +443,15 @@ static void test_worked_chains(void **state)
     assert_true(nums.concluded && nums.conclusion_at == 2 && nums.n == 4);
     assert_int_equal(qz_read_numbers("0.17 0.14，不对，应该是 0.14 0.17", &o, QZ_ZH, &nums, NULL), AT_OK);
     assert_true(nums.concluded && nums.conclusion_at == 2 && nums.n == 4);
+    /* values in brackets with no operator between them are a list, not arithmetic */
+    assert_int_equal(qz_read_numbers("(0.14 0.17)", &o, QZ_EN, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 2);
+    assert_true(fabs(nums.v[0].x - 0.14) < 1e-9 && fabs(nums.v[1].x - 0.17) < 1e-9);
+    /* more values than asked, as many after the last colon and nothing else */
+    assert_int_equal(qz_read_numbers("softmax gives it ~1 and the rest ~0: 0.00 0.00", &o, QZ_EN,
+                                     &nums, NULL), AT_OK);
+    assert_int_equal(qz_answer_count(&nums), 2);
+    assert_true(nums.v[nums.n - 1].x == 0 && nums.v[nums.n - 2].x == 0);
 }
 
 /* Counts: thousands separators, a unit word after the count, a worked product. */
