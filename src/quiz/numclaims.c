@@ -132,10 +132,18 @@ static int edge(const char *s, const char *p, int after)
                                      "是", "里", "给", "，", "；", "。", "：", "、", "比", NULL};
     /* after a token's name only: 伞自己, 伞本身, 伞对自己 */
     static const char *const ok_after[] = {"自己", "本身", "自身", "对", "最", "权重", "比", "更",
-                                           "大", "小", "高", "低", "多", "少", NULL};
+                                           "大", "小", "高", "低", "多", "少", "超过", "占", "拿",
+                                           "分到", NULL};
     for (size_t i = 0; after && ok_after[i]; i++)
         if (!strncmp(p, ok_after[i], strlen(ok_after[i])))
             return 1;
+    /* before a token's name only: a connective (而且伞, 但伞) */
+    static const char *const ok_before[] = {"且", "而", "但", "则", NULL};
+    for (size_t i = 0; !after && ok_before[i]; i++) {
+        size_t l = strlen(ok_before[i]);
+        if (p - s >= (long)l && !strncmp(p - l, ok_before[i], l))
+            return 1;
+    }
     for (size_t i = 0; ok[i]; i++) {
         size_t l = strlen(ok[i]);
         if (after ? !strncmp(p, ok[i], l) : (p - s >= (long)l && !strncmp(p - l, ok[i], l)))
@@ -573,6 +581,50 @@ static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
     return n;
 }
 
+/* "伞 gets more than half", 伞对自己的权重超过一半, “没”不到一半: the named token's weight
+ * against one half. */
+static size_t wrong_halves(const qz_numctx *c, const char *s, FILE *fb)
+{
+    static const struct { const char *w; int more; } half[] = {
+        {"more than half", 1}, {"over half", 1}, {"above half", 1}, {"over 50%", 1},
+        {"more than 50%", 1}, {"the majority of the weight", 1}, {"most of the weight", 1},
+        {"超过一半", 1}, {"超过了一半", 1}, {"过半", 1}, {"大于一半", 1}, {"多于一半", 1},
+        {"一半以上", 1}, {"超过 50%", 1}, {"超过50%", 1}, {"大部分权重", 1},
+        {"less than half", 0}, {"under half", 0}, {"below half", 0}, {"less than 50%", 0},
+        {"不到一半", 0}, {"少于一半", 0}, {"小于一半", 0}, {"一半以下", 0}, {"不足一半", 0},
+        {"不到 50%", 0}, {"不到50%", 0},
+    };
+    size_t n = 0;
+    const char *a = s;
+    while (*a) {
+        int l;
+        const char *b = clause_end(a, &l);
+        for (size_t k = 0; k < sizeof half / sizeof *half; k++) {
+            size_t wl = strlen(half[k].w);
+            const char *p = a;
+            while (p + wl <= b && strncasecmp(p, half[k].w, wl))
+                p++;
+            if (p + wl > b)
+                continue;
+            size_t t = token_side(c, s, a, b, p, 1);   /* the token the clause speaks of */
+            if (t == (size_t)-1 || t >= c->q->n_tokens)
+                break;
+            if ((c->row_w[t] > 0.5) != half[k].more) {
+                fprintf(fb, half[k].more
+                                ? qz_tr(c->lang, "  %s does not get more than half of the weight "
+                                                 "(engine: %.4f)\n")
+                                : qz_tr(c->lang, "  %s gets more than half of the weight "
+                                                 "(engine: %.4f)\n"),
+                        c->q->tokens[t], c->row_w[t]);
+                n++;
+            }
+            break;   /* one claim a clause */
+        }
+        a = *b ? b + l : b;
+    }
+    return n;
+}
+
 size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbers *nums,
                        const char *answer, FILE *fb)
 {
@@ -580,5 +632,6 @@ size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbe
         return 0;
     qz_row_sums r = qz_row_sums_of(c);
     return wrong_weights(c, &r, nums, answer, fb) + wrong_extremes(c, answer, fb) +
-           wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb) + wrong_ranks(c, answer, fb);
+           wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb) + wrong_ranks(c, answer, fb) +
+           wrong_halves(c, answer, fb);
 }

@@ -405,6 +405,21 @@ static int purpose_at(const qz_text *t, size_t i)
     return n > 4 && !strcmp(t->t[i + 1].raw + n - 3, "ing");
 }
 
+/* "and" before a verb of its own ("doesn't care about word order and needs no position
+ * information"): a second statement of the subject, out of the denial's reach. */
+static int and_verb(const qz_text *t, size_t k)
+{
+    static const char *const verbs[] = {"needs", "need", "is", "are", "has", "have", "uses",
+                                        "makes", "gives", "keeps", "requires", "can", "will",
+                                        "does", "gets", "lets", "sees", "knows", NULL};
+    if (!qz_tok_raw_is(t, k, "and") || k + 1 >= t->n)
+        return 0;
+    for (size_t v = 0; verbs[v]; v++)
+        if (qz_tok_raw_is(t, k + 1, verbs[v]))
+            return 1;
+    return 0;
+}
+
 static void negate(sentence *s)
 {
     const qz_text *t = s->t;
@@ -431,7 +446,7 @@ static void negate(sentence *s)
             /* …or a condition ends before it: "不压的话 softmax 梯度会趋近 0" */
             if (t->t[k].kind == QZ_TK_MARK || reach > 2 * NEG_REACH ||
                 qz_alts_at(t, k, &s->r->pronoun, NULL) || qz_alts_at(t, k, &s->r->change, NULL) ||
-                qz_han_at(t, k, "的话"))
+                qz_han_at(t, k, "的话") || and_verb(t, k))
                 target = SIZE_MAX;
         }
         /* "instead of a chain of recurrent updates": what follows describes the subject

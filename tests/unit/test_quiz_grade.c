@@ -554,6 +554,19 @@ static void test_q3_free_sentences_wrong(void **state)
     expect(&q, "0.14 0.17. No, the opposite: 0.17 0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
     expect(&q, "0.17 0.14. No, the opposite: 0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "0.11 0.14 0.13 0.17", QZ_MALFORMED, QZ_M_NONE, "which is which");
+    /* a remark on the row beside right values, checked against the engine's weights */
+    expect(&q, "0.14 0.17, so 伞 mostly attends to 没 rather than itself", QZ_PARTIAL, QZ_M_NONE,
+           "does not get the largest weight");
+    expect(&q, "0.14 0.17，所以“没”是伞最关注的词", QZ_PARTIAL, QZ_M_NONE, "does not get the largest");
+    expect(&q, "0.14 0.17; 伞 attends mostly to itself", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.14 0.17，而且伞对自己的权重超过一半", QZ_PARTIAL, QZ_M_NONE,
+           "does not get more than half");
+    expect(&q, "0.14 0.17; 伞 keeps less than half of the weight for itself", QZ_CORRECT, QZ_M_NONE,
+           NULL);
+    /* values in brackets are a list; the values after a last colon answer */
+    expect(&q, "rains 13.8%, didn't 16.9% (0.14 0.17)", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "伞 has the largest score, so it takes ~1 and the rest ~0: 0.00 0.00", QZ_WRONG,
+           QZ_M_NONE, NULL);
     /* saying one does not know is a try, and a wrong one; other text cannot be read */
     const char *giving_up[] = {"不会", "不会算", "I don't know", "no idea", "不知道"};
     for (size_t i = 0; i < sizeof giving_up / sizeof giving_up[0]; i++)
