@@ -1065,8 +1065,11 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
     size_t claims_len = 0;
     FILE *cf = open_memstream(&claims, &claims_len);
     if (cf) {
-        /* weights: not of an attempt taken back */
-        qz_false_claims(&c, nums, claimed ? claimed : use, answer, cf);
+        /* weights: not of an attempt taken back; Traditional characters name the
+         * Simplified tokens here too (傘對自己的權重) */
+        char *simple = qz_simplified_same_offsets(answer);
+        qz_false_claims(&c, nums, claimed ? claimed : use, simple ? simple : answer, cf);
+        free(simple);
         if (q->beside && beside_claims(q, answer, lang, cf))
             rc = at_error_set(err, AT_ENOMEM, "out of memory");
         fclose(cf);
