@@ -490,8 +490,10 @@ static void negate(sentence *s)
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
             }
-        /* "doesn't have to travel through n time steps": the phrases of one claim that
-         * follow the one denied, a word apart at most, are denied with it */
+        /* "doesn't have to travel through n time steps": the phrases that follow the one
+         * denied, a word apart at most, of its claim or another ("don't have to go through
+         * n sequential steps": n and sequential are the RNN idea's words), are denied with
+         * it */
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
             const mention *d = &s->m.v[k];
             if (d->kind != M_CLAIM || !live(d) || d->a != target)
@@ -501,13 +503,14 @@ static void negate(sentence *s)
                 grew = 0;
                 for (size_t j = 0; j < s->m.n; j++) {
                     mention *m = &s->m.v[j];
-                    if (m->kind != M_CLAIM || !live(m) || m->set != d->set || m->pat != d->pat ||
-                        m->a < end || m->a > end + 1 || !clause_has(s, end, m->a) || m->a == target)
+                    if (m->kind != M_CLAIM || !live(m) || m->a < d->b || m->a > end + 1 ||
+                        (m->neg == d->neg && m->b <= end) || !clause_has(s, d->b, m->a) ||
+                        m->a == target)
                         continue;
+                    grew |= m->neg != d->neg || m->b > end;
                     m->neg = d->neg;
                     m->prevented |= prevents;
-                    end = m->b;
-                    grew = 1;
+                    end = m->b > end ? m->b : end;
                 }
             }
         }

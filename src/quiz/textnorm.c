@@ -631,6 +631,64 @@ static void spoken(toks *t)
     }
 }
 
+/* Copies of tokens [from, to) inserted at `at` (from < to <= at). */
+static void insert_copies(toks *t, size_t at, size_t from, size_t to)
+{
+    size_t n = to - from;
+    if (!n || t->failed || grow(t, n))
+        return;
+    memmove(&t->v[at + n], &t->v[at], (t->n - at) * sizeof *t->v);
+    for (size_t k = 0; k < n; k++) {
+        const qz_tok *src = &t->v[from + k];
+        qz_tok *x = &t->v[at + k];
+        x->s = strdup(src->s);
+        x->raw = strdup(src->raw);
+        x->kind = src->kind;
+        if (!x->s || !x->raw)
+            t->failed = 1;
+    }
+    t->n += n;
+}
+
+static int clause_mark(const qz_tok *k)
+{
+    return k->kind == QZ_TK_MARK && (!strcmp(k->s, ",") || !strcmp(k->s, ";") ||
+                                     !strcmp(k->s, ".") || !strcmp(k->s, "—") ||
+                                     !strcmp(k->s, "→") || !strcmp(k->s, ":"));
+}
+
+/* "Attention does not have to go through the tokens in between, the RNN does": what the
+ * clause before denied of its subject, this one's subject does: the words after the
+ * denial are said again after "does" (a subject of three words at most before it). */
+static void said_again(toks *t)
+{
+    for (size_t i = 1; i < t->n && !t->failed; i++) {
+        if (strcmp(t->v[i].raw, "does") && strcmp(t->v[i].raw, "do"))
+            continue;
+        if (i + 1 < t->n && !clause_mark(&t->v[i + 1]) && strcmp(t->v[i + 1].raw, "too") &&
+            strcmp(t->v[i + 1].raw, "though"))
+            continue;
+        size_t c0 = i;
+        while (c0 > 0 && !clause_mark(&t->v[c0 - 1]))
+            c0--;
+        if (c0 == 0 || i - c0 > 3 || i == c0)
+            continue;
+        size_t p1 = c0 - 1, p0 = p1;
+        while (p0 > 0 && !clause_mark(&t->v[p0 - 1]))
+            p0--;
+        size_t neg = SIZE_MAX;
+        for (size_t k = p0; k < p1; k++) {
+            size_t l = strlen(t->v[k].raw);
+            if (!strcmp(t->v[k].raw, "not") || (l > 3 && !strcmp(t->v[k].raw + l - 3, "n't")))
+                neg = k;
+        }
+        if (neg == SIZE_MAX || p1 - neg < 2 || p1 - neg > 13)
+            continue;
+        insert_copies(t, i + 1, neg + 1, p1);
+        i += p1 - neg - 1;
+    }
+}
+
 /* √dₖ and its spellings → "sqrtdk"; d_k → "dk"; O(…) → "o(1)", "o(n)", "o(n2)". */
 static void notations(toks *t)
 {
@@ -1260,6 +1318,8 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     free(f);
     spoken(&t);
     notations(&t);
+    if (fix_typos)
+        said_again(&t);   /* an answer's, not a rubric phrase's */
     indices(&t);
     fused_sides(&t);
     particles(&t);
