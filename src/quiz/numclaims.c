@@ -545,6 +545,16 @@ static size_t wrong_sums(const qz_numctx *c, const qz_row_sums *r, const qz_numb
     return n;
 }
 
+/* Where w (any case) first stands in the clause [a, b), or NULL. */
+static const char *in_clause(const char *a, const char *b, const char *w)
+{
+    size_t wl = strlen(w);
+    for (const char *p = a; p + wl <= b; p++)
+        if (!strncasecmp(p, w, wl))
+            return p;
+    return NULL;
+}
+
 /* "没 ranks first", “下雨”排名第二, "伞 is number one": the named token's rank among the
  * row's weights (ties share a rank). */
 static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
@@ -562,11 +572,8 @@ static size_t wrong_ranks(const qz_numctx *c, const char *s, FILE *fb)
         int l;
         const char *b = clause_end(a, &l);
         for (size_t k = 0; k < sizeof rk / sizeof *rk; k++) {
-            size_t wl = strlen(rk[k].w);
-            const char *p = a;
-            while (p + wl <= b && strncasecmp(p, rk[k].w, wl))
-                p++;
-            if (p + wl > b)
+            const char *p = in_clause(a, b, rk[k].w);
+            if (!p)
                 continue;
             /* "下雨 is second only to 伞", “下雨”仅次于“伞”: the token before the words */
             int before = !strncmp(rk[k].w, "second only", 11) || !strcmp(rk[k].w, "仅次于");
@@ -600,11 +607,8 @@ static size_t wrong_halves(const qz_numctx *c, const char *s, FILE *fb)
         int l;
         const char *b = clause_end(a, &l);
         for (size_t k = 0; k < sizeof half / sizeof *half; k++) {
-            size_t wl = strlen(half[k].w);
-            const char *p = a;
-            while (p + wl <= b && strncasecmp(p, half[k].w, wl))
-                p++;
-            if (p + wl > b)
+            const char *p = in_clause(a, b, half[k].w);
+            if (!p)
                 continue;
             size_t t = token_side(c, s, a, b, p, 1);   /* the token the clause speaks of */
             if (t == (size_t)-1 || t >= c->q->n_tokens)
