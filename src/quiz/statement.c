@@ -490,10 +490,10 @@ static void negate(sentence *s)
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
             }
-        /* "doesn't have to travel through n time steps": the phrases that follow the one
-         * denied, a word apart at most, of its claim or another ("don't have to go through
-         * n sequential steps": n and sequential are the RNN idea's words), are denied with
-         * it */
+        /* "doesn't have to travel through n time steps": the phrases of one claim that
+         * follow the one denied, a word apart at most, are denied with it, also across
+         * another claim's phrases between them ("don't have to go through n sequential
+         * steps": n and sequential are the RNN idea's words) */
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
             const mention *d = &s->m.v[k];
             if (d->kind != M_CLAIM || !live(d) || d->a != target)
@@ -504,12 +504,18 @@ static void negate(sentence *s)
                 for (size_t j = 0; j < s->m.n; j++) {
                     mention *m = &s->m.v[j];
                     if (m->kind != M_CLAIM || !live(m) || m->a < d->b || m->a > end + 1 ||
-                        (m->neg == d->neg && m->b <= end) || !clause_has(s, d->b, m->a) ||
-                        m->a == target)
+                        ((m->neg == d->neg || m->set != d->set || m->pat != d->pat) &&
+                         m->b <= end) ||
+                        !clause_has(s, d->b, m->a) || m->a == target)
                         continue;
-                    grew |= m->neg != d->neg || m->b > end;
-                    m->neg = d->neg;
-                    m->prevented |= prevents;
+                    /* through the other claims' phrases; only the denied claim's are
+                     * denied with it */
+                    int same = m->set == d->set && m->pat == d->pat;
+                    grew |= (same && m->neg != d->neg) || m->b > end;
+                    if (same) {
+                        m->neg = d->neg;
+                        m->prevented |= prevents;
+                    }
                     end = m->b > end ? m->b : end;
                 }
             }
