@@ -884,10 +884,21 @@ static int euler_glued(const parser *ps)
     return ps->i > 0 && ps->lx->toks[ps->i - 1].kind == T_NUM && !t->space_before && is_word(t, "e");
 }
 
+/* A '/' with spaces on both sides between two written weights ("0.14 / 0.17"): two
+ * values, not a division (softmax divides by a sum, never by a weight below 1). */
+static int list_slash(const parser *ps, const qz_tok *op, double left)
+{
+    const qz_tok *r = op + 1;
+    return op->kind == T_OP && op->op == '/' && ps->depth == 0 && ps->literal &&
+           op->space_before && r->space_before && left > 0 && left < 1 && r->kind == T_NUM &&
+           r->num > 0 && r->num < 1 && !(r[1].kind == T_OP && (r[1].op == '*' || r[1].op == '/'));
+}
+
 static int parse_product(parser *ps, double *out)
 {
     int rc = parse_unary(ps, out);
-    while (!rc && ((peek(ps)->kind == T_OP && (peek(ps)->op == '*' || peek(ps)->op == '/')) ||
+    while (!rc && ((peek(ps)->kind == T_OP && (peek(ps)->op == '*' || peek(ps)->op == '/') &&
+                    !list_slash(ps, peek(ps), *out)) ||
                    euler_glued(ps))) {
         const qz_tok *op = peek(ps);
         char how = op->kind == T_OP ? op->op : '*';

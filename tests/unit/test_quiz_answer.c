@@ -447,6 +447,10 @@ static void test_worked_chains(void **state)
     assert_int_equal(qz_read_numbers("(0.14 0.17)", &o, QZ_EN, &nums, NULL), AT_OK);
     assert_int_equal(nums.n, 2);
     assert_true(fabs(nums.v[0].x - 0.14) < 1e-9 && fabs(nums.v[1].x - 0.17) < 1e-9);
+    /* a slash with spaces between two weights parts them */
+    assert_int_equal(qz_read_numbers("0.14 / 0.17", &o, QZ_EN, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 2);
+    assert_true(fabs(nums.v[0].x - 0.14) < 1e-9 && fabs(nums.v[1].x - 0.17) < 1e-9);
     /* more values than asked, as many after the last colon and nothing else */
     assert_int_equal(qz_read_numbers("softmax gives it ~1 and the rest ~0: 0.00 0.00", &o, QZ_EN,
                                      &nums, NULL), AT_OK);
