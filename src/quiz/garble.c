@@ -134,6 +134,15 @@ static const char *const common[] = {
     "pos", "vec", "mat", "src", "tgt", "ctx", "mlp", "ffn", "grad", "var", "std", "avg",
     "np", "torch", "matmul", "bmm", "einsum", "dims", "ctrl", "msgid", "lm", "nlp", "wrt", NULL};
 
+/* Is the lower-case word w one of the short words of English or the field (common)? */
+static int field_word(const char *w)
+{
+    for (size_t m = 0; common[m]; m++)
+        if (!strcmp(w, common[m]))
+            return 1;
+    return 0;
+}
+
 /* Which of the words are in the English word list (found[i] set; one pass over it)? 0
  * when there is no list. */
 static int in_word_list(char words[][24], size_t n, unsigned char *found)
@@ -196,9 +205,8 @@ static int keyboard_mash(const char *s)
         if (l >= sizeof w)
             continue;
         w[l] = '\0';
-        for (size_t c = 0; common[c]; c++)
-            if (!strcmp(w, common[c]))
-                return 0;
+        if (field_word(w))
+            return 0;
         /* keys hit at random are short, and not the same twice; names in code are long */
         if (l > 6)
             return 0;
@@ -274,10 +282,7 @@ static int key_runs(const char *s)
             if (l >= sizeof w || l < 2)
                 continue;
             w[l] = '\0';
-            int known = 0;
-            for (size_t m = 0; common[m] && !known; m++)
-                known = !strcmp(w, common[m]);
-            if (known)
+            if (field_word(w))
                 readable++;
             else if (l >= 3 && n < sizeof words / sizeof words[0])
                 memcpy(words[n++], w, l + 1);   /* two letters: too often an abbreviation */
@@ -408,10 +413,7 @@ int qz_answer_mostly_noise(const char *s)
             }
             if (n < sizeof words / sizeof *words)
                 memcpy(words[n++], w, l + 1);
-            int field = 0;
-            for (size_t m = 0; common[m] && !field; m++)
-                field = !strcmp(w, common[m]);
-            if (field)
+            if (field_word(w))
                 nc.readable++;
             else if (l >= 3)
                 seen_words++;   /* judged against the word list below */
@@ -474,11 +476,7 @@ int qz_answer_mostly_noise(const char *s)
         if (!in_word_list(words, n, found))
             return 0;   /* no word list: nothing is called random */
         for (size_t w = 0; w < n; w++) {
-            size_t l = strlen(words[w]);
-            int field = 0;
-            for (size_t m = 0; common[m] && !field; m++)
-                field = !strcmp(words[w], common[m]);
-            if (field || l < 3)
+            if (field_word(words[w]) || strlen(words[w]) < 3)
                 continue;
             if (found[w] && !key_run(words[w]))
                 nc.readable++;
