@@ -77,9 +77,10 @@ const char *const qz_lex_change[] = {"change", "alter", "affect", "fix", "solve"
 const char *const qz_lex_joins[] = {"让", "使", "使得", "随", "随着", "把", "被", "会", "导致", "变得",
                                     NULL};
 
-/* before a subject that is an object, not the one the sentence speaks of: 把分数…;
+/* before a subject that is an object, not the one the sentence speaks of: 把分数…, or a
+ * unit of a rate ("O(n²) compute per layer");
  * before a claim, a destination, not an origin: "sends a query into the source" */
-const char *const qz_lex_object[] = {"把", "将", NULL};
+const char *const qz_lex_object[] = {"把", "将", "per", NULL};
 const char *const qz_lex_destination[] = {"into", "onto", "over", "against", "toward", "towards",
                                           "based on", "using", "去", "向", "回头看", "根据", "依据",
                                           "通过", /* a causee: "让 decoder 去源句里找" */ "让",
@@ -287,7 +288,9 @@ const char *const qz_lex_dont_know[] = {
     "did not cover", "haven't watched", "haven't studied", "wasn't in my notes",
     "not in my notes", "skipped the lecture", "skipped that lecture", "skipped this lecture",
     "skipped the class", "skipped the", "没复习到", "没复习", "还没复习", "唔识", "唔知", "唔记得",
-    "冇学过", "冇听到", "冇听", NULL};
+    "冇学过", "冇听到", "冇听", "没太懂", "没怎么懂", "没搞懂", "没弄懂", "上课没听",
+    "这题没听", "没听课", "ran out of time", "out of time", "没时间了", "时间不够了", "来不及了",
+    NULL};
 
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {

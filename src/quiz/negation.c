@@ -1,6 +1,7 @@
 /* Negation in text answers, on normalised tokens (quiz/textnorm.h): the words that
  * deny what follows them (not, no, never, without, n't or "doesnt", prevent, avoid; 不, 没, 没有,
- * 无, 未, 非, 别, 防止, 避免, 以免), not the words that only hold such a character
+ * 无, 未, 非, 别, 防止, 避免, 以免; skip, 跳过: "can't skip any step" denies twice), not
+ * the words that only hold such a character
  * (不管, 非常, 不同, 不断 …) or that deny nothing ("not only", "no matter"). */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/statement.h"
@@ -73,6 +74,14 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
         return 0;
     const qz_tok *k = &t->t[i];
     if (k->kind == QZ_TK_WORD) {
+        /* "skips the words in between" denies the steps; "can't skip any step" denies
+         * the denial. A skip connection is a thing, no denial. */
+        if ((qz_tok_raw_is(t, i, "skip") || qz_tok_raw_is(t, i, "skips") ||
+             qz_tok_raw_is(t, i, "skipping") || qz_tok_raw_is(t, i, "skipped") ||
+             qz_tok_raw_is(t, i, "bypass") || qz_tok_raw_is(t, i, "bypasses") ||
+             qz_tok_raw_is(t, i, "bypassing")) &&
+            !qz_tok_raw_is(t, i + 1, "connection") && !qz_tok_raw_is(t, i + 1, "connections"))
+            return 1;
         if (!en_cue(k->raw))
             return 0;
         /* "instead" denies only with "of" after it ("instead of the encoder"); alone it
@@ -94,7 +103,7 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
     }
     if (k->kind != QZ_TK_HAN)
         return 0;
-    static const char *const longer[] = {"防止", "避免", "以免", "以防", "免得", "并非"};
+    static const char *const longer[] = {"防止", "避免", "以免", "以防", "免得", "并非", "跳过"};
     for (size_t w = 0; w < sizeof longer / sizeof longer[0]; w++) {
         size_t l = qz_han_at(t, i, longer[w]);
         if (l)

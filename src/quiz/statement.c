@@ -485,8 +485,34 @@ static void negate(sentence *s)
                         target = SIZE_MAX;
         }
         int prevents = qz_neg_prevents(t, i);
+        /* the denial lands on a qualifier (another claim's context word) with a claim a
+         * few words after it in the same clause and no subject between: "RNN doesn't
+         * connect far words directly" denies "directly" too, "does NOT have to carry
+         * information forward through the intermediate states" the states */
+        size_t qual_end = 0, then = SIZE_MAX;
+        for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (live(m) && m->a == target && m->kind != M_WITH)
+                qual_end = SIZE_MAX;
+            else if (live(m) && m->a == target && qual_end != SIZE_MAX && m->b > qual_end)
+                qual_end = m->b;
+        }
+        for (size_t k = 0; qual_end && qual_end != SIZE_MAX && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (m->kind == M_CLAIM && live(m) && m->a >= qual_end && m->a <= qual_end + 4 &&
+                m->a < then && clause_has(s, qual_end, m->a))
+                then = m->a;
+        }
+        for (size_t k = qual_end; then != SIZE_MAX && k < then; k++)
+            if (and_verb(t, k) || qz_alts_at(t, k, &s->r->pronoun, NULL))
+                then = SIZE_MAX;
+        for (size_t k = 0; then != SIZE_MAX && k < s->m.n; k++)
+            if (s->m.v[k].kind == M_SUBJ && live(&s->m.v[k]) && !s->m.v[k].virt &&
+                s->m.v[k].a >= qual_end && s->m.v[k].a < then)
+                then = SIZE_MAX;
         for (size_t k = 0; target != SIZE_MAX && k < s->m.n; k++)
-            if (live(&s->m.v[k]) && s->m.v[k].a == target) {
+            if (live(&s->m.v[k]) && (s->m.v[k].a == target ||
+                                     (s->m.v[k].a == then && s->m.v[k].kind == M_CLAIM))) {
                 s->m.v[k].neg ^= 1;
                 s->m.v[k].prevented |= prevents;
             }
@@ -1390,6 +1416,20 @@ static int person_before(const sentence *s, size_t a)
     return 0;
 }
 
+/* Are claim c, claim m after it and a group at token g one phrase: no mark between
+ * them, and no joining word ("and", "/", "vs") between c and m nor between m and g? */
+static int same_phrase_before(const sentence *s, const mention *c, const mention *m, size_t g)
+{
+    if (c->b > m->a || m->b > g || !clause_has(s, c->b, g))
+        return 0;
+    for (size_t j = c->b; j < g; j++)
+        if ((j < m->a || j >= m->b) && (qz_alts_at(s->t, j, &s->r->versus, NULL) ||
+                                        qz_alts_at(s->t, j, &s->r->part_glue, NULL) ||
+                                        qz_tok_is(s->t, j, "/") || qz_tok_raw_is(s->t, j, "or")))
+            return 0;
+    return 1;
+}
+
 static void owners(sentence *s, long *owner)
 {
     for (size_t pos = s->s0; pos < s->s1; pos++) {
@@ -1465,6 +1505,16 @@ static void owners(sentence *s, long *owner)
                  * Decoder": 够 does not take Decoder); a claim of the same statement may
                  * share it ("只用 Encoder …是不够的") */
                 o = run_after(s, m->b);
+                /* the group a claim of the same phrase took before it is this one's too:
+                 * "O(n) long hops in an RNN" (O(n) took the RNN; the hops are not the
+                 * next group's) */
+                long r0 = -1;
+                for (size_t r = 0; r < s->n_runs && r0 < 0; r++)
+                    if (s->run_first[r] >= (long)m->b && !neutral_run(s, (long)r))
+                        r0 = (long)r;
+                if (r0 >= 0 && r0 != o && s->consumed[r0] && m->kind == M_CLAIM &&
+                    same_phrase_before(s, &s->m.v[s->consumed[r0] - 1], m, (size_t)s->run_first[r0]))
+                    o = r0;
                 /* not past ", and" into a clause of its own: "The weight matrix is
                  * target len × source len, and K/V can be cached" */
                 for (size_t j = m->b; o >= 0 && j + 1 < (size_t)s->run_first[o]; j++)
@@ -2036,6 +2086,17 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
 /* Does an `unless` of claim cl stand in the period of the claim found at token at (an
  * `unless` in a parenthesis the claim is not in, or outside the one it is in, is a remark
  * on something else)? */
+/* A "but" (however, yet, 但, 不过, 可是) between tokens a and b. */
+static int but_between(const qz_text *t, size_t a, size_t b)
+{
+    for (size_t i = a + 1; i < b; i++)
+        if (qz_tok_raw_is(t, i, "but") || qz_tok_raw_is(t, i, "however") ||
+            qz_tok_raw_is(t, i, "yet") || qz_han_at(t, i, "但") || qz_han_at(t, i, "不过") ||
+            qz_han_at(t, i, "可是") || qz_han_at(t, i, "然而"))
+            return 1;
+    return 0;
+}
+
 static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at)
 {
     size_t paren = paren_at(s, at);
@@ -2049,6 +2110,10 @@ static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at)
         /* nor does what a consequence drawn after the claim names ("O(1) while an RNN needs
          * O(n), that is why it also needs less memory": the memory is not what is O(n)) */
         if (i > at && (consequence_between(s, at, i) || opens_later_clause(s, at, i)))
+            continue;
+        /* nor what a clause concedes before a "but" that the claim follows ("costs O(n²)
+         * compute per layer, but the path between any two positions is O(1)") */
+        if (i < at && but_between(s->t, i, at))
             continue;
         size_t pi = paren_at(s, i);
         /* the clause a bracket comments on speaks for it too: "softmax over the key dim
