@@ -1222,14 +1222,20 @@ static const char *last_equals(const char *text, size_t *signs)
 
 static int as_asked(const qz_numbers *nums, size_t want);
 
-/* The last colon of text (":" or "：", as ASCII after normalising: ":"), or NULL. */
+/* The last colon of text, ":" or the full-width "：", or NULL. */
 static const char *last_colon(const char *text)
 {
     const char *last = NULL;
     for (const char *p = text; *p; p++)
-        if (*p == ':')
+        if (*p == ':' || !strncmp(p, "：", strlen("：")))
             last = p;
     return last;
+}
+
+/* The length of the colon at p. */
+static size_t colon_len(const char *p)
+{
+    return *p == ':' ? 1 : strlen("：");
 }
 
 /* Read what follows the sign at `sign` alone, into alt; taken into out (offsets in the
@@ -1240,7 +1246,9 @@ static int read_after(const char *text, const char *sign, const qz_read_opts *op
                       qz_lang lang, int exact, qz_numbers *alt, qz_numbers *out, at_error *err,
                       int rc)
 {
-    size_t from = (size_t)(sign - text) + (*sign == '=' || *sign == ':' ? 1 : strlen("≈"));
+    size_t from = (size_t)(sign - text) + (*sign == '=' ? 1
+                                           : !strncmp(sign, "≈", strlen("≈")) ? strlen("≈")
+                                                                              : colon_len(sign));
     at_error e2;
     if (read_numbers(text + from, opts, lang, alt, &e2) != AT_OK ||
         qz_answer_count(alt) != opts->want || alt->alternatives || (exact && alt->n != opts->want))
@@ -1250,10 +1258,58 @@ static int read_after(const char *text, const char *sign, const qz_read_opts *op
     return take_reading(out, alt, err);
 }
 
+/* Working with values before the last colon, and after it as many values as asked and
+ * nothing else: "sum 9.75: 0.14 0.17", "using 9.75 as the sum: 0.14 0.17", 分母取 10：0.13
+ * 0.17. The values after it are the answer: 1 when so read into out. */
+static int after_working_colon(const char *text, const qz_read_opts *opts, qz_lang lang,
+                               qz_numbers *out, at_error *err)
+{
+    const char *colon = last_colon(text);
+    int digits = 0;   /* a number, not a name with digits ("q3:", "k1:") */
+    for (const char *p = text; colon && p < colon && !digits; p++)
+        digits = isdigit((unsigned char)*p) &&
+                 (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+    if (!digits)
+        return 0;
+    size_t from = (size_t)(colon - text) + colon_len(colon);
+    /* nothing after it but values, separators and "about"/"and" words */
+    static const char *const fill[] = {"and", "about", "approx", "和", "与", "及", "约", "大约",
+                                       "、", "，", "。", "；", "～", "≈", "~", NULL};
+    for (const char *p = text + from; *p;) {
+        size_t l = 0;
+        for (size_t w = 0; fill[w] && !l; w++)
+            if (!strncmp(p, fill[w], strlen(fill[w])))
+                l = strlen(fill[w]);
+        if (!l && (isdigit((unsigned char)*p) || strchr(" .,;", *p)))
+            l = 1;
+        if (!l)
+            return 0;
+        p += l;
+    }
+    qz_numbers *alt = malloc(sizeof *alt);
+    if (!alt)
+        return 0;
+    at_error e2;
+    int ok = read_numbers(text + from, opts, lang, alt, &e2) == AT_OK &&
+             qz_answer_count(alt) == opts->want && alt->n == opts->want && !alt->alternatives;
+    if (ok) {
+        for (size_t i = 0; i < alt->n; i++)
+            alt->v[i].offset += (long)from;
+        take_reading(out, alt, err);
+    }
+    free(alt);
+    return ok;
+}
+
 int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
                     qz_numbers *out, at_error *err)
 {
     int rc = read_numbers(text, opts, lang, out, err);
+    /* (values taken back or offered as choices keep their own reading) */
+    if ((rc == AT_EINVAL || (rc == AT_OK && !out->retracted && !out->turned && !out->disowned &&
+                             !out->alternatives)) &&
+        opts && opts->want && text && after_working_colon(text, opts, lang, out, err))
+        return AT_OK;
     /* more values than asked, as many after the one "≈" or "=" (a worked chain, with
      * several signs, is read as it is): "1/6 each ≈ 0.17 0.17" */
     if (rc == AT_OK && opts && opts->want && text && qz_answer_count(out) > opts->want) {

@@ -520,6 +520,8 @@ static const word words[] = {
     {"也就是", F_SEP, 0, NULL}, {"即", F_SEP, 0, NULL},
     {"and then", F_FILLER, 0, NULL}, {"then", F_FILLER, 0, NULL}, {"apply", F_FILLER, 0, NULL},
     {"times", F_MUL, 0, NULL}, {"over", F_DIV, 0, NULL}, {"equals", F_ASSIGN, 0, NULL},
+    /* the function's name said as a verb, no bracket after it: "…，然后再 matmul V" */
+    {"matmul with", F_MUL, 0, NULL}, {"matmul by", F_MUL, 0, NULL}, {"matmul", F_MUL, 0, NULL},
     {"return", F_FILLER, 0, NULL},
     /* Chinese */
     {"乘以", F_MUL, 0, NULL}, {"乘上", F_MUL, 0, NULL}, {"点乘", F_MUL, 0, NULL}, {"乘", F_MUL, 0, NULL},
@@ -568,6 +570,13 @@ static size_t match_word(const char *s, const word **w)
         if (isalpha((unsigned char)words[i].text[n - 1]) &&
             (is_word_char((unsigned char)s[n]) || (s[n] == '\'' && isalpha((unsigned char)s[n + 1]))))
             continue;   /* "it" is not the start of "it's" */
+        if (words[i].kind == F_MUL && !strcasecmp(words[i].text, "matmul")) {
+            size_t k = n;   /* "matmul(Q, K.T)" is the function */
+            while (s[k] == ' ')
+                k++;
+            if (s[k] == '(' || s[k] == '.' || s[k] == '_')
+                continue;
+        }
         best = n;
         *w = &words[i];
     }
@@ -1272,11 +1281,111 @@ static void resolve_slips(ftokens *T)
     }
 }
 
+/* Length of an identifier at s, or 0. */
+static size_t js_ident(const char *s)
+{
+    size_t n = 0;
+    if (!(isalpha((unsigned char)*s) || *s == '_'))
+        return 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '_')
+        n++;
+    return n;
+}
+
+/* Skip spaces, then the text w; the position after it, or NULL. */
+static const char *js_expect(const char *s, const char *w)
+{
+    while (*s == ' ')
+        s++;
+    return strncmp(s, w, strlen(w)) ? NULL : s + strlen(w);
+}
+
+/* JavaScript's element-wise division or product written with map, as a bootcamp writes
+ * it: "M.map(row => row.map(x => x / Math.sqrt(dk)))" or "v.map(x => x / s)" is
+ * "M / (Math.sqrt(dk))". A new string with every such map rewritten (the caller frees
+ * it), or NULL when there is none. */
+static char *js_map_rewrite(const char *in)
+{
+    size_t len = strlen(in);
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    int any = 0;
+    for (const char *p = in; *p;) {
+        const char *q = js_expect(p, ".map(");
+        size_t a = 0, b = 0;
+        const char *e = NULL;
+        int nested = 0;
+        if (q && *p == '.') {
+            while (*q == ' ')
+                q++;
+            a = js_ident(q);
+            const char *r = a ? js_expect(q + a, "=>") : NULL;
+            while (r && *r == ' ')
+                r++;
+            /* row => row.map(x => x OP …) */
+            if (r && !strncmp(r, q, a) && js_expect(r + a, ".map(")) {
+                const char *t = js_expect(r + a, ".map(");
+                while (*t == ' ')
+                    t++;
+                b = js_ident(t);
+                const char *u = b ? js_expect(t + b, "=>") : NULL;
+                while (u && *u == ' ')
+                    u++;
+                if (u && !strncmp(u, t, b) && !is_word_char((unsigned char)u[b])) {
+                    e = u + b;
+                    nested = 1;
+                }
+            } else if (r && !strncmp(r, q, a) && !is_word_char((unsigned char)r[a])) {
+                e = r + a;   /* x => x OP … */
+            }
+        }
+        while (e && *e == ' ')
+            e++;
+        if (e && (*e == '/' || *e == '*')) {
+            char op = *e++;
+            const char *f = e;
+            int depth = 0;
+            while (*f && !(depth == 0 && *f == ')')) {
+                depth += *f == '(';
+                depth -= *f == ')';
+                f++;
+            }
+            const char *g = f;
+            for (int k = 0; k <= nested && g && *g == ')'; k++)
+                g = js_expect(g, ")");
+            if (*f == ')' && g) {
+                out[o++] = ' ';
+                out[o++] = op;
+                out[o++] = ' ';
+                out[o++] = '(';
+                memcpy(out + o, e, (size_t)(f - e));
+                o += (size_t)(f - e);
+                out[o++] = ')';
+                p = g;
+                any = 1;
+                continue;
+            }
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+    if (!any) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 int fq_tokenize(const char *answer, ftokens *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
     nbuf b = {0};
     lexer lx = {.b = &b, .out = out, .cap = 64};
+    char *js = answer ? js_map_rewrite(answer) : NULL;
+    if (js)
+        answer = js;
     int rc = normalise_text(answer ? answer : "", &b);
     if (!rc) {
         out->t = malloc(lx.cap * sizeof *out->t);
@@ -1299,6 +1408,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
     free(b.s);
     free(b.at);
     free(b.end);
+    free(js);
     if (rc) {
         fq_tokens_free(out);
         return at_error_set(err, rc, "out of memory");

@@ -914,6 +914,17 @@ static void mark_opening(reader *r)
     const char *p = last->s + last->len;
     while (isspace((unsigned char)*p))
         p++;
+    /* a particle or an "about" after the values, before the mark: "0.14 0.17 吧，…",
+     * "0.14 0.17 左右，…", "0.14 0.17 or so, …" */
+    static const char *const after[] = {"左右", "上下", "吧", "吗", "呢", "啊", "呀", "哦", "嘛",
+                                        "or so", "ish"};
+    for (size_t i = 0; i < sizeof after / sizeof after[0]; i++)
+        if (!strncmp(p, after[i], strlen(after[i]))) {
+            p += strlen(after[i]);
+            while (isspace((unsigned char)*p))
+                p++;
+            break;
+        }
     static const char *const ends[] = {".", ";", ",", "!", "-", "—", "–", "(", "。", "；", "，",
                                        "！", "（", "…"};
     for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)

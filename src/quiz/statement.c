@@ -1168,6 +1168,10 @@ static int noun_claim_between(const sentence *s, size_t from, size_t to, const m
             ends_before(s, &s->r->destination, x->a, 0))
             continue;   /* a claim whose `with` or `unless` fails, or an object ("根据 CLS
                          * 生成"), says nothing here */
+        /* nor one denied that ends its own clause: "Self attention no relay, distance is
+         * 1" (what follows the comma goes on about the subject) */
+        if (x->neg && !clause_has(s, x->b, to))
+            continue;
         /* claims of one statement go together: "任何两个词都是直接打交道"; a claim of any
          * subject ("Q is read from the decoder") is no statement of the subject before */
         if (!same_statement(s, x, of) && pattern(s->r, x->set, x->pat)->subject.n &&
@@ -2037,9 +2041,25 @@ static int consequence_between(const sentence *s, size_t a, size_t b)
 /* A condition w after a claim at, a mark between them, that a mark and more words
  * follow: "softmax doesn't saturate, if you don't divide, the gradients vanish" — the
  * condition opens the clause after it, it is not the claim's. */
+/* No mark between tokens a and b but inside, and around, an aside in brackets closed
+ * before b: "用 decoder-only（比如 GPT）也能做" is one clause. */
+static int clause_has_past_aside(const sentence *s, size_t a, size_t b)
+{
+    int depth = 0;
+    for (size_t i = a; i < b; i++) {
+        if (tok_open(s->t, i))
+            depth++;
+        else if (tok_close(s->t, i) && depth)
+            depth--;
+        else if (!depth && s->t->t[i].kind == QZ_TK_MARK)
+            return 0;
+    }
+    return depth == 0;
+}
+
 static int opens_later_clause(const sentence *s, size_t at, size_t w)
 {
-    if (w <= at || clause_has(s, at, w))
+    if (w <= at || clause_has(s, at, w) || clause_has_past_aside(s, at, w))
         return 0;
     for (size_t k = w + 1; k + 1 < s->p1; k++)
         if (s->t->t[k].kind == QZ_TK_MARK && !qz_tok_is(s->t, k, "'"))
