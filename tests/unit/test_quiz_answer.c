@@ -456,6 +456,17 @@ static void test_worked_chains(void **state)
                                      &nums, NULL), AT_OK);
     assert_int_equal(qz_answer_count(&nums), 2);
     assert_true(nums.v[nums.n - 1].x == 0 && nums.v[nums.n - 2].x == 0);
+    /* working with values before the last colon, ASCII or full-width, and after it as many
+     * values as asked and nothing else: those are the answer */
+    expect_read("sum 9.75: 0.14 0.17", QZ_EN, 2, two, none);
+    expect_read("using 9.75 as the sum: about 0.14 and 0.17.", QZ_EN, 2, two, none);
+    const double cut[2] = {0.13, 0.17};
+    expect_read("粗算，分母取 10：0.13 0.17", QZ_ZH, 2, cut, none);
+    /* …not when a name with digits stands before it ("q3:"), nor when working follows it */
+    expect_read("q3: 0.14 0.17", QZ_EN, 2, two, none);
+    assert_int_equal(qz_read_numbers("下雨: e^0.3 = 1.35, 1.35/9.75 = 0.14; 没: e^0.5 = 1.65, "
+                                     "1.65/9.75 = 0.17", &o, QZ_ZH, &nums, NULL), AT_OK);
+    assert_int_equal(nums.n, 4);
 }
 
 /* Counts: thousands separators, a unit word after the count, a worked product. */

@@ -144,7 +144,11 @@ static void test_notation_code(void **state)
                 "`softmax(QK^T/sqrt(d_k))V`",
                 "F.softmax(torch.einsum('id,jd->ij', Q, K) / math.sqrt(d_k), dim=-1) @ V",
                 "torch.einsum(\"bhqk,bhkd->bhqd\", F.softmax(torch.einsum(\"bhqd,bhkd->bhqk\", q, k) / d_k**0.5, -1), v)",
-                "A = softmax(QK^T/√d_k), output = AV");
+                "A = softmax(QK^T/√d_k), output = AV",
+                /* JavaScript: element-wise division with map, matmul said as a verb */
+                "matmul(softmax(matmul(Q, transpose(K)).map(row => row.map(x => x / Math.sqrt(dk)))), V)",
+                "softmax(matmul(Q, transpose(K)).map(x => x / Math.sqrt(dk))) @ V",
+                "softmax(matmul(Q, K.T) / Math.sqrt(dk)) then matmul V");
 }
 
 static void test_notation_words(void **state)
@@ -435,6 +439,7 @@ static void test_formula_one_slip(void **state)
     static const struct { const char *answer, *named; } slips[] = {
         {"softmax(QK^T)V", "No scaling"},
         {"softmax(QK^T/d_k)V", "instead of √dₖ"},
+        {"matmul(softmax(matmul(Q, transpose(K)).map(r => r.map(x => x / dk))), V)", "instead of √dₖ"},
         {"softmax(Q @ K.T * np.sqrt(d_k)) @ V", "Multiplied by √dₖ"},
         {"softmax(QK^T / sqrt(d_model)) V", "not 1/√dₖ"},
         {"softmax(QK^T/8)V", "not 1/√dₖ"},

@@ -518,6 +518,10 @@ static void test_q3_free_sentences(void **state)
         "P(下雨)=0.14, P(没)=0.17", "rains → 0.14, didn't → 0.17", "Σexp = 9.75, so rains = 1.35/9.75 = 0.14 "
         "and didn't = 1.65/9.75 = 0.17", "先算 exp：1.11、1.35、1.22、1.65、1.11、3.32，求和 9.75，再除：下雨 0.14，没 0.17",
         "0.14 0.17 (to two decimals)", "{\"下雨\": 0.14, \"没\": 0.17}", "0.1384 / 0.1691",
+        /* the values first, a particle or an about-word, then a remark with its own numbers */
+        "0.14 0.17 吧，e^1.2≈3.32 是大头", "0.14 0.17 左右，伞自己约 0.34",
+        /* working before a last colon, the values after it */
+        "sum 9.75: 0.14 0.17", "using 9.75 as the sum: 0.14 0.17", "粗算，分母取 10：0.14 0.17",
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         expect(&q, forms[i], QZ_CORRECT, QZ_M_NONE, "✓");
