@@ -1300,47 +1300,36 @@ static const char *js_expect(const char *s, const char *w)
     return strncmp(s, w, strlen(w)) ? NULL : s + strlen(w);
 }
 
+/* ".map(x => x" at p, the arrow function's parameter said again as its body's start:
+ * the position after that, or NULL. */
+static const char *js_arrow(const char *p)
+{
+    const char *q = *p == '.' ? js_expect(p, ".map(") : NULL;
+    while (q && *q == ' ')
+        q++;
+    size_t a = q ? js_ident(q) : 0;
+    const char *r = a ? js_expect(q + a, "=>") : NULL;
+    while (r && *r == ' ')
+        r++;
+    return r && !strncmp(r, q, a) && !is_word_char((unsigned char)r[a]) ? r + a : NULL;
+}
+
 /* JavaScript's element-wise division or product written with map, as a bootcamp writes
  * it: "M.map(row => row.map(x => x / Math.sqrt(dk)))" or "v.map(x => x / s)" is
  * "M / (Math.sqrt(dk))". A new string with every such map rewritten (the caller frees
  * it), or NULL when there is none. */
 static char *js_map_rewrite(const char *in)
 {
-    size_t len = strlen(in);
-    char *out = malloc(len + 1);
+    char *out = malloc(strlen(in) + 1);   /* the rewriting only shortens */
     if (!out)
         return NULL;
     size_t o = 0;
     int any = 0;
     for (const char *p = in; *p;) {
-        const char *q = js_expect(p, ".map(");
-        size_t a = 0, b = 0;
-        const char *e = NULL;
-        int nested = 0;
-        if (q && *p == '.') {
-            while (*q == ' ')
-                q++;
-            a = js_ident(q);
-            const char *r = a ? js_expect(q + a, "=>") : NULL;
-            while (r && *r == ' ')
-                r++;
-            /* row => row.map(x => x OP …) */
-            if (r && !strncmp(r, q, a) && js_expect(r + a, ".map(")) {
-                const char *t = js_expect(r + a, ".map(");
-                while (*t == ' ')
-                    t++;
-                b = js_ident(t);
-                const char *u = b ? js_expect(t + b, "=>") : NULL;
-                while (u && *u == ' ')
-                    u++;
-                if (u && !strncmp(u, t, b) && !is_word_char((unsigned char)u[b])) {
-                    e = u + b;
-                    nested = 1;
-                }
-            } else if (r && !strncmp(r, q, a) && !is_word_char((unsigned char)r[a])) {
-                e = r + a;   /* x => x OP … */
-            }
-        }
+        const char *e = js_arrow(p), *inner = e ? js_arrow(e) : NULL;
+        int nested = inner != NULL;   /* row => row.map(x => x OP …) */
+        if (inner)
+            e = inner;
         while (e && *e == ' ')
             e++;
         if (e && (*e == '/' || *e == '*')) {
