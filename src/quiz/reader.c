@@ -1242,6 +1242,13 @@ static int run_edge(const item *it)
 
 static void choose_alternative(reader *r)
 {
+    /* "or maybe", "or possibly", 或者可能是: one choice, said in two words */
+    size_t kept = 0;
+    for (size_t k = 0; k < r->n; k++)
+        if (!(r->it[k].kind == IT_OR && kept && r->it[kept - 1].kind == IT_OR &&
+              !r->it[k].dropped && !r->it[kept - 1].dropped))
+            r->it[kept++] = r->it[k];
+    r->n = kept;
     for (size_t k = 0; k < r->n; k++) {
         if (r->it[k].kind != IT_OR || r->it[k].dropped)
             continue;

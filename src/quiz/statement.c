@@ -1042,6 +1042,15 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         if (s->run_end[r] <= (long)a && !(skip_consumed && s->consumed[r]) &&
             (best < 0 || s->run_end[r] >= s->run_end[best]))
             best = (long)r;
+    /* "K, V from the last layer of the encoder": a layer named after "from" is where
+     * the claim's subject comes from, no subject of its own */
+    if (best >= 0 && neutral_run(s, best) && origin_before(s, (size_t)s->run_first[best])) {
+        long prev = -1;
+        for (long r = best - 1; r >= 0 && prev < 0; r--)
+            if (!neutral_run(s, r) && !(skip_consumed && s->consumed[r]))
+                prev = r;
+        return prev;
+    }
     if (best >= 0 && neutral_run(s, best) &&
         (per_run(s, best) || !((long)a == s->run_end[best] ||
           ((long)a == s->run_end[best] + 1 && qz_tok_raw_is(s->t, (size_t)s->run_end[best], "of"))))) {

@@ -554,6 +554,9 @@ static void test_q3_free_sentences_wrong(void **state)
     expect(&q, "0.14或0.15，0.17", QZ_PARTIAL, QZ_M_NONE, "alternatives");
     expect(&q, "rains 0.14, didn't 0.17 or maybe 0.21, not sure", QZ_PARTIAL, QZ_M_NONE, "alternatives");
     expect(&q, "either 0.21 0.29 or 0.25 0.30", QZ_WRONG, QZ_M_NONE, "none of them is right");
+    /* "or maybe", "or possibly": one "or" in two words */
+    expect(&q, "0.14 0.17, or maybe 0.13 0.21", QZ_PARTIAL, QZ_M_NONE, "alternatives");
+    expect(&q, "0.21 0.26, or possibly 0.13 0.21", QZ_WRONG, QZ_M_NONE, "none of them is right");
     /* a turn that values follow is a correction: the values after it answer */
     expect(&q, "0.14 0.17. No, the opposite: 0.17 0.14", QZ_WRONG, QZ_M_SWAPPED, "swapped");
     expect(&q, "0.17 0.14. No, the opposite: 0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
