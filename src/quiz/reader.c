@@ -1063,18 +1063,25 @@ static int fits(const qz_numbers *out, size_t want)
     return after == want || labels >= want;
 }
 
-/* "不对，下雨应该是 0.12", "no wait, rains should be 0.12": a concluding word right
- * after a label concludes before it, and the label reaches its value. */
+/* "不对，下雨应该是 0.12", "no wait, rains should be 0.12", "伞对自己的权重应该是 0.12": a
+ * concluding word after a label (words between) concludes before it, and the label
+ * reaches its value. */
 static void conclude_before_labels(reader *r)
 {
-    for (size_t k = 1; k < r->n; k++)
-        if (r->it[k].kind == IT_CONCL && !r->it[k].flex && !r->it[k].answer &&
-            r->it[k - 1].kind == IT_LABEL && k + 1 < r->n &&
-            (r->it[k + 1].kind == IT_VALUE || r->it[k + 1].kind == IT_PREFIX)) {
-            item lab = r->it[k - 1];
-            r->it[k - 1] = r->it[k];
-            r->it[k] = lab;
-        }
+    for (size_t k = 1; k < r->n; k++) {
+        if (r->it[k].kind != IT_CONCL || r->it[k].flex || r->it[k].answer || k + 1 >= r->n ||
+            !(r->it[k + 1].kind == IT_VALUE || r->it[k + 1].kind == IT_PREFIX))
+            continue;
+        size_t j = k;
+        while (j > 1 && r->it[j - 1].kind == IT_WORD)
+            j--;
+        if (r->it[j - 1].kind != IT_LABEL)
+            continue;
+        item concl = r->it[k];
+        for (size_t m = k; m >= j; m--)
+            r->it[m] = r->it[m - 1];
+        r->it[j - 1] = concl;
+    }
 }
 
 /* The token whose score (the question's, and no other token's) the literal value v is;
