@@ -1429,6 +1429,8 @@ static int person_before(const sentence *s, size_t a)
     return 0;
 }
 
+static size_t paren_at(const sentence *s, size_t i);
+
 /* Are claim c, claim m after it and a group at token g one phrase: no mark between
  * them, and no joining word ("and", "/", "vs") between c and m nor between m and g? */
 static int same_phrase_before(const sentence *s, const mention *c, const mention *m, size_t g)
@@ -1534,6 +1536,12 @@ static void owners(sentence *s, long *owner)
                     if (qz_tok_is(s->t, j, ",") &&
                         (qz_tok_raw_is(s->t, j + 1, "and") || qz_tok_raw_is(s->t, j + 1, "but") ||
                          qz_tok_raw_is(s->t, j + 1, "while") || qz_tok_raw_is(s->t, j + 1, "and,")))
+                        o = -1;
+                /* a claim inside brackets takes no group past a comma after them: "(but the
+                 * cost is O(n²) per layer), RNN has an O(n) path" */
+                for (size_t j = m->b; o >= 0 && paren_at(s, m->a) != SIZE_MAX &&
+                                      j < (size_t)s->run_first[o]; j++)
+                    if (comma_at(s, j))
                         o = -1;
                 /* nor into an aside in brackets: "只用 Encoder 就行（当然用 GPT 也可以）" (a
                  * bracket still open at the group, which does not open it: "asks the
@@ -2115,14 +2123,21 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
 /* Does an `unless` of claim cl stand in the period of the claim found at token at (an
  * `unless` in a parenthesis the claim is not in, or outside the one it is in, is a remark
  * on something else)? */
-/* A "but" (however, yet, 但, 不过, 可是) between tokens a and b. */
+/* A "but" (however, yet, 但, 不过, 可是) between tokens a and b that turns to the path
+ * itself (path, distance, hops, 路径, 距离) before b: "costs O(n²) compute, but the path
+ * is O(1)" (not "its complexity is O(n²) but the RNN's is O(n)": the same thing compared). */
 static int but_between(const qz_text *t, size_t a, size_t b)
 {
+    static const char *const path[] = {"path", "paths", "distance", "distances", "hop", "hops",
+                                       "路径", "距离", "依赖距离", NULL};
     for (size_t i = a + 1; i < b; i++)
         if (qz_tok_raw_is(t, i, "but") || qz_tok_raw_is(t, i, "however") ||
             qz_tok_raw_is(t, i, "yet") || qz_han_at(t, i, "但") || qz_han_at(t, i, "不过") ||
             qz_han_at(t, i, "可是") || qz_han_at(t, i, "然而"))
-            return 1;
+            for (size_t j = i + 1; j < b; j++)
+                for (size_t w = 0; path[w]; w++)
+                    if (qz_tok_raw_is(t, j, path[w]) || qz_han_at(t, j, path[w]))
+                        return 1;
     return 0;
 }
 
