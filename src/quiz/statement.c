@@ -1042,17 +1042,11 @@ static long run_before(const sentence *s, size_t a, int skip_consumed)
         if (s->run_end[r] <= (long)a && !(skip_consumed && s->consumed[r]) &&
             (best < 0 || s->run_end[r] >= s->run_end[best]))
             best = (long)r;
-    /* "K, V from the last layer of the encoder": a layer named after "from" is where
-     * the claim's subject comes from, no subject of its own */
-    if (best >= 0 && neutral_run(s, best) && origin_before(s, (size_t)s->run_first[best])) {
-        long prev = -1;
-        for (long r = best - 1; r >= 0 && prev < 0; r--)
-            if (!neutral_run(s, r) && !(skip_consumed && s->consumed[r]))
-                prev = r;
-        return prev;
-    }
+    /* (a layer named after "from" is where the claim's subject comes from: "K, V from
+     * the last layer of the encoder") */
     if (best >= 0 && neutral_run(s, best) &&
-        (per_run(s, best) || !((long)a == s->run_end[best] ||
+        (origin_before(s, (size_t)s->run_first[best]) || per_run(s, best) ||
+         !((long)a == s->run_end[best] ||
           ((long)a == s->run_end[best] + 1 && qz_tok_raw_is(s->t, (size_t)s->run_end[best], "of"))))) {
         long prev = -1;   /* "within a single layer so the distance is 1": not the layer's */
         for (long r = best - 1; r >= 0 && prev < 0; r--)
@@ -2076,7 +2070,7 @@ static int clause_has_past_aside(const sentence *s, size_t a, size_t b)
 
 static int opens_later_clause(const sentence *s, size_t at, size_t w)
 {
-    if (w <= at || clause_has(s, at, w) || clause_has_past_aside(s, at, w))
+    if (w <= at || clause_has_past_aside(s, at, w))
         return 0;
     for (size_t k = w + 1; k + 1 < s->p1; k++)
         if (s->t->t[k].kind == QZ_TK_MARK && !qz_tok_is(s->t, k, "'"))
