@@ -952,9 +952,15 @@ static void choose_order(sentence *s)
     for (size_t j = s->s0; j < first->a; j++)
         if (s->t->t[j].kind == QZ_TK_MARK && (qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "、")))
             clause = j + 1;
-    for (size_t j = clause; j < first->a; j++)
+    for (size_t j = clause; j < first->a; j++) {
+        /* "the half that writes the output asks the questions": a relative "that" or
+         * "which" after a word of the clause opens no subject of its own */
+        if (j > clause && s->t->t[j - 1].kind != QZ_TK_MARK &&
+            (qz_tok_is(s->t, j, "that") || qz_tok_is(s->t, j, "which") || qz_tok_is(s->t, j, "who")))
+            continue;
         if (qz_alts_at(s->t, j, &s->r->pronoun, NULL) || qz_alts_at(s->t, j, &s->r->object, NULL))
             return;   /* "it …", "把分数除小": the subject is unsaid, not after */
+    }
     s->forward = 1;
 }
 
