@@ -290,7 +290,8 @@ const char *const qz_lex_dont_know[] = {
     "skipped the class", "skipped the", "没复习到", "没复习", "还没复习", "唔识", "唔知", "唔记得",
     "冇学过", "冇听到", "冇听", "没太懂", "没怎么懂", "没搞懂", "没弄懂", "上课没听",
     "这题没听", "没听课", "ran out of time", "out of time", "没时间了", "时间不够了", "来不及了",
-    NULL};
+    /* giving up said outright: 放弃, "I give up"; 唔识计 (Cantonese: can't work it out) */
+    "放弃", "放弃了", "我放弃", "i give up", "give up", "gave up", "唔识计", "唔识做", NULL};
 
 /* an answer of these alone gives up */
 const char *const qz_lex_give_up[] = {
@@ -312,4 +313,4 @@ const char *const qz_lex_give_up[] = {
     /* not taught (yet), or the exam's mark for a question left out */
     "略", "没讲过", "没讲", "还没讲", "没教过", "没教", "老师没讲", "not covered", "not covered yet",
     "we haven't covered this", "haven't covered this", "haven't covered", "not taught",
-    "not taught yet", NULL};
+    "not taught yet", "放弃", "放弃了", "我放弃", "i give up", "give up", "gave up", NULL};

@@ -3,6 +3,7 @@
  * the tolerance, and explain. */
 #define _GNU_SOURCE
 #include "engine/visible.h"
+#include "quiz/compiled.h"
 #include "quiz/garble.h"
 #include "quiz/internal.h"
 #include "quiz/textnorm.h"
@@ -659,13 +660,16 @@ static int says_no_number(const char *answer)
         "know", "idea", "sure", "idk", "dunno", "no clue", "skip", "pass", "forgot", "can't",
         "cannot", "unsure", "不会", "不知道", "不清楚", "不确定", "忘了", "不懂", "算不出", "不记得",
         "没学", "跳过", "没思路", "不太会", "无法", "没法", "算不了", "做不了", "没办法", "答不了",
-        "不能算", "计算器", "calculator", "too hard", "sorry",
+        "不能算", "计算器", "calculator", "too hard", "sorry", "放棄", "唔識", "唔會",
     };
     for (const unsigned char *p = (const unsigned char *)answer; *p; p++)
         if (isdigit(*p) || (p[0] == 0xef && p[1] == 0xbc && p[2] >= 0x90 && p[2] <= 0x99))
             return 0;
     for (size_t i = 0; i < sizeof giving_up / sizeof giving_up[0]; i++)
         if (strcasestr(answer, giving_up[i]))
+            return 1;
+    for (size_t i = 0; qz_lex_dont_know[i]; i++)   /* the text questions' own list: 放弃, 唔识 */
+        if (strcasestr(answer, qz_lex_dont_know[i]))
             return 1;
     return 0;
 }
