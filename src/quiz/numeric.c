@@ -372,8 +372,9 @@ static int taken_back_by_labels(const qz_numctx *c, const qz_numbers *nums)
     return after > 0;
 }
 
-/* The whole row of weights where only some are asked: partly right when the row is
- * (the values are the student's own, all right). */
+/* The whole row of weights where only some are asked, every one right: the asked ones
+ * stand at their tokens' places in the sentence, so the answer is right and the note
+ * says what was asked. Weights given where the output is asked are partly right. */
 static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, qz_result *out,
                      FILE *fb)
 {
@@ -384,10 +385,10 @@ static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, 
             return 0;
     qz_lang L = c->lang;
     int output = c->q->kind == QZ_ATTENTION && c->q->ask_output;
-    out->verdict = QZ_PARTIAL;
-    out->score = 0.5;
+    out->verdict = output ? QZ_PARTIAL : QZ_CORRECT;
+    out->score = output ? 0.5 : 1;
     out->mistake = output ? QZ_M_WEIGHTS_NOT_OUTPUT : QZ_M_WHOLE_ROW;
-    fprintf(fb, qz_tr(L, "Partly right.\n"));
+    fprintf(fb, output ? qz_tr(L, "Partly right.\n") : qz_tr(L, "Correct.\n"));
     out->body_at = qz_fb_pos(fb);
     if (output)
         fprintf(fb, qz_tr(L, "These are the %zu attention weights of the row, and they are right; "

@@ -221,7 +221,10 @@ static void test_q3_off_by_one_token(void **state)
 static void test_q3_whole_row(void **state)
 {
     qz_question q = q3();
-    expect(&q, "0.11 0.14 0.13 0.17 0.11 0.34", QZ_PARTIAL, QZ_M_WHOLE_ROW, "whole row (6 weights");
+    /* every weight right, in the sentence's order: the asked ones are at their places */
+    expect(&q, "0.11 0.14 0.13 0.17 0.11 0.34", QZ_CORRECT, QZ_M_WHOLE_ROW, "whole row (6 weights");
+    /* one of the row wrong (带 0.21): no whole row, only a wrong count */
+    expect(&q, "0.11 0.14 0.13 0.17 0.21 0.34", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers");
     /* A wrong whole row is only a wrong count. */
     expect(&q, "0.1 0.1 0.1 0.1 0.1 0.5", QZ_MALFORMED, QZ_M_NONE, "asks for 2 numbers");
 }
