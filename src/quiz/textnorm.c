@@ -1245,6 +1245,9 @@ static char *english_forms(const char *s)
         {" upto ", " up to "}, {"Upto ", "Up to "}, {" upto\t", " up to\t"},
         {"class token", "[CLS] token"}, {"Class token", "[CLS] token"},
         {" cukup", " enough"}, {"cukup ", "enough "},
+        /* adverbs that only soften: "the distance is effectively 1" says it is 1 */
+        {" effectively ", " "}, {" basically ", " "}, {" essentially ", " "},
+        {" practically ", " "}, {" virtually ", " "},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
