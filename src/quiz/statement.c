@@ -541,6 +541,15 @@ static void negate(sentence *s)
                     if (same) {
                         m->neg = d->neg;
                         m->prevented |= prevents;
+                        /* the same words read for another claim are denied alike: "words
+                         * cannot see every other word directly" denies the RNN's
+                         * "directly" as well as the attention's */
+                        for (size_t o = 0; o < s->m.n; o++)
+                            if (s->m.v[o].kind == M_CLAIM && live(&s->m.v[o]) &&
+                                s->m.v[o].a == m->a && s->m.v[o].b == m->b) {
+                                s->m.v[o].neg = d->neg;
+                                s->m.v[o].prevented |= prevents;
+                            }
                     }
                     end = m->b > end ? m->b : end;
                 }
