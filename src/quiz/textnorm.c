@@ -1272,6 +1272,25 @@ static char *cantonese(const char *s)
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
 
+/* Pinyin for the field's words in a Chinese answer, as students of Chinese heritage type
+ * what they cannot write ("Q 来自 jie ma qi", "梯度 jiu shi 没了", "yi bu yi bu 传过去"):
+ * the characters the rubric knows. Only in text that holds other Chinese, spaced or run
+ * together. A new string, or NULL when there is none or no memory. */
+static char *pinyin_terms(const char *s)
+{
+    static const char *const terms[][2] = {
+        {"zi zhu yi li", "自注意力"}, {"zizhuyili", "自注意力"}, {"zhu yi li", "注意力"},
+        {"zhuyili", "注意力"}, {"jie ma qi", "解码器"}, {"jiemaqi", "解码器"},
+        {"bian ma qi", "编码器"}, {"bianmaqi", "编码器"}, {"quan zhong", "权重"},
+        {"quanzhong", "权重"}, {"ti du", "梯度"}, {"tidu", "梯度"}, {"xiao shi", "消失"},
+        {"bao he", "饱和"}, {"baohe", "饱和"}, {"yi bu yi bu", "一步一步"},
+        {"yibuyibu", "一步一步"}, {"kan dao", "看到"}, {"kandao", "看到"}, {"jiu shi", "就是"},
+        {"fen lei", "分类"}, {"xiang liang", "向量"}, {"ju li", "距离"}, {"fang cha", "方差"},
+        {"gen hao", "根号"}, {"wei du", "维度"}, {"zhi jie", "直接"}, {"xun huan", "循环"},
+    };
+    return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
+}
+
 int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1293,6 +1312,9 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     char *canto = wide ? cantonese(s) : NULL;
     if (canto)
         s = canto;
+    char *pinyin = wide ? pinyin_terms(s) : NULL;
+    if (pinyin)
+        s = pinyin;
     if (wide && nm->t2s)
         simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
     if (simp && strcmp(simp, s))   /* written in Traditional characters */
@@ -1308,6 +1330,7 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
     free(canto);
+    free(pinyin);
     if (q && wide && fix_typos) {   /* an answer's 跟号 is 根号 (quiz/imeslip.h) */
         char *fixed = qz_ime_fix(q);
         free(q);
