@@ -660,6 +660,31 @@ static int bold_label(const char *s, char c)
            *after == ':' || !strncmp(after, "：", l);
 }
 
+/* The bytes of the emoji (pictographs and what builds them) that start s, or 0. */
+static size_t emoji_run(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, (const uint8_t *)s + i, len - i);
+        if (n <= 0 || !emoji_mark(c))
+            break;
+        i += (size_t)n;
+    }
+    return i;
+}
+
+/* Does s start with a mark that parts two statements (then no other is added)? */
+static int parted_at(const char *s)
+{
+    static const char *const marks[] = {".", ";", ":", ",", "!", "?", "。", "；", "：", "，", "！",
+                                        "？", "、", ")", "）"};
+    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+        if (!strncmp(s, marks[i], strlen(marks[i])))
+            return 1;
+    return 0;
+}
+
 char *qz_answer_unmarked(const char *s)
 {
     size_t len = strlen(s);
@@ -697,6 +722,20 @@ char *qz_answer_unmarked(const char *s)
             }
             changed = 1;
             i += 2;
+        } else if (emoji_run(s + i, len - i)) {
+            /* "…越传越歪😂 自注意力是…": an emoji between two statements ends the first */
+            size_t n = emoji_run(s + i, len - i), j = i + n;
+            int before = o && !parted(out, o);
+            memcpy(out + o, s + i, n);
+            o += n;
+            i = j;
+            while (j < len && s[j] == ' ')
+                j++;
+            if (before && j < len && !parted_at(s + j)) {
+                memcpy(out + o, "; ", 2);
+                o += 2;
+                changed = 1;
+            }
         } else {
             out[o++] = s[i++];
         }

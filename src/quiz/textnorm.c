@@ -1248,6 +1248,8 @@ static char *english_forms(const char *s)
         /* adverbs that only soften: "the distance is effectively 1" says it is 1 */
         {" effectively ", " "}, {" basically ", " "}, {" essentially ", " "},
         {" practically ", " "}, {" virtually ", " "},
+        /* "self-attention is non-local": not local */
+        {"non-local", "not local"}, {"Non-local", "Not local"}, {"nonlocal", "not local"},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
