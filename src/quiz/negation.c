@@ -80,9 +80,18 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
              qz_tok_raw_is(t, i, "skipping") || qz_tok_raw_is(t, i, "skipped") ||
              qz_tok_raw_is(t, i, "bypass") || qz_tok_raw_is(t, i, "bypasses") ||
              qz_tok_raw_is(t, i, "bypassing")) &&
-            !qz_tok_raw_is(t, i + 1, "connection") && !qz_tok_raw_is(t, i + 1, "connections"))
+            !qz_tok_raw_is(t, i + 1, "connection") && !qz_tok_raw_is(t, i + 1, "connections") &&
+            /* "skip it and one score dwarfs the rest": the scaling left out, what follows
+             * is what then happens (as after "without it") */
+            !qz_tok_raw_is(t, i + 1, "it") && !qz_tok_raw_is(t, i + 1, "this") &&
+            !qz_tok_raw_is(t, i + 1, "that") && !qz_tok_raw_is(t, i + 1, "scaling") &&
+            !qz_tok_raw_is(t, i + 1, "dividing") && !qz_tok_raw_is(t, i + 1, "division"))
             return 1;
         if (!en_cue(k->raw))
+            return 0;
+        /* "all or nothing", "all-or-nothing": a degree, no denial */
+        if (qz_tok_raw_is(t, i, "nothing") && i >= 2 && qz_tok_raw_is(t, i - 1, "or") &&
+            qz_tok_raw_is(t, i - 2, "all"))
             return 0;
         /* "instead" denies only with "of" after it ("instead of the encoder"); alone it
          * turns to what holds ("Q is from the decoder, instead K and V are from the
