@@ -1245,9 +1245,8 @@ static char *english_forms(const char *s)
         {" upto ", " up to "}, {"Upto ", "Up to "}, {" upto\t", " up to\t"},
         {"class token", "[CLS] token"}, {"Class token", "[CLS] token"},
         {" cukup", " enough"}, {"cukup ", "enough "},
-        /* adverbs that only soften: "the distance is effectively 1" says it is 1 */
-        {" effectively ", " "}, {" basically ", " "}, {" essentially ", " "},
-        {" practically ", " "}, {" virtually ", " "},
+        /* an adverb that only softens: "the distance is effectively 1" says it is 1 */
+        {" effectively ", " "},
         /* "self-attention is non-local": not local */
         {"non-local", "not local"}, {"Non-local", "Not local"}, {"nonlocal", "not local"},
     };
