@@ -56,6 +56,8 @@ static enum frole role_of(const ftoken *t)
     if (t->kind != F_NAME)
         return R_NONE;
     for (size_t i = 0; i < sizeof roles / sizeof *roles; i++) {
+        if (tolower((unsigned char)*t->text) != tolower((unsigned char)*roles[i].name))
+            continue;   /* (the first letter first: a long answer asks this of every token) */
         size_t n = strlen(roles[i].name);
         if (t->len != n)
             continue;
@@ -135,22 +137,63 @@ static int trim_back(enum ftok k)
            k == F_SQRT || k == F_FRAC || k == F_TRANS_PRE;
 }
 
+/* What token t adds to a run's score: 1 to *qkv for Q, K or V, the rest returned. */
+static int token_score(const ftoken *t, int *qkv)
+{
+    if (t->kind == F_VAR && t->var <= V_V)
+        ++*qkv;
+    else if (t->kind == F_VAR || t->kind == F_SQRT || t->kind == F_FRAC)
+        return 1;
+    else if (role_of(t) == R_SOFTMAX)
+        return 3;
+    else if (role_of(t) == R_FUNC)
+        return 2;
+    return 0;
+}
+
 /* How much a run of tokens looks like the formula. */
 static int run_score(const ftokens *T, size_t a, size_t b)
 {
     int s = 0, qkv = 0;
-    for (size_t i = a; i < b; i++) {
-        const ftoken *t = &T->t[i];
-        if (t->kind == F_VAR && t->var <= V_V)
-            qkv++;
-        else if (t->kind == F_VAR || t->kind == F_SQRT || t->kind == F_FRAC)
-            s++;
-        else if (role_of(t) == R_SOFTMAX)
-            s += 3;
-        else if (role_of(t) == R_FUNC)
-            s += 2;
-    }
+    for (size_t i = a; i < b; i++)
+        s += token_score(&T->t[i], &qkv);
     return qkv ? s + 2 * qkv : 0;   /* no formula without Q, K or V */
+}
+
+/* run_score of many runs within one: sums of token_score from a first token on, so that a
+ * long answer's statements are scored without going through it again for each. */
+typedef struct run_sums {
+    const ftokens *T;
+    size_t from;
+    int *s, *q;         /* [k - from]: the sums of the tokens before k; NULL: not made */
+} run_sums;
+
+static void sums_make(run_sums *r, const ftokens *T, size_t a, size_t b)
+{
+    *r = (run_sums){.T = T, .from = a};
+    r->s = malloc((b - a + 1) * sizeof *r->s);
+    r->q = malloc((b - a + 1) * sizeof *r->q);
+    if (!r->s || !r->q) {
+        free(r->s);
+        free(r->q);
+        r->s = r->q = NULL;
+        return;
+    }
+    r->s[0] = r->q[0] = 0;
+    for (size_t k = a; k < b; k++) {
+        int q = 0;
+        r->s[k - a + 1] = r->s[k - a] + token_score(&T->t[k], &q);
+        r->q[k - a + 1] = r->q[k - a] + q;
+    }
+}
+
+/* run_score(T, a, b) for a run within the one the sums were made of. */
+static int sums_score(const run_sums *r, size_t a, size_t b)
+{
+    if (!r->s)
+        return run_score(r->T, a, b);
+    int q = r->q[b - r->from] - r->q[a - r->from];
+    return q ? r->s[b - r->from] - r->s[a - r->from] + 2 * q : 0;
 }
 
 /* How whole a formula a run is: 2 softmax (or another function) with Q, K or V; 1 Q, K
@@ -277,14 +320,18 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
     while (e > s && trim_back(T->t[e - 1].kind))
         e--;
     /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
+    run_sums rs;
+    sums_make(&rs, T, s, e);
     for (size_t k = s; k < e; k++)
         if (T->t[k].kind == F_ASSIGN)
             break;   /* a definition (scale = 1/math.sqrt(d_k)) is part of the code */
-        else if (T->t[k].kind == F_SEP && (!run_score(T, s, k) || k == s + 1) && run_score(T, k + 1, e))
+        else if (T->t[k].kind == F_SEP && (!sums_score(&rs, s, k) || k == s + 1) && sums_score(&rs, k + 1, e))
             s = k + 1;   /* also a lone symbol before a colon: "… to weight V: softmax(…)V" */
     for (size_t k = e; k-- > s;)
-        if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
+        if (T->t[k].kind == F_SEP && !sums_score(&rs, k + 1, e) && sums_score(&rs, s, k))
             e = k;
+    free(rs.s);
+    free(rs.q);
     /* the steps told first, then the whole formula after a break: "先算 QKᵀ，除以 √dₖ，对每一行
      * 做 softmax，再乘 V：softmax(QKᵀ/√dₖ)V" is the formula after the colon */
     {
