@@ -94,7 +94,8 @@ static int exp_argument(const fformula *t, int n)
     int x = t->node[n].a;
     const fnode *s = &t->node[x];
     if (s->op == N_PLUS && t->node[s->b].op == N_NEG &&
-        (is_func(t, t->node[s->b].a, "max") || is_func(t, t->node[s->b].a, "amax")))
+        (is_func(t, t->node[s->b].a, "max") || is_func(t, t->node[s->b].a, "amax") ||
+         is_func(t, t->node[s->b].a, "maximum")))   /* (Julia's maximum(S, dims=2)) */
         x = s->a;   /* the maximum subtracted for stability changes nothing */
     return x;
 }
@@ -117,6 +118,31 @@ static int by_hand_softmax(const fformula *t, int node, fpool *pool, nform *f)
     *f = (nform){.coef = 1, .n_mats = 1};
     f->mats[0] = (fmat){.var = -1, .arg = arg, .axis_bad = t->node[n->b].axis_bad};
     return 1;
+}
+
+/* The softmax written out with its normaliser as a factor: (1/Σ exp(x)) · exp(x), exp(x) ·
+ * (1/Z) with Z = Σ exp(x) ("out_i = (1/Z_i) Σ_j exp(q_i·k_j/√d_k) v_j"); a scalar over the
+ * sum (2/Z) stays a factor of it. */
+static int by_hand_product(const fformula *t, int node, fpool *pool, nform *f)
+{
+    const fnode *n = &t->node[node];
+    for (int side = 0; side < 2; side++) {
+        int over = side ? n->a : n->b, e = side ? n->b : n->a;
+        const fnode *q = &t->node[over];
+        if (q->op != N_DIV || !is_func(t, q->b, "sum"))
+            continue;
+        int x = exp_argument(t, e), y = exp_argument(t, t->node[q->b].a);
+        if (x < 0 || y < 0 || !trees_equal(t, x, y))
+            continue;
+        const nform c = pool->f[normalise(t, q->a, pool)];
+        if (c.n_mats || c.other || c.mask || c.mask_out)
+            continue;
+        int arg = normalise(t, x, pool);
+        *f = (nform){.coef = c.coef, .dk = c.dk, .dm = c.dm, .dn = c.dn, .n_mats = 1};
+        f->mats[0] = (fmat){.var = -1, .arg = arg, .axis_bad = t->node[q->b].axis_bad};
+        return 1;
+    }
+    return 0;
 }
 
 /* The normal form of tree node `node`; the pool holds one form per node at most. */
@@ -149,6 +175,8 @@ static int normalise(const fformula *t, int node, fpool *pool)
         f->coef = -f->coef;
         break;
     case N_MUL:
+        if (by_hand_product(t, node, pool, f))
+            break;
         *f = *fa;
         f->coef *= fb->coef;
         f->dk += fb->dk;

@@ -30,9 +30,23 @@
  *              a comma or an arrow (→, ->) may go between the steps ("Q 乘以 K 的转置，再除以
  *              根号 d_k", "QKᵀ/√dₖ → softmax → ×V"); the softmax's axis in words (over the
  *              keys, row-wise, 按行; over the columns, 按列 is a slip)
+ *   matrix     MATLAB, Octave: K', K.', .* ./ .^, exp(S)./sum(exp(S),2) (max(S,[],2)
+ *   languages  subtracted; sum(E,1), sum(E), sum(E,'all'), sum(E(:)) are no row's sum),
+ *              bsxfun(@rdivide, …), size(K,2), % comments, function out = f(Q,K,V) … end,
+ *              f = @(Q,K,V) …; Julia: exp.(S), .- ./, softmax(S; dims=2), sum(…, dims=2),
+ *              maximum, √dk, mapslices, function … end; R: t(K), %*%, <-, rowSums,
+ *              colSums, tcrossprod, apply(S, 1, f), sweep, ncol(K), f <- function(…) {…};
+ *              Mathematica: Q.Transpose[K], K\[Transpose], Sqrt[dk], Exp[S]/Total[Exp[S],
+ *              {2}] (Total[E], Total[E, 2]: not each row's), SoftmaxLayer[][…], Map, /@, w.V,
+ *              // N, (* … *), f[q_, k_, v_] := Module[{…}, …]; a loop over the queries
+ *              (for i in range(n): … out[i] = w @ V; for i = 1:n … out(i,:) = w*V; end) read
+ *              as its body, Q[i] or Q(i,:) as Q; axes counted from 1 in these languages
  *   index      the per-query form: a_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k),
  *              out_i = Σ_j a_ij v_j; α_ij, \alpha_{ij}, a_{i,j}, e^{…}, softmax_j(…), q_iᵀk_j,
- *              k_j·q_i, ⟨q_i, k_j⟩, Σ_j', \sum_{l=1}^{n}, named scores (e_ij, then e_il);
+ *              k_j·q_i, ⟨q_i, k_j⟩, <q_i, k_j>, Σ_j', \sum_{l=1}^{n}, named scores (e_ij, then
+ *              e_il); a named normaliser (out_i = Σ_j [exp(q_i·k_j/√d_k) / Z_i] v_j, Z_i = Σ_j
+ *              exp(…), or (1/Z_i) Σ_j …); Σ and q·k without their indices beside indexed ones
+ *              (Σ w_j v_j, w_j = exp(q·k_j/√d)/Σ exp(q·k/√d)); w defined bare and used as w_j;
  *              a sum or softmax over the query's index is the softmax over the wrong axis
  *   more       an additive mask (+ M); names for results (A = …, 权重 = …, then AV)
  *   names      d_k, dk, d, D_k, dₖ, d_head, head_dim; query/key/value(s) for Q/K/V

@@ -3,8 +3,9 @@
  * d_k, not d_model", "更正：是 d_k 不是 d_model", "不对，dₖ 应该是 √dₖ"), the index form
  * (out_i = Σ_j softmax_j(q_i·k_j/√d_k) v_j, a_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k):
  * the dot products of rows are Q Kᵀ, the sum over j of weights times v_j is the product
- * with V, the sum in the denominator the softmax's), and a step said in words and again
- * in symbols. See quiz/formula_impl.h. */
+ * with V, the sum in the denominator the softmax's, and so is a sum named for a
+ * denominator: Z_i = Σ_j exp(…)), and a step said in words and again in symbols. See
+ * quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
 
 #include <ctype.h>
@@ -297,16 +298,23 @@ static int indexed(const ftoken *t)
 }
 
 /* Two vectors at t[k] that make a dot product: a [ᵀ] [·] b [ᵀ], with an index on one at
- * least and not the same on both (q_i·k_i is no score of every pair). Sets the tokens of
- * the two and returns the one past it; 0 when none starts there. */
-static size_t dot_plain(const ftoken *t, size_t n, size_t k, size_t *a, size_t *b)
+ * least and not the same on both (q_i·k_i is no score of every pair); loose (the answer
+ * has such a product elsewhere): also q and k without an index, with a transpose or an
+ * operator between them ("w_j = exp(q·k_j/√d)/Σ exp(q·k/√d)": the same scores, their
+ * indices left out). Sets the tokens of the two and returns the one past it; 0 when none
+ * starts there. */
+static size_t dot_plain(const ftoken *t, size_t n, size_t k, size_t *a, size_t *b, int loose)
 {
     if (!vec(&t[k]))
         return 0;
     size_t j = k + 1;
     j += j < n && t[j].kind == F_TRANS;
     j += j < n && (t[j].kind == F_MUL || t[j].kind == F_DOTMUL);
-    if (j >= n || !vec(&t[j]) || !(row(&t[k]) || row(&t[j])) || t[j].index == t[k].index)
+    if (j >= n || !vec(&t[j]))
+        return 0;
+    int plain = loose && !t[k].index && !t[j].index && t[k].var != t[j].var &&
+                (j > k + 1 || (j + 1 < n && t[j + 1].kind == F_TRANS));
+    if (!plain && (!(row(&t[k]) || row(&t[j])) || t[j].index == t[k].index))
         return 0;
     *a = k;
     *b = j;
@@ -349,9 +357,12 @@ static void drop_primes(ftoken *t, size_t *n)
 static size_t dot_products(const ftoken *t, size_t n, ftoken *out)
 {
     size_t m = 0, a, b, e;
+    int loose = 0;   /* a product of rows stands somewhere: q·k without indices is one too */
+    for (size_t k = 0; k < n && !loose; k++)
+        loose = dot_plain(t, n, k, &a, &b, 0) || dot_pair(t, n, k, &a, &b);
     for (size_t k = 0; k < n; k++) {
         int pair = 0;
-        if ((e = dot_plain(t, n, k, &a, &b)) || (pair = (e = dot_pair(t, n, k, &a, &b)) != 0)) {
+        if ((e = dot_plain(t, n, k, &a, &b, loose)) || (pair = (e = dot_pair(t, n, k, &a, &b)) != 0)) {
             if (pair)
                 out[m++] = t[a - 1];   /* ( */
             if (t[a].var == V_K && t[b].var == V_Q) {
@@ -472,12 +483,34 @@ static void weighted_sum(ftoken *t, size_t *n, size_t k, size_t r, size_t e)
     drop(t, n, k);
 }
 
+/* Is a the same name as b, their subscripts aside (Z_i and Z_j, Z_i and Z)? */
+static int same_base(const ftoken *a, const ftoken *b)
+{
+    size_t ua = fq_subscripted(a), ub = fq_subscripted(b);
+    size_t la = ua ? ua - 1 : a->len, lb = ub ? ub - 1 : b->len;
+    return a->kind == F_NAME && b->kind == F_NAME && la == lb && !strncmp(a->text, b->text, la);
+}
+
+/* Is the sum at t[k] the right side of a definition ("Z_i = Σ_j exp(q_i·k_j/√d_k)") whose
+ * name stands in a denominator (exp(…) / Z_i, (1/Z_i) Σ_j …): the softmax's normaliser,
+ * named? */
+static int named_normaliser(const ftoken *t, size_t n, size_t k)
+{
+    if (k < 2 || t[k - 1].kind != F_ASSIGN || t[k - 2].kind != F_NAME)
+        return 0;
+    for (size_t m = 0; m < n; m++)
+        if (m != k - 2 && same_base(&t[m], &t[k - 2]) && t[m + 1].kind != F_ASSIGN && in_denominator(t, m))
+            return 1;
+    return 0;
+}
+
 /* The sums and softmaxes of the index form, in place (see fq_per_query). */
 static void sums(ftoken *t, size_t *pn)
 {
     size_t k = 0;
     while (k < *pn) {
-        int sum = fq_name_is(&t[k], "sum") && t[k].index;
+        /* Σ without its index ("输出 = Σ w_j v_j") runs over the index of the row it weights */
+        int sum = fq_name_is(&t[k], "sum") && (t[k].index || t[k].var == 3);
         if (!sum && !(fq_name_is(&t[k], "softmax") && t[k].index)) {
             k++;
             continue;
@@ -492,14 +525,37 @@ static void sums(ftoken *t, size_t *pn)
         while (r < e && !(row(&t[r]) && t[r - 1].kind != F_DOTMUL && t[r + 1].kind != F_DOTMUL))
             r++;
         if (r < e) {
+            if (!t[k].index)
+                t[k].index = t[r].index;
             weighted_sum(t, pn, k, r, e);   /* t[k] is the next token now */
-        } else if (in_denominator(t, k)) {   /* the softmax's normaliser */
+        } else if (in_denominator(t, k) || named_normaliser(t, *pn, k)) {   /* the softmax's normaliser */
             t[k].axis_bad = over_queries(t, k + 1, e, t[k].index);
             k++;
         } else {                             /* the weights summed: no product */
             drop(t, pn, k);
         }
     }
+}
+
+/* Does the name of x (w_j, its base u bytes long with the '_') stand bare too, the same
+ * name with its index left out: defined bare and used with it ("w = softmax(…); out_i =
+ * Σ_j w_j v_j"), or defined with it and used bare ("s_j = q_i·k_j/√d_k; w = softmax(s)")?
+ * Not when both are defined (two names), nor for e^{…} (Euler's e beside e_ij). */
+static int bare_too(const ftoken *t, size_t n, const ftoken *x, size_t u)
+{
+    int bare = 0, bare_def = 0, sub_def = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (t[k].kind != F_NAME || strncmp(t[k].text, x->text, u - 1))
+            continue;
+        int def = t[k + 1].kind == F_ASSIGN;
+        if (fq_subscripted(&t[k]) == u) {
+            sub_def |= def;
+        } else if (t[k].len == u - 1 && !(t[k + 1].kind == F_POW && u == 2 && *x->text == 'e')) {
+            bare = 1;
+            bare_def |= def;
+        }
+    }
+    return bare && !(bare_def && sub_def);
 }
 
 int fq_per_query(ftoken **pt, size_t *pn)
@@ -517,11 +573,20 @@ int fq_per_query(ftoken **pt, size_t *pn)
     drop_primes(t, &n);
     n = dot_products(t, n, out);
     sums(out, &n);
+    /* a_ij, a_il: the one name a_; w_j the name w when w stands bare too ("w = softmax(
+     * q_i·k_j/√d_k); out_i = Σ_j w_j v_j"), each name's length found before any changes */
+    size_t *len = malloc((n + 1) * sizeof *len);
+    if (!len) {
+        free(out);
+        return -1;
+    }
     for (size_t k = 0; k < n; k++) {
         size_t u = fq_subscripted(&out[k]);
-        if (u)
-            out[k].len = u;   /* a_ij, a_il: the one name a_ */
+        len[k] = u ? u - bare_too(out, n, &out[k], u) : out[k].len;
     }
+    for (size_t k = 0; k < n; k++)
+        out[k].len = len[k];
+    free(len);
     free(t);
     *pt = out;
     *pn = n;

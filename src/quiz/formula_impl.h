@@ -35,11 +35,13 @@ enum ftok {
     F_SEP,      /* ; a line break, a full stop, a colon */
     F_FILLER,   /* then, 再, 然后, apply: no meaning in the formula; var 2: words that
                  * put the softmax over the wrong axis ("over the columns", 按列) */
-    F_OTHER,    /* a symbol of no meaning here (#, ?, …) */
+    F_OTHER,    /* a symbol of no meaning here (#, ?, …); "/@", Mathematica's Map, which
+                 * the parser reads after a function's name */
     F_CONJ,     /* 和, 与, 跟: a product when the clause ends in a product verb
                  * ("Q 和 K 的转置做矩阵乘法"), else a word of prose */
     F_PRODVERB, /* 相乘, 做矩阵乘法, 的乘积: the verb of such a product */
-    F_STRING,   /* an einsum subscript string without its quotes: id,jd->ij */
+    F_STRING,   /* an einsum subscript string without its quotes: id,jd->ij; MATLAB's
+                 * 'all' (sum(E, 'all')) */
     F_DOTPRE,   /* "the dot products of": its "and" / "with" then is F_DOTMUL */
     F_DOTMUL,   /* a dot product of rows: A · Bᵀ (点积, "dot product of A and B") */
 };
@@ -73,6 +75,11 @@ typedef struct ftokens {
     char *text;
     int elementwise;    /* the product before a final V was written element by element:
                          * read as a product, named as FQ_REMARK_ELEMENTWISE */
+    int one_based;      /* written in a language that counts axes from 1 (MATLAB, Octave,
+                         * Julia, R, Mathematica): sum(E, 2) sums the rows, sum(E) without an
+                         * axis does not (formula_parse.c) */
+    int rows;           /* a loop over the queries was read (fq_unwrap_loop): its sums are
+                         * of one row, whatever their axis (but a one-based dim 1) */
 } ftokens;
 
 /* Normalise and tokenise a whole answer (any length). Returns AT_OK, AT_ENOMEM. */
@@ -106,14 +113,20 @@ int fq_define_symbol(const ftokens *T, size_t b, ftoken *t, size_t n);
  * weights and scores named with their indices (a_ij, α_ij, e_il, out_i). It is rewritten
  * into the matrix form it stands for, so that it is graded as that form is:
  *   - the dot product of two vectors with different indices (q_i·k_j, q_iᵀk_j, k_j·q_i,
- *     q·k_j for one query, ⟨q_i, k_j⟩, dot(q_i, k_j)) becomes Q·Kᵀ (F_DOTMUL);
- *   - a sum whose terms hold a row (Σ_j a_ij v_j) is the product of the weights with
- *     that row's matrix: the sum goes and the row's matrix ends the term;
+ *     q·k_j for one query, ⟨q_i, k_j⟩, dot(q_i, k_j)) becomes Q·Kᵀ (F_DOTMUL); so does
+ *     q·k without indices where such a product stands too (Σ exp(q·k/√d), its indices
+ *     left out);
+ *   - a sum whose terms hold a row (Σ_j a_ij v_j, Σ w_j v_j with no index of its own) is
+ *     the product of the weights with that row's matrix: the sum goes and the row's
+ *     matrix ends the term;
  *   - a sum in a denominator (exp(…) / Σ_l exp(q_i·k_l/√d_k)) is the softmax's normaliser
- *     and stays a sum; any other sum (Σ_j a_ij: the weights summed) goes;
+ *     and stays a sum, and so does one defining a name that stands in a denominator
+ *     (Z_i = Σ_j exp(…) beside exp(…) / Z_i); any other sum (Σ_j a_ij: the weights summed)
+ *     goes;
  *   - a sum or a softmax over the index of the query (Σ_i, softmax_i beside q_i·k_j or
  *     e_ij) is marked axis_bad: the softmax over the queries' axis;
- *   - names lose their indices (a_ij and a_ik are one name, "a_");
+ *   - names lose their indices (a_ij and a_ik are one name, "a_"; w_j is w where w stands
+ *     bare too: "w = softmax(…); out_i = Σ_j w_j v_j");
  *   - a row outside any sum is its matrix too (o_i = a_ij v_j: Einstein's convention
  *     sums the repeated j).
  * Tokens as for fq_correct_symbol. Returns 1 rewritten, 0 not that form, -1 out of
@@ -152,10 +165,22 @@ typedef struct fq_refusal {
  * bound to, the call's argument or else Q, K, V in order; the call after the function
  * ([out =] name(…), print(name(…))) becomes a separator. The body is the lines below the
  * header indented more than the def, or on the header's line up to the next statement
- * after its return. Returns 1 when rewritten, 0 when there is no def, -1 out of memory,
- * -2 when the function cannot be read (a def inside it or a second one, a class, a call
- * of itself): *no says why. */
+ * after its return. The matrix languages' functions are read alike, their header and the
+ * token that closes the body going: MATLAB's and Julia's function [out =] name(…) … end,
+ * R's name <- function(…) { … } (or one expression), MATLAB's name = @(…) expression,
+ * Mathematica's name[q_, k_, v_] := Module[{…}, …] (or one expression). Returns 1 when
+ * rewritten, 0 when there is no function, -1 out of memory, -2 when the function cannot
+ * be read (a def inside it or a second one, a class, a call of itself): *no says why. */
 int fq_unwrap_def(ftokens *T, const char *answer, fq_refusal *no);
+
+/* A loop over the queries in T (a whole answer's tokens, replaced) made the lines of its
+ * body: Python's for i in range(n): …, MATLAB's for i = 1:n … end, Julia's for i in 1:n …
+ * end, R's for (i in 1:n) { … }. The header and the body's end go; a row taken by the
+ * loop's variable (Q[i], Q[i, :], Q(i,:), Q[[i]], out[i] = …) becomes the matrix it is a
+ * row of, the row's transpose (Julia's Q[i, :]') the row, K @ Q[i] the row's products with
+ * the keys (Q Kᵀ). T->rows is set (not for a loop over the heads: for h in range(n_heads)).
+ * Returns 1 when rewritten, 0 when there is no such loop, -1 out of memory. */
+int fq_unwrap_loop(ftokens *T);
 
 /* ---- the formula as a tree (formula_parse.c) ---- */
 

@@ -2,7 +2,11 @@
  * (name = expression; the answer is the last one that uses Q, K or V), function calls
  * with positional and keyword arguments (F.softmax(x, dim=-1)), methods (K.transpose(
  * -2, -1), x.softmax(-1)), module paths (torch.nn.functional.softmax), operator words,
- * and steps joined by commas ("Q 乘以 K 的转置，再除以根号 d_k"). See quiz/formula_impl.h. */
+ * and steps joined by commas ("Q 乘以 K 的转置，再除以根号 d_k"). The matrix languages'
+ * functions are read as NumPy's: an axis counted from 1 (MATLAB's sum(E, 2), Julia's
+ * dims=2) is NumPy's axis 1, R's rowSums(E) and Mathematica's Total[E, {2}] are sums of the
+ * rows, apply, Map, mapslices, sweep and bsxfun apply what they are given by rows.
+ * See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
 
 #include <ctype.h>
@@ -17,6 +21,18 @@
 enum frole {
     R_NONE, R_SOFTMAX, R_FUNC, R_SQRT, R_RSQRT, R_MATMUL, R_DIV, R_TRANSPOSE, R_TRANSWORD, R_POW,
     R_IDENTITY, R_MODULE, R_SHAPE, R_SIZE, R_TATTR, R_ATTENTION, R_MASKED, R_EINSUM, R_WHERE,
+    /* the matrix languages' (MATLAB, Julia, R, Mathematica) */
+    R_TOTAL,        /* Mathematica's Total[E, {2}]: a sum over the level it names */
+    R_ROWSUM,       /* R's rowSums(E) */
+    R_COLSUM,       /* R's colSums(E): over the queries' axis */
+    R_TCROSS,       /* R's tcrossprod(A, B): A Bᵀ */
+    R_CROSS,        /* R's crossprod(A, B): Aᵀ B */
+    R_NCOL,         /* R's ncol(K): the width, d_k */
+    R_BSXFUN,       /* MATLAB's bsxfun(@rdivide, A, B): A ./ B */
+    R_MAP,          /* Mathematica's Map[f, S], Julia's mapslices(f, S; dims=2): f by rows */
+    R_APPLY,        /* R's apply(S, 1, f): f by rows, each result a column */
+    R_SWEEP,        /* R's sweep(E, 1, s, "/"): E / s by rows */
+    R_INV,          /* Julia's inv(x): 1 / x */
 };
 
 static const struct { const char *name; enum frole role; } roles[] = {
@@ -39,10 +55,18 @@ static const struct { const char *name; enum frole role; } roles[] = {
     {"clone", R_IDENTITY}, {"cuda", R_IDENTITY}, {"cpu", R_IDENTITY}, {"type_as", R_IDENTITY},
     {"floattensor", R_IDENTITY}, {"masked_fill", R_MASKED}, {"masked_fill_", R_MASKED},
     {"einsum", R_EINSUM}, {"where", R_WHERE},
+    {"softmaxlayer", R_SOFTMAX}, {"maximum", R_FUNC}, {"permutedims", R_TRANSPOSE},
+    {"adjoint", R_TRANSPOSE}, {"ctranspose", R_TRANSPOSE}, {"total", R_TOTAL},
+    {"rowsums", R_ROWSUM}, {"colsums", R_COLSUM}, {"tcrossprod", R_TCROSS}, {"crossprod", R_CROSS},
+    {"ncol", R_NCOL}, {"bsxfun", R_BSXFUN}, {"map", R_MAP}, {"mapslices", R_MAP}, {"apply", R_APPLY},
+    {"sweep", R_SWEEP}, {"mtimes", R_MATMUL}, {"mrdivide", R_DIV}, {"rdivide", R_DIV},
+    {"repmat", R_IDENTITY}, {"inv", R_INV}, {"realsqrt", R_SQRT}, {"conjugatetranspose", R_TRANSPOSE},
+    {"matrixform", R_IDENTITY}, {"simplify", R_IDENTITY}, {"fullsimplify", R_IDENTITY},
+    {"traditionalform", R_IDENTITY},
     {"np", R_MODULE}, {"numpy", R_MODULE}, {"torch", R_MODULE}, {"F", R_MODULE}, {"nn", R_MODULE},
     {"functional", R_MODULE}, {"math", R_MODULE}, {"scipy", R_MODULE}, {"special", R_MODULE},
     {"tf", R_MODULE}, {"jax", R_MODULE}, {"jnp", R_MODULE}, {"self", R_MODULE}, {"keras", R_MODULE},
-    {"ops", R_MODULE}, {"linalg", R_MODULE},
+    {"ops", R_MODULE}, {"linalg", R_MODULE}, {"nnlib", R_MODULE}, {"flux", R_MODULE},
     {"shape", R_SHAPE}, {"size", R_SIZE}, {"T", R_TATTR}, {"mT", R_TATTR},
     {"attention", R_ATTENTION}, {"attn", R_ATTENTION},
     {"scaled_dot_product_attention", R_ATTENTION}, {"sdpa", R_ATTENTION},
@@ -56,6 +80,8 @@ static enum frole role_of(const ftoken *t)
     if (t->kind != F_NAME)
         return R_NONE;
     for (size_t i = 0; i < sizeof roles / sizeof *roles; i++) {
+        if (tolower((unsigned char)*t->text) != tolower((unsigned char)*roles[i].name))
+            continue;   /* (the first letter first: a long answer asks this of every token) */
         size_t n = strlen(roles[i].name);
         if (t->len != n)
             continue;
@@ -109,7 +135,13 @@ static int is_math(const ftokens *T, size_t i)
     /* np.where(mask, …), masked_fill(mask, …): the first argument of a known function */
     mask |= prev && prev->kind == F_LPAR && i >= 2 && T->t[i - 2].kind == F_NAME &&
             role_of(&T->t[i - 2]) != R_NONE;
-    mask |= fq_name_is(t, "inf");   /* -np.inf, float('-inf'): a fill value */
+    mask |= fq_name_is(t, "inf") || fq_name_is(t, "infinity");   /* -np.inf, float('-inf'): a
+                                                                   * fill value; Total[E, Infinity] */
+    /* MATLAB's function handle: bsxfun(@rdivide, …) */
+    mask |= prev && prev->kind == F_MUL && *prev->text == '@' && !t->space_before;
+    mask |= next->kind == F_OTHER && next->len == 2 && !strncmp(next->text, "/@", 2);   /* Total /@ E */
+    /* a function passed by its name, the last argument: apply(E, 1, sum), Map[Total, E] */
+    mask |= prev && prev->kind == F_COMMA && next->kind == F_RPAR && role_of(t) != R_NONE;
     if (mask || t->index || t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT ||
         next->kind == F_ASSIGN ||
         (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
@@ -135,22 +167,63 @@ static int trim_back(enum ftok k)
            k == F_SQRT || k == F_FRAC || k == F_TRANS_PRE;
 }
 
+/* What token t adds to a run's score: 1 to *qkv for Q, K or V, the rest returned. */
+static int token_score(const ftoken *t, int *qkv)
+{
+    if (t->kind == F_VAR && t->var <= V_V)
+        ++*qkv;
+    else if (t->kind == F_VAR || t->kind == F_SQRT || t->kind == F_FRAC)
+        return 1;
+    else if (role_of(t) == R_SOFTMAX)
+        return 3;
+    else if (role_of(t) == R_FUNC)
+        return 2;
+    return 0;
+}
+
 /* How much a run of tokens looks like the formula. */
 static int run_score(const ftokens *T, size_t a, size_t b)
 {
     int s = 0, qkv = 0;
-    for (size_t i = a; i < b; i++) {
-        const ftoken *t = &T->t[i];
-        if (t->kind == F_VAR && t->var <= V_V)
-            qkv++;
-        else if (t->kind == F_VAR || t->kind == F_SQRT || t->kind == F_FRAC)
-            s++;
-        else if (role_of(t) == R_SOFTMAX)
-            s += 3;
-        else if (role_of(t) == R_FUNC)
-            s += 2;
-    }
+    for (size_t i = a; i < b; i++)
+        s += token_score(&T->t[i], &qkv);
     return qkv ? s + 2 * qkv : 0;   /* no formula without Q, K or V */
+}
+
+/* run_score of many runs within one: sums of token_score from a first token on, so that a
+ * long answer's statements are scored without going through it again for each. */
+typedef struct run_sums {
+    const ftokens *T;
+    size_t from;
+    int *s, *q;         /* [k - from]: the sums of the tokens before k; NULL: not made */
+} run_sums;
+
+static void sums_make(run_sums *r, const ftokens *T, size_t a, size_t b)
+{
+    *r = (run_sums){.T = T, .from = a};
+    r->s = malloc((b - a + 1) * sizeof *r->s);
+    r->q = malloc((b - a + 1) * sizeof *r->q);
+    if (!r->s || !r->q) {
+        free(r->s);
+        free(r->q);
+        r->s = r->q = NULL;
+        return;
+    }
+    r->s[0] = r->q[0] = 0;
+    for (size_t k = a; k < b; k++) {
+        int q = 0;
+        r->s[k - a + 1] = r->s[k - a] + token_score(&T->t[k], &q);
+        r->q[k - a + 1] = r->q[k - a] + q;
+    }
+}
+
+/* run_score(T, a, b) for a run within the one the sums were made of. */
+static int sums_score(const run_sums *r, size_t a, size_t b)
+{
+    if (!r->s)
+        return run_score(r->T, a, b);
+    int q = r->q[b - r->from] - r->q[a - r->from];
+    return q ? r->s[b - r->from] - r->s[a - r->from] + 2 * q : 0;
 }
 
 /* How whole a formula a run is: 2 softmax (or another function) with Q, K or V; 1 Q, K
@@ -277,14 +350,18 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
     while (e > s && trim_back(T->t[e - 1].kind))
         e--;
     /* statements of the run that hold no matrix ("… at 1: softmax(…)V") are words */
+    run_sums rs;
+    sums_make(&rs, T, s, e);
     for (size_t k = s; k < e; k++)
         if (T->t[k].kind == F_ASSIGN)
             break;   /* a definition (scale = 1/math.sqrt(d_k)) is part of the code */
-        else if (T->t[k].kind == F_SEP && (!run_score(T, s, k) || k == s + 1) && run_score(T, k + 1, e))
+        else if (T->t[k].kind == F_SEP && (!sums_score(&rs, s, k) || k == s + 1) && sums_score(&rs, k + 1, e))
             s = k + 1;   /* also a lone symbol before a colon: "… to weight V: softmax(…)V" */
     for (size_t k = e; k-- > s;)
-        if (T->t[k].kind == F_SEP && !run_score(T, k + 1, e) && run_score(T, s, k))
+        if (T->t[k].kind == F_SEP && !sums_score(&rs, k + 1, e) && sums_score(&rs, s, k))
             e = k;
+    free(rs.s);
+    free(rs.q);
     /* the steps told first, then the whole formula after a break: "先算 QKᵀ，除以 √dₖ，对每一行
      * 做 softmax，再乘 V：softmax(QKᵀ/√dₖ)V" is the formula after the colon */
     {
@@ -377,7 +454,7 @@ static int legend_verb(const ftoken *t)
     return 0;
 }
 
-static int defines_after(const ftokens *T, size_t s, size_t a, size_t b);
+static int defines_after(const ftokens *T, size_t s, size_t a, size_t b, size_t from);
 
 /* Is token k a dash between spaces that opens words, not a minus: a name (or a dotted
  * one) right after it and then a word of prose ("… V - I hope I got the transpose
@@ -414,6 +491,7 @@ static int math_run(const ftokens *T, size_t from, size_t *s, size_t *e)
 static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
 {
     int best = 0, complete = 0, taken_back = 0;
+    size_t chain = 0;   /* where the formula or the last definition read into it ends */
     for (size_t i = 0, s, e; math_run(T, i, &s, &e);) {
         for (size_t k = i; k < s; k++)
             taken_back |= takes_back(T, k);
@@ -424,8 +502,11 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
             legend_verb(&T->t[e]))
             e--;
         trim_run(T, &s, &e);
-        if (best && s < e && defines_after(T, s, *a, *b))
-            continue;   /* "z_i = Σ_j α_ij v_j where α_ij = softmax_j(…)" */
+        if (best && s < e && defines_after(T, s, *a, *b, chain)) {
+            chain = e;   /* "z_i = Σ_j α_ij v_j where α_ij = softmax_j(…)" (and "…，而 Z_i = …"
+                          * of a name of that definition) */
+            continue;
+        }
         int score = s < e ? run_score(T, s, e) : 0;
         int whole = score ? run_complete(T, s, e) : 0;
         /* a formula after words that take the one before back replaces it, also one
@@ -436,7 +517,7 @@ static int find_formula(const ftokens *T, size_t *a, size_t *b, int *prose)
             complete = whole;
             taken_back = 0;
             *a = s;
-            *b = e;
+            *b = chain = e;
         }
     }
     *prose = 0;
@@ -582,9 +663,13 @@ static int other_size(const ftoken *t)
     return t->kind == F_VAR && (t->var == V_LEN || t->var == V_DMODEL);
 }
 
-/* Words that open a legend: where, with, here, 其中. */
+/* Words that open a legend: where, with, here, 其中; 而, 并且, 以及, 另外 (and, whereas). */
 static int legend_lead(const ftoken *t)
 {
+    static const char *const and[] = {"而", "而且", "并且", "以及", "且", "另外"};
+    for (size_t k = 0; t->kind == F_HAN && k < sizeof and / sizeof *and; k++)
+        if (t->len == strlen(and[k]) && !memcmp(t->text, and[k], t->len))
+            return 1;
     return t->kind == F_FILLER || fq_name_is(t, "where") || fq_name_is(t, "with") ||
            fq_name_is(t, "here") || han_has(t, "其中");
 }
@@ -646,6 +731,8 @@ typedef struct fparser {
     int depth, failed;  /* failed: the AT_E* code of the first error, 0 none */
     fbinding bind[MAX_BIND];
     int n_bind;
+    int one_based;      /* the answer counts axes from 1 (ftokens.one_based) */
+    int rows;           /* the answer loops over the queries (ftokens.rows) */
 } fparser;
 
 static const ftoken *peek(const fparser *p) { return &p->t[p->i]; }
@@ -769,10 +856,19 @@ static double const_value(const fparser *p, int n)
 typedef struct fargs {
     int pos[4];
     int n_pos;
-    double axis;        /* dim= / axis=, NAN if not given */
+    double axis;        /* dim= / axis= (from 0), Julia's dims= (from 1, made from 0); NAN
+                         * if not given, INFINITY for MATLAB's 'all' (every entry) */
+    int braced[4];      /* the positional argument is in braces: Mathematica's level {2} */
 } fargs;
 
-/* ( [arg {, arg}] ): positional arguments and dim/axis; other keywords are skipped. */
+/* MATLAB's [] for an argument left out: max(S, [], 2). */
+static int empty_brackets(const fparser *p)
+{
+    return peek(p)->kind == F_LPAR && *peek(p)->text == '[' && peek2(p)->kind == F_RPAR;
+}
+
+/* ( [arg {, arg}] ): positional arguments and dim/axis/dims; other keywords are skipped;
+ * MATLAB's 'all' and [] are no positional arguments. */
 static int parse_args(fparser *p, fargs *A)
 {
     *A = (fargs){.axis = NAN};
@@ -785,14 +881,20 @@ static int parse_args(fparser *p, fargs *A)
     }
     for (;;) {
         const ftoken *t = peek(p);
-        if (t->kind == F_NAME && peek2(p)->kind == F_ASSIGN) {   /* keyword argument */
-            int is_axis = fq_name_is(t, "dim") || fq_name_is(t, "axis");
+        if (t->kind == F_STRING && t->len == 3 && !strncmp(t->text, "all", 3)) {
+            p->i++;   /* sum(E, 'all') */
+            A->axis = INFINITY;
+        } else if (empty_brackets(p)) {
+            p->i += 2;
+        } else if (t->kind == F_NAME && peek2(p)->kind == F_ASSIGN) {   /* keyword argument */
+            int dims = fq_name_is(t, "dims");
+            int is_axis = fq_name_is(t, "dim") || fq_name_is(t, "axis") || dims;
             p->i += 2;
             if (is_axis) {
                 int v = parse_unary(p);
                 if (v < 0)
                     return -1;
-                A->axis = const_value(p, v);
+                A->axis = const_value(p, v) - dims;
             } else {
                 int depth = 0;
                 while (peek(p)->kind != F_END && (depth || (peek(p)->kind != F_COMMA && peek(p)->kind != F_RPAR))) {
@@ -802,11 +904,14 @@ static int parse_args(fparser *p, fargs *A)
                 }
             }
         } else {
+            int braced = t->kind == F_LPAR && *t->text == '{';
             int e = parse_chain(p);
             if (e < 0)
                 return -1;
-            if (A->n_pos < 4)
+            if (A->n_pos < 4) {
+                A->braced[A->n_pos] = braced;
                 A->pos[A->n_pos++] = e;
+            }
         }
         if (peek(p)->kind == F_COMMA) {
             p->i++;
@@ -823,11 +928,18 @@ static int need_args(fparser *p, const ftoken *name, const fargs *A, int n)
     return perr_at(p, name, "%.*s() needs its argument in the parentheses", name->text, (int)name->len);
 }
 
+/* Does axis (from 0) leave a row's softmax or sum right in a loop over the queries (the
+ * row is one vector: NumPy's any axis, every entry, MATLAB's dim 2 but not its dim 1)? */
+static int row_axis(const fparser *p, double axis)
+{
+    return p->rows && (isinf(axis) || !p->one_based);
+}
+
 static int softmax_node(fparser *p, int arg, double axis)
 {
     int n = node(p, N_SOFTMAX, arg, -1);
     if (n >= 0)
-        p->f->node[n].axis_bad = axis == 0 || axis == -2;
+        p->f->node[n].axis_bad = (axis == 0 || axis == -2 || isinf(axis)) && !row_axis(p, axis);
     return n;
 }
 
@@ -842,13 +954,43 @@ static int func_node(fparser *p, const ftoken *name, int arg)
     return n;
 }
 
-/* A sum over the queries' axis (np.sum(…, axis=0), x.sum(-2)): the normaliser of a softmax
- * written out over the wrong axis. n is the sum's node, axis its axis (NAN if none). */
+/* A sum over the queries' axis (np.sum(…, axis=0), x.sum(-2)) or over every entry (MATLAB's
+ * sum(E, 'all'), axis INFINITY): the normaliser of a softmax written out over the wrong
+ * axis. n is the sum's node, axis its axis from 0 (NAN if none). */
 static int sum_axis(fparser *p, int n, const ftoken *name, double axis)
 {
-    if (n >= 0 && fq_name_is(name, "sum") && (axis == 0 || axis == -2))
+    if (n >= 0 && fq_name_is(name, "sum") && (axis == 0 || axis == -2 || isinf(axis)) && !row_axis(p, axis))
         p->f->node[n].axis_bad = 1;
     return n;
+}
+
+/* A sum of arg along axis (from 0: 0 or 1) written with another name: R's rowSums(E),
+ * Mathematica's Total[E, {2}]; it is read as sum(E, axis) is. The columns of a transpose
+ * are the rows (Total[Transpose[E]]: each row's sum). */
+static int sum_node(fparser *p, int arg, double axis)
+{
+    static const ftoken sum_name = {.kind = F_NAME, .text = "sum", .len = 3};
+    if (arg >= 0 && p->f->node[arg].op == N_TRANS && (axis == 0 || axis == 1)) {
+        arg = p->f->node[arg].a;
+        axis = 1 - axis;
+    }
+    return sum_axis(p, func_node(p, &sum_name, arg), &sum_name, axis);
+}
+
+/* Is the call named by t (a token of the formula) of no module and no object: MATLAB's
+ * sum(E, 2), not np.sum(E, 1) or E.sum(1)? */
+static int bare_call(const fparser *p, const ftoken *t)
+{
+    return t >= p->t && t < p->t + p->n && (t == p->t || t[-1].kind != F_DOT);
+}
+
+/* The axis (from 0) a call's positional argument arg names: as written, or one less in a
+ * call of no module in an answer that counts axes from 1 (MATLAB's sum(E, 2) is NumPy's
+ * np.sum(E, 1)). NAN when it is no constant. */
+static double positional_axis(const fparser *p, const ftoken *name, int arg)
+{
+    double v = const_value(p, arg);
+    return p->one_based && bare_call(p, name) && v >= 1 ? v - 1 : v;
 }
 
 /* e^x: the exponential, exp(x). */
@@ -894,7 +1036,7 @@ static int parse_softmax_call(fparser *p, const ftoken *name)
         if (need_args(p, name, &A, 1))
             return -1;
         if (A.n_pos > 1 && isnan(axis))
-            axis = const_value(p, A.pos[1]);
+            axis = positional_axis(p, name, A.pos[1]);
         return softmax_node(p, A.pos[0], axis);
     }
     if (name->var == 1 && starts_primary(p, peek(p))) {   /* "softmax of": up to a comma */
@@ -1033,6 +1175,169 @@ static int parse_where(fparser *p, const ftoken *name)
     return isnan(const_value(p, a)) ? a : b;
 }
 
+/* A function passed by its name: softmax, Exp, SoftmaxLayer[], nn.Softmax(), MATLAB's
+ * handle @rdivide. Its name's token (the tokens are passed), or NULL when none stands here. */
+static const ftoken *function_ref(fparser *p)
+{
+    if (peek(p)->kind == F_MUL && *peek(p)->text == '@')
+        p->i++;
+    while (role_of(peek(p)) == R_MODULE && peek2(p)->kind == F_DOT)
+        p->i += 2;
+    const ftoken *f = peek(p);
+    if (f->kind != F_NAME)
+        return NULL;
+    p->i++;
+    while (peek(p)->kind == F_LPAR && peek2(p)->kind == F_RPAR)
+        p->i += 2;   /* SoftmaxLayer[], nn.Softmax() */
+    return f;
+}
+
+/* Does the function named by f give one number of a row (a sum, a maximum), not a row? */
+static int reduces(const ftoken *f)
+{
+    enum frole r = role_of(f);
+    return r == R_TOTAL || r == R_ROWSUM || fq_name_is(f, "sum") || fq_name_is(f, "max") ||
+           fq_name_is(f, "maximum") || fq_name_is(f, "mean") || fq_name_is(f, "min");
+}
+
+/* The function f (passed by name) applied to x along axis (from 0: the rows' 1). */
+static int apply_ref(fparser *p, const ftoken *f, int x, double axis)
+{
+    switch (role_of(f)) {
+    case R_SOFTMAX: return softmax_node(p, x, axis);
+    case R_SQRT: return node(p, N_SQRT, x, -1);
+    case R_TRANSPOSE:
+    case R_TRANSWORD: return node(p, N_TRANS, x, -1);
+    case R_IDENTITY: return x;
+    case R_TOTAL:
+    case R_ROWSUM: return sum_node(p, x, axis);
+    default: return sum_axis(p, func_node(p, f, x), f, axis);
+    }
+}
+
+/* Every sum under node n made one over the queries' axis (a function applied to columns). */
+static void sums_over_columns(fparser *p, int n, int depth)
+{
+    if (n < 0 || depth > MAX_DEPTH)
+        return;
+    fnode *x = &p->f->node[n];
+    if (x->op == N_FUNC && x->len == 3 && !strncasecmp(x->name, "sum", 3))
+        x->axis_bad = 1;
+    sums_over_columns(p, x->a, depth + 1);
+    sums_over_columns(p, x->b, depth + 1);
+}
+
+/* R's apply(S, margin, function(r) body) at "function": the body of one expression read
+ * with r bound to S and its sums of one row (of one column for margin 2: over the queries'
+ * axis); by rows, each result becomes a column, so a row the body gives is transposed
+ * (t(apply(S, 1, …)) undoes it). The node, or -1. */
+static int apply_lambda(fparser *p, int x, double margin)
+{
+    p->i++;
+    if (peek(p)->kind != F_LPAR || peek2(p)->kind != F_NAME || p->t[p->i + 2].kind != F_RPAR)
+        return fail(p, "apply() needs a function of one row");
+    const ftoken *r = &p->t[p->i + 1];
+    p->i += 3;
+    if (p->n_bind >= MAX_BIND)
+        return fail(p, "the formula is too long");
+    p->bind[p->n_bind++] = (fbinding){r->text, r->len, x};
+    int rows = p->rows;
+    p->rows = 1;
+    int body = sum_rest(p, term_rest(p, parse_unary(p)));
+    p->rows = rows;
+    p->n_bind--;
+    if (body < 0 || expect_rpar(p))
+        return -1;
+    if (margin == 2)
+        sums_over_columns(p, body, 0);
+    const fnode *b = &p->f->node[body];
+    int reduced = b->op == N_FUNC && b->len == 3 && !strncasecmp(b->name, "sum", 3);
+    return margin == 1 && !reduced ? node(p, N_TRANS, body, -1) : body;
+}
+
+/* The matrix languages' calls that take a function or an operator and apply it by rows,
+ * at the '(' after the name:
+ *   Map[f, S]                  Mathematica: f of each row
+ *   mapslices(f, S; dims=2)    Julia: f of each row (dims=1: of each column)
+ *   apply(S, 1, f)             R: f of each row (2: of each column); a row that f gives
+ *                              (softmax) becomes a column, so the result is transposed
+ *   bsxfun(@rdivide, A, B)     MATLAB: A ./ B (@times, @minus, @plus likewise)
+ *   sweep(E, 1, s, "/")        R: each row of E divided by its entry of s (2: each column)
+ * The node, or -1. */
+static int parse_by_rows(fparser *p, const ftoken *name, enum frole role)
+{
+    p->i++;   /* ( */
+    const ftoken *f = NULL;
+    int x = -1, y = -1, mathematica = role == R_MAP && fq_name_is(name, "Map");
+    double margin = role == R_MAP ? NAN : 1;
+    if (role == R_MAP || role == R_BSXFUN) {
+        if (!(f = function_ref(p)) || peek(p)->kind != F_COMMA)
+            return perr_at(p, name, "%.*s() needs a function and a matrix", name->text, (int)name->len);
+        p->i++;
+    }
+    if ((x = parse_chain(p)) < 0)
+        return -1;
+    if (role == R_APPLY || role == R_SWEEP || role == R_BSXFUN) {
+        if (peek(p)->kind != F_COMMA)
+            return perr_at(p, name, "%.*s() needs a function and a matrix", name->text, (int)name->len);
+        p->i++;
+        int m = role == R_BSXFUN ? (y = parse_chain(p)) : parse_unary(p);
+        if (m < 0)
+            return -1;
+        margin = role == R_BSXFUN ? 1 : const_value(p, m);
+    }
+    if (role == R_APPLY || role == R_SWEEP) {
+        if (peek(p)->kind != F_COMMA)
+            return perr_at(p, name, "%.*s() needs a function and a matrix", name->text, (int)name->len);
+        p->i++;
+        if (role == R_APPLY && fq_name_is(peek(p), "function"))
+            return apply_lambda(p, x, margin);
+        /* (sweep's statistic is one expression: the "/" after it is no step of a chain) */
+        if (role == R_APPLY ? !(f = function_ref(p)) : (y = sum_rest(p, term_rest(p, parse_unary(p)))) < 0)
+            return f || p->failed ? -1 : perr_at(p, name, "%.*s() needs a function and a matrix",
+                                                 name->text, (int)name->len);
+    }
+    /* the rest: Julia's dims=, sweep's operator ("/", FUN = "/"), other arguments passed */
+    enum ftok op = role == R_SWEEP ? F_MINUS : F_END;
+    for (int depth = 0; peek(p)->kind != F_END && (depth || peek(p)->kind != F_RPAR); p->i++) {
+        const ftoken *t = peek(p);
+        depth += (t->kind == F_LPAR) - (t->kind == F_RPAR);
+        if (!depth && fq_name_is(t, "dims") && peek2(p)->kind == F_ASSIGN && p->t[p->i + 2].kind == F_NUM)
+            margin = p->t[p->i + 2].num;
+        if (!depth && role == R_SWEEP && (t->kind == F_DIV || t->kind == F_MUL || t->kind == F_PLUS))
+            op = t->kind;
+    }
+    if (expect_rpar(p))
+        return -1;
+    /* the axis f runs along, from 0: Map's the rows', mapslices' dims less one, apply's
+     * and sweep's margin 1 the rows', 2 the columns' */
+    double axis = mathematica ? 1 : role == R_MAP ? margin - 1 : margin == 1 ? 1 : margin == 2 ? 0 : NAN;
+    switch (role) {
+    case R_BSXFUN:
+        if (fq_name_is(f, "rdivide"))
+            return node(p, N_DIV, x, y);
+        if (fq_name_is(f, "ldivide"))
+            return node(p, N_DIV, y, x);
+        if (fq_name_is(f, "times"))
+            return node(p, N_MUL, x, y);
+        if (fq_name_is(f, "plus") || fq_name_is(f, "minus"))
+            return node(p, N_PLUS, x, fq_name_is(f, "minus") ? node(p, N_NEG, y, -1) : y);
+        return perr_at(p, f, "unknown function '%.*s'", f->text, (int)f->len);
+    case R_SWEEP: {
+        const fnode *s = &p->f->node[y];
+        if (axis == 0 && s->op == N_FUNC)
+            p->f->node[y].axis_bad = 1;   /* the columns divided by a row's sum */
+        return op == F_DIV ? node(p, N_DIV, x, y) : op == F_MUL ? node(p, N_MUL, x, y)
+             : node(p, N_PLUS, x, op == F_PLUS ? y : node(p, N_NEG, y, -1));
+    }
+    case R_APPLY: {
+        int r = apply_ref(p, f, x, axis);
+        return axis == 1 && !reduces(f) ? node(p, N_TRANS, r, -1) : r;
+    }
+    default: return apply_ref(p, f, x, axis);
+    }
+}
+
 static int parse_call(fparser *p, const ftoken *name, enum frole role)
 {
     fargs A;
@@ -1050,6 +1355,8 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
     }
     if (role == R_WHERE)
         return parse_where(p, name);
+    if (role == R_BSXFUN || role == R_MAP || role == R_APPLY || role == R_SWEEP)
+        return parse_by_rows(p, name, role);
     if (parse_args(p, &A))
         return -1;
     switch (role) {
@@ -1062,11 +1369,59 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
     case R_TRANSPOSE:
     case R_TRANSWORD: return need_args(p, name, &A, 1) ? -1 : node(p, N_TRANS, A.pos[0], -1);
     case R_IDENTITY: return need_args(p, name, &A, 1) ? -1 : A.pos[0];
-    default:
+    case R_INV: return need_args(p, name, &A, 1) ? -1 : node(p, N_DIV, num_node(p, 1), A.pos[0]);
+    case R_TOTAL: {
         if (need_args(p, name, &A, 1))
             return -1;
-        return sum_axis(p, func_node(p, name, A.pos[0]), name,
-                        !isnan(A.axis) ? A.axis : A.n_pos > 1 ? const_value(p, A.pos[1]) : NAN);
+        /* level {2} (or {-1}): each row's sum; no level (the first: the rows added up), a
+         * level k (levels 1 to k), Infinity: over the queries' axis or every entry */
+        double level = A.n_pos > 1 ? const_value(p, A.pos[1]) : NAN;
+        int rows = A.n_pos > 1 && A.braced[1] && (level == 2 || level == -1);
+        if (A.n_pos > 1 && !A.braced[1])
+            return sum_node(p, A.pos[0], INFINITY);
+        return sum_node(p, A.pos[0], rows);
+    }
+    case R_ROWSUM:
+    case R_COLSUM: return need_args(p, name, &A, 1) ? -1 : sum_node(p, A.pos[0], role == R_ROWSUM);
+    case R_TCROSS:     /* tcrossprod(A, B): A Bᵀ; tcrossprod(A): A Aᵀ */
+        if (need_args(p, name, &A, 1))
+            return -1;
+        return node(p, N_MUL, A.pos[0], node(p, N_TRANS, A.pos[A.n_pos > 1], -1));
+    case R_CROSS:      /* crossprod(A, B): Aᵀ B */
+        if (need_args(p, name, &A, 1))
+            return -1;
+        return node(p, N_MUL, node(p, N_TRANS, A.pos[0], -1), A.pos[A.n_pos > 1]);
+    case R_NCOL: {     /* ncol(K): the width of the keys */
+        if (need_args(p, name, &A, 1))
+            return -1;
+        const fnode *x = &p->f->node[A.pos[0]];
+        int n = node(p, x->op == N_VAR && (x->var == V_Q || x->var == V_K) ? N_VAR : N_OTHER, -1, -1);
+        if (n >= 0)
+            p->f->node[n].var = V_DK;
+        return n;
+    }
+    default: {
+        if (need_args(p, name, &A, 1))
+            return -1;
+        double axis = !isnan(A.axis) ? A.axis : A.n_pos > 1 ? positional_axis(p, name, A.pos[1]) : NAN;
+        /* sum(S(:)), sum(exp(S(:))), sum(vec(S)): every entry (the flattening goes) */
+        for (int *at = &A.pos[0]; fq_name_is(name, "sum") && *at >= 0 && p->f->node[*at].op == N_FUNC;
+             at = &p->f->node[*at].a) {
+            const fnode *x = &p->f->node[*at];
+            if ((x->len == 3 && !strncasecmp(x->name, "vec", 3)) ||
+                (x->len == 7 && !strncasecmp(x->name, "flatten", 7))) {
+                *at = x->a;
+                axis = INFINITY;
+                break;
+            }
+        }
+        /* sum(E) with no axis in MATLAB adds the rows up (over the first axis), in R and
+         * Julia every entry: neither is each row's sum */
+        if (isnan(axis) && A.n_pos == 1 && p->one_based && bare_call(p, name) && name->var != 3 &&
+            !name->index)
+            axis = INFINITY;
+        return sum_axis(p, func_node(p, name, A.pos[0]), name, axis);
+    }
     }
 }
 
@@ -1085,14 +1440,67 @@ static int mask_name(const ftoken *t)
            fq_name_is(t, "attention_mask");
 }
 
+/* Do the tokens from p->i spell pattern: words (names, case aside), X (Q or K), [ ] for
+ * brackets, N for a number, - ? The count of tokens, 0 when they do not. */
+static size_t spells(const fparser *p, const char *const *pattern)
+{
+    size_t k = p->i;
+    for (size_t w = 0; pattern[w]; w++, k++) {
+        const ftoken *t = &p->t[k];
+        const char *x = pattern[w];
+        int ok = !strcmp(x, "[") ? t->kind == F_LPAR
+               : !strcmp(x, "]") ? t->kind == F_RPAR
+               : !strcmp(x, "X") ? t->kind == F_VAR && (t->var == V_Q || t->var == V_K)
+               : !strcmp(x, "-") ? t->kind == F_MINUS
+               : isdigit((unsigned char)*x) ? t->kind == F_NUM && t->num == *x - '0'
+               : fq_name_is(t, x);
+        if (!ok || t->kind == F_END)
+            return 0;
+    }
+    return k - p->i;
+}
+
+/* The width of Q or K, d_k, as Mathematica writes it (Last[Dimensions[K]], Dimensions[K][[2]]
+ * or [[-1]], Length[First[K]], Length[K[[1]]]) and R (dim(K)[2]). Its tokens are passed and
+ * a node of d_k made; -1 and nothing passed when none stands at p->i. */
+static int width_call(fparser *p)
+{
+    static const char *const forms[][12] = {
+        {"dim", "[", "X", "]", "[", "2", "]", NULL},
+        {"Last", "[", "Dimensions", "[", "X", "]", "]", NULL},
+        {"Dimensions", "[", "X", "]", "[", "[", "2", "]", "]", NULL},
+        {"Dimensions", "[", "X", "]", "[", "[", "-", "1", "]", "]", NULL},
+        {"Length", "[", "First", "[", "X", "]", "]", NULL},
+        {"Length", "[", "X", "[", "[", "1", "]", "]", "]", NULL},
+    };
+    for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+        size_t n = spells(p, forms[f]);
+        if (n) {
+            p->i += n;
+            int d = node(p, N_VAR, -1, -1);
+            if (d >= 0)
+                p->f->node[d].var = V_DK;
+            return d;
+        }
+    }
+    return -1;
+}
+
 static int parse_name(fparser *p)
 {
     const ftoken *name = peek(p);
     int b = bound(p, name);
+    if (b < 0 && (b = width_call(p)) >= 0)
+        return b;
     p->i++;
     if (b >= 0)
         return b;
     enum frole role = role_of(name);
+    if (peek(p)->kind == F_OTHER && peek(p)->len == 2 && !strncmp(peek(p)->text, "/@", 2) &&
+        role != R_NONE) {
+        p->i++;   /* Mathematica's Map written f /@ S: f of each row */
+        return apply_ref(p, name, parse_unary(p), 1);
+    }
     if (role == R_MODULE) {   /* np.sqrt, torch.nn.functional.softmax, self.d_k */
         if (peek(p)->kind != F_DOT)
             return perr_at(p, name, "'%.*s' alone means nothing here", name->text, (int)name->len);
@@ -1126,6 +1534,18 @@ static int parse_name(fparser *p)
         }
         return n;
     }
+    if (role == R_SIZE && peek(p)->kind == F_LPAR) {   /* size(K, 2), np.size(K, -1) */
+        fargs A;
+        if (parse_args(p, &A) || need_args(p, name, &A, 1))
+            return -1;
+        const fnode *x = &p->f->node[A.pos[0]];
+        double axis = A.n_pos > 1 ? positional_axis(p, name, A.pos[1]) : NAN;
+        int width = x->op == N_VAR && (x->var == V_Q || x->var == V_K) && (axis == 1 || axis == -1);
+        int n = node(p, width ? N_VAR : N_OTHER, -1, -1);
+        if (n >= 0)
+            p->f->node[n].var = V_DK;
+        return n;
+    }
     if (role == R_SHAPE || role == R_SIZE || role == R_TATTR)
         return perr_at(p, name, "'%.*s' of what?", name->text, (int)name->len);
     return parse_call(p, name, role);
@@ -1145,6 +1565,12 @@ static int parse_primary(fparser *p)
         n = num_node(p, t->num);
         break;
     case F_VAR:
+        if (t->len == 1 && *t->text == 'N' && peek2(p)->kind == F_LPAR && *peek2(p)->text == '[' &&
+            !peek2(p)->space_before) {
+            p->i++;   /* Mathematica's N[…]: the number a result comes to, the same formula */
+            n = parse_group(p);
+            break;
+        }
         p->i++;
         n = node(p, N_VAR, -1, -1);
         if (n >= 0) {
@@ -1265,6 +1691,22 @@ static int parse_exponent(fparser *p)
     return neg ? node(p, N_NEG, e, -1) : e;
 }
 
+/* Mathematica's '.' before a function of its own, called with '[': Q.Transpose[K],
+ * w.Exp[…] is a matrix product, not a method (Python calls a method with '(' and gives it a
+ * name in lower case); so is a '.' before a name the answer defined (V.A). */
+static int dot_product_call(const fparser *p)
+{
+    const ftoken *d = peek(p), *f = peek2(p);
+    if (d->kind != F_DOT || f->kind != F_NAME)
+        return 0;
+    if (role_of(f) == R_NONE && bound(p, f) >= 0)
+        return 1;   /* V.A: A a name of the answer's, no method */
+    if (f->len < 2 || !isupper((unsigned char)f->text[0]))
+        return 0;
+    const ftoken *b = f + 1;   /* f is no F_END: b is within the tokens */
+    return b->kind == F_LPAR && *b->text == '[' && !b->space_before;
+}
+
 static int parse_postfix(fparser *p)
 {
     int n = parse_primary(p);
@@ -1283,9 +1725,14 @@ static int parse_postfix(fparser *p)
             p->i++;
             int e = parse_exponent(p);
             n = is_euler(p, n) ? exp_node(p, e) : node(p, N_POW, n, e);
-        } else if (t->kind == F_DOT && peek2(p)->kind == F_NAME) {
+        } else if (t->kind == F_DOT && peek2(p)->kind == F_NAME && !dot_product_call(p)) {
             p->i++;
             n = parse_member(p, n);
+        } else if (t->kind == F_LPAR && !t->space_before && *t->text == '(' && peek2(p)->kind == F_SEP &&
+                   *peek2(p)->text == ':' && p->t[p->i + 2].kind == F_RPAR) {
+            static const ftoken vec = {.kind = F_NAME, .text = "vec", .len = 3};
+            p->i += 3;   /* MATLAB's S(:): every entry in one column */
+            n = func_node(p, &vec, n);
         } else {
             break;
         }
@@ -1322,8 +1769,8 @@ static int term_rest(fparser *p, int acc)
         } else if (t->kind == F_MUL || t->kind == F_DIV || (times_x(t) && starts_primary(p, peek2(p)))) {
             p->i++;
             acc = node(p, t->kind == F_DIV ? N_DIV : N_MUL, acc, parse_unary(p));
-        } else if (t->kind == F_DOT && peek2(p)->kind == F_VAR) {
-            p->i++;      /* Q.K^T: a dot for the product */
+        } else if ((t->kind == F_DOT && peek2(p)->kind == F_VAR) || dot_product_call(p)) {
+            p->i++;      /* Q.K^T, Q.Transpose[K]: a dot for the product */
             acc = node(p, N_MUL, acc, parse_postfix(p));
         } else if (softmax_after(p)) {
             p->i++;
@@ -1476,7 +1923,8 @@ static int definitions_first(fparser *p)
                 size_t a = start[u], b = start[u + 1] - 1;
                 if (same_name(&p->t[a], lhs) && p->t[a + 1].kind == F_ASSIGN)
                     break;   /* defined before */
-                for (size_t i = a + 2; i < b && !from; i++)
+                /* (after its own name, or from its start: "Σ_j α_ij v_j where α_ij = …") */
+                for (size_t i = a + (p->t[a + 1].kind == F_ASSIGN ? 2 : 0); i < b && !from; i++)
                     if (same_name(&p->t[i], lhs) && p->t[i + 1].kind != F_ASSIGN) {
                         from = u + 1;
                         st = s;
@@ -1561,19 +2009,23 @@ out:
  * comma. */
 static int definition_gap(const ftoken *t)
 {
-    return legend_lead(t) || t->kind == F_COMMA || fq_name_is(t, "and") || fq_name_is(t, "let");
+    return legend_lead(t) || t->kind == F_COMMA || fq_name_is(t, "and") || fq_name_is(t, "let") ||
+           t->kind == F_CONJ;
 }
 
 /* Is the run at s a definition of a name the formula [a, b) uses, given after it as
- * definitions_after reads one ("z_i = Σ_j α_ij v_j where α_ij = …")? */
-static int defines_after(const ftokens *T, size_t s, size_t a, size_t b)
+ * definitions_after reads one ("z_i = Σ_j α_ij v_j where α_ij = …"), or of a name the
+ * definitions read so far use (they run from b to from)? */
+static int defines_after(const ftokens *T, size_t s, size_t a, size_t b, size_t from)
 {
-    if (s < b || s - b > 4 || T->t[s].kind != F_NAME || T->t[s + 1].kind != F_ASSIGN)
+    if (from < b)
+        from = b;
+    if (s < from || s - from > 4 || T->t[s].kind != F_NAME || T->t[s + 1].kind != F_ASSIGN)
         return 0;
-    for (size_t k = b; k < s; k++)
+    for (size_t k = from; k < s; k++)
         if (!definition_gap(&T->t[k]))
             return 0;
-    for (size_t k = a; k < b; k++)
+    for (size_t k = a; k < from; k++)
         if (same_name(&T->t[k], &T->t[s]) && T->t[k + 1].kind != F_ASSIGN)
             return 1;
     return 0;
@@ -1595,9 +2047,13 @@ static size_t definitions_after(const ftokens *T, size_t a, size_t b, size_t *de
             k++, gap++;
         if (k + 1 >= T->n || T->t[k].kind != F_NAME || T->t[k + 1].kind != F_ASSIGN)
             break;
-        int used = 0;
+        int used = 0;   /* by the formula, or by a definition before this one ("…, α_ij =
+                         * exp(s_ij)/Σ_l exp(s_il), s_ij = q_i·k_j/√d_k") */
         for (size_t i = a; i < b && !used; i++)
             used = same_name(&T->t[i], &T->t[k]) && T->t[i + 1].kind != F_ASSIGN;
+        for (size_t m = 0; m < n && !used; m++)
+            for (size_t i = def_a[m] + 2; i < def_b[m] && !used; i++)
+                used = same_name(&T->t[i], &T->t[k]) && T->t[i + 1].kind != F_ASSIGN;
         if (!used)
             break;
         size_t e = k + 2;
@@ -1676,6 +2132,8 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         return rc;
     fq_refusal no;
     int def = whole ? 0 : fq_unwrap_def(&T, answer, &no);
+    if (def >= 0 && !whole && fq_unwrap_loop(&T) < 0)
+        def = -1;
     if (def < 0) {   /* a function it cannot read: the answer is refused, naming where */
         fparser p = {.answer = answer, .err = err, .f = f};
         if (def == -2)
@@ -1711,7 +2169,7 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         n_def++;   /* the statement that applies the formula's weights, after words */
     for (size_t d = 0; d < n_def; d++)
         extra += def_b[d] - def_a[d] + 1;
-    fparser p = {.answer = answer, .err = err, .f = f};
+    fparser p = {.answer = answer, .err = err, .f = f, .one_based = T.one_based, .rows = T.rows};
     p.t = malloc((b - a + 1 + extra) * sizeof *p.t);
     if (!p.t) {
         fq_tokens_free(&T);

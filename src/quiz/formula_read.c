@@ -1,6 +1,8 @@
 /* Reading a formula as students type it: one normalising pass (full-width forms as a
  * Chinese input method types them, and the wrong characters it offers for the formula's
- * words, 跟号 for 根号; Unicode operators, LaTeX delimiters, sizing and font commands) and a tokeniser that knows the words of English and Chinese that
+ * words, 跟号 for 根号; Unicode operators, LaTeX delimiters, sizing and font commands; the
+ * matrix languages' marks: MATLAB's and Julia's element-wise dot, Mathematica's comments
+ * and named characters) and a tokeniser that knows the words of English and Chinese that
  * stand for operators ("times", "over", 乘以, 除以, 根号, 的转置). Every token keeps
  * the bytes of the original answer it came from. See quiz/formula_impl.h. */
 #define _GNU_SOURCE   /* strcasestr */
@@ -93,6 +95,11 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x03b2: return "\\beta";
     case 0x03b3: return "\\gamma";
     case 0x03c9: return "\\omega";
+    case 0x03c0: return "\\pi";                    /* π_ij: the probabilities */
+    case 0x03c1: return "\\rho";
+    case 0x03b7: return "\\eta";
+    case 0x03c6: case 0x03d5: return "\\phi";
+    case 0x03c8: return "\\psi";
     /* and a scale or temperature named by one ("softmax(QKᵀ/τ)V with τ = √dₖ") */
     case 0x03c4: return "\\tau";
     case 0x03bb: return "\\lambda";
@@ -145,14 +152,21 @@ static int v_next(const unsigned char *s, size_t i, size_t len)
            (i + 1 >= len || !(isalnum(s[i + 1]) || s[i + 1] == '_'));
 }
 
-/* Does the answer say its '*' is elementwise: code whose matrix products are '@', or
- * the word (逐元素, Hadamard)? */
+/* Does the answer say its '*' is elementwise: code whose matrix products are '@' (or
+ * R's %*%), or the word (逐元素, Hadamard)? */
 static int says_elementwise(const char *answer)
 {
     static const char *const w[] = {"elementwise", "element-wise", "element wise", "逐元素",
                                     "按元素", "hadamard", "pointwise", "point-wise", "逐点", NULL};
-    if (strchr(answer, '@'))
+    if (strstr(answer, "%*%"))
         return 1;
+    for (const char *at = strchr(answer, '@'); at; at = strchr(at + 1, '@')) {
+        const char *b = at;   /* Python's A @ B, not MATLAB's handle bsxfun(@rdivide, …) */
+        while (b > answer && b[-1] == ' ')
+            b--;
+        if (b > answer && (isalnum((unsigned char)b[-1]) || strchr("_)]'", b[-1])))
+            return 1;
+    }
     for (size_t k = 0; w[k]; k++)
         if (strcasestr(answer, w[k]))
             return 1;
@@ -175,6 +189,98 @@ static size_t index_subscript(const unsigned char *s)
     return s[k] == '}' && letters >= 1 && letters <= 3 ? k + 1 : 0;
 }
 
+/* ---- the matrix languages' own marks (MATLAB, Octave, Julia, R, Mathematica) ---- */
+
+/* The functions Julia's broadcast call is written with in a formula: exp.(S), sqrt.(d). */
+static int broadcast_function(const unsigned char *s, size_t i)
+{
+    static const char *const f[] = {"exp", "sqrt", "log", "abs", "tanh", "max", "maximum",
+                                    "sum", "softmax", "inv", NULL};
+    size_t a = i;
+    while (a > 0 && (isalnum(s[a - 1]) || s[a - 1] == '_'))
+        a--;
+    if (a > 0 && s[a - 1] == '.')
+        a = i;   /* a method's name (x.exp), not a function */
+    for (size_t k = 0; f[k]; k++)
+        if (strlen(f[k]) == i - a && !strncasecmp((const char *)s + a, f[k], i - a))
+            return 1;
+    return 0;
+}
+
+/* The dot at s[i] that only says "element by element" in MATLAB, Octave and Julia: of the
+ * operators .* ./ .\ .^ .+ .- (after an operand, spaces allowed: "S .- maximum(S, dims=2)"),
+ * of the plain transpose .' (glued to its matrix, an operator or a bracket after it: not
+ * the full stop before a closing quote, "…V.'"), and of Julia's broadcast call (exp.(S)).
+ * The reader's operators already mean what those do where it matters (a scalar factor, a
+ * row's normaliser), so the dot goes; an element-wise product before V is flagged by the
+ * caller. 1 when it is such a dot. */
+static int elementwise_dot(const unsigned char *s, size_t i, size_t len)
+{
+    if (s[i] != '.' || i + 1 >= len || i == 0)
+        return 0;
+    unsigned char n = s[i + 1], b = s[i - 1];
+    size_t k = i;
+    while (k > 0 && s[k - 1] == ' ')
+        k--;
+    unsigned char before = k ? s[k - 1] : ' ';
+    int glued = isalnum(b) || b == '_' || b == ')' || b == ']';
+    if (n == '(')
+        return isalpha(b) && broadcast_function(s, i);
+    if (n == '\'') {
+        size_t j = i + 2;
+        while (j < len && s[j] == ' ')
+            j++;
+        return glued && j < len && strchr("*/)]};,+-^@.\n", s[j]);   /* (K.'./d: then the dot of ./) */
+    }
+    if (!(isalnum(before) || before == '_' || before == ')' || before == ']' || before == '\'') ||
+        !strchr("*/\\^+-", n))
+        return 0;
+    return !(n == '-' && i + 2 < len && (s[i + 2] == '>' || s[i + 2] == '-'));   /* (not .->, .--) */
+}
+
+/* "<q_i, k_j>", "<q,k_j>": an inner product in ASCII angle brackets, as ⟨q_i, k_j⟩. At s
+ * (a '<'): the length up to and with the '>' when two names parted by one comma stand
+ * between (subscripts, primes and a transpose mark allowed), else 0 ("<-", "a < b"). */
+static size_t angle_pair(const unsigned char *s, size_t len)
+{
+    size_t k = 1;
+    int comma = 0, names = 0, in_name = 0;
+    for (; k < len && k < 48 && s[k] != '>'; k++) {
+        unsigned char c = s[k];
+        if (isalnum(c) || c == '_' || c == '{' || c == '}' || c == '\'' || c == '^' || c == '\\') {
+            names += !in_name;
+            in_name = 1;
+        } else if (c == ',') {
+            comma++;
+            in_name = 0;
+        } else if (c == ' ') {
+            in_name = 0;
+        } else {
+            return 0;
+        }
+    }
+    return k < len && s[k] == '>' && comma == 1 && names == 2 ? k + 1 : 0;
+}
+
+/* Mathematica's named characters, as its notebooks copy them: K\[Transpose], \[Sum],
+ * \[CenterDot]. At s (a backslash): the spelling the reader reads, *n the length of the
+ * name with its brackets; NULL when s opens none of them (\[ then is LaTeX's display
+ * math). */
+static const char *mathematica_character(const char *s, size_t *n)
+{
+    static const struct { const char *name, *as; } ch[] = {
+        {"\\[Transpose]", "^T"}, {"\\[ConjugateTranspose]", "^T"}, {"\\[HermitianConjugate]", "^T"},
+        {"\\[Sum]", "\\sum "}, {"\\[CenterDot]", "*"}, {"\\[Times]", "*"}, {"\\[Alpha]", "\\alpha"},
+        {"\\[Divide]", "/"}, {"\\[Sqrt]", "\\sqrt "}, {"\\[Infinity]", "inf"},
+    };
+    for (size_t k = 0; k < sizeof ch / sizeof *ch; k++)
+        if (!strncmp(s, ch[k].name, strlen(ch[k].name))) {
+            *n = strlen(ch[k].name);
+            return ch[k].as;
+        }
+    return NULL;
+}
+
 /* The answer with full-width forms in ASCII, math delimiters ($, \[ \], \( \)) and
  * sizing commands gone, and font wrappers (\text{softmax}, \mathbf{Q}, d_{k}) without
  * their braces. An elementwise product right before V (⊙, ∘, \odot, or a '*' that
@@ -193,9 +299,15 @@ static int normalise_text(const char *answer, nbuf *b)
     unsigned char transparent[MAX_BRACES];   /* per open brace: 1 = its braces are dropped */
     int depth = 0, next_transparent = 0;
     const unsigned char *s = (const unsigned char *)answer;
-    size_t i = 0;
+    size_t i = 0, angle_close = SIZE_MAX;   /* the '>' of "<q_i, k_j>" */
     while (i < len) {
         long at = (long)i;
+        if (i == angle_close) {
+            put(b, ")", 1, at, at + 1);
+            angle_close = SIZE_MAX;
+            i++;
+            continue;
+        }
         if (isalpha(s[i]) && (i == 0 || !isalnum(s[i - 1]))) {   /* pinyin: "K 的 zhuanzhi" */
             const char *meant;
             size_t n = qz_ime_pinyin_at((const char *)s + i, &meant);
@@ -261,6 +373,55 @@ static int normalise_text(const char *answer, nbuf *b)
                 i = j + 1;
                 continue;
             }
+        }
+        /* MATLAB's and Julia's element-wise dot (.* ./ .^ .' exp.(S)) goes; an
+         * element-wise product before V is flagged, as ⊙ V is */
+        if (c == '.' && elementwise_dot(s, i, len)) {
+            if (s[i + 1] == '*' && v_next(s, i + 2, len)) {
+                put(b, " ", 1, at, at + 2);
+                b->elementwise = 1;
+                i++;
+            }
+            i++;
+            continue;
+        }
+        /* Mathematica's comment (* … *) goes; its named characters are read as what they
+         * stand for (K\[Transpose]: Kᵀ) */
+        if (c == '(' && i + 1 < len && s[i + 1] == '*') {
+            const char *close = strstr((const char *)s + i + 2, "*)");
+            if (close) {
+                size_t e = (size_t)(close - (const char *)s) + 2;
+                put(b, " ", 1, at, (long)e);
+                i = e;
+                continue;
+            }
+        }
+        if (c == '@' && i + 1 < len && s[i + 1] == '.' && (i + 2 == len || s[i + 2] == ' ' || s[i + 2] == '(')) {
+            put(b, " ", 1, at, at + 2);   /* Julia's @. (every operation element-wise) */
+            i += 2;
+            continue;
+        }
+        size_t named;
+        const char *named_as = c == '\\' ? mathematica_character((const char *)s + i, &named) : NULL;
+        if (named_as) {
+            put(b, named_as, strlen(named_as), at, at + (long)named);
+            i += named;
+            continue;
+        }
+        /* p(j|i), the statistician's weight of key j for query i: p_ij */
+        if (c == '(' && i > 0 && isalpha(s[i - 1]) && i + 4 < len && islower(s[i + 1]) && s[i + 2] == '|' &&
+            islower(s[i + 3]) && s[i + 4] == ')') {
+            char sub[4] = {'_', (char)s[i + 3], (char)s[i + 1], 0};
+            put(b, sub, 3, at, at + 5);
+            i += 5;
+            continue;
+        }
+        size_t angle = c == '<' && angle_close == SIZE_MAX ? angle_pair(s + i, len - i) : 0;
+        if (angle) {   /* <q_i, k_j>: read as ⟨q_i, k_j⟩ */
+            put(b, "(", 1, at, at + 1);
+            angle_close = i + angle - 1;
+            i++;
+            continue;
         }
         /* in code that writes the matrix product with @, or beside words that call it
          * elementwise, a single * before V multiplies element by element
@@ -441,6 +602,9 @@ static const word words[] = {
     /* 对 V 加权求和: the weights applied to what stands between */
     {"加权求和", F_PRODVERB, 2, NULL}, {"加权平均", F_PRODVERB, 2, NULL}, {"做加权和", F_PRODVERB, 2, NULL},
     {"over the rows", F_FILLER, 0, NULL}, {"over rows", F_FILLER, 0, NULL},
+    /* the index form's softmax over the keys' index: "softmax(q_i·k_j/√d_k over j)" */
+    {"over j", F_FILLER, 0, NULL}, {"over l", F_FILLER, 0, NULL}, {"for every j", F_FILLER, 0, NULL},
+    {"for all j", F_FILLER, 0, NULL}, {"for each j", F_FILLER, 0, NULL}, {"over all j", F_FILLER, 0, NULL},
     {"over each row", F_FILLER, 0, NULL}, {"over the last axis", F_FILLER, 0, NULL},
     {"over the last dimension", F_FILLER, 0, NULL}, {"along the last axis", F_FILLER, 0, NULL},
     {"along the last dimension", F_FILLER, 0, NULL}, {"along the rows", F_FILLER, 0, NULL},
@@ -570,6 +734,8 @@ static size_t match_word(const char *s, const word **w)
         if (isalpha((unsigned char)words[i].text[n - 1]) &&
             (is_word_char((unsigned char)s[n]) || (s[n] == '\'' && isalpha((unsigned char)s[n + 1]))))
             continue;   /* "it" is not the start of "it's" */
+        if (!strcasecmp(words[i].text, "apply") && s[n] == '(')
+            continue;   /* R's apply(S, 1, f) is the function */
         if (words[i].kind == F_MUL && !strcasecmp(words[i].text, "matmul")) {
             size_t k = n;   /* "matmul(Q, K.T)" is the function */
             while (s[k] == ' ')
@@ -648,6 +814,7 @@ typedef struct lexer {
     ftokens *out;
     size_t cap;
     int space;
+    int depth;          /* brackets open at this point */
 } lexer;
 
 static int emit(lexer *lx, enum ftok kind, size_t from, size_t to)
@@ -687,6 +854,33 @@ static int inf_quote(const char *s, size_t i)
             return 1;
     }
     return 0;
+}
+
+/* A MATLAB or Octave comment at s[i]: a '%' at a line's start or after a space or a ';',
+ * not one of R's operators (%*%, %in%, %o%, %x%, and %% between operands). */
+static int percent_comment(const char *s, size_t i)
+{
+    if (s[i] != '%' || s[i + 1] == '*' || !strncmp(s + i, "%in%", 4) || !strncmp(s + i, "%o%", 3) ||
+        !strncmp(s + i, "%x%", 3))
+        return 0;
+    int start = i == 0 || s[i - 1] == '\n';
+    if (s[i + 1] == '%' && !start && s[i + 2] != ' ')
+        return 0;
+    return start || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == ';';
+}
+
+/* "dims=2", " dims = 2": a keyword argument (a name, spaces, '=' but not "==") at s. */
+static int keyword_after(const char *s)
+{
+    while (*s == ' ')
+        s++;
+    if (!isalpha((unsigned char)*s))
+        return 0;
+    while (is_word_char((unsigned char)*s))
+        s++;
+    while (*s == ' ')
+        s++;
+    return *s == '=' && s[1] != '=';
 }
 
 /* An einsum subscript string at s (a quote): letters, dots, commas and one "->". */
@@ -946,6 +1140,12 @@ static int lex(lexer *lx)
             i += 3;
             continue;
         }
+        if ((c == '\'' || c == '"') && !strncmp(s + i + 1, "all", 3) && s[i + 4] == c) {
+            if (emit(lx, F_STRING, i + 1, i + 4))   /* MATLAB's sum(X, 'all'): every entry */
+                return -1;
+            i += 5;
+            continue;
+        }
         if (c == '\'' && inf_quote(s, i)) {   /* float('-inf'): the quotes of a string */
             lx->space = 1;
             i++;
@@ -1046,10 +1246,17 @@ static int lex(lexer *lx)
             i += l;
             continue;
         }
-        if (c == '#' || (c == '/' && s[i + 1] == '/' && (s[i + 2] == ' ' || !s[i + 2]))) {
-            /* a comment (Python #, C++ // ), to the end of the line (on one line, to a
-             * statement after a ';') */
+        if (c == '#' || (c == '/' && s[i + 1] == '/' && (s[i + 2] == ' ' || !s[i + 2])) ||
+            percent_comment(s, i)) {
+            /* a comment (Python #, C++ // , MATLAB %), to the end of the line (on one line,
+             * to a statement after a ';') */
             i = qz_comment_end(s, i, n);
+            continue;
+        }
+        if (c == '/' && s[i + 1] == '/' && isupper((unsigned char)s[i + 2])) {
+            i += 2;   /* Mathematica's postfix form, "A.V//N": the function of the display */
+            while (i < n && isalnum((unsigned char)s[i]))
+                i++;
             continue;
         }
         enum ftok k = F_OTHER;
@@ -1077,7 +1284,10 @@ static int lex(lexer *lx)
                 l = 2;
             }
             break;
-        case '/': k = F_DIV; break;
+        case '/':   /* Mathematica's Map, f /@ S: read by the parser */
+            k = s[i + 1] == '@' ? F_OTHER : F_DIV;
+            l = s[i + 1] == '@' ? 2 : 1;
+            break;
         case '+': k = F_PLUS; break;
         case '-':   /* "->": the next step; "--": a dash before words */
             k = s[i + 1] == '>' ? F_COMMA : s[i + 1] == '-' ? F_SEP : F_MINUS;
@@ -1088,7 +1298,10 @@ static int lex(lexer *lx)
             l = s[i + 1] == '=' || s[i + 1] == '>' ? 2 : 1;
             break;
         case ',': k = F_COMMA; break;
-        case ';': case '\n': case '!': case '?': k = F_SEP; break;
+        case ';':   /* Julia's keywords after a ';' in a call: softmax(S; dims=2) */
+            k = lx->depth > 0 && keyword_after(s + i + 1) ? F_COMMA : F_SEP;
+            break;
+        case '\n': case '!': case '?': k = F_SEP; break;
         case ':': k = s[i + 1] == '=' ? F_ASSIGN : F_SEP; l = s[i + 1] == '=' ? 2 : 1; break;
         case '(': case '[': case '{': k = F_LPAR; break;
         case ')': case ']': case '}': k = F_RPAR; break;
@@ -1114,6 +1327,7 @@ static int lex(lexer *lx)
         }
         if (emit(lx, k, i, i + l))
             return -1;
+        lx->depth += (k == F_LPAR) - (k == F_RPAR && lx->depth > 0);
         i += l;
     }
     return 0;
@@ -1367,6 +1581,48 @@ static char *js_map_rewrite(const char *in)
     return out;
 }
 
+/* Is the answer written in a language that counts axes from 1 (MATLAB, Octave, Julia, R,
+ * Mathematica)? Its marks: the element-wise dot (.* ./ .^ .' exp.(S)), a transpose quote
+ * after a matrix (K', which Python cannot write), Julia's dims=, R's %*%, <-, t(K),
+ * rowSums, MATLAB's 'all', [] and % comments, and Mathematica's bracketed calls (Sqrt[…],
+ * Transpose[…]) and named characters (\[Transpose]). */
+static int one_based(const char *answer)
+{
+    static const char *const marks[] = {"%*%", "rowSums", "colSums", "'all'", "\"all\"", "[]",
+                                        "\\[Transpose]", NULL};
+    static const char *const mma[] = {"Sqrt[", "Exp[", "Transpose[", "Total[", "Dot[", "Softmax[",
+                                      "SoftmaxLayer[", "Map[", "Max[", "Power[", NULL};
+    const unsigned char *s = (const unsigned char *)answer;
+    size_t len = strlen(answer);
+    for (size_t k = 0; marks[k]; k++)
+        if (strstr(answer, marks[k]))
+            return 1;
+    for (size_t k = 0; mma[k]; k++)
+        for (const char *p = strstr(answer, mma[k]); p; p = strstr(p + 1, mma[k]))
+            if (p == answer || !isalnum((unsigned char)p[-1]))
+                return 1;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '.' && elementwise_dot(s, i, len))
+            return 1;
+        /* K', (QK)' (not the keys' dimension: a word's apostrophe) */
+        int matrix = i && (isupper(s[i - 1]) || isdigit(s[i - 1]) || s[i - 1] == ')' || s[i - 1] == ']' ||
+                           (islower(s[i - 1]) && (i == 1 || !isalnum(s[i - 2]))));
+        if (s[i] == '\'' && matrix && (i + 1 == len || strchr("*/)]};,+-^ \n", s[i + 1])))
+            return 1;
+        if (s[i] == '<' && s[i + 1] == '-' && s[i + 2] != '-')
+            return 1;
+        if (percent_comment(answer, i))
+            return 1;
+        if (i && (isalnum(s[i - 1]) || s[i - 1] == '_' || s[i - 1] == '.'))
+            continue;   /* t(K) and dims= start a name */
+        if (s[i] == 't' && s[i + 1] == '(')
+            return 1;
+        if (!strncmp(answer + i, "dims", 4) && !is_word_char(s[i + 4]) && keyword_after(answer + i))
+            return 1;
+    }
+    return 0;
+}
+
 int fq_tokenize(const char *answer, ftokens *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -1389,6 +1645,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
         e->text = b.s + b.n;
         out->text = b.s;
         out->elementwise = b.elementwise;
+        out->one_based = one_based(answer ? answer : "");
         b.s = NULL;
         resolve_products(out);
         resolve_verbs(out);

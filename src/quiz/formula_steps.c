@@ -71,13 +71,21 @@ static void drop_remark(char *s)
     if (n >= 3 && !strcmp(s + n - 3, "）"))
         open = strstr(s, "（");
     else if (n && s[n - 1] == ')') {
-        for (const char *p = s + n - 1; p >= s; p--)
-            if (*p == '(') {
-                open = p;
+        int depth = 0;   /* the '(' of the last ')' */
+        for (const char *p = s + n - 1; p >= s; p--) {
+            depth += (*p == ')') - (*p == '(');
+            if (!depth) {
+                open = *p == '(' ? p : NULL;
                 break;
             }
-        if (open && open > s && (isalnum((unsigned char)open[-1]) || open[-1] == '_'))
-            open = NULL;   /* softmax(S): a call, not a remark */
+        }
+        if (open && open > s && (isalnum((unsigned char)open[-1]) || open[-1] == '_' || open[-1] == '.'))
+            open = NULL;   /* softmax(S), Julia's sum.(S): a call, not a remark */
+        const char *b = open;
+        while (b && b > s && b[-1] == ' ')
+            b--;
+        if (b && b > s && strchr("*/+-^@=,", b[-1]))
+            open = NULL;   /* S .* (1/√d): a factor after its operator */
     }
     if (!open)
         return;

@@ -927,6 +927,316 @@ static void test_choice(void **state)
 }
 
 /* Random formulas from the symbols students type: read or refused, never a crash. */
+/* An answer of another notation gets the diagnosis of the same formula in NumPy's (one
+ * grader for both), and the verdict that goes with it. */
+typedef struct same_slip {
+    const char *answer, *numpy;
+    unsigned want;
+    qz_verdict verdict;
+} same_slip;
+
+static void expect_same_slips(const same_slip *slips, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        qz_formula_diag da, dn;
+        at_error err;
+        assert_int_equal(qz_formula_diagnose(slips[i].answer, canonical, &da, &err), AT_OK);
+        assert_int_equal(qz_formula_diagnose(slips[i].numpy, canonical, &dn, &err), AT_OK);
+        if (da.mistakes != slips[i].want || dn.mistakes != slips[i].want || da.slips != dn.slips ||
+            da.fatal != dn.fatal) {
+            print_error("'%s': mistakes 0x%x (slips %d, fatal %d); '%s': 0x%x (%d, %d); want 0x%x\n",
+                        slips[i].answer, da.mistakes, da.slips, da.fatal, slips[i].numpy, dn.mistakes, dn.slips,
+                        dn.fatal, slips[i].want);
+            fail();
+        }
+        expect_graded(slips[i].answer, slips[i].verdict, NULL);
+    }
+}
+
+#define EXPECT_SAME_SLIPS(...)                                             \
+    do {                                                                   \
+        static const same_slip list_[] = {__VA_ARGS__};                    \
+        expect_same_slips(list_, sizeof list_ / sizeof list_[0]);          \
+    } while (0)
+
+/* MATLAB and Octave: K' and K.' transpose, ./ .* divide and multiply element by element,
+ * exp(S)./sum(exp(S),2) is the softmax of the rows (the axes count from 1), steps with
+ * intermediate names, % comments, a function. */
+static void test_notation_matlab(void **state)
+{
+    EXPECT_SAME("S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A*V",
+                "S = Q*K.'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A*V",
+                "S = Q*K'/sqrt(d_k);\nA = exp(S - max(S,[],2)) ./ sum(exp(S - max(S,[],2)), 2);\nout = A*V;",
+                "S = Q*K'/sqrt(dk); E = exp(S - max(S, [], 2)); A = bsxfun(@rdivide, E, sum(E, 2)); out = A*V",
+                "% scaled dot-product attention\nS = (Q * K') / sqrt(dk);  % n x n scores\n"
+                "P = exp(S) ./ sum(exp(S), 2);  % row softmax\nY = P * V;",
+                "S = Q*K'*(1/sqrt(dk)); W = exp(S)./repmat(sum(exp(S),2),1,size(S,2)); out = W*V",
+                "S = Q*K'./sqrt(size(K,2)); W = exp(S)./sum(exp(S),2); out = W*V",
+                "S = Q*K'/sqrt(dk);\nS = S - max(S, [], 2);\nW = exp(S);\nW = W ./ sum(W, 2);\nout = W * V;",
+                "out = (exp(Q*K'/sqrt(dk)) ./ sum(exp(Q*K'/sqrt(dk)), 2)) * V",
+                "S = mtimes(Q, K') / realsqrt(dk); W = exp(S)./sum(exp(S),2); out = W*V",
+                "function out = attn(Q, K, V)\n  S = Q*K'/sqrt(size(K,2));\n  A = exp(S)./sum(exp(S),2);\n"
+                "  out = A*V;\nend",
+                "attn = @(Q, K, V) softmax(Q*K'/sqrt(size(K,2)))*V",
+                "In MATLAB: S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A*V",
+                "```matlab\nS = Q*K'/sqrt(dk);\nA = exp(S)./sum(exp(S),2);\nout = A*V;\n```",
+                "我用 MATLAB 写：S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A*V");
+}
+
+/* Julia: K' transpose, exp.(S) and ./ broadcast, softmax(S; dims=2) (the rows), √dk,
+ * maximum, comments after #, a function. */
+static void test_notation_julia(void **state)
+{
+    EXPECT_SAME("S = Q*K'/sqrt(dk); A = softmax(S; dims=2); out = A*V",
+                "S = Q*K'/sqrt(dk); A = softmax(S, dims=2); out = A*V",
+                "S = Q*K' ./ √dk  # scores\nA = exp.(S) ./ sum(exp.(S), dims=2)  # row softmax\nA*V",
+                "S = Q*K' ./ √dk; A = exp.(S .- maximum(S, dims=2)); A = A ./ sum(A, dims=2); A*V",
+                "S = (Q * K') ./ sqrt(dk)\nE = exp.(S)\nW = E ./ sum(E; dims=2)\nW * V",
+                "using NNlib\nS = Q*K'/sqrt(dk)\nA = NNlib.softmax(S; dims=2)\nA*V",
+                "S = Q*permutedims(K)/sqrt(dk); A = softmax(S, dims=2); A*V",
+                "A = mapslices(softmax, Q*K'/sqrt(dk); dims=2); A*V",
+                "S = Q*K' .* (1/sqrt(dk)); A = softmax(S; dims=2); A*V",
+                "S = Q*K'*inv(sqrt(dk)); A = softmax(S; dims=2); A*V",
+                "S = Q*K'/√dk\nA = @. exp(S)\nA = A ./ sum(A, dims=2)\nA*V",
+                "function attn(Q, K, V)\n    S = Q*K' / sqrt(size(K, 2))\n    A = softmax(S; dims=2)\n"
+                "    return A*V\nend",
+                "attn(Q, K, V) = softmax(Q*K'/sqrt(size(K, 2)); dims=2) * V",
+                "Julia 版本：S = Q*K'/√dk; A = exp.(S) ./ sum(exp.(S), dims=2); out = A*V（按行 softmax）");
+}
+
+/* Mathematica: '.' is the matrix product, Transpose[K], K\[Transpose], Sqrt[dk],
+ * Exp[S]/Total[Exp[S], {2}] (each row's total), SoftmaxLayer[], Map, // N, (* … *). */
+static void test_notation_mathematica(void **state)
+{
+    EXPECT_SAME("Softmax[Q.Transpose[K]/Sqrt[dk]].V",
+                "S = Q.Transpose[K]/Sqrt[dk]; A = Exp[S]/Total[Exp[S], {2}]; A.V",
+                "S = Q.Transpose[K]/Sqrt[dk]; A = Exp[S]/Total[Exp[S], {2}]; A.V // N",
+                "s = Q.K\\[Transpose]/Sqrt[dk]; a = Exp[s]/Total[Exp[s], {2}]; a.V",
+                "w = SoftmaxLayer[][Q.Transpose[K]/Sqrt[dk]]; w.V",
+                "S = Q.Transpose[K]/Sqrt[dk]; w = Map[SoftmaxLayer[], S]; w.V",
+                "(* attention *) S = Q.Transpose[K]/Sqrt[dk]; W = Exp[S]/Total[Exp[S], {2}]; W.V",
+                "S := Q.Transpose[K]/Sqrt[dk]; W := Exp[S]/Total[Exp[S], {2}]; W.V",
+                "Dot[Softmax[Dot[Q, Transpose[K]]/Sqrt[dk]], V]",
+                "S = Q.Transpose[K]/Sqrt[dk]; W = Exp[S - Max[S]]/Total[Exp[S - Max[S]], {2}]; W.V",
+                "S = Q.Transpose[K] dk^(-1/2); W = Exp[S]/(Total /@ Exp[S]); W.V",
+                "S = Q.Transpose[K]/Sqrt[dk]; W = Exp[S]/Total[Transpose[Exp[S]]]; W.V",
+                "N[Softmax[Q.Transpose[K]/Sqrt[dk]].V]",
+                "attn[q_, k_, v_] := Module[{s, w}, s = q.Transpose[k]/Sqrt[Last[Dimensions[k]]]; "
+                "w = Exp[s]/Total[Exp[s], {2}]; w.v]");
+}
+
+/* R: t(K), %*%, <-, exp(S) / rowSums(exp(S)) (each row divided by its sum), apply, sweep,
+ * tcrossprod, a function. */
+static void test_notation_r(void **state)
+{
+    EXPECT_SAME("S <- Q %*% t(K) / sqrt(dk); A <- exp(S) / rowSums(exp(S)); out <- A %*% V",
+                "S <- Q %*% t(K) / sqrt(dk)\nA <- exp(S) / rowSums(exp(S))\nA %*% V",
+                "A <- exp(Q %*% t(K) / sqrt(dk)); A <- A / rowSums(A); A %*% V",
+                "S <- tcrossprod(Q, K) / sqrt(ncol(K)); A <- exp(S) / rowSums(exp(S)); A %*% V",
+                "S <- Q %*% t(K) / sqrt(dk); E <- exp(S); A <- sweep(E, 1, rowSums(E), \"/\"); A %*% V",
+                "S <- Q %*% t(K) / sqrt(dk); E <- exp(S); A <- E / apply(E, 1, sum); A %*% V",
+                "S <- Q %*% t(K) / sqrt(dk); A <- t(apply(S, 1, function(r) exp(r) / sum(exp(r)))); A %*% V",
+                "softmax <- function(x) exp(x) / sum(exp(x))\nS <- Q %*% t(K) / sqrt(dk)\n"
+                "A <- t(apply(S, 1, softmax))\nA %*% V",
+                "S <- Q %*% t(K) / sqrt(dim(K)[2]); A <- exp(S) / rowSums(exp(S)); A %*% V",
+                "attn <- function(Q, K, V) {\n  S <- Q %*% t(K) / sqrt(ncol(K))\n  A <- exp(S) / rowSums(exp(S))\n"
+                "  A %*% V\n}");
+}
+
+/* A slip written in a matrix language is the same slip written in NumPy: the softmax's
+ * sum over the queries' axis (MATLAB's sum(E, 1) and sum(E) without its axis, Julia's
+ * dims=1, R's colSums, Mathematica's Total[E]) or over every entry ('all', Total[E, 2],
+ * R's sum), no transpose, d_k for √d_k, no scale, V missing or element by element. */
+static void test_matrix_language_slips(void **state)
+{
+    static const char *const rows_axis = "S = Q @ K.T / np.sqrt(dk); A = np.exp(S) / np.sum(np.exp(S), axis=0); "
+                                         "out = A @ V";
+    EXPECT_SAME_SLIPS(
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),1); out = A*V", rows_axis, QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S)); out = A*V", rows_axis, QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),'all'); out = A*V", rows_axis, QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S(:))); out = A*V", rows_axis, QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); E = exp(S - max(S,[],2)); A = E./sum(E,1); out = A*V", rows_axis,
+         QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q*K' ./ √dk; A = exp.(S) ./ sum(exp.(S), dims=1); out = A*V", rows_axis, QZ_F_SOFTMAX_AXIS,
+         QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = softmax(S; dims=1); out = A*V", "softmax(Q @ K.T / np.sqrt(dk), axis=0) @ V",
+         QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"A = mapslices(softmax, Q*K'/sqrt(dk); dims=1); A*V", "softmax(Q @ K.T / np.sqrt(dk), axis=0) @ V",
+         QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S <- Q %*% t(K) / sqrt(dk); A <- exp(S) / colSums(exp(S)); out <- A %*% V", rows_axis,
+         QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S <- Q %*% t(K) / sqrt(dk); A <- exp(S) / sum(exp(S)); out <- A %*% V", rows_axis, QZ_F_SOFTMAX_AXIS,
+         QZ_PARTIAL},
+        {"S <- Q %*% t(K) / sqrt(dk); E <- exp(S); A <- E / apply(E, 2, sum); A %*% V", rows_axis,
+         QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q.Transpose[K]/Sqrt[dk]; A = Exp[S]/Total[Exp[S]]; A.V", rows_axis, QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"S = Q.Transpose[K]/Sqrt[dk]; A = Exp[S]/Total[Exp[S], 2]; A.V", rows_axis, QZ_F_SOFTMAX_AXIS,
+         QZ_PARTIAL},
+        {"S = Q.Transpose[K]/Sqrt[dk]; A = Exp[S]/Total[Exp[S], Infinity]; A.V", rows_axis, QZ_F_SOFTMAX_AXIS,
+         QZ_PARTIAL},
+        {"S = Q*K/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A*V",
+         "S = Q @ K / np.sqrt(dk); A = np.exp(S) / np.exp(S).sum(-1, keepdims=True); out = A @ V",
+         QZ_F_K_NOT_TRANSPOSED, QZ_PARTIAL},
+        {"S = Q.K/Sqrt[dk]; A = Exp[S]/Total[Exp[S], {2}]; A.V", "softmax(Q @ K / np.sqrt(dk)) @ V",
+         QZ_F_K_NOT_TRANSPOSED, QZ_PARTIAL},
+        {"S <- Q %*% K / sqrt(dk); A <- exp(S) / rowSums(exp(S)); out <- A %*% V",
+         "softmax(Q @ K / np.sqrt(dk)) @ V", QZ_F_K_NOT_TRANSPOSED, QZ_PARTIAL},
+        {"S = Q*K'/dk; A = exp(S)./sum(exp(S),2); out = A*V", "softmax(Q @ K.T / dk) @ V", QZ_F_DK_NOT_SQRT,
+         QZ_PARTIAL},
+        {"S = Q*K' ./ dk; A = softmax(S; dims=2); out = A*V", "softmax(Q @ K.T / dk) @ V", QZ_F_DK_NOT_SQRT,
+         QZ_PARTIAL},
+        {"S = Q.Transpose[K]/dk; A = Exp[S]/Total[Exp[S], {2}]; A.V", "softmax(Q @ K.T / dk) @ V",
+         QZ_F_DK_NOT_SQRT, QZ_PARTIAL},
+        {"S = Q*K'; A = exp(S)./sum(exp(S),2); out = A*V", "softmax(Q @ K.T) @ V", QZ_F_NO_SCALE, QZ_PARTIAL},
+        {"S <- Q %*% t(K); A <- exp(S) / rowSums(exp(S)); out <- A %*% V", "softmax(Q @ K.T) @ V",
+         QZ_F_NO_SCALE, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A", "softmax(Q @ K.T / np.sqrt(dk))",
+         QZ_F_V_MISSING, QZ_PARTIAL},
+        {"S = Q*K'/√dk; A = softmax(S; dims=2); A", "softmax(Q @ K.T / np.sqrt(dk))", QZ_F_V_MISSING, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = A.*V", "softmax(Q @ K.T / np.sqrt(dk)) * V",
+         QZ_F_V_ELEMENTWISE, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S)./sum(exp(S),2); out = V*A", "V @ softmax(Q @ K.T / np.sqrt(dk))",
+         QZ_F_V_LEFT, QZ_PARTIAL},
+        {"S = Q*K'/sqrt(dk); A = exp(S); out = A*V", "S = Q @ K.T / np.sqrt(dk); W = np.exp(S); out = W @ V",
+         QZ_F_NOT_SOFTMAX, QZ_WRONG},
+        {"S = Q*K'; A = exp(S)./sum(exp(S),1); out = A*V", "softmax(Q @ K.T, axis=0) @ V",
+         QZ_F_NO_SCALE | QZ_F_SOFTMAX_AXIS, QZ_WRONG},
+        {"function attn(Q, K, V)\n    S = Q*K'\n    A = softmax(S; dims=2)\n    return A*V\nend",
+         "softmax(Q @ K.T) @ V", QZ_F_NO_SCALE, QZ_PARTIAL});
+    /* R's apply gives a row's softmax as a column: without t() the weights are transposed */
+    expect_graded("S <- Q %*% t(K) / sqrt(dk); A <- apply(S, 1, function(r) exp(r) / sum(exp(r))); A %*% V",
+                  QZ_WRONG, NULL);
+}
+
+/* The component form: out_i = Σ_j α_ij v_j is the row of αV, q_i·k_j (q_iᵀk_j, <q_i, k_j>)
+ * the (i, j) entry of QKᵀ, a normaliser named Z_i the softmax's; Σ and q·k with their
+ * indices left out; a loop over the queries. */
+static void test_notation_component_form(void **state)
+{
+    EXPECT_SAME("out_i = Σ_j [exp(q_i·k_j/√d_k) / Z_i] v_j, Z_i = Σ_j exp(q_i·k_j/√d_k)",
+                "out_i = Σ_j [exp(q_i·k_j/√d_k) / Z_i] v_j, Z_i = Σ_l exp(q_i·k_l/√d_k)",
+                "out_i = Σ_j exp(q_i·k_j/√d_k) v_j / Z_i, where Z_i = Σ_j exp(q_i·k_j/√d_k)",
+                "out_i = (1/Z_i) Σ_j exp(q_i·k_j/√d_k) v_j, Z_i = Σ_j exp(q_i·k_j/√d_k)",
+                "Z_i = Σ_j exp(q_i·k_j/√d_k); out_i = Σ_j exp(q_i·k_j/√d_k) v_j / Z_i",
+                "out_i = \\frac{1}{Z_i} \\sum_j \\exp\\left(\\frac{q_i^\\top k_j}{\\sqrt{d_k}}\\right) v_j, \\quad "
+                "Z_i = \\sum_j \\exp\\left(\\frac{q_i^\\top k_j}{\\sqrt{d_k}}\\right)",
+                "$$o_i = \\sum_{j=1}^{n} \\frac{e^{q_i \\cdot k_j/\\sqrt{d_k}}}{Z_i} v_j,\\qquad "
+                "Z_i = \\sum_{l=1}^{n} e^{q_i \\cdot k_l/\\sqrt{d_k}}$$",
+                "z_i = Σ_j α_ij v_j, α_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k)",
+                "z_i = Σ_j α_ij v_j，α_ij = exp(q_i·k_j/√d_k)/Z_i，Z_i = Σ_l exp(q_i·k_l/√d_k) 是配分函数",
+                "z_i = Σ_j α_ij v_j，其中 α_ij = exp(q_i·k_j/√d_k)/Z_i，而 Z_i = Σ_l exp(q_i·k_l/√d_k) 是归一化常数",
+                "输出 = Σ w_j v_j，w_j = exp(q·k_j/√dk)/Σ exp(q·k/√dk)",
+                "sum_j softmax_j(q_i . k_j / sqrt(d_k)) v_j",
+                "\\sum_j \\frac{\\exp(q_i^\\top k_j/\\sqrt{d_k})}{\\sum_l \\exp(q_i^\\top k_l/\\sqrt{d_k})} v_j",
+                "out_i = Σ_j exp(<q_i,k_j>/√d_k) v_j / Σ_j exp(<q_i,k_j>/√d_k)",
+                "out_i = Σ_j α_ij v_j with α_ij = exp(s_ij)/Σ_l exp(s_il), s_ij = q_i^T k_j/√d_k",
+                "o_i = Σ_j π_ij v_j, π_ij = exp(q_iᵀk_j/√d_k) / Σ_j' exp(q_iᵀk_j'/√d_k)",
+                "the output for query i is Σ_j α_ij v_j where α_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k)",
+                "for each query i: w = softmax(q_i·k_j/√dk over j); out_i = Σ_j w_j v_j",
+                "for each query q_i: s_j = q_i·k_j/√d_k for every j; w = softmax(s); out_i = Σ_j w_j v_j",
+                "for each query i: scores_j = q_i · k_j / √d_k; weights = softmax(scores); "
+                "out_i = Σ_j weights_j v_j",
+                "for i in range(n): w = softmax(Q[i] @ K.T / np.sqrt(dk)); out[i] = w @ V",
+                "for i in range(n):\n    s = Q[i] @ K.T / np.sqrt(d_k)\n    w = np.exp(s) / np.exp(s).sum()\n"
+                "    out[i] = w @ V",
+                "for i = 1:n\n  s = Q(i,:) * K' / sqrt(dk);\n  w = exp(s) / sum(exp(s));\n  out(i,:) = w * V;\nend",
+                "for i in 1:n\n    s = Q[i, :]' * K' / √dk\n    w = exp.(s) ./ sum(exp.(s))\n    out[i, :] = w * V\nend",
+                "for (i in 1:n) { s <- Q[i, ] %*% t(K) / sqrt(dk); w <- exp(s) / sum(exp(s)); "
+                "out[i, ] <- w %*% V }",
+                "for i in range(n): s = K @ Q[i] / np.sqrt(dk); w = np.exp(s) / np.exp(s).sum(); out[i] = w @ V");
+}
+
+/* Every slip of the component form is the same slip of the matrix form. */
+static void test_component_form_slips(void **state)
+{
+    EXPECT_SAME_SLIPS(
+        {"out_i = Σ_j [exp(q_i·k_j) / Z_i] v_j, Z_i = Σ_j exp(q_i·k_j)", "softmax(QK^T)V", QZ_F_NO_SCALE,
+         QZ_PARTIAL},
+        {"out_i = Σ_j [exp(q_i·k_j/d_k) / Z_i] v_j, Z_i = Σ_j exp(q_i·k_j/d_k)", "softmax(QK^T/d_k)V",
+         QZ_F_DK_NOT_SQRT, QZ_PARTIAL},
+        {"out_i = Σ_j [exp(q_i·k_j/√d_k) / Z_i] v_j, Z_i = Σ_i exp(q_i·k_j/√d_k)",
+         "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"out_i = (1/Z_i) Σ_j exp(q_i·k_j·√d_k) v_j, Z_i = Σ_j exp(q_i·k_j·√d_k)", "softmax(QK^T sqrt(d_k))V",
+         QZ_F_SCALE_MULTIPLIED, QZ_PARTIAL},
+        {"z_i = Σ_j α_ij v_j，α_ij = exp(q_i·k_j)/Z_i，Z_i = Σ_l exp(q_i·k_l) 是配分函数", "softmax(QK^T)V",
+         QZ_F_NO_SCALE, QZ_PARTIAL},
+        {"输出 = Σ w_j v_j，w_j = exp(q·k_j)/Σ exp(q·k)", "softmax(QK^T)V", QZ_F_NO_SCALE, QZ_PARTIAL},
+        {"for each query i: w = softmax(q_i·k_j over j); out_i = Σ_j w_j v_j", "softmax(QK^T)V", QZ_F_NO_SCALE,
+         QZ_PARTIAL},
+        {"for each query i: w = softmax(q_i·k_j/√dk over j); out_i = Σ_j w_j", "softmax(QK^T/sqrt(d_k))",
+         QZ_F_V_MISSING, QZ_PARTIAL},
+        {"\\sum_j \\frac{\\exp(q_i^\\top k_j)}{\\sum_l \\exp(q_i^\\top k_l)} v_j", "softmax(QK^T)V", QZ_F_NO_SCALE,
+         QZ_PARTIAL},
+        {"for i = 1:n\n  s = Q(i,:) * K' / dk;\n  w = exp(s) / sum(exp(s));\n  out(i,:) = w * V;\nend",
+         "softmax(QK^T/d_k)V", QZ_F_DK_NOT_SQRT, QZ_PARTIAL},
+        {"for i in range(n): w = softmax(Q[i] @ K / np.sqrt(dk)); out[i] = w @ V", "softmax(QK/sqrt(d_k))V",
+         QZ_F_K_NOT_TRANSPOSED, QZ_PARTIAL},
+        {"for i = 1:n\n  s = Q(i,:) * K' / sqrt(dk);\n  w = exp(s) / sum(exp(s), 1);\n  out(i,:) = w * V;\nend",
+         "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
+        {"out_i = Σ_j exp(q_i·k_j/√d_k) v_j", "np.exp(Q @ K.T / np.sqrt(d_k)) @ V", QZ_F_NOT_SOFTMAX, QZ_WRONG},
+        {"out_i = Σ_j [exp(q_i·q_j/√d_k) / Z_i] v_j, Z_i = Σ_j exp(q_i·q_j/√d_k)", "softmax(QQ^T/sqrt(d_k))V",
+         QZ_F_WRONG_PRODUCT, QZ_WRONG});
+    /* a row's sum is over its one axis in NumPy (axis=0 of Q[i] @ K.T); a loop over the
+     * heads takes whole matrices, whose axis 0 is the queries' */
+    expect_formula("for i in range(n): s = Q[i] @ K.T / np.sqrt(dk); w = np.exp(s) / np.exp(s).sum(axis=0); "
+                   "out[i] = w @ V", 0);
+    expect_formula("for h in range(n_heads): S = Q[h] @ K[h].T / np.sqrt(dk); W = np.exp(S) / np.exp(S).sum(axis=0); "
+                   "out[h] = W @ V[h]", QZ_F_SOFTMAX_AXIS);
+}
+
+/* Hostile answers in the new notations are read or refused, never more: very long, brackets
+ * left open or closed too often, nested deep, loops and functions never closed. */
+static void test_matrix_languages_hostile(void **state)
+{
+    static const char *const pieces[] = {"S = ", "Q*K'", "K.'", ".*", "./", "exp.(", "sum(", ",2)", ",'all')",
+                                         ",[],", ")", "(", "[", "]", "{", "}", "Total[", "Transpose[", "Sqrt[",
+                                         "SoftmaxLayer[]", "Map[", ";", "\n", "% c", "%*%", " <- ", "t(",
+                                         "rowSums(", "apply(", "function(r) ", "for i in 1:n\n", "end",
+                                         "for (i in 1:n) {", "Q[i,:]", "out[i] = ", "Σ_j ", "α_ij ", "v_j",
+                                         "q_i·k_j", "/Z_i", "Z_i = ", "(1/Z_i)", "<q_i,k_j>", "(*", "*)",
+                                         "\\[Transpose]", "//N", " /@ ", "@. ", "dims=2", "√dk", "V", "w_j",
+                                         "over j", "sweep(", "bsxfun(@rdivide,", "mapslices(softmax,", "S(:)",
+                                         "function out = f(Q,K,V)\n", "f = @(Q,K,V) ", "f[q_] := Module[{s}, "};
+    unsigned long long x = 88172645463325252ULL;
+    static char buf[8192];
+    for (int i = 0; i < 4000; i++) {
+        size_t len = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int n = (int)(x % (i < 3900 ? 24 : 600));
+        for (int k = 0; k < n; k++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
+            size_t l = strlen(p);
+            if (len + l < sizeof buf) {
+                memcpy(buf + len, p, l + 1);
+                len += l;
+            }
+        }
+        buf[len] = '\0';
+        qz_formula_diag d;
+        at_error err;
+        int rc = qz_formula_diagnose(buf, canonical, &d, &err);
+        if ((rc != AT_OK && !(rc == AT_EINVAL && err.msg[0])) || d.start > d.end || d.end > len) {
+            print_error("'%s': rc %d [%zu, %zu)\n", buf, rc, d.start, d.end);
+            fail();
+        }
+    }
+    /* long and deep: read or refused in linear time */
+    size_t k = 0;
+    for (; k + 4 < sizeof buf / 2; k += 4)
+        memcpy(buf + k, "S(:)", 4);
+    buf[k] = '\0';
+    unsigned m;
+    at_error err;
+    int rc = qz_formula_compare(buf, canonical, &m, &err);
+    assert_true(rc == AT_OK || rc == AT_EINVAL);
+    memset(buf, '(', sizeof buf - 1);
+    buf[sizeof buf - 1] = '\0';
+    rc = qz_formula_compare(buf, canonical, &m, &err);
+    assert_true(rc == AT_OK || rc == AT_EINVAL);
+}
+
 static void test_random_formulas_never_crash(void **state)
 {
     static const char *const pieces[] = {"softmax", "(", ")", "Q", "K", "V", "^T", "ᵀ", "'", "/",
@@ -991,6 +1301,14 @@ int main(void)
         cmocka_unit_test(test_text_graded),
         cmocka_unit_test(test_choice),
         cmocka_unit_test(test_feedback_parts),
+        cmocka_unit_test(test_notation_matlab),
+        cmocka_unit_test(test_notation_julia),
+        cmocka_unit_test(test_notation_mathematica),
+        cmocka_unit_test(test_notation_r),
+        cmocka_unit_test(test_matrix_language_slips),
+        cmocka_unit_test(test_notation_component_form),
+        cmocka_unit_test(test_component_form_slips),
+        cmocka_unit_test(test_matrix_languages_hostile),
         cmocka_unit_test(test_random_formulas_never_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
