@@ -342,7 +342,7 @@ static size_t statement_end(const ftokens *T, size_t k)
 {
     for (int depth = 0; k < T->n; k++) {
         depth += (T->t[k].kind == F_LPAR) - (T->t[k].kind == F_RPAR);
-        if (depth <= 0 && T->t[k].kind == F_SEP && T->t[k].text[0] != ';')
+        if (depth <= 0 && T->t[k].kind == F_SEP)
             return k;
     }
     return T->n;

@@ -116,6 +116,17 @@ static int formula_word(const ftoken *t)
 
 static int legend_lead(const ftoken *t);
 
+/* A function of the matrix languages named by an English word ("the total (the sum)",
+ * "map", "apply", "sweep", "simplify"): a call only when its bracket follows it closely. */
+static int english_role(const ftoken *t)
+{
+    static const char *const w[] = {"total", "map", "apply", "sweep", "simplify", NULL};
+    for (size_t k = 0; w[k]; k++)
+        if (fq_name_is(t, w[k]))
+            return 1;
+    return 0;
+}
+
 /* Does token i belong to a formula (1) or to the words around it (0)? A name does
  * when it reads as code (np.sqrt, K.T, f(…), x = …), is a symbol (X, d_model, W1) or a
  * word of formulas (softmax, sqrt, transpose); other words are prose. */
@@ -145,7 +156,7 @@ static int is_math(const ftokens *T, size_t i)
     if (mask || t->index || t->len == 1 || t->var == 3 || formula_word(t) || next->kind == F_DOT ||
         next->kind == F_ASSIGN ||
         (prev && (prev->kind == F_DOT || (prev->kind == F_ASSIGN && !prev->space_before))) ||
-        (next->kind == F_LPAR && (!next->space_before || role_of(t) != R_NONE)))
+        (next->kind == F_LPAR && (!next->space_before || (role_of(t) != R_NONE && !english_role(t)))))
         return 1;
     for (size_t k = 0; k < t->len; k++)
         if (!isalpha((unsigned char)t->text[k]) && t->text[k] != '\'')
@@ -859,6 +870,7 @@ typedef struct fargs {
     double axis;        /* dim= / axis= (from 0), Julia's dims= (from 1, made from 0); NAN
                          * if not given, INFINITY for MATLAB's 'all' (every entry) */
     int braced[4];      /* the positional argument is in braces: Mathematica's level {2} */
+    const ftoken *fn;   /* a function passed first by its name: Julia's sum(exp, S; dims=2) */
 } fargs;
 
 /* MATLAB's [] for an argument left out: max(S, [], 2). */
@@ -886,6 +898,11 @@ static int parse_args(fparser *p, fargs *A)
             A->axis = INFINITY;
         } else if (empty_brackets(p)) {
             p->i += 2;
+        } else if (!A->n_pos && !A->fn && t->kind == F_NAME && bound(p, t) < 0 &&
+                   (role_of(t) == R_FUNC || role_of(t) == R_SQRT) &&
+                   (peek2(p)->kind == F_COMMA || peek2(p)->kind == F_RPAR)) {
+            A->fn = t;   /* sum(exp, S): the sum of exp(S) */
+            p->i++;
         } else if (t->kind == F_NAME && peek2(p)->kind == F_ASSIGN) {   /* keyword argument */
             int dims = fq_name_is(t, "dims");
             int is_axis = fq_name_is(t, "dim") || fq_name_is(t, "axis") || dims;
@@ -1403,6 +1420,8 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
     default: {
         if (need_args(p, name, &A, 1))
             return -1;
+        if (A.fn && (A.pos[0] = apply_ref(p, A.fn, A.pos[0], NAN)) < 0)
+            return -1;   /* Julia's sum(exp, S; dims=2): sum(exp(S); dims=2) */
         double axis = !isnan(A.axis) ? A.axis : A.n_pos > 1 ? positional_axis(p, name, A.pos[1]) : NAN;
         /* sum(S(:)), sum(exp(S(:))), sum(vec(S)): every entry (the flattening goes) */
         for (int *at = &A.pos[0]; fq_name_is(name, "sum") && *at >= 0 && p->f->node[*at].op == N_FUNC;

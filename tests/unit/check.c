@@ -61,3 +61,25 @@ void check_tensor(const float *got, const float *want, size_t n, float tol, cons
         fail();
     }
 }
+
+unsigned long long check_next(unsigned long long *x)
+{
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    return *x;
+}
+
+size_t check_random_join(char *buf, size_t size, const char *const *pieces, size_t n_pieces, int max_n,
+                         unsigned long long *x)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int k = 0, n = (int)(check_next(x) % (unsigned)max_n); k < n; k++) {
+        const char *p = pieces[check_next(x) % n_pieces];
+        size_t l = strlen(p);
+        if (len + l < size) {
+            memcpy(buf + len, p, l + 1);
+            len += l;
+        }
+    }
+    return len;
+}

@@ -28,4 +28,13 @@ qz_verdict check_grade(const at_lesson *l, int with_lesson, const char *qid, con
 /* Does d hold a diagnostic of this level whose message holds text? */
 int check_has_diag(const at_diag_list *d, at_diag_level level, const char *text);
 
+/* The next number of a xorshift64 sequence in *x (a fixed seed: the same every run). */
+unsigned long long check_next(unsigned long long *x);
+
+/* A random answer for the never-crash tests: n pieces, n drawn from *x below max_n, each
+ * drawn from pieces (n_pieces of them), joined into buf (size bytes, always terminated; a
+ * piece that does not fit is left out). Returns the length written. */
+size_t check_random_join(char *buf, size_t size, const char *const *pieces, size_t n_pieces, int max_n,
+                         unsigned long long *x);
+
 #endif

@@ -246,19 +246,8 @@ static void test_random_answers_never_crash(void **state)
                                          ":", "，", "abc", "\xe4\xb8", "\xff", "1e999", "0,1", "−", "**"};
     unsigned long long x = 88172645463325252ULL;
     for (int i = 0; i < 20000; i++) {
-        char buf[256] = "";
-        size_t len = 0;
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        int n = (int)(x % 12);
-        for (int k = 0; k < n; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
-            size_t l = strlen(p);
-            if (len + l < sizeof buf) {
-                memcpy(buf + len, p, l + 1);
-                len += l;
-            }
-        }
+        char buf[256];
+        check_random_join(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0], 12, &x);
         qz_numbers nums;
         at_error err;
         int rc = qz_parse_numbers(buf, (size_t)(x % 4), QZ_EN, &nums, &err);

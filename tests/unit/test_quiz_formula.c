@@ -505,11 +505,45 @@ static void test_formula_wrong(void **state)
         expect_graded(wrong[i].answer, QZ_WRONG, wrong[i].named);
 }
 
+/* An answer of another notation gets the diagnosis of the same formula in NumPy's (one
+ * grader for both), and the verdict that goes with it; with named, the feedback names the
+ * slip. */
+typedef struct same_slip {
+    const char *answer, *numpy;
+    unsigned want;
+    qz_verdict verdict;
+} same_slip;
+
+static void expect_same_slips(const same_slip *slips, size_t n, int named)
+{
+    for (size_t i = 0; i < n; i++) {
+        qz_formula_diag da, dn;
+        at_error err;
+        assert_int_equal(qz_formula_diagnose(slips[i].answer, canonical, &da, &err), AT_OK);
+        assert_int_equal(qz_formula_diagnose(slips[i].numpy, canonical, &dn, &err), AT_OK);
+        if (da.mistakes != slips[i].want || dn.mistakes != slips[i].want || da.slips != dn.slips ||
+            da.fatal != dn.fatal) {
+            print_error("'%s': mistakes 0x%x (slips %d, fatal %d); '%s': 0x%x (%d, %d); want 0x%x\n",
+                        slips[i].answer, da.mistakes, da.slips, da.fatal, slips[i].numpy, dn.mistakes, dn.slips,
+                        dn.fatal, slips[i].want);
+            fail();
+        }
+        expect_graded(slips[i].answer, slips[i].verdict,
+                      named ? qz_formula_mistake_text(slips[i].want, QZ_EN) : NULL);
+    }
+}
+
+#define EXPECT_SAME_SLIPS(...)                                             \
+    do {                                                                   \
+        static const same_slip list_[] = {__VA_ARGS__};                    \
+        expect_same_slips(list_, sizeof list_ / sizeof list_[0], 0);          \
+    } while (0)
+
 /* Every slip of the index form gets the diagnosis of the same slip in the matrix form
  * (one grader for both), and the verdict that goes with it. */
 static void test_formula_index_form_slips(void **state)
 {
-    static const struct { const char *index, *matrix; unsigned want; qz_verdict verdict; } slips[] = {
+    static const same_slip slips[] = {
         {"a_ij = exp(q_i·k_j)/Σ_l exp(q_i·k_l), out_i = Σ_j a_ij v_j", "softmax(QK^T)V", QZ_F_NO_SCALE,
          QZ_PARTIAL},
         {"a_ij = exp(q_i·k_j/d_k)/Σ_l exp(q_i·k_l/d_k), out_i = Σ_j a_ij v_j", "softmax(QK^T/d_k)V",
@@ -540,20 +574,7 @@ static void test_formula_index_form_slips(void **state)
         {"α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)，输出 z_i = Σ_j α_ij k_j", "softmax(QK^T/sqrt(d_k))K",
          QZ_F_OTHER, QZ_WRONG},
     };
-    for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++) {
-        qz_formula_diag di, dm;
-        at_error err;
-        assert_int_equal(qz_formula_diagnose(slips[i].index, canonical, &di, &err), AT_OK);
-        assert_int_equal(qz_formula_diagnose(slips[i].matrix, canonical, &dm, &err), AT_OK);
-        if (di.mistakes != slips[i].want || dm.mistakes != slips[i].want || di.slips != dm.slips ||
-            di.fatal != dm.fatal) {
-            print_error("'%s': mistakes 0x%x (slips %d, fatal %d); '%s': 0x%x (%d, %d); want 0x%x\n",
-                        slips[i].index, di.mistakes, di.slips, di.fatal, slips[i].matrix, dm.mistakes, dm.slips,
-                        dm.fatal, slips[i].want);
-            fail();
-        }
-        expect_graded(slips[i].index, slips[i].verdict, qz_formula_mistake_text(slips[i].want, QZ_EN));
-    }
+    expect_same_slips(slips, sizeof slips / sizeof slips[0], 1);
     /* a sum of code over the queries' axis is the same slip */
     expect_formula("np.exp(S)/np.sum(np.exp(S), axis=0) @ V, where S = Q @ K.T / np.sqrt(d_k)", QZ_F_SOFTMAX_AXIS);
     /* in Chinese, the slip named in Chinese */
@@ -927,37 +948,6 @@ static void test_choice(void **state)
 }
 
 /* Random formulas from the symbols students type: read or refused, never a crash. */
-/* An answer of another notation gets the diagnosis of the same formula in NumPy's (one
- * grader for both), and the verdict that goes with it. */
-typedef struct same_slip {
-    const char *answer, *numpy;
-    unsigned want;
-    qz_verdict verdict;
-} same_slip;
-
-static void expect_same_slips(const same_slip *slips, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        qz_formula_diag da, dn;
-        at_error err;
-        assert_int_equal(qz_formula_diagnose(slips[i].answer, canonical, &da, &err), AT_OK);
-        assert_int_equal(qz_formula_diagnose(slips[i].numpy, canonical, &dn, &err), AT_OK);
-        if (da.mistakes != slips[i].want || dn.mistakes != slips[i].want || da.slips != dn.slips ||
-            da.fatal != dn.fatal) {
-            print_error("'%s': mistakes 0x%x (slips %d, fatal %d); '%s': 0x%x (%d, %d); want 0x%x\n",
-                        slips[i].answer, da.mistakes, da.slips, da.fatal, slips[i].numpy, dn.mistakes, dn.slips,
-                        dn.fatal, slips[i].want);
-            fail();
-        }
-        expect_graded(slips[i].answer, slips[i].verdict, NULL);
-    }
-}
-
-#define EXPECT_SAME_SLIPS(...)                                             \
-    do {                                                                   \
-        static const same_slip list_[] = {__VA_ARGS__};                    \
-        expect_same_slips(list_, sizeof list_ / sizeof list_[0]);          \
-    } while (0)
 
 /* MATLAB and Octave: K' and K.' transpose, ./ .* divide and multiply element by element,
  * exp(S)./sum(exp(S),2) is the softmax of the rows (the axes count from 1), steps with
@@ -1201,19 +1191,8 @@ static void test_matrix_languages_hostile(void **state)
     unsigned long long x = 88172645463325252ULL;
     static char buf[8192];
     for (int i = 0; i < 4000; i++) {
-        size_t len = 0;
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        int n = (int)(x % (i < 3900 ? 24 : 600));
-        for (int k = 0; k < n; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
-            size_t l = strlen(p);
-            if (len + l < sizeof buf) {
-                memcpy(buf + len, p, l + 1);
-                len += l;
-            }
-        }
-        buf[len] = '\0';
+        size_t len = check_random_join(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0],
+                                       i < 3900 ? 24 : 600, &x);
         qz_formula_diag d;
         at_error err;
         int rc = qz_formula_diagnose(buf, canonical, &d, &err);
@@ -1244,19 +1223,8 @@ static void test_random_formulas_never_crash(void **state)
                                          "-", "2", "0.5", "=", " ", "\\sqrt", "@", ".T", "+", "\xe2\x88"};
     unsigned long long x = 2463534242ULL;
     for (int i = 0; i < 20000; i++) {
-        char buf[400] = "";
-        size_t len = 0;
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        int n = (int)(x % 16);
-        for (int k = 0; k < n; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
-            size_t l = strlen(p);
-            if (len + l < sizeof buf) {
-                memcpy(buf + len, p, l + 1);
-                len += l;
-            }
-        }
+        char buf[400];
+        check_random_join(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0], 16, &x);
         unsigned m;
         at_error err;
         int rc = qz_formula_compare(buf, canonical, &m, &err);

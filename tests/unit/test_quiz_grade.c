@@ -471,17 +471,8 @@ static void test_random_answers_are_graded(void **state)
     unsigned long long x = 1234567ULL;
     qz_question q = q3(), a = attention(1);
     for (int i = 0; i < 5000; i++) {
-        char buf[200] = "";
-        size_t len = 0;
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        for (int k = 0, n = (int)(x % 8); k < n; k++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            const char *p = pieces[x % (sizeof pieces / sizeof pieces[0])];
-            if (len + strlen(p) < sizeof buf) {
-                strcat(buf, p);
-                len += strlen(p);
-            }
-        }
+        char buf[200];
+        check_random_join(buf, sizeof buf, pieces, sizeof pieces / sizeof pieces[0], 8, &x);
         qz_result r;
         at_error err;
         assert_int_equal(qz_grade(i % 2 ? &a : &q, buf, QZ_ZH, &r, &err), AT_OK);
