@@ -686,7 +686,7 @@ static const word words[] = {
     {"times", F_MUL, 0, NULL}, {"over", F_DIV, 0, NULL}, {"equals", F_ASSIGN, 0, NULL},
     /* the function's name said as a verb, no bracket after it: "…，然后再 matmul V" */
     {"matmul with", F_MUL, 0, NULL}, {"matmul by", F_MUL, 0, NULL}, {"matmul", F_MUL, 0, NULL},
-    {"return", F_FILLER, 0, NULL},
+    {"return", F_FILLER, 0, NULL}, {"do", F_FILLER, 0, NULL},
     /* Chinese */
     {"乘以", F_MUL, 0, NULL}, {"乘上", F_MUL, 0, NULL}, {"点乘", F_MUL, 0, NULL}, {"乘", F_MUL, 0, NULL},
     {"除以", F_DIV, 0, NULL}, {"根号下", F_SQRT, 0, NULL}, {"根号", F_SQRT, 0, NULL},
@@ -1371,6 +1371,11 @@ static void resolve_verbs(ftokens *T)
                 break;
             }
         }
+        /* "Q multiply K transpose": the verb between its two factors, no "by" */
+        if (op == F_MUL && t->kind != F_FILLER && i &&
+            (T->t[i - 1].kind == F_VAR || T->t[i - 1].kind == F_RPAR) &&
+            (next->kind == F_VAR || next->kind == F_LPAR))
+            t->kind = F_MUL;
         /* "then divide sqrt(dk)", "divide √dₖ": the divisor right after the verb, no "by" */
         if (op == F_DIV && t->kind != F_FILLER &&
             (next->kind == F_SQRT || name_is(next, "sqrt") || (next->kind == F_VAR && next->var == V_DK)))
@@ -1422,10 +1427,13 @@ static void resolve_products(ftokens *T)
                     continue;
                 }
             }
+            size_t first = start;   /* the clause's first word that is no filler ("then") */
+            while (first < j && T->t[first].kind == F_FILLER)
+                first++;
             if (t->kind == F_NAME && (fq_name_is(t, "multiply") || fq_name_is(t, "multiplied")) &&
-                j == start && j > 0 && j + 2 == i && T->t[j + 1].kind == F_VAR &&
+                j == first && j > 0 && j + 2 == i && T->t[j + 1].kind == F_VAR &&
                 T->t[j + 1].var == V_V) {
-                t->kind = F_MUL;   /* a last step said without its preposition: ", multiply V" */
+                t->kind = F_MUL;   /* a last step said without its preposition: ", then multiply V" */
                 continue;
             }
             if (t->kind == F_NAME && fq_name_is(t, "and") && j > start && j + 1 < i &&
