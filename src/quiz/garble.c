@@ -748,6 +748,44 @@ char *qz_answer_unmarked(const char *s)
     return out;
 }
 
+/* Is byte c of s (or the start or end) no letter, digit or closing bracket? */
+static int emphasis_edge(const char *s, size_t c, size_t len)
+{
+    if (c >= len)
+        return 1;
+    unsigned char ch = (unsigned char)s[c];
+    return ch != ')' && ch != ']' && ch != '*' && ch != '_' && (ch >= 0x80 || !isalnum(ch));
+}
+
+char *qz_answer_unbolded(const char *s)
+{
+    size_t len = strlen(s), o = 0;
+    if (!strstr(s, "**") && !strstr(s, "__"))
+        return NULL;
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    int changed = 0;
+    for (size_t i = 0; i < len;) {
+        int pair = (s[i] == '*' || s[i] == '_') && s[i + 1] == s[i] && s[i + 2] != s[i];
+        int opens = pair && (i == 0 || emphasis_edge(s, i - 1, len)) && i + 2 < len && s[i + 2] != ' ';
+        int closes = pair && i && s[i - 1] != ' ' && emphasis_edge(s, i + 2, len) &&
+                     s[i + 2] != '-' && s[i + 2] != '+' && s[i + 2] != '(' && s[i + 2] != '.';
+        if (opens || closes) {
+            changed = 1;
+            i += 2;
+        } else {
+            out[o++] = s[i++];
+        }
+    }
+    out[o] = '\0';
+    if (!changed) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* Does a struck span stand apart at byte c of s (an edge, a space, or a mark that is no
  * letter, digit or dot)? */
 static int struck_edge(const char *s, size_t c)

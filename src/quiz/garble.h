@@ -43,6 +43,13 @@ char *qz_answer_without_emoji(const char *s);
  * product, d_k) stays. */
 char *qz_answer_unmarked(const char *s);
 
+/* A numeric answer without the Markdown emphasis that wraps its words and values
+ * ("下雨 = **0.14**, 没 = __0.17__"): a pair of "**" or "__" goes where it opens after a
+ * space, a mark or the start and closes before one, so a power in code ("e**0.3",
+ * "math.e ** 0.5") stays. A new string (the caller frees it), or NULL when there is no
+ * emphasis or no memory. */
+char *qz_answer_unbolded(const char *s);
+
 /* The UTF-8 answer s without the words it struck out in Markdown and wrote again
  * ("Q ← ~~编码器~~ 解码器", "~~RNN is slow~~ RNN: …"): each ~~…~~ that stands apart (a
  * space, a mark or the text's edge on both sides) taken out with a space beside it. A new

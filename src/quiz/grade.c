@@ -106,7 +106,8 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
      * answer reads its emoji: 😂 beside nothing recognised is a joke); a written answer
      * pasted from a chat window keeps its Markdown: "**Q来源**：解码器 **K、V来源**：…" */
     char *plain = q->kind == QZ_FORMULA || q->kind == QZ_CODE ? qz_answer_without_emoji(answer)
-                  : q->kind == QZ_TEXT ? qz_answer_unmarked(answer) : NULL;
+                  : q->kind == QZ_TEXT ? qz_answer_unmarked(answer)
+                  : q->kind != QZ_CHOICE ? qz_answer_unbolded(answer) : NULL;
     if (plain)
         answer = plain;
     if (q->kind != QZ_CHOICE && qz_answer_points_elsewhere(answer)) {

@@ -319,6 +319,30 @@ static void test_unmarked(void **state)
         assert_null(qz_answer_unmarked(kept[i]));
 }
 
+/* A numeric answer pasted from a chat window keeps its bold values: the marks go, a power
+ * written in code stays. */
+static void test_unbolded(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; } cases[] = {
+        {"**0.14** **0.17**", "0.14 0.17"},
+        {"下雨 = **0.14**，没 = __0.17__", "下雨 = 0.14，没 = 0.17"},
+        {"1.35/9.75 ≈ **0.14**, 1.649/9.75 ≈ **0.17**", "1.35/9.75 ≈ 0.14, 1.649/9.75 ≈ 0.17"},
+        {"**Answer:** 0.14, 0.17", "Answer: 0.14, 0.17"},
+        {"e**0.3/9.75 = **0.14**", "e**0.3/9.75 = 0.14"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *r = qz_answer_unbolded(cases[i].in);
+        assert_non_null(r);
+        assert_string_equal(r, cases[i].out);
+        free(r);
+    }
+    static const char *const kept[] = {"e**0.3/9.75 = 0.14", "math.e ** 0.5 / 9.75", "2**-1",
+                                       "0.14 0.17", "d_k = 64", "x ** 2"};
+    for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
+        assert_null(qz_answer_unbolded(kept[i]));
+}
+
 /* A short answer that only points to a picture or an attachment; a longer one that
  * mentions a picture beside what it states is an answer. */
 static void test_points_elsewhere(void **state)
@@ -348,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_repaired),
         cmocka_unit_test(test_without_emoji),
         cmocka_unit_test(test_unmarked),
+        cmocka_unit_test(test_unbolded),
         cmocka_unit_test(test_points_elsewhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
