@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -687,6 +688,12 @@ static const word words[] = {
     /* the function's name said as a verb, no bracket after it: "…，然后再 matmul V" */
     {"matmul with", F_MUL, 0, NULL}, {"matmul by", F_MUL, 0, NULL}, {"matmul", F_MUL, 0, NULL},
     {"return", F_FILLER, 0, NULL}, {"do", F_FILLER, 0, NULL},
+    /* the matrices by their names in words: "multiply the query matrix by the transpose of
+     * the key matrix", "the keys (transposed)" */
+    {"the query matrix", F_VAR, V_Q, NULL}, {"query matrix", F_VAR, V_Q, NULL},
+    {"the key matrix", F_VAR, V_K, NULL}, {"key matrix", F_VAR, V_K, NULL},
+    {"the value matrix", F_VAR, V_V, NULL}, {"value matrix", F_VAR, V_V, NULL},
+    {"(transposed)", F_TRANS, 0, NULL}, {"（转置）", F_TRANS, 0, NULL}, {"(转置)", F_TRANS, 0, NULL},
     /* Chinese */
     {"乘以", F_MUL, 0, NULL}, {"乘上", F_MUL, 0, NULL}, {"点乘", F_MUL, 0, NULL}, {"乘", F_MUL, 0, NULL},
     {"除以", F_DIV, 0, NULL}, {"根号下", F_SQRT, 0, NULL}, {"根号", F_SQRT, 0, NULL},
@@ -1354,6 +1361,10 @@ static void resolve_verbs(ftokens *T)
             t->kind = F_FILLER;
         if (name_is(t, "and") && fq_subscripted(next) && T->t[i + 2].kind == F_ASSIGN)
             t->kind = F_FILLER;
+        /* "take Q and multiply it by Kᵀ": the verb acts on what came before */
+        if (name_is(t, "and") && (name_is(next, "multiply") || name_is(next, "divide")) &&
+            i + 2 < T->n && T->t[i + 2].kind == F_FILLER)
+            t->kind = F_FILLER;
         if ((name_is(t, "transposed") || name_is(t, "transpose")) && next->kind == F_VAR &&
             (!i || (T->t[i - 1].kind != F_VAR && T->t[i - 1].kind != F_RPAR)))
             t->kind = F_TRANS_PRE;
@@ -1631,11 +1642,60 @@ static int one_based(const char *answer)
     return 0;
 }
 
+/* Code's shorthands as the statements they stand for: a compound assignment ("S /= √dk",
+ * "S *= scale") as "S = S / √dk", and C++'s std:: before a function (std::sqrt(dk)) gone.
+ * A new string, or NULL when there is none or no memory. */
+static char *code_forms_rewrite(const char *in)
+{
+    if (!strstr(in, "/=") && !strstr(in, "*=") && !strstr(in, "@=") && !strstr(in, "std::"))
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    int any = 0;
+    for (size_t i = 0; in[i];) {
+        if (!strncmp(in + i, "std::", 5) && (!i || !is_word_char((unsigned char)in[i - 1])) &&
+            isalpha((unsigned char)in[i + 5])) {
+            i += 5;
+            any = 1;
+            continue;
+        }
+        char op = in[i];
+        if ((op == '/' || op == '*' || op == '@') && in[i + 1] == '=' && in[i + 2] != '=' && i &&
+            in[i - 1] != op) {
+            size_t e = i;
+            while (e && in[e - 1] == ' ')
+                e--;
+            size_t b = e;
+            while (b && is_word_char((unsigned char)in[b - 1]))
+                b--;
+            if (b < e && !isdigit((unsigned char)in[b])) {
+                fprintf(f, "= %.*s %c", (int)(e - b), in + b, op);
+                i += 2;
+                any = 1;
+                continue;
+            }
+        }
+        fputc(in[i++], f);
+    }
+    fclose(f);
+    if (!any) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
 int fq_tokenize(const char *answer, ftokens *out, at_error *err)
 {
     memset(out, 0, sizeof *out);
     nbuf b = {0};
     lexer lx = {.b = &b, .out = out, .cap = 64};
+    char *code = answer ? code_forms_rewrite(answer) : NULL;
+    if (code)
+        answer = code;
     char *js = answer ? js_map_rewrite(answer) : NULL;
     if (js)
         answer = js;
@@ -1663,6 +1723,7 @@ int fq_tokenize(const char *answer, ftokens *out, at_error *err)
     free(b.at);
     free(b.end);
     free(js);
+    free(code);
     if (rc) {
         fq_tokens_free(out);
         return at_error_set(err, rc, "out of memory");
