@@ -10,7 +10,6 @@
 
 #include <ctype.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1642,17 +1641,18 @@ static int one_based(const char *answer)
     return 0;
 }
 
-/* Code's shorthands as the statements they stand for: a compound assignment ("S /= √dk",
- * "S *= scale") as "S = S / √dk", and C++'s std:: before a function (std::sqrt(dk)) gone.
+/* Code's shorthands as what they stand for: C++'s std:: before a function (std::sqrt(dk))
+ * goes, and in a one-line answer a compound assignment ("先 S=QKᵀ，再 S/=√dk，…") is the
+ * statement "S = S / √dk" (a program over several lines reads its own where it stands).
  * A new string, or NULL when there is none or no memory. */
 static char *code_forms_rewrite(const char *in)
 {
-    if (!strstr(in, "/=") && !strstr(in, "*=") && !strstr(in, "@=") && !strstr(in, "std::"))
+    int one_line = !strchr(in, '\n');
+    if (!strstr(in, "std::") && !(one_line && (strstr(in, "/=") || strstr(in, "*="))))
         return NULL;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f)
+    size_t n = strlen(in), o = 0;
+    char *out = malloc(2 * n + 1);   /* each "op=" grows by the name it repeats, at most n */
+    if (!out)
         return NULL;
     int any = 0;
     for (size_t i = 0; in[i];) {
@@ -1663,29 +1663,33 @@ static char *code_forms_rewrite(const char *in)
             continue;
         }
         char op = in[i];
-        if ((op == '/' || op == '*' || op == '@') && in[i + 1] == '=' && in[i + 2] != '=' && i &&
+        if (one_line && (op == '/' || op == '*') && in[i + 1] == '=' && in[i + 2] != '=' && i &&
             in[i - 1] != op) {
-            size_t e = i;
+            size_t e = i, b;
             while (e && in[e - 1] == ' ')
                 e--;
-            size_t b = e;
-            while (b && is_word_char((unsigned char)in[b - 1]))
+            for (b = e; b && is_word_char((unsigned char)in[b - 1]);)
                 b--;
-            if (b < e && !isdigit((unsigned char)in[b])) {
-                fprintf(f, "= %.*s %c", (int)(e - b), in + b, op);
+            if (b < e && !isdigit((unsigned char)in[b]) && o + 4 + (e - b) <= 2 * n) {
+                out[o++] = '=';
+                out[o++] = ' ';
+                memcpy(out + o, in + b, e - b);
+                o += e - b;
+                out[o++] = ' ';
+                out[o++] = op;
                 i += 2;
                 any = 1;
                 continue;
             }
         }
-        fputc(in[i++], f);
+        out[o++] = in[i++];
     }
-    fclose(f);
+    out[o] = '\0';
     if (!any) {
-        free(buf);
+        free(out);
         return NULL;
     }
-    return buf;
+    return out;
 }
 
 int fq_tokenize(const char *answer, ftokens *out, at_error *err)
