@@ -580,6 +580,17 @@ char *qz_answer_repaired(const char *s)
     return out;
 }
 
+/* out, o bytes long, ended and returned when something changed; else freed, NULL. */
+static char *changed_or_null(char *out, size_t o, int changed)
+{
+    out[o] = '\0';
+    if (!changed) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 /* An emoji: a pictograph (Unicode's Extended_Pictographic: faces, hands, ✌, ✅; not
  * © and ®), with its skin tone, the joiner and variation selector that build it, a
  * flag's letters or a tag. */
@@ -617,12 +628,7 @@ char *qz_answer_without_emoji(const char *s)
     }
     while (changed && o && out[o - 1] == ' ')
         o--;
-    out[o] = '\0';
-    if (!changed) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    return changed_or_null(out, o, changed);
 }
 
 /* Is the last character written to out[0, o) (spaces aside) a mark that already parts
@@ -740,12 +746,7 @@ char *qz_answer_unmarked(const char *s)
             out[o++] = s[i++];
         }
     }
-    out[o] = '\0';
-    if (!changed) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    return changed_or_null(out, o, changed);
 }
 
 /* Is byte c of s (or the start or end) no letter, digit or closing bracket? */
@@ -778,12 +779,7 @@ char *qz_answer_unbolded(const char *s)
             out[o++] = s[i++];
         }
     }
-    out[o] = '\0';
-    if (!changed) {
-        free(out);
-        return NULL;
-    }
-    return out;
+    return changed_or_null(out, o, changed);
 }
 
 /* Does a struck span stand apart at byte c of s (an edge, a space, or a mark that is no
