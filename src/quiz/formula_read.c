@@ -1641,54 +1641,26 @@ static int one_based(const char *answer)
     return 0;
 }
 
-/* Code's shorthands as what they stand for: C++'s std:: before a function (std::sqrt(dk))
- * goes, and in a one-line answer a compound assignment ("先 S=QKᵀ，再 S/=√dk，…") is the
- * statement "S = S / √dk" (a program over several lines reads its own where it stands).
- * A new string, or NULL when there is none or no memory. */
+/* C++'s std:: before a function (std::sqrt(dk)) gone: a new string, or NULL when there is
+ * none or no memory. The text only shortens, so every offset into it stays inside the
+ * answer (the formula's span is looked up in the answer itself). */
 static char *code_forms_rewrite(const char *in)
 {
-    int one_line = !strchr(in, '\n');
-    if (!strstr(in, "std::") && !(one_line && (strstr(in, "/=") || strstr(in, "*="))))
+    if (!strstr(in, "std::"))
         return NULL;
-    size_t n = strlen(in), o = 0;
-    char *out = malloc(2 * n + 1);   /* each "op=" grows by the name it repeats, at most n */
+    char *out = malloc(strlen(in) + 1);
     if (!out)
         return NULL;
-    int any = 0;
+    size_t o = 0;
     for (size_t i = 0; in[i];) {
         if (!strncmp(in + i, "std::", 5) && (!i || !is_word_char((unsigned char)in[i - 1])) &&
             isalpha((unsigned char)in[i + 5])) {
             i += 5;
-            any = 1;
             continue;
-        }
-        char op = in[i];
-        if (one_line && (op == '/' || op == '*') && in[i + 1] == '=' && in[i + 2] != '=' && i &&
-            in[i - 1] != op) {
-            size_t e = i, b;
-            while (e && in[e - 1] == ' ')
-                e--;
-            for (b = e; b && is_word_char((unsigned char)in[b - 1]);)
-                b--;
-            if (b < e && !isdigit((unsigned char)in[b]) && o + 4 + (e - b) <= 2 * n) {
-                out[o++] = '=';
-                out[o++] = ' ';
-                memcpy(out + o, in + b, e - b);
-                o += e - b;
-                out[o++] = ' ';
-                out[o++] = op;
-                i += 2;
-                any = 1;
-                continue;
-            }
         }
         out[o++] = in[i++];
     }
     out[o] = '\0';
-    if (!any) {
-        free(out);
-        return NULL;
-    }
     return out;
 }
 
