@@ -631,6 +631,10 @@ char *qz_answer_without_emoji(const char *s)
     return changed_or_null(out, o, changed);
 }
 
+/* The marks that end a statement or a part of one, in both languages. */
+static const char *const statement_marks[] = {".", ";", ":", ",", "!", "?", "。", "；", "：",
+                                              "，", "！", "？", "、"};
+
 /* Is the last character written to out[0, o) (spaces aside) a mark that already parts
  * two statements? */
 static int parted(const char *out, size_t o)
@@ -639,13 +643,13 @@ static int parted(const char *out, size_t o)
         o--;
     if (!o)
         return 1;
-    static const char *const marks[] = {".", ";", ":", ",", "!", "?", "。", "；", "：", "，", "！",
-                                        "？", "、", "(", "（"};
-    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++) {
-        size_t l = strlen(marks[i]);
-        if (o >= l && !memcmp(out + o - l, marks[i], l))
+    for (size_t i = 0; i < sizeof statement_marks / sizeof *statement_marks; i++) {
+        size_t l = strlen(statement_marks[i]);
+        if (o >= l && !memcmp(out + o - l, statement_marks[i], l))
             return 1;
     }
+    if ((o >= 1 && out[o - 1] == '(') || (o >= 3 && !memcmp(out + o - 3, "（", 3)))
+        return 1;   /* an opening bracket: what follows starts a part */
     return 0;
 }
 
@@ -683,12 +687,10 @@ static size_t emoji_run(const char *s, size_t len)
 /* Does s start with a mark that parts two statements (then no other is added)? */
 static int parted_at(const char *s)
 {
-    static const char *const marks[] = {".", ";", ":", ",", "!", "?", "。", "；", "：", "，", "！",
-                                        "？", "、", ")", "）"};
-    for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
-        if (!strncmp(s, marks[i], strlen(marks[i])))
+    for (size_t i = 0; i < sizeof statement_marks / sizeof *statement_marks; i++)
+        if (!strncmp(s, statement_marks[i], strlen(statement_marks[i])))
             return 1;
-    return 0;
+    return *s == ')' || !strncmp(s, "）", 3);   /* a closing bracket ends the part before */
 }
 
 char *qz_answer_unmarked(const char *s)
