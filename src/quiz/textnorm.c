@@ -1232,10 +1232,6 @@ static char *field_terms(const char *s)
         {"平行化", "并行化"},
         /* a heading of origin: "Q来源：解码器", "K、V 的来源：编码器" say 来自 */
         {"的来源：", "来自"}, {"的来源:", "来自"}, {"来源：", "来自"}, {"来源:", "来自"},
-        /* an enumerator, no step of information: "第一步，RNN 像排队报数…；第二步，自注意力…" */
-        {"第一步，", "首先，"}, {"第一步：", "首先，"}, {"第一步:", "首先，"},
-        {"第二步，", "其次，"}, {"第二步：", "其次，"}, {"第二步:", "其次，"},
-        {"第三步，", "再者，"}, {"第三步：", "再者，"}, {"第三步:", "再者，"},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
 }
@@ -1253,7 +1249,20 @@ static char *english_forms(const char *s)
         {" effectively ", " "},
         /* "self-attention is non-local": not local */
         {"non-local", "not local"}, {"Non-local", "Not local"}, {"nonlocal", "not local"},
-        /* an enumerator, no step of information: "Step 1: the RNN …; step 2: attention …" */
+    };
+    return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
+}
+
+/* The steps of an explanation numbered in words ("第一步，RNN 像排队报数…；第二步，自注意力…",
+ * "Step 1: the RNN …; step 2: attention …") as the plain order words they are: an
+ * enumerator is no step of information. A new string, or NULL when there is none or no
+ * memory. */
+static char *enumerators(const char *s)
+{
+    static const char *const terms[][2] = {
+        {"第一步，", "首先，"}, {"第一步：", "首先，"}, {"第一步:", "首先，"},
+        {"第二步，", "其次，"}, {"第二步：", "其次，"}, {"第二步:", "其次，"},
+        {"第三步，", "再者，"}, {"第三步：", "再者，"}, {"第三步:", "再者，"},
         {"Step 1:", "First,"}, {"step 1:", "first,"}, {"Step 2:", "Second,"},
         {"step 2:", "second,"}, {"Step 3:", "Third,"}, {"step 3:", "third,"},
     };
@@ -1334,6 +1343,11 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     if (eng) {
         free(q);
         q = eng;
+    }
+    char *numbered = q ? enumerators(q) : NULL;
+    if (numbered) {
+        free(q);
+        q = numbered;
     }
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);
