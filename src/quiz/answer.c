@@ -1232,6 +1232,17 @@ static const char *last_colon(const char *text)
     return last;
 }
 
+/* Does every value of the reading have its label ("下雨: 0.14, 没: 0.17, and 伞 gets
+ * 0.34")? Then a reading of what follows the last colon alone, which cuts a label from its
+ * value, says less. */
+static int all_labelled(const qz_numbers *nums)
+{
+    for (size_t i = 0; i < nums->n; i++)
+        if (nums->v[i].token < 0 && !nums->v[i].other)
+            return 0;
+    return nums->n > 0;
+}
+
 /* The length of the colon at p. */
 static size_t colon_len(const char *p)
 {
@@ -1320,7 +1331,8 @@ int qz_read_numbers(const char *text, const qz_read_opts *opts, qz_lang lang,
             rc = read_after(text, last, opts, lang, 1, alt, out, err, rc);
         /* or after the last colon, as many values as asked and nothing else: "softmax
          * gives it ~1 and the rest ~0: 0.00 0.00" */
-        const char *colon = alt && qz_answer_count(out) > opts->want && as_asked(out, opts->want) != 2
+        const char *colon = alt && qz_answer_count(out) > opts->want && as_asked(out, opts->want) != 2 &&
+                                    !all_labelled(out)
                                 ? last_colon(text)
                                 : NULL;
         if (colon)

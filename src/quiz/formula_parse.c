@@ -1036,6 +1036,22 @@ static int parse_softmax(fparser *p, const ftoken *name)
     return n;
 }
 
+/* A formula said in words after a softmax with no bracket ("soft max Q K T over square
+ * root d k then multiply by V"): up to a comma, an operator said as a word (over, times,
+ * 除以, 的转置). Typed symbols ("softmax QKᵀ/√d V") are read as they stand. */
+static int dictated_after(const fparser *p)
+{
+    if (!peek(p)->space_before)
+        return 0;
+    for (size_t j = p->i; p->t[j].kind != F_END && p->t[j].kind != F_COMMA && p->t[j].kind != F_LPAR; j++) {
+        enum ftok k = p->t[j].kind;
+        unsigned char c = (unsigned char)p->answer[p->t[j].at];
+        if ((k == F_MUL || k == F_DIV || k == F_TRANS || k == F_SQRT) && (isalpha(c) || c >= 0x80))
+            return 1;
+    }
+    return 0;
+}
+
 static int parse_softmax_call(fparser *p, const ftoken *name)
 {
     if (peek(p)->kind == F_LPAR) {
@@ -1056,14 +1072,17 @@ static int parse_softmax_call(fparser *p, const ftoken *name)
             axis = positional_axis(p, name, A.pos[1]);
         return softmax_node(p, A.pos[0], axis);
     }
-    if (name->var == 1 && starts_primary(p, peek(p))) {   /* "softmax of": up to a comma */
+    if ((name->var == 1 || dictated_after(p)) && starts_primary(p, peek(p))) {
+        /* "softmax of": up to a comma */
         /* said in words, "softmax of Q K transpose over root d k times V": a last "times V"
+         * (再乘 V)
          * in words multiplies the softmax, as "sine of x times y" does the sine (a
          * softmax of V inside is no formula anyone says) */
         size_t j = p->i, mul = SIZE_MAX;
         for (int depth = 0; p->t[j].kind != F_END && (depth || p->t[j].kind != F_COMMA); j++) {
             depth += (p->t[j].kind == F_LPAR) - (p->t[j].kind == F_RPAR);
-            if (!depth && p->t[j].kind == F_MUL && isalpha((unsigned char)p->answer[p->t[j].at]))
+            unsigned char c = (unsigned char)p->answer[p->t[j].at];
+            if (!depth && p->t[j].kind == F_MUL && (isalpha(c) || c >= 0x80))   /* times, 乘 */
                 mul = j;
         }
         int cut = mul != SIZE_MAX && mul + 2 == j && p->t[mul + 1].kind == F_VAR && p->t[mul + 1].var == V_V;

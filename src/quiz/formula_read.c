@@ -349,6 +349,8 @@ static int normalise_text(const char *answer, nbuf *b)
             }
             char one[2];
             const char *as = unicode_as(c, one);
+            if (c == 0x2022 && (i == 0 || s[i - 1] == '\n' || (i >= 2 && s[i - 1] == ' ' && s[i - 2] == ' ')))
+                as = ";";   /* "…)·V  • QKᵀ → scores • …": a bullet opens an item of a list */
             if (as)
                 put(b, as, strlen(as), at, at + (long)n);
             else
@@ -653,8 +655,33 @@ static const word words[] = {
     {"the dot products between", F_DOTPRE, 0, NULL}, {"dot products between", F_DOTPRE, 0, NULL},
     {"divided by", F_DIV, 0, NULL}, {"divide by", F_DIV, 0, NULL}, {"dividing by", F_DIV, 0, NULL},
     {"multiplied by", F_MUL, 0, NULL}, {"multiply by", F_MUL, 0, NULL},
-    /* d_k said aloud, as speech recognition types it: "root d k", "square root of D K" */
-    {"d k", F_VAR, V_DK, NULL},
+    /* d_k said aloud, as speech recognition types it: "root d k", "square root of D K",
+     * "d sub k"; and the rest of a formula dictated: its brackets said as words (a bare
+     * 括号 opens, or closes one open: var 1), "superscript T", 上标 T, "to the one half",
+     * the transpose's homophones (转至, 专制: zhuǎnzhì) */
+    {"d k", F_VAR, V_DK, NULL}, {"d sub k", F_VAR, V_DK, NULL}, {"d underscore k", F_VAR, V_DK, NULL},
+    {"open bracket", F_LPAR, 0, NULL}, {"open paren", F_LPAR, 0, NULL},
+    {"open parenthesis", F_LPAR, 0, NULL}, {"open parentheses", F_LPAR, 0, NULL},
+    {"left bracket", F_LPAR, 0, NULL}, {"left paren", F_LPAR, 0, NULL},
+    {"left parenthesis", F_LPAR, 0, NULL}, {"close bracket", F_RPAR, 0, NULL},
+    {"closed bracket", F_RPAR, 0, NULL}, {"close paren", F_RPAR, 0, NULL},
+    {"close parenthesis", F_RPAR, 0, NULL}, {"close parentheses", F_RPAR, 0, NULL},
+    {"closed parenthesis", F_RPAR, 0, NULL}, {"right bracket", F_RPAR, 0, NULL},
+    {"right paren", F_RPAR, 0, NULL}, {"right parenthesis", F_RPAR, 0, NULL},
+    {"左括号", F_LPAR, 0, NULL}, {"前括号", F_LPAR, 0, NULL}, {"右括号", F_RPAR, 0, NULL},
+    {"反括号", F_RPAR, 0, NULL}, {"后括号", F_RPAR, 0, NULL}, {"括号", F_LPAR, 1, NULL},
+    {"superscript t", F_TRANS, 0, NULL}, {"superscript capital t", F_TRANS, 0, NULL},
+    {"上标 t", F_TRANS, 0, NULL}, {"上标t", F_TRANS, 0, NULL}, {"转至", F_TRANS, 0, NULL},
+    {"专制", F_TRANS, 0, NULL},
+    {"to the one half", F_SQRT_POST, 0, NULL}, {"to the half", F_SQRT_POST, 0, NULL},
+    {"to the power of one half", F_SQRT_POST, 0, NULL}, {"to the power one half", F_SQRT_POST, 0, NULL},
+    {"to the power of a half", F_SQRT_POST, 0, NULL}, {"to the power of 0.5", F_SQRT_POST, 0, NULL},
+    {"to the power 0.5", F_SQRT_POST, 0, NULL}, {"to the 0.5", F_SQRT_POST, 0, NULL},
+    {"to the power of zero point five", F_SQRT_POST, 0, NULL},
+    {"to the power zero point five", F_SQRT_POST, 0, NULL},
+    {"的零点五次方", F_SQRT_POST, 0, NULL}, {"的0.5次方", F_SQRT_POST, 0, NULL},
+    {"的 0.5 次方", F_SQRT_POST, 0, NULL}, {"的二分之一次方", F_SQRT_POST, 0, NULL},
+    {"the quantity", F_FILLER, 0, NULL}, {"比上", F_DIV, 0, NULL},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
     {"multiply with", F_MUL, 0, NULL}, {"multiplying with", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
@@ -968,6 +995,10 @@ static int lex_ident(lexer *lx, size_t i, size_t j)
     if (matrix_word(s, n) >= 0 && last && lx->space && last->kind == F_VAR && last->len == 1 &&
         last->var == matrix_word(s, n))
         return emit(lx, F_NAME, i, j) ? -1 : 0;
+    /* "Q K T over …": a T said on its own after K, as dictation types Kᵀ */
+    if (n == 1 && *s == 'T' && last && lx->space && last->kind == F_VAR && last->var == V_K &&
+        last->len == 1)
+        return emit(lx, F_TRANS, i, j) ? -1 : 0;
     /* QK, qkv, QKT, QKt: matrices written together, a final T after K its transpose */
     if (is_dk(s, n) || is_dmodel(s, n) || is_length(s, n) || matrix_word(s, n) >= 0) {
         if (emit(lx, F_VAR, i, j))
@@ -1121,8 +1152,10 @@ static int lex(lexer *lx)
         if (wl && han_symbol(s + i, w) && !han_symbol_alone(lx, s, i, wl))
             wl = 0;
         if (wl && (!isalpha((unsigned char)s[i]) || i == 0 || !is_word_char((unsigned char)s[i - 1]))) {
-            if (emit(lx, w->kind, i, i + wl))
+            enum ftok k = w->kind == F_LPAR && w->var == 1 && lx->depth > 0 ? F_RPAR : w->kind;
+            if (emit(lx, k, i, i + wl))
                 return -1;
+            lx->depth += (k == F_LPAR) - (k == F_RPAR && lx->depth > 0);
             lx->out->t[lx->out->n - 1].var = w->var;   /* 1: "softmax of"; 2: a wrong axis */
             if (w->name) {
                 lx->out->t[lx->out->n - 1].text = w->name;

@@ -693,6 +693,39 @@ static int parted_at(const char *s)
     return *s == ')' || !strncmp(s, "）", 3);   /* a closing bracket ends the part before */
 }
 
+/* The bytes of a list's bullet at s (•, ●, ▪, ◦, ‣, ∙), or 0. */
+static size_t bullet_at(const char *s)
+{
+    static const char *const bullets[] = {"•", "●", "▪", "◦", "‣", "∙"};
+    for (size_t i = 0; i < sizeof bullets / sizeof *bullets; i++)
+        if (!strncmp(s, bullets[i], strlen(bullets[i])))
+            return strlen(bullets[i]);
+    return 0;
+}
+
+/* Is byte c of s (or the start or end) no letter, digit or closing bracket? */
+static int emphasis_edge(const char *s, size_t c, size_t len)
+{
+    if (c >= len)
+        return 1;
+    unsigned char ch = (unsigned char)s[c];
+    return ch != ')' && ch != ']' && ch != '*' && ch != '_' && (ch >= 0x80 || !isalnum(ch));
+}
+
+/* Is the "**" or "__" at byte i of s (len bytes) Markdown emphasis: a mark that opens after
+ * a space, a mark or the start, or closes before one? A power in code ("e**0.3",
+ * "2**-1", "d_k**.5", "math.e ** 0.5") is not. */
+static int emphasis_at(const char *s, size_t i, size_t len)
+{
+    if (!((s[i] == '*' || s[i] == '_') && s[i + 1] == s[i] && s[i + 2] != s[i]))
+        return 0;
+    int opens = (i == 0 || emphasis_edge(s, i - 1, len)) && i + 2 < len && s[i + 2] != ' ';
+    int closes = i && s[i - 1] != ' ' && emphasis_edge(s, i + 2, len) && s[i + 2] != '-' &&
+                 s[i + 2] != '+' && s[i + 2] != '(' &&
+                 !(s[i + 2] == '.' && isdigit((unsigned char)s[i + 3]));   /* d_k**.5 */
+    return opens || closes;
+}
+
 char *qz_answer_unmarked(const char *s)
 {
     size_t len = strlen(s);
@@ -706,7 +739,7 @@ char *qz_answer_unmarked(const char *s)
         size_t hashes = 0;
         while (start && s[i + hashes] == '#')
             hashes++;
-        if ((s[i] == '*' && s[i + 1] == '*') || (s[i] == '_' && s[i + 1] == '_')) {
+        if (emphasis_at(s, i, len)) {
             if (!bold && start && !parted(out, o) && bold_label(s + i + 2, s[i])) {
                 /* "…解码器 **K、V来源**：…": a label opens an item; "is **enough**" not */
                 memcpy(out + o, "; ", 2);
@@ -730,6 +763,13 @@ char *qz_answer_unmarked(const char *s)
             }
             changed = 1;
             i += 2;
+        } else if (start && bullet_at(s + i) && (s[i + bullet_at(s + i)] == ' ' || !s[i + bullet_at(s + i)])) {
+            if (!parted(out, o)) {   /* a bullet opens an item: "… (n steps) • Self-attention: …" */
+                memcpy(out + o, "; ", 2);
+                o += 2;
+            }
+            changed = 1;
+            i += bullet_at(s + i);
         } else if (emoji_run(s + i, len - i)) {
             /* "…越传越歪😂 自注意力是…": an emoji between two statements ends the first */
             size_t n = emoji_run(s + i, len - i), j = i + n;
@@ -751,15 +791,6 @@ char *qz_answer_unmarked(const char *s)
     return changed_or_null(out, o, changed);
 }
 
-/* Is byte c of s (or the start or end) no letter, digit or closing bracket? */
-static int emphasis_edge(const char *s, size_t c, size_t len)
-{
-    if (c >= len)
-        return 1;
-    unsigned char ch = (unsigned char)s[c];
-    return ch != ')' && ch != ']' && ch != '*' && ch != '_' && (ch >= 0x80 || !isalnum(ch));
-}
-
 char *qz_answer_unbolded(const char *s)
 {
     size_t len = strlen(s), o = 0;
@@ -770,11 +801,7 @@ char *qz_answer_unbolded(const char *s)
         return NULL;
     int changed = 0;
     for (size_t i = 0; i < len;) {
-        int pair = (s[i] == '*' || s[i] == '_') && s[i + 1] == s[i] && s[i + 2] != s[i];
-        int opens = pair && (i == 0 || emphasis_edge(s, i - 1, len)) && i + 2 < len && s[i + 2] != ' ';
-        int closes = pair && i && s[i - 1] != ' ' && emphasis_edge(s, i + 2, len) &&
-                     s[i + 2] != '-' && s[i + 2] != '+' && s[i + 2] != '(' && s[i + 2] != '.';
-        if (opens || closes) {
+        if (emphasis_at(s, i, len)) {
             changed = 1;
             i += 2;
         } else {
@@ -846,6 +873,76 @@ int qz_answer_points_elsewhere(const char *s)
         return 0;
     for (size_t i = 0; marks[i]; i++)
         if (strcasestr(s, marks[i]))
+            return 1;
+    return 0;
+}
+
+/* s without the numbers of its parts and an answer's opening ("(1)(2) 同 q4", "答：同上",
+ * "Ans: see q2"). */
+static const char *after_opening(const char *s)
+{
+    static const char *const opens[] = {"ans:-", "ans:", "ans -", "answer:", "答：", "答:", "答 ",
+                                        NULL};
+    for (int again = 1; again;) {
+        again = 0;
+        while (*s == ' ' || *s == '\n')
+            s++;
+        if (*s == '(' && s[1] && s[2] == ')') {   /* (1) */
+            s += 3;
+            again = 1;
+        }
+        for (size_t i = 0; opens[i] && !again; i++)
+            if (!strncasecmp(s, opens[i], strlen(opens[i]))) {
+                s += strlen(opens[i]);
+                again = 1;
+            }
+    }
+    return s;
+}
+
+int qz_answer_no_attempt(const char *s)
+{
+    /* pointing to another answer, the slides or a message */
+    static const char *const pointing[] = {"同上", "同 q", "同q", "同第", "同前", "见上", "见前", "参见",
+                                           "如上", "see q", "see above", "see my", "see the slides",
+                                           "see slides", "see thread", "see the thread", "see previous",
+                                           "see earlier", "see prev", "same as q", "same as above",
+                                           "as above", NULL};
+    /* saying it will come later */
+    static const char *const later[] = {"晚点补", "回头看", "回头补", "回头再", "待补", "稍后补", "之后补",
+                                        "改天补", "todo", "tbd", "answer later", "will answer later",
+                                        "fill in later", NULL};
+    /* agreeing or acknowledging, nothing else (letters and digits only, folded) */
+    static const char *const nods[] = {"lgtm", "+1", "收到", "ok", "okay", "好的", "mark", "mark一下",
+                                       "+1楼上", "楼上", "同意", "赞", "顶", "略", NULL};
+    size_t chars = 0;
+    for (const char *p = s; *p; p++)
+        chars += ((unsigned char)*p & 0xc0) != 0x80;
+    if (chars > 60)
+        return 0;
+    const char *a = after_opening(s);
+    for (size_t i = 0; pointing[i]; i++)
+        if (!strncasecmp(a, pointing[i], strlen(pointing[i])))
+            return 1;
+    for (size_t i = 0; later[i]; i++)
+        if (strcasestr(s, later[i]))
+            return 1;
+    char folded[128];
+    size_t o = 0;
+    for (const char *p = a; *p && o + 4 < sizeof folded;) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, (const uint8_t *)p, strlen(p));
+        if (n <= 0)
+            return 0;
+        if (c == '+' || (c < 0x80 && isalnum((int)c)) || (c >= 0x4e00 && c <= 0x9fff)) {
+            for (int k = 0; k < n; k++)
+                folded[o++] = (char)(c < 0x80 ? tolower((unsigned char)p[k]) : p[k]);
+        }
+        p += n;
+    }
+    folded[o] = '\0';
+    for (size_t i = 0; nods[i]; i++)
+        if (!strcmp(folded, nods[i]))
             return 1;
     return 0;
 }

@@ -63,6 +63,12 @@ char *qz_answer_unstruck(const char *s);
  * see? */
 int qz_answer_points_elsewhere(const char *s);
 
+/* Is the UTF-8 text s (60 characters at most) no attempt at the question: a pointer to
+ * another answer or elsewhere ("同上", "同 q4", "see q2", "see my msg in the thread", 略),
+ * a promise to answer later ("晚点补", "TODO"), or a nod and nothing else ("lgtm 👍",
+ * "+1 楼上", "收到 🙏")? Teachers mark these unreadable, not wrong: they are no answer. */
+int qz_answer_no_attempt(const char *s);
+
 /* Does the UTF-8 text s show characters lost on the way: a missing glyph (▯ □), the
  * replacement character U+FFFD, what lost bytes become read as GBK (锟斤拷; 烫烫烫 and
  * 屯屯屯 of unset memory), or ■ blotting out a character (not a bullet between spaces)?

@@ -115,6 +115,12 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         fprintf(fb, qz_tr(lang, "The answer points to a picture or an attachment, which cannot be "
                                 "graded here. Nothing was counted: write the answer as text.\n"));
         rc = AT_OK;
+    } else if (q->kind != QZ_CHOICE && qz_answer_no_attempt(answer)) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, qz_tr(lang, "This is no answer yet: it points to another answer or to somewhere "
+                                "else, or says it will come later. Nothing was counted: write the "
+                                "answer here.\n"));
+        rc = AT_OK;
     } else if (q->kind != QZ_CHOICE && !repaired && qz_answer_unreadable_text(answer)) {
         /* mojibake, a scan's shading, keys hit at random: no grader can read it */
         out->verdict = QZ_MALFORMED;

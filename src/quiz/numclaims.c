@@ -360,6 +360,8 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
         {"mainly attends to", 1, 1, 1}, {"attends mostly to", 1, 1, 1}, {"attends mainly to", 1, 1, 1},
         {"mostly focuses on", 1, 1, 1}, {"mainly focuses on", 1, 1, 1}, {"focuses mostly on", 1, 1, 1},
         {"focuses mainly on", 1, 1, 1}, {"mostly attend to", 1, 1, 1}, {"mainly attend to", 1, 1, 1},
+        {"attends to most", 1, 1, 1}, {"attend to most", 1, 1, 1}, {"focuses on most", 1, 1, 1},
+        {"looks at most", 1, 1, 1}, {"pays attention to most", 1, 1, 1},
         {"第二大", 1, 0, 0}, {"第二高", 1, 0, 0}, {"第三大", 1, 0, 0}, {"第三高", 1, 0, 0},
         {"最大", 1, 0, 0}, {"最多", 1, 0, 0}, {"最高", 1, 0, 0}, {"最小", 0, 0, 0}, {"最少", 0, 0, 0}, {"最低", 0, 0, 0},
         {"most", 1, 1, 0}, {"largest", 1, 1, 0}, {"biggest", 1, 1, 0}, {"highest", 1, 1, 0}, {"greatest", 1, 1, 0},
@@ -439,9 +441,13 @@ static int denied_before(const char *a, const char *p)
 
 /* "没 gets more than 下雨", "下雨 is larger than 没", "没 > 下雨", 没比下雨小, 下雨的权重比没高:
  * a comparison of two tokens' weights in one clause, against the engine's row. A denied
- * comparison ("not larger than", 不比) is left alone. */
+ * comparison ("not larger than", 不比) is left alone. The tokens asked said together
+ * ("those two are bigger than 伞's own weight") are compared one by one. */
 static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
 {
+    /* the tokens asked, said together as the subject ("both are bigger than 伞", 这俩比伞大) */
+    static const char *const pair[] = {"both", "those two", "these two", "the two", "两个", "这俩",
+                                       "两者", "二者", "这两", "它俩", NULL};
     static const struct { const char *w; int more; } en[] = {
         {"larger", 1}, {"bigger", 1}, {"higher", 1}, {"greater", 1}, {"more", 1}, {"heavier", 1},
         {"smaller", 0}, {"lower", 0}, {"less", 0}, {"lighter", 0}, {"fewer", 0},
@@ -456,6 +462,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
         const char *b = clause_end(a, &l);
         size_t x = (size_t)-1, y = (size_t)-1;
         int more = -1;
+        const char *said = a;   /* where the comparison is said: its subject is before */
         for (const char *p = a; p < b && more < 0; p++) {
             if (!strncasecmp(p, "than", 4) && edge(s, p, 0) && edge(s, p + 4, 1)) {
                 /* the comparative word is the last one before "than" */
@@ -470,6 +477,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                             x = token_side(c, s, a, b, q, 1);
                             y = token_side(c, s, a, b, p + 4, 0);
                             more = en[k].more;
+                            said = q;
                             break;
                         }
                     }
@@ -484,6 +492,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                     goto next_clause;
                 x = token_side(c, s, a, b, p, 1);
                 y = token_side(c, s, a, b, p + 3, 0);
+                said = p;
                 for (const char *q = p + 3; q < b && more < 0; q++)
                     for (size_t k = 0; k < sizeof zh / sizeof *zh; k++)
                         if (!strncmp(q, zh[k].w, 3) && !(q - 3 >= p && !strncmp(q - 3, "权", 3))) {
@@ -492,6 +501,13 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                         }
             }
         }
+        if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 && has_word(s, a, said, pair, 1))
+            for (size_t i = 0; i < c->row_n; i++)   /* "those two are bigger than 伞's own" */
+                if (c->slot_of[i] != (size_t)-1 && i != y && fabs(c->row_w[i] - c->row_w[y]) > 1e-6 &&
+                    (c->row_w[i] > c->row_w[y]) != more) {
+                    x = i;
+                    break;
+                }
         if (more >= 0 && x != (size_t)-1 && y != (size_t)-1 && x != y &&
             fabs(c->row_w[x] - c->row_w[y]) > 1e-6 && (c->row_w[x] > c->row_w[y]) != more) {
             fprintf(fb, more ? qz_tr(c->lang, "  %s does not get more weight than %s (engine: %.4f "

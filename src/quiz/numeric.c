@@ -255,7 +255,7 @@ static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nu
             break;   /* the count read is that of the answer's own values */
     }
     /* "exp后：1.11,…,3.32；和≈9.75；0.14 0.17": the working's values are all above 1 (the
-     * exps, their sum), and as many values as asked, each a weight (0 to 1), end it */
+     * exps, their sum), and as many values as asked, each a weight (0 to 1), end it… */
     const qz_value *all[QZ_MAX_VALUES];
     size_t k = 0;
     for (size_t i = 0; i < nums->n && k < QZ_MAX_VALUES; i++)
@@ -263,14 +263,36 @@ static const qz_value **pick_unlabelled(const qz_numctx *c, const qz_numbers *nu
             all[k++] = &nums->v[i];
     if (k <= c->n || !c->n)
         return NULL;
-    for (size_t i = 0; i < k; i++) {
-        int weight = all[i]->x >= 0 && all[i]->x <= 1 && !all[i]->other;
-        if (i < k - c->n ? weight : !weight)
-            return NULL;
+    /* … or the answer opens with them and its working follows ("约 0.14 和 0.17，e^0.3≈1.35，
+     * …，分母≈9.75") */
+    for (int first = 0; first <= 1; first++) {
+        size_t i = 0;
+        for (; i < k; i++) {
+            int weight = all[i]->x >= 0 && all[i]->x <= 1 && !all[i]->other;
+            if ((first ? i < c->n : i >= k - c->n) != weight)
+                break;
+        }
+        if (i == k) {
+            memcpy(pick, all + (first ? 0 : k - c->n), c->n * sizeof *pick);
+            *n = c->n;
+            return pick;
+        }
     }
-    memcpy(pick, all + (k - c->n), c->n * sizeof *pick);
-    *n = c->n;
-    return pick;
+    return NULL;
+}
+
+/* Is v, the one value of an answer where two are asked, both of them run together: a
+ * literal whose decimals are twice those asked ("0.1417" for 0.xx 0.xx) and whose halves
+ * are the two weights, in order ("0.1384", the first weight to four places, is not)? */
+static int run_together(const qz_numctx *c, const qz_value *v)
+{
+    int d = c->q->decimals > 0 ? c->q->decimals : 2;
+    if (c->n != 2 || v->decimals != 2 * d || v->x <= 0 || v->x >= 1 || v->percent)
+        return 0;
+    double scale = pow(10, d), whole = round(v->x * scale * scale);
+    double first = floor(whole / scale) / scale, second = fmod(whole, scale) / scale;
+    return fabs(first - c->want[0]) <= 0.011 && fabs(second - c->want[1]) <= 0.011 &&
+           fabs(v->x - c->want[0]) > 0.5 / scale / scale;
 }
 
 /* One value where several are asked ("0.34"): the student committed to it, so it is an
@@ -1042,6 +1064,20 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
     } else {
         size_t got = use->n;
         const qz_value **vals = pick_unlabelled(&c, use, pick, &got);
+        if (!vals && got == 1 && run_together(&c, pick[0])) {
+            /* "0.1417", 零点一四一七: two values of two decimals each written as one */
+            fclose(notes_f);
+            char digits[32];
+            snprintf(digits, sizeof digits, "%.*f", pick[0]->decimals, pick[0]->x);
+            char *msg = NULL;
+            if (asprintf(&msg, qz_tr(lang, "%s looks like two values run together: put a space "
+                                           "between them."), digits) < 0)
+                msg = NULL;
+            malformed(out, fb, msg ? msg : "");
+            free(msg);
+            again_example(fb, &c, 0);
+            goto out;
+        }
         int lone = !vals && lone_value(&c, pick, got, given, dec, ok, notes_f);
         fclose(notes_f);
         if (!vals && !lone) {

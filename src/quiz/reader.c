@@ -127,6 +127,8 @@ static const struct {
     {"exponentials", W_OTHER}, {"分母", W_OTHER}, {"of", W_OTHER}, {"out of", W_OTHER},
     {"among", W_OTHER}, {"指数", W_OTHER}, {"exp", W_OTHER}, {"e^x", W_OTHER}, {"e^s", W_OTHER},
     {"σe^s", W_SUM}, {"σe^x", W_SUM}, {"σexp", W_SUM},
+    /* an enumerator's number is no value: "Step 1: exponentiate", 第 2 步 */
+    {"step", W_OTHER}, {"第", W_OTHER},
     /* the order they were written in, not the values turned round */
     {"顺序反了", W_FILLER}, {"顺序颠倒了", W_FILLER}, {"顺序倒了", W_FILLER}, {"顺序写反了", W_FILLER},
     {"wrong order", W_FILLER}, {"in reverse order", W_FILLER}, {"out of order", W_FILLER},
@@ -1299,8 +1301,31 @@ static void keep_quotients(qz_numbers *out, size_t want)
     out->concluded = 0;
 }
 
+#ifdef QZ_READER_DEBUG
+static void dump(const reader *r, const char *when)
+{
+    static const char *const k[] = {"VAL", "LAB", "SEP", "LINK", "PRE", "CONCL", "OTHER", "WORD",
+                                    "EACH", "OR", "TURN", "CMP", "NOT", "NO"};
+    fprintf(stderr, "%s:", when);
+    for (size_t i = 0; i < r->n; i++) {
+        const item *it = &r->it[i];
+        fprintf(stderr, " %s", k[it->kind]);
+        if (it->kind == IT_VALUE && it->value != (size_t)-1)
+            fprintf(stderr, "=%g/%ld", r->out->v[it->value].x, r->out->v[it->value].token);
+        else if (it->kind == IT_LABEL)
+            fprintf(stderr, "=%ld", it->token);
+        else if (it->kind == IT_SEP)
+            fprintf(stderr, "'%c'", it->op);
+    }
+    fprintf(stderr, "\n");
+}
+#else
+#define dump(r, w) ((void)0)
+#endif
+
 static void interpret(reader *r, int flex_links)
 {
+    dump(r, "walk");
     if (r->o->alt)
         choose_alternative(r);
     turns_with_values(r);
@@ -1313,6 +1338,7 @@ static void interpret(reader *r, int flex_links)
     pair_respectively(r);
     int before = labels_before(r);
     pair_nearest(r, before);
+    dump(r, "paired");
     mark_values(r, before);
     mark_opening(r);
 }

@@ -148,6 +148,8 @@ typedef struct tally {
     size_t replaced;          /* key ideas a stated misconception or a denial takes */
     size_t contradicted;      /* key ideas stated and also stated wrongly (a misconception
                                * that replaces them): the answer contradicts itself */
+    size_t split_right;       /* key ideas of several subjects stated right of some and
+                               * wrongly of others ("K from the encoder, V from the decoder") */
     unsigned long wrong_ideas;   /* bit i: key idea i stated wrongly */
     size_t required, required_credited;   /* required key ideas, and those credited */
     int complete;
@@ -210,6 +212,7 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
         t.required += q->rubric[i].required != 0;
         t.required_credited += q->rubric[i].required && rd->idea[i] && !idea_wrong(&t, i);
         t.contradicted += rd->idea[i] && idea_wrong(&t, i) && !rd->split[i];
+        t.split_right += rd->idea[i] && idea_wrong(&t, i) && rd->split[i];
     }
     t.complete = t.found >= t.need && !t.required_missing;
     return t;
@@ -227,11 +230,14 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
         out->verdict = QZ_WRONG;
         out->score = 0;
     } else if (t->wrong && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas &&
-               (!t->required || t->required_credited) && 2 * t->credited >= t->need) {
+               (!t->required || t->required_credited) && 2 * (t->credited + (t->wrong == 1 && !t->off_point ? t->split_right : 0)) >= t->need) {
         /* (a misconception beside only what the question does not require, "a decoder is
          * needed; feed the attention weights to an MLP", earns nothing; nor beside less
-         * than half of what it needs: "K from the encoder, Q and V from the decoder, it
-         * mixes the two" has one of the three parts of cross-attention) */
+         * than half of what it needs: "Q and K from the decoder, V from the encoder" has
+         * one of the three parts of cross-attention. A part right of some of its subjects
+         * counts towards that half when it is the one thing stated wrongly: "Q from the
+         * decoder, K from the encoder, V from the decoder", with no purpose, is half right,
+         * as teachers mark it; with a false purpose beside it, it is not) */
         size_t c = t->credited < t->need ? t->credited : t->need;
         out->verdict = QZ_PARTIAL;
         out->score = 0.5 * (double)c / (double)t->need;

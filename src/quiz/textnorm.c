@@ -567,6 +567,19 @@ static size_t root_len(const toks *t, size_t i)
 
 /* ---- speech recognition */
 
+/* Does word w end with one of a, b, c, d (a whole word when it is Latin)? */
+static int ends_with(const char *w, const char *a, const char *b, const char *c, const char *d)
+{
+    const char *const e[] = {a, b, c, d};
+    size_t n = strlen(w);
+    for (size_t i = 0; i < 4; i++) {
+        size_t l = strlen(e[i]);
+        if (n >= l && !strcmp(w + n - l, e[i]) && ((unsigned char)e[i][0] >= 0x80 || n == l))
+            return 1;
+    }
+    return 0;
+}
+
 /* An answer dictated to a phone comes back with the field's words as they sound: the
  * letters of an acronym one by one ("R N N", "R and N", "C L S"), encoder and decoder
  * cut in two ("in coder", "de coder"), "soft max", and Q as the word that sounds like
@@ -612,7 +625,10 @@ static void spoken(toks *t)
                                                       strcmp(t->v[i - 1].s, "in") &&
                                                       strcmp(t->v[i - 1].s, "the"))) ? 1
                  : i + 2 < t->n && !strcmp(w, "big") && !strcmp(t->v[i + 1].s, "o") &&
-                   !strcmp(t->v[i + 2].s, "of") ? 2 : 0;
+                   !strcmp(t->v[i + 2].s, "of") ? 2
+                 /* as dictation types it: "oh of one", "o of n" */
+                 : i + 2 < t->n && (!strcmp(w, "oh") || !strcmp(w, "o")) &&
+                   !strcmp(t->v[i + 1].s, "of") ? 1 : 0;
         if (o) {
             size_t a = i + o + (o == 1 && i + 1 < t->n && !strcmp(t->v[i + 1].s, "of"));
             const char *x = a < t->n ? t->v[a].s : "";
@@ -620,6 +636,29 @@ static void spoken(toks *t)
                 replace(t, i, a + 1 - i, x[0] == 'n' ? "o(n)" : "o(1)");
                 continue;
             }
+        }
+        /* O(n) and O(1) dictated without brackets after a copula: "path length 是 O n",
+         * "是 O 一", "is O one" */
+        if (!strcmp(w, "o") && i > 0 && i + 1 < t->n && ends_with(t->v[i - 1].s, "是", "为", "is", "=") &&
+            (!strcmp(t->v[i + 1].s, "n") || !strcmp(t->v[i + 1].s, "1") || !strcmp(t->v[i + 1].s, "一") ||
+             !strcmp(t->v[i + 1].s, "one"))) {
+            replace(t, i, 2, !strcmp(t->v[i + 1].s, "n") ? "o(n)" : "o(1)");
+            continue;
+        }
+        /* RNN spelt out letter by letter, as dictation types it: "R N N", "are N N", "our NN" */
+        if ((!strcmp(w, "r") || !strcmp(w, "are") || !strcmp(w, "our")) && i + 1 < t->n) {
+            size_t m = !strcmp(t->v[i + 1].s, "nn") ? 2
+                     : i + 2 < t->n && !strcmp(t->v[i + 1].s, "n") && !strcmp(t->v[i + 2].s, "n") ? 3 : 0;
+            if (m) {
+                replace(t, i, m, "rnn");
+                continue;
+            }
+        }
+        /* "self a tension": self-attention as dictation hears it */
+        if (i > 0 && i + 1 < t->n && !strcmp(w, "a") && !strcmp(t->v[i + 1].s, "tension") &&
+            !strcmp(t->v[i - 1].s, "self")) {
+            replace(t, i, 2, "attention");
+            continue;
         }
         if (!strcmp(w, "cue") || !strcmp(w, "cues") || !strcmp(w, "queue")) {
             int key = 0;
@@ -773,8 +812,8 @@ static void notations(toks *t)
                 continue;
             }
         }
-        /* O(1), O(n), O(n^2), O(n2), O(n*n), O(N²) */
-        if (!strcmp(t->v[i].s, "o") && i + 3 < t->n && !strcmp(t->v[i + 1].s, "(")) {
+        /* O(1), O(n), O(n^2), O(n2), O(n*n), O(N²); Θ(n), the tight bound, the same here */
+        if ((!strcmp(t->v[i].s, "o") || !strcmp(t->v[i].s, "θ")) && i + 3 < t->n && !strcmp(t->v[i + 1].s, "(")) {
             size_t j = i + 2;
             const char *what = NULL;
             if (!strcmp(t->v[j].s, "1")) {
@@ -1238,19 +1277,150 @@ static char *field_terms(const char *s)
 
 /* Words of other Englishes and their neighbours, as the rubric spells them: "upto" (India,
  * Nigeria) is up to; ViT's class token is the [CLS] token; Malay cukup (in Malaysian
- * Chinese and English) is enough. A new string, or NULL when there is none or no memory. */
+ * Chinese and English) is enough; notations the rubric spells one way (Σ, W^Q,
+ * "timesteps"); the words dictation mishears ("in coder"). A new string, or NULL when there is none or no memory. */
 static char *english_forms(const char *s)
 {
     static const char *const terms[][2] = {
         {" upto ", " up to "}, {"Upto ", "Up to "}, {" upto\t", " up to\t"},
         {"class token", "[CLS] token"}, {"Class token", "[CLS] token"},
         {" cukup", " enough"}, {"cukup ", "enough "},
+        /* a capital sigma is a sum, not the σ of a standard deviation it folds to:
+         * "Var(q·k) = Σ_i Var(q_i k_i) = d_k" */
+        {"Σ", " sum "}, {"∑", " sum "},
+        /* a projection's superscript is its name, as its subscript is: "Q = H_dec W^Q, K =
+         * …" names no Q beside K */
+        {"W^Q", "W_Q"}, {"W^K", "W_K"}, {"W^V", "W_V"}, {"W^{Q}", "W_Q"}, {"W^{K}", "W_K"},
+        {"W^{V}", "W_V"}, {"w^q", "w_q"}, {"w^k", "w_k"}, {"w^v", "w_v"},
+        /* the encoder and the decoder as dictation hears them: "from the in coder" */
+        {" in coder", " encoder"}, {" en coder", " encoder"}, {" de coder", " decoder"},
+        {" the the coder", " the decoder"}, {" quarries", " queries"},
+        /* one word in code and papers: "timesteps" */
+        {" timesteps", " time steps"}, {" timestep", " time step"},
         /* an adverb that only softens: "the distance is effectively 1" says it is 1 */
         {" effectively ", " "},
         /* "self-attention is non-local": not local */
         {"non-local", "not local"}, {"Non-local", "Not local"}, {"nonlocal", "not local"},
     };
     return replace_terms(s, terms, sizeof terms / sizeof terms[0]);
+}
+
+/* Is the character at s + i a sound of hesitation said alone (嗯, 呃, 啊, 额)? */
+static int filler_sound(const char *s, size_t i)
+{
+    static const char *const w[] = {"嗯", "呃", "啊", "额", "唔", NULL};
+    for (size_t k = 0; w[k]; k++)
+        if (!strncmp(s + i, w[k], strlen(w[k])))
+            return 1;
+    return 0;
+}
+
+/* Does s open with an English subject of the self-test's answers (RNN, self-attention,
+ * the encoder), a whole word? */
+static int pause_subject(const char *s)
+{
+    static const char *const subjects[] = {"rnn", "self attention", "self-attention", "attention",
+                                           "transformer", "lstm", "encoder", "decoder", NULL};
+    for (size_t i = 0; subjects[i]; i++) {
+        size_t l = strlen(subjects[i]);
+        if (!strncasecmp(s, subjects[i], l) && !isalnum((unsigned char)s[l]))
+            return 1;
+    }
+    return 0;
+}
+
+/* A one said in Chinese where a value is given, before a pause or the end: "距离是一，…",
+ * "距离为一" is 1 ("是一步", "是一个" keep their words). A new string, or NULL when there
+ * is none or no memory. */
+static char *chinese_one(const char *s)
+{
+    size_t len = strlen(s), o = 0, found = 0;
+    char *out = malloc(2 * len + 1);   /* "一" (3 bytes) becomes " 1" (2) */
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        int cop = !strncmp(s + i, "是一", strlen("是一")) || !strncmp(s + i, "为一", strlen("为一"));
+        size_t m = strlen("是一");
+        ucs4_t next = 0;
+        if (cop && i + m < len)
+            u8_mbtouc(&next, (const uint8_t *)s + i + m, len - i - m);
+        if (cop && !is_han(next) && !isalnum((unsigned char)s[i + m])) {
+            memcpy(out + o, s + i, 3);   /* 是 or 为 */
+            memcpy(out + o + 3, " 1", 2);
+            o += 5;
+            i += m;
+            found++;
+            continue;
+        }
+        out[o++] = s[i++];
+    }
+    out[o] = '\0';
+    if (!found) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* An answer said aloud or typed on a phone with spaces for its only punctuation ("RNN 就像
+ * 传话游戏 前面的词要一个一个传到后面 越远越传不清楚 自注意力是…"): each pause between two
+ * Chinese characters is the comma it stands for, so that one clause does not run into
+ * the next (a pause between words of two characters at least, not a stray space inside
+ * one: "编 码 器"); so is a pause before a subject in English ("…随序列长度增长 self attention 始终
+ * 是常数"). Only where the answer has no Chinese punctuation and two pauses between
+ * characters at least ("今天 下雨" alone, or spaces between words beside commas, stay). A new string, or NULL
+ * when there is none or no memory. */
+static char *spoken_pauses(const char *s)
+{
+    static const char *const marks[] = {"，", "。", "；", "、", "！", "？", "：", NULL};
+    for (size_t i = 0; marks[i]; i++)
+        if (strstr(s, marks[i]))
+            return NULL;
+    size_t len = strlen(s), pauses = 0;
+    char *out = malloc(3 * len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0, run = 0;   /* run: the Chinese characters just before */
+    for (size_t i = 0; i < len;) {
+        ucs4_t c;
+        int n = u8_mbtouc(&c, (const uint8_t *)s + i, len - i);
+        if (n <= 0)
+            n = 1;
+        if (c == ' ' && (run >= 2 || (run == 1 && i >= 3 && filler_sound(s, i - 3)))) {
+            size_t j = i, ahead = 0;
+            while (j < len && s[j] == ' ')
+                j++;
+            ucs4_t next = 0;
+            for (size_t k = j; k < len && ahead < 2;) {   /* the characters just after */
+                int m = u8_mbtouc(&next, (const uint8_t *)s + k, len - k);
+                if (m <= 0 || !is_han(next))
+                    break;
+                ahead++;
+                k += (size_t)m;
+            }
+            if (j < len)
+                u8_mbtouc(&next, (const uint8_t *)s + j, len - j);
+            /* between words, not inside one typed with stray spaces ("编 码 器") */
+            if (ahead >= 2 || (ahead == 1 && filler_sound(s, j)) || pause_subject(s + j)) {
+                memcpy(out + o, "，", strlen("，"));
+                o += strlen("，");
+                pauses += is_han(next);
+                i = j;
+                run = 0;
+                continue;
+            }
+        }
+        memcpy(out + o, s + i, (size_t)n);
+        o += (size_t)n;
+        i += (size_t)n;
+        run = is_han(c) ? run + 1 : 0;
+    }
+    out[o] = '\0';
+    if (pauses < 2) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
 /* The steps of an explanation numbered in words ("第一步，RNN 像排队报数…；第二步，自注意力…",
@@ -1348,6 +1518,16 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     if (numbered) {
         free(q);
         q = numbered;
+    }
+    char *paused = q && wide && fix_typos ? spoken_pauses(q) : NULL;   /* an answer's */
+    if (paused) {
+        free(q);
+        q = paused;
+    }
+    char *one = q && wide && fix_typos ? chinese_one(q) : NULL;
+    if (one) {
+        free(q);
+        q = one;
     }
     if (simp)
         nm->lib->opencc_convert_utf8_free(simp);

@@ -338,7 +338,8 @@ static void test_unbolded(void **state)
         free(r);
     }
     static const char *const kept[] = {"e**0.3/9.75 = 0.14", "math.e ** 0.5 / 9.75", "2**-1",
-                                       "0.14 0.17", "d_k = 64", "x ** 2"};
+                                       "0.14 0.17", "d_k = 64", "x ** 2",
+                                       "d_k**.5"};
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
         assert_null(qz_answer_unbolded(kept[i]));
 }
