@@ -908,10 +908,12 @@ int qz_answer_no_attempt(const char *s)
                                            "see slides", "see thread", "see the thread", "see previous",
                                            "see earlier", "see prev", "same as q", "same as above",
                                            "as above", NULL};
-    /* saying it will come later */
-    static const char *const later[] = {"晚点补", "回头看", "回头补", "回头再", "待补", "稍后补", "之后补",
-                                        "改天补", "todo", "tbd", "answer later", "will answer later",
-                                        "fill in later", NULL};
+    /* saying it will come later (回头看, "look at it later", only as the answer's end: 回头看原文
+     * is an answer) */
+    static const char *const later[] = {"晚点补", "回头补", "待补", "稍后补", "之后补", "改天补", "todo",
+                                        "tbd", "answer later", "will answer later", "fill in later",
+                                        NULL};
+    static const char *const later_end[] = {"回头看", "回头再看", "回头再说", "晚点看", NULL};
     /* agreeing or acknowledging, nothing else (letters and digits only, folded) */
     static const char *const nods[] = {"lgtm", "+1", "收到", "ok", "okay", "好的", "mark", "mark一下",
                                        "+1楼上", "楼上", "同意", "赞", "顶", "略", NULL};
@@ -927,6 +929,17 @@ int qz_answer_no_attempt(const char *s)
     for (size_t i = 0; later[i]; i++)
         if (strcasestr(s, later[i]))
             return 1;
+    for (size_t i = 0; later_end[i]; i++) {
+        const char *p = strstr(s, later_end[i]);
+        if (!p)
+            continue;
+        p += strlen(later_end[i]);
+        while (*p && (*p == ' ' || ispunct((unsigned char)*p) || (unsigned char)*p >= 0x80) &&
+               !((unsigned char)*p >= 0xe4 && (unsigned char)*p <= 0xe9))   /* no character after */
+            p++;
+        if (!*p)
+            return 1;
+    }
     char folded[128];
     size_t o = 0;
     for (const char *p = a; *p && o + 4 < sizeof folded;) {

@@ -274,6 +274,13 @@ const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "
                                     "好像", "大概", "应该", "吧", "我觉得", "我猜", "或许", "估计",
                                     NULL};
 
+/* words that say what something is for, however vaguely ("it mixes the two", 作用是融合):
+ * Latin ones whole words */
+const char *const qz_lex_purpose[] = {
+    "purpose", "so that", "lets", "allows", "helps", "help", "mix", "mixes", "combine", "combines",
+    "connect", "connects", "link", "links", "blend", "blends", "align", "aligns", "used to",
+    "作用", "目的", "用来", "用于", "为了", "融合", "连接", "结合", "联系", "混合", "对齐", "让", NULL};
+
 /* an answer that opens with one of these says the student does not know ("I don't know,
  * we never covered it"); unlike give_up, no hedge ("not sure", "maybe") is among them */
 const char *const qz_lex_dont_know[] = {

@@ -228,6 +228,15 @@ static int place_labelled(const qz_numctx *c, const qz_numbers *nums, double *gi
     return 0;
 }
 
+/* Does a value of nums carry the label of a token asked? */
+static int labels_asked(const qz_numctx *c, const qz_numbers *nums)
+{
+    for (size_t i = 0; i < nums->n; i++)
+        if (nums->v[i].token >= 0 && slot_of_token(c, nums->v[i].token) != (size_t)-1)
+            return 1;
+    return 0;
+}
+
 /* Unlabelled values: those after a concluding word ("so", 所以) when they are as many
  * as asked, else those not named as another quantity ("sum 9.75"), else all. NULL
  * (and *n the count read) when none of these is as many as asked. */
@@ -933,7 +942,7 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
     int *ok = NULL, *dec = NULL;
     char *notes = NULL;
     size_t notes_len = 0;
-    qz_numbers *nums = NULL, *part = NULL, *rest = NULL;
+    qz_numbers *nums = NULL, *part = NULL, *rest = NULL, *unasked = NULL;
     const qz_value **pick = NULL;
     int rc = qz_numctx_build(&c, q, lang, err);
     if (rc)
@@ -1053,6 +1062,18 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
         again_example(fb, &c, 0);
         goto out;
     }
+    if (use->labelled && c.row_n && !labels_asked(&c, use) && (unasked = malloc(sizeof *unasked))) {
+        /* "so 0.14 and 0.17. Most of it stays on the umbrella itself (0.34)": the only label
+         * is of a token not asked, a remark the claims check; the answer is unlabelled */
+        *unasked = *use;
+        unasked->n = 0;
+        unasked->labelled = 0;
+        for (size_t i = 0; i < use->n; i++)
+            if (use->v[i].token < 0)
+                unasked->v[unasked->n++] = use->v[i];
+        if (unasked->n)   /* "伞: 0.34" alone answers for the wrong token */
+            use = unasked;
+    }
     if (use->labelled && c.row_n) {
         int bad = place_labelled(&c, use, given, dec, ok, out, notes_f);
         fclose(notes_f);
@@ -1121,6 +1142,7 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
         comma_hint(answer, lang, fb);
 out:
     free(rest);
+    free(unasked);
     free(nums);
     free(part);
     free(pick);

@@ -39,6 +39,7 @@
 #include <unistr.h>
 
 #include "quiz/garble.h"
+#include "quiz/compiled.h"
 #include "quiz/internal.h"
 #include "quiz/statement.h"
 
@@ -218,6 +219,24 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
     return t;
 }
 
+/* Does the answer say what something is for, however vaguely ("it mixes the two",
+ * 作用是融合两边)? A part right of some of its subjects and wrong of others is half of
+ * an answer only beside such a statement: teachers mark "Q from the decoder, K from the
+ * encoder, V from the decoder, it connects the two" partly right, and the bare split wrong. */
+static int purpose_said(const char *answer)
+{
+    for (size_t i = 0; qz_lex_purpose[i]; i++) {
+        const char *w = qz_lex_purpose[i];
+        size_t l = strlen(w);
+        for (const char *p = strcasestr(answer, w); p; p = strcasestr(p + 1, w)) {
+            int latin = isalpha((unsigned char)*w);
+            if (!latin || ((p == answer || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[l])))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
 {
     double share = t->need ? (double)(t->found < t->need ? t->found : t->need) / (double)t->need : 0;
@@ -235,9 +254,10 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
          * needed; feed the attention weights to an MLP", earns nothing; nor beside less
          * than half of what it needs: "Q and K from the decoder, V from the encoder" has
          * one of the three parts of cross-attention. A part right of some of its subjects
-         * counts towards that half when it is the one thing stated wrongly: "Q from the
-         * decoder, K from the encoder, V from the decoder", with no purpose, is half right,
-         * as teachers mark it; with a false purpose beside it, it is not) */
+         * counts towards that half when it is the one thing stated wrongly and a purpose,
+         * however vague, is said beside it: "Q from the decoder, K from the encoder, V from
+         * the decoder; it mixes the two" is half right, as teachers mark it; bare, or with
+         * a false purpose beside it, it is not) */
         size_t c = t->credited < t->need ? t->credited : t->need;
         out->verdict = QZ_PARTIAL;
         out->score = 0.5 * (double)c / (double)t->need;
@@ -413,6 +433,8 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     }
     shadowed(rc, &rd);
     tally t = count(q, rc, &rd);
+    if (t.split_right && !purpose_said(answer))
+        t.split_right = 0;   /* "Q from the decoder, K from the encoder, V from the decoder." */
     verdict(&t, &rd, out);
     /* nothing recognised, or terms that state nothing, in hesitations or cut off */
     int nothing = out->verdict == QZ_REVIEW || (out->verdict == QZ_WRONG && rd.salad && !t.found && !t.wrong);
