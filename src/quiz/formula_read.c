@@ -349,6 +349,11 @@ static int normalise_text(const char *answer, nbuf *b)
             }
             char one[2];
             const char *as = unicode_as(c, one);
+            if (c == 0x2026 && i + 2 * n <= len && utf8_next(s + i + n, &(size_t){0}) == 0x2026) {
+                put(b, ";", 1, at, at + (long)(2 * n));   /* "……": a Chinese pause, words follow */
+                i += 2 * n;
+                continue;
+            }
             if (c == 0x2022 && (i == 0 || s[i - 1] == '\n' || (i >= 2 && s[i - 1] == ' ' && s[i - 2] == ' ')))
                 as = ";";   /* "…)·V  • QKᵀ → scores • …": a bullet opens an item of a list */
             if (as)
@@ -682,6 +687,15 @@ static const word words[] = {
     {"的零点五次方", F_SQRT_POST, 0, NULL}, {"的0.5次方", F_SQRT_POST, 0, NULL},
     {"的 0.5 次方", F_SQRT_POST, 0, NULL}, {"的二分之一次方", F_SQRT_POST, 0, NULL},
     {"the quantity", F_FILLER, 0, NULL}, {"比上", F_DIV, 0, NULL},
+    /* the softmax step said with an article ("run a softmax along each row") */
+    {"run a softmax", F_NAME, 0, "softmax"}, {"apply a softmax", F_NAME, 0, "softmax"},
+    {"take a softmax", F_NAME, 0, "softmax"}, {"do a softmax", F_NAME, 0, "softmax"},
+    {"along each row", F_FILLER, 0, NULL}, {"along every row", F_FILLER, 0, NULL},
+    /* the terms as a machine translation gives them: "soft maximum", 软最大值, 钥匙 (a
+     * door's key), 价值 (worth), "note force" (注意力) */
+    {"soft maximum", F_NAME, 0, "softmax"}, {"软最大值", F_NAME, 0, "softmax"},
+    {"软最大", F_NAME, 0, "softmax"}, {"钥匙", F_VAR, V_K, NULL}, {"价值", F_VAR, V_V, NULL},
+    {"note force", F_NAME, 0, "attention"}, {"关注", F_NAME, 0, "attention"},
     {"multiplied with", F_MUL, 0, NULL}, {"multiplying by", F_MUL, 0, NULL},
     {"multiply with", F_MUL, 0, NULL}, {"multiplying with", F_MUL, 0, NULL},
     {"the softmax of", F_NAME, 1, "softmax"}, {"softmax of", F_NAME, 1, "softmax"},
@@ -848,6 +862,7 @@ typedef struct lexer {
     size_t cap;
     int space;
     int depth;          /* brackets open at this point */
+    int spoken;         /* of them, brackets said as words ("open bracket", 括号) */
 } lexer;
 
 static int emit(lexer *lx, enum ftok kind, size_t from, size_t to)
@@ -999,6 +1014,10 @@ static int lex_ident(lexer *lx, size_t i, size_t j)
     if (n == 1 && *s == 'T' && last && lx->space && last->kind == F_VAR && last->var == V_K &&
         last->len == 1)
         return emit(lx, F_TRANS, i, j) ? -1 : 0;
+    /* "the square root of the key dimension d_k": the symbol after the words names them */
+    if (is_dk(s, n) && last && last->kind == F_VAR && last->var == V_DK && lx->space &&
+        isalpha((unsigned char)*last->text) && last->len > n)
+        return 0;
     /* QK, qkv, QKT, QKt: matrices written together, a final T after K its transpose */
     if (is_dk(s, n) || is_dmodel(s, n) || is_length(s, n) || matrix_word(s, n) >= 0) {
         if (emit(lx, F_VAR, i, j))
@@ -1156,6 +1175,7 @@ static int lex(lexer *lx)
             if (emit(lx, k, i, i + wl))
                 return -1;
             lx->depth += (k == F_LPAR) - (k == F_RPAR && lx->depth > 0);
+            lx->spoken += (k == F_LPAR) - (k == F_RPAR && lx->spoken > 0);
             lx->out->t[lx->out->n - 1].var = w->var;   /* 1: "softmax of"; 2: a wrong axis */
             if (w->name) {
                 lx->out->t[lx->out->n - 1].text = w->name;
@@ -1369,6 +1389,11 @@ static int lex(lexer *lx)
         lx->depth += (k == F_LPAR) - (k == F_RPAR && lx->depth > 0);
         i += l;
     }
+    /* a bracket said aloud and never closed ("softmax 括号 Q 乘 K 转置 除以根号 d k"): the
+     * answer's end closes it, as a speaker's pause does */
+    for (; n && lx->spoken > 0 && lx->depth > 0; lx->spoken--, lx->depth--)
+        if (emit(lx, F_RPAR, n - 1, n - 1))
+            return -1;
     return 0;
 }
 

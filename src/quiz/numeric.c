@@ -409,10 +409,25 @@ static int taken_back_by_labels(const qz_numctx *c, const qz_numbers *nums)
 static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, qz_result *out,
                      FILE *fb)
 {
-    if (!c->row_n || n != c->row_n || c->row_n == c->n)
+    if (!c->row_n || n <= c->n || n > c->row_n || c->row_n == c->n || c->row_n > 64)
         return 0;
-    for (size_t k = 0; k < c->row_n; k++)
-        if (fabs(vals[k]->x - c->row_w[k]) > c->tol[0] * (1 + 1e-9) + 1e-12)
+    /* the values, in the row's order, each the weight of a later token than the one before
+     * ("0.14 0.17 0.34": 下雨, 没 and 伞), the tokens asked among them; short of the whole
+     * row, the answer opens with the asked ones ("0.11 0.14 0.17" does not say which is
+     * which) */
+    for (size_t k = 0; n < c->row_n && k < c->n; k++)
+        if (fabs(vals[k]->x - c->want[k]) > c->tol[0] * (1 + 1e-9) + 1e-12)
+            return 0;
+    unsigned char given[64] = {0};
+    for (size_t k = 0, j = 0; k < n; k++, j++) {
+        while (j < c->row_n && fabs(vals[k]->x - c->row_w[j]) > c->tol[0] * (1 + 1e-9) + 1e-12)
+            j++;
+        if (j == c->row_n)
+            return 0;
+        given[j] = 1;
+    }
+    for (size_t j = 0; j < c->row_n; j++)
+        if (c->slot_of[j] != (size_t)-1 && !given[j])
             return 0;
     qz_lang L = c->lang;
     int output = c->q->kind == QZ_ATTENTION && c->q->ask_output;
@@ -425,8 +440,13 @@ static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, 
         fprintf(fb, qz_tr(L, "These are the %zu attention weights of the row, and they are right; "
                              "the question asks for the output: the weights times the rows of V.\n"),
                 c->row_n);
-    else {
+    else if (n == c->row_n) {
         fprintf(fb, qz_tr(L, "You gave the whole row (%zu weights, all right). The question asks only for "), c->row_n);
+        list_asked(fb, c);
+        fprintf(fb, qz_tr(L, ", in that order.\n"));
+    } else {
+        fprintf(fb, qz_tr(L, "You gave %zu weights of the row, in its order and all right. The question "
+                             "asks only for "), n);
         list_asked(fb, c);
         fprintf(fb, qz_tr(L, ", in that order.\n"));
     }

@@ -1315,12 +1315,24 @@ static int filler_sound(const char *s, size_t i)
     return 0;
 }
 
+/* Does the character before byte i of s take what follows as its object ("不需要 RNN",
+ * "用 attention", "和 RNN 比"): then no pause stands between them. */
+static int takes_object(const char *s, size_t i)
+{
+    static const char *const w[] = {"要", "用", "是", "和", "与", "跟", "的", "看", "比", "在", "从",
+                                    "把", "对", "让", "给", "像", "叫", NULL};
+    for (size_t k = 0; w[k]; k++)
+        if (i >= strlen(w[k]) && !strncmp(s + i - strlen(w[k]), w[k], strlen(w[k])))
+            return 1;
+    return 0;
+}
+
 /* Does s open with an English subject of the self-test's answers (RNN, self-attention,
  * the encoder), a whole word? */
 static int pause_subject(const char *s)
 {
     static const char *const subjects[] = {"rnn", "self attention", "self-attention", "attention",
-                                           "transformer", "lstm", "encoder", "decoder", NULL};
+                                           "transformer", "lstm", NULL};
     for (size_t i = 0; subjects[i]; i++) {
         size_t l = strlen(subjects[i]);
         if (!strncasecmp(s, subjects[i], l) && !isalnum((unsigned char)s[l]))
@@ -1366,7 +1378,8 @@ static char *chinese_one(const char *s)
  * 传话游戏 前面的词要一个一个传到后面 越远越传不清楚 自注意力是…"): each pause between two
  * Chinese characters is the comma it stands for, so that one clause does not run into
  * the next (a pause between words of two characters at least, not a stray space inside
- * one: "编 码 器"); so is a pause before a subject in English ("…随序列长度增长 self attention 始终
+ * one: "编 码 器"); so is a pause before a subject in English, unless a verb or a particle
+ * takes it as its object ("不需要 RNN") ("…随序列长度增长 self attention 始终
  * 是常数"). Only where the answer has no Chinese punctuation and two pauses between
  * characters at least ("今天 下雨" alone, or spaces between words beside commas, stay). A new string, or NULL
  * when there is none or no memory. */
@@ -1401,7 +1414,8 @@ static char *spoken_pauses(const char *s)
             if (j < len)
                 u8_mbtouc(&next, (const uint8_t *)s + j, len - j);
             /* between words, not inside one typed with stray spaces ("编 码 器") */
-            if (ahead >= 2 || (ahead == 1 && filler_sound(s, j)) || pause_subject(s + j)) {
+            if (ahead >= 2 || (ahead == 1 && filler_sound(s, j)) ||
+                (pause_subject(s + j) && !takes_object(s, i))) {
                 memcpy(out + o, "，", strlen("，"));
                 o += strlen("，");
                 pauses += is_han(next);

@@ -151,9 +151,13 @@ static void test_q3_answer_then_remark(void **state)
     qz_result r = grade(&q, "0.14 0.17. No wait, 0.21 0.26", QZ_EN);
     assert_int_not_equal(r.verdict, QZ_CORRECT);
     qz_result_free(&r);
-    r = grade(&q, "0.14 0.17 0.11", QZ_EN);   /* three values: not an opening of two */
-    assert_int_not_equal(r.verdict, QZ_CORRECT);
-    qz_result_free(&r);
+    /* three values, the asked ones first and a third that is another token's weight in the
+     * row's order (带 0.11): the row's weights, read as teachers read them; a wrong third
+     * value leaves three values that say nothing of which is which */
+    expect(&q, "0.14 0.17 0.11", QZ_CORRECT, QZ_M_WHOLE_ROW, "weights of the row");
+    expect(&q, "0.14 0.17 0.34", QZ_CORRECT, QZ_M_WHOLE_ROW, "weights of the row");
+    expect(&q, "0.14 0.17 0.5", QZ_MALFORMED, QZ_M_NONE, "the answer has 3");
+    expect(&q, "0.17 0.14 0.34", QZ_MALFORMED, QZ_M_NONE, "the answer has 3");
 }
 
 static void test_q3_tolerance(void **state)
