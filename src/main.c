@@ -24,6 +24,7 @@ int main(int argc, char **argv)
     if (a.action != CLI_RUN || (a.command && !a.command->screen))
         cli_guard_stdout();
     cli_g = a.g;
+    cli_g.lang_asked = cli_g.lang != NULL;
     if (!cli_g.lang)
         cli_g.lang = cli_default_lang();
     cli_warn_missing_catalogue(cli_g.lang);

@@ -27,6 +27,7 @@ int cli_tokenize(int argc, char **argv);
  * (read by cli_parse_args in cli/args.h; the commands never see them). */
 typedef struct cli_globals {
     const char *lang;         /* "zh" or "en": --lang, else from the locale strings */
+    int lang_asked;           /* --lang was given (else a command may follow the answer's) */
     const char *lessons_dir;  /* --lessons DIR (the only lessons folder), or NULL */
     const char *model_path;   /* --model FILE, else cli_data_path("models/…") */
 } cli_globals;

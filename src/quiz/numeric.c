@@ -1091,7 +1091,9 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
         for (size_t i = 0; i < use->n; i++)
             if (use->v[i].token < 0)
                 unasked->v[unasked->n++] = use->v[i];
-        if (unasked->n)   /* "伞: 0.34" alone answers for the wrong token */
+        /* as many unlabelled values as asked, or more: "伞: 0.34" alone, or "today 0.11, I
+         * 0.13", answers for the wrong tokens */
+        if (unasked->n >= c.n)
             use = unasked;
     }
     if (use->labelled && c.row_n) {

@@ -1327,6 +1327,18 @@ static int takes_object(const char *s, size_t i)
     return 0;
 }
 
+/* Does s open with a Chinese subject of the self-test's answers (自注意力, 循环神经网络), which
+ * after a space starts a clause even beside punctuation ("…步数越多 自注意力里…")? */
+static int han_subject(const char *s)
+{
+    static const char *const w[] = {"自注意力", "注意力机制", "循环神经网络", "循环网络", "编码器",
+                                    "解码器", NULL};
+    for (size_t i = 0; w[i]; i++)
+        if (!strncmp(s, w[i], strlen(w[i])))
+            return 1;
+    return 0;
+}
+
 /* Does s open with an English subject of the self-test's answers (RNN, self-attention,
  * the encoder), a whole word? */
 static int pause_subject(const char *s)
@@ -1378,18 +1390,19 @@ static char *chinese_one(const char *s)
  * 传话游戏 前面的词要一个一个传到后面 越远越传不清楚 自注意力是…"): each pause between two
  * Chinese characters is the comma it stands for, so that one clause does not run into
  * the next (a pause between words of two characters at least, not a stray space inside
- * one: "编 码 器"); so is a pause before a subject in English, unless a verb or a particle
- * takes it as its object ("不需要 RNN") ("…随序列长度增长 self attention 始终
- * 是常数"). Only where the answer has no Chinese punctuation and two pauses between
- * characters at least ("今天 下雨" alone, or spaces between words beside commas, stay). A new string, or NULL
- * when there is none or no memory. */
+ * one: "编 码 器"); so is a pause before a subject in English ("…随序列长度增长 self
+ * attention 始终是常数"), unless a verb or a particle takes it as its object ("不需要 RNN").
+ * This only where the answer has no Chinese punctuation and two pauses between characters
+ * at least ("今天 下雨" alone stays); beside punctuation, only a pause before a Chinese
+ * subject ("…步数越多 自注意力里…"). A new string, or NULL when there is none or no
+ * memory. */
 static char *spoken_pauses(const char *s)
 {
     static const char *const marks[] = {"，", "。", "；", "、", "！", "？", "：", NULL};
+    int punctuated = 0;   /* then only a pause before a Chinese subject counts */
     for (size_t i = 0; marks[i]; i++)
-        if (strstr(s, marks[i]))
-            return NULL;
-    size_t len = strlen(s), pauses = 0;
+        punctuated |= strstr(s, marks[i]) != NULL;
+    size_t len = strlen(s), pauses = 0, before_subject = 0;
     char *out = malloc(3 * len + 1);
     if (!out)
         return NULL;
@@ -1414,11 +1427,14 @@ static char *spoken_pauses(const char *s)
             if (j < len)
                 u8_mbtouc(&next, (const uint8_t *)s + j, len - j);
             /* between words, not inside one typed with stray spaces ("编 码 器") */
-            if (ahead >= 2 || (ahead == 1 && filler_sound(s, j)) ||
-                (pause_subject(s + j) && !takes_object(s, i))) {
+            int subject = run >= 2 && han_subject(s + j) && !takes_object(s, i);
+            if ((!punctuated && (ahead >= 2 || (ahead == 1 && filler_sound(s, j)) ||
+                                 (pause_subject(s + j) && !takes_object(s, i)))) ||
+                subject) {
                 memcpy(out + o, "，", strlen("，"));
                 o += strlen("，");
                 pauses += is_han(next);
+                before_subject += subject;
                 i = j;
                 run = 0;
                 continue;
@@ -1430,7 +1446,7 @@ static char *spoken_pauses(const char *s)
         run = is_han(c) ? run + 1 : 0;
     }
     out[o] = '\0';
-    if (pauses < 2) {
+    if (punctuated ? !before_subject : pauses < 2) {
         free(out);
         return NULL;
     }
