@@ -298,21 +298,6 @@ static void unknown_question(const at_lesson_set *set, const at_diag_list *diags
     fprintf(stderr, "\n");
 }
 
-/* Is the answer written in Chinese: as many Chinese characters as Latin letters at least
- * (an English term or two among Chinese words is still Chinese)? The locale names no
- * language then ("C.UTF-8"), or English, and the student wrote in Chinese. */
-static int written_in_chinese(const char *s)
-{
-    size_t han = 0, latin = 0;
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        if (isalpha(*p))
-            latin++;
-        else if (*p >= 0xe4 && *p <= 0xe9 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80)
-            han++;   /* the lead byte of a character of U+4E00–U+9FFF */
-    }
-    return han && han >= latin;
-}
-
 int cli_check(int argc, char **argv)
 {
     check_args a;
@@ -320,7 +305,7 @@ int cli_check(int argc, char **argv)
     if (rc)
         return rc >= 100 ? rc - 100 : rc;
     const char *lang_code = cli_g.lang ? cli_g.lang : cli_default_lang();
-    if (!cli_g.lang_asked && strcmp(lang_code, "zh") && written_in_chinese(a.answer))
+    if (!cli_g.lang_asked && strcmp(lang_code, "zh") && qz_written_in_chinese(a.answer))
         lang_code = "zh";   /* no language asked: a Chinese answer is answered in Chinese */
     qz_lang lang = qz_lang_from(lang_code);
     at_lesson_set set = {0};

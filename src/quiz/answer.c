@@ -2,6 +2,7 @@
  * recursive-descent parser for the arithmetic of a hand calculation; the sentence
  * around the values is read by reader.c. See quiz/answer.h. */
 #define _GNU_SOURCE   /* strcasestr */
+#include "quiz/lang.h"
 #include "quiz/numlex.h"
 
 #include <ctype.h>
@@ -643,7 +644,7 @@ static int after_spaces_han(const char *p)
 {
     while (*p == ' ')
         p++;
-    return (unsigned char)*p >= 0xe3 && (unsigned char)*p <= 0xe9;
+    return qz_han_len(p) != 0;
 }
 
 int qz_lex(qz_lexer *lx)

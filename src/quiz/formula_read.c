@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistr.h>
 
 #include "quiz/code.h"
 #include "quiz/imeslip.h"
+#include "quiz/lang.h"
 
 /* ---- normalising pass ---- */
 
@@ -36,19 +38,15 @@ static void put(nbuf *b, const char *s, size_t len, long at, long end)
     }
 }
 
+/* The character at s (NUL-terminated) and its length in bytes: U+FFFD of length 1 at
+ * invalid UTF-8, 0 of length 1 at the end. */
 static uint32_t utf8_next(const unsigned char *s, size_t *len)
 {
-    if (s[0] < 0x80) { *len = 1; return s[0]; }
-    int n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 1;
-    uint32_t c = n == 4 ? s[0] & 7u : n == 3 ? s[0] & 15u : s[0] & 31u;
-    for (int i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80) { *len = 1; return 0xfffd; }
-        c = c << 6 | (s[i] & 0x3fu);
-    }
-    *len = (size_t)n;
-    return n == 1 ? 0xfffd : c;
+    ucs4_t c;
+    int n = u8_strmbtouc(&c, s);
+    *len = n > 0 ? (size_t)n : 1;
+    return n > 0 ? c : n == 0 ? 0 : 0xfffd;
 }
-
 /* The letter or digit a Unicode subscript stands for (ᵢ i, ⱼ j, ₖ k, ₗ l, ₀ 0), or 0. */
 static char subscript_letter(uint32_t c)
 {
@@ -887,11 +885,6 @@ static int emit(lexer *lx, enum ftok kind, size_t from, size_t to)
     return 0;
 }
 
-static int is_han(uint32_t c)
-{
-    return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff);
-}
-
 /* Is the quote at s[i] one of the string 'inf', '-inf' or '+inf' (float('-inf'))? */
 static int inf_quote(const char *s, size_t i)
 {
@@ -1112,8 +1105,6 @@ static size_t limits_after(const char *s)
     return (size_t)(p - s);
 }
 
-static int is_han(uint32_t c);
-
 /* Does a run of Chinese characters end with s? */
 static int han_ends(const ftoken *t, const char *s)
 {
@@ -1144,7 +1135,7 @@ static int han_symbol_alone(const lexer *lx, const char *s, size_t i, size_t wl)
         return 0;
     const word *next = NULL;
     size_t l;
-    if (!s[i + wl] || (unsigned char)s[i + wl] < 0x80 || !is_han(utf8_next((const unsigned char *)s + i + wl, &l)))
+    if (!s[i + wl] || (unsigned char)s[i + wl] < 0x80 || !qz_is_han(utf8_next((const unsigned char *)s + i + wl, &l)))
         return 1;
     return match_word(s + i + wl, &next) && !han_symbol(s + i + wl, next);
 }
@@ -1286,11 +1277,11 @@ static int lex(lexer *lx)
         if (c >= 0x80) {
             size_t l;
             uint32_t u = utf8_next((const unsigned char *)s + i, &l);
-            if (is_han(u)) {   /* Chinese characters up to a word of the table */
+            if (qz_is_han(u)) {   /* Chinese characters up to a word of the table */
                 size_t j = i + l;
                 while (j < n && (unsigned char)s[j] >= 0x80) {
                     size_t l2;
-                    if (!is_han(utf8_next((const unsigned char *)s + j, &l2)) ||
+                    if (!qz_is_han(utf8_next((const unsigned char *)s + j, &l2)) ||
                         (match_word(s + j, &w) && (!han_symbol(s + j, w) || after_particle(s, i, j))))
                         break;
                     j += l2;

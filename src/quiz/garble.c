@@ -2,6 +2,7 @@
  * encoding (mojibake), a scan's shading, keys hit at random (see quiz/garble.h). */
 #define _GNU_SOURCE   /* strcasestr */
 #include "quiz/garble.h"
+#include "quiz/lang.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -818,7 +819,7 @@ static int struck_edge(const char *s, size_t c)
     unsigned char ch = (unsigned char)s[c];
     return !ch || ch == ' ' || (ch < 0x80 && !isalnum(ch) && ch != '.' && ch != '~') ||
            (ch >= 0xe3 && ch <= 0xef && !strncmp(s + c, "\xef\xbc", 2)) ||   /* ，（ ） */
-           !strncmp(s + c, "\xe3\x80", 2) || ch >= 0xe4;   /* 。、 and Han: a new word */
+           !strncmp(s + c, "\xe3\x80", 2) || qz_han_len(s + c);   /* 。、 and Han: a new word */
 }
 
 char *qz_answer_unstruck(const char *s)
@@ -866,10 +867,7 @@ int qz_answer_points_elsewhere(const char *s)
                                         "截图", "截圖", "[image", "[img", "screenshot", "see attached",
                                         "see attachment", "see the attachment", "see the image",
                                         "see image", "see the picture", "see picture", NULL};
-    size_t chars = 0;
-    for (const char *p = s; *p; p++)
-        chars += ((unsigned char)*p & 0xc0) != 0x80;
-    if (chars > 40)
+    if (u8_mbsnlen((const uint8_t *)s, strlen(s)) > 40)
         return 0;
     for (size_t i = 0; marks[i]; i++)
         if (strcasestr(s, marks[i]))
@@ -917,10 +915,7 @@ int qz_answer_no_attempt(const char *s)
     /* agreeing or acknowledging, nothing else (letters and digits only, folded) */
     static const char *const nods[] = {"lgtm", "+1", "收到", "ok", "okay", "好的", "mark", "mark一下",
                                        "+1楼上", "楼上", "同意", "赞", "顶", "略", NULL};
-    size_t chars = 0;
-    for (const char *p = s; *p; p++)
-        chars += ((unsigned char)*p & 0xc0) != 0x80;
-    if (chars > 60)
+    if (u8_mbsnlen((const uint8_t *)s, strlen(s)) > 60)
         return 0;
     const char *a = after_opening(s);
     for (size_t i = 0; pointing[i]; i++)
@@ -935,7 +930,7 @@ int qz_answer_no_attempt(const char *s)
             continue;
         p += strlen(later_end[i]);
         while (*p && (*p == ' ' || ispunct((unsigned char)*p) || (unsigned char)*p >= 0x80) &&
-               !((unsigned char)*p >= 0xe4 && (unsigned char)*p <= 0xe9))   /* no character after */
+               !qz_han_len(p))   /* no character after */
             p++;
         if (!*p)
             return 1;
@@ -947,7 +942,7 @@ int qz_answer_no_attempt(const char *s)
         int n = u8_mbtouc(&c, (const uint8_t *)p, strlen(p));
         if (n <= 0)
             return 0;
-        if (c == '+' || (c < 0x80 && isalnum((int)c)) || (c >= 0x4e00 && c <= 0x9fff)) {
+        if (c == '+' || (c < 0x80 && isalnum((int)c)) || qz_is_han(c)) {
             for (int k = 0; k < n; k++)
                 folded[o++] = (char)(c < 0x80 ? tolower((unsigned char)p[k]) : p[k]);
         }

@@ -4,11 +4,14 @@
  * the grader, behind a mutex). */
 #include "quiz/lang.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unictype.h>
 #include <unistd.h>
+#include <unistr.h>
 
 #include "quiz/catalogue.h"
 
@@ -155,4 +158,37 @@ int qz_feedback_has_verdict(const char *s)
                 return 1;
     }
     return 0;
+}
+
+int qz_is_han(uint32_t c)
+{
+    const uc_script_t *sc = uc_script(c);
+    if (sc && (!strcmp(sc->name, "Han") || !strcmp(sc->name, "Hiragana") ||
+               !strcmp(sc->name, "Katakana") || !strcmp(sc->name, "Hangul")))
+        return 1;
+    return (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
+           (c >= 0x20000 && c <= 0x3134f);
+}
+
+size_t qz_han_len(const char *s)
+{
+    ucs4_t c;
+    int n = u8_strmbtouc(&c, (const uint8_t *)s);
+    return n > 0 && qz_is_han(c) ? (size_t)n : 0;
+}
+
+int qz_written_in_chinese(const char *s)
+{
+    size_t han = 0, latin = 0;
+    for (const char *p = s; p && *p;) {
+        size_t n = qz_han_len(p);
+        if (n) {
+            han++;
+            p += n;
+        } else {
+            latin += isalpha((unsigned char)*p) != 0;
+            p++;
+        }
+    }
+    return han && han >= latin;
 }

@@ -14,6 +14,7 @@
 #define AT_QUIZ_LANG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum qz_lang { QZ_EN = 0, QZ_ZH = 1 } qz_lang;
 #define QZ_LANGS 2
@@ -50,6 +51,20 @@ const char *qz_ntr(qz_lang lang, const char *singular, const char *plural, unsig
 #define QZ_N_(msgid) (msgid)
 /* The same for a message of a context (translated with qz_trc(lang, context, table[i])). */
 #define QZ_NC_(context, msgid) (msgid)
+
+/* Is c a character of a script written without spaces between words: Han (the CJK
+ * ideographs of every block, compatibility ideographs included), Hiragana, Katakana or
+ * Hangul, by Unicode's Script property (libunistring's uc_script); code points not yet
+ * assigned in the CJK blocks count too. */
+int qz_is_han(uint32_t c);
+
+/* The length in bytes of the character at s when it is one of qz_is_han's, else 0 (also
+ * at the end of s, at a continuation byte or at invalid UTF-8). s is NUL-terminated. */
+size_t qz_han_len(const char *s);
+
+/* Is s (UTF-8) written in Chinese: at least one Chinese character and as many as Latin
+ * letters at least (an English term or two among Chinese words is still Chinese)? */
+int qz_written_in_chinese(const char *s);
 
 /* Where lang's catalogue was read from (the .mo path), or NULL when there is none
  * (English) or it could not be read; then *err (may be NULL) says why, e.g. "no

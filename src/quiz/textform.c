@@ -3,6 +3,7 @@
  * quiz/statement.h; the verdicts they lead to in quiz/textgrade.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "quiz/garble.h"
+#include "quiz/lang.h"
 #include "quiz/statement.h"
 
 #include <string.h>
@@ -144,11 +145,11 @@ static int spaced_words(const char *s, const char *const *han_verbs, size_t n_ve
         for (const unsigned char *q = (const unsigned char *)a; q < (const unsigned char *)p; q++) {
             if (*q < 0x80 && !((*q | 32) >= 'a' && (*q | 32) <= 'z') && *q != '-' && *q != '_')
                 return 0;   /* digits, marks, signs */
-            if (*q >= 0xe4 && *q <= 0xe9)
+            if (qz_han_len((const char *)q))
                 for (size_t v = 0; v < n_verbs; v++)
                     if (!strncmp((const char *)q, han_verbs[v], strlen(han_verbs[v])))
                         return 0;
-            if (*q >= 0x80 && !(*q >= 0xe4 && *q <= 0xe9) && (*q & 0xc0) != 0x80)
+            if (*q >= 0x80 && (*q & 0xc0) != 0x80 && !qz_han_len((const char *)q))
                 return 0;   /* punctuation and symbols outside ASCII: ，√ */
         }
     }
@@ -187,7 +188,7 @@ int qz_answer_spaced_terms(const char *s)
         }
         if (*p < 0x80 && !((*p | 32) >= 'a' && (*p | 32) <= 'z') && *p != '-' && *p != '_')
             return 0;   /* digits, brackets, =, :, punctuation: more than a term */
-        if (*p >= 0xe4 && *p <= 0xe9) {   /* CJK ideographs */
+        if (qz_han_len((const char *)p)) {   /* Chinese characters */
             han = 1;
             size_t whole = 0;   /* a term that holds one of those characters: 饱和 */
             for (size_t w = 0; w < sizeof words / sizeof words[0] && !whole; w++)

@@ -15,6 +15,7 @@
 #include <unistr.h>
 
 #include "quiz/imeslip.h"
+#include "quiz/lang.h"
 #include "quiz/textlibs.h"
 
 #ifndef AT_OPENCC_DIR
@@ -215,16 +216,6 @@ int qz_tok_raw_is(const qz_text *t, size_t i, const char *w)
 
 /* ---- characters */
 
-static int is_han(ucs4_t c)
-{
-    const uc_script_t *sc = uc_script(c);
-    if (sc && (!strcmp(sc->name, "Han") || !strcmp(sc->name, "Hiragana") ||
-               !strcmp(sc->name, "Katakana") || !strcmp(sc->name, "Hangul")))
-        return 1;
-    return (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
-           (c >= 0x20000 && c <= 0x3134f);
-}
-
 size_t qz_correction_word_at(const char *s, size_t n)
 {
     static const char *const w[] = {"sorry", "wait", "oops", "no,", "no wait", "no sorry", "no no",
@@ -321,7 +312,7 @@ static int word_char(ucs4_t c)
     if (c < 0x80)
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                c == '_' || c == '\'';
-    return c != 0x2019 && uc_is_property_alphabetic(c) && !is_han(c);
+    return c != 0x2019 && uc_is_property_alphabetic(c) && !qz_is_han(c);
 }
 
 /* What "~" may stand before as "about": a letter, a digit or a root ("~1", "~ n", "~ √dₖ"). */
@@ -356,7 +347,7 @@ static int line_slash(const toks *t, const uint8_t *f, size_t i, size_t n)
     size_t j = i + 2, w = 0;
     if (u8_mbtouc(&c, f + j, n - j) <= 0)
         return 0;
-    if (is_han(c) || c == '[' || c == '(')
+    if (qz_is_han(c) || c == '[' || c == '(')
         return before;   /* "encoder enough / [CLS] …", "… / (2) pooling" */
     while (j + w < n && isalpha(f[j + w]))
         w++;
@@ -450,7 +441,7 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
                      digits ? QZ_TK_NUM : QZ_TK_WORD);
             }
             i = j;
-        } else if (is_han(c)) {
+        } else if (qz_is_han(c)) {
             push(t, (const char *)f + i, (size_t)l, (const char *)f + i, (size_t)l, QZ_TK_HAN);
             i += (size_t)l;
         } else if ((c == '-' || c == '=') && i + 1 < n && f[i + 1] == '>') {
@@ -567,19 +558,17 @@ static size_t root_len(const toks *t, size_t i)
 
 /* ---- speech recognition */
 
-/* Does word w end with one of a, b, c, d (a whole word when it is Latin)? */
-static int ends_with(const char *w, const char *a, const char *b, const char *c, const char *d)
+/* Does word w end with one of ends (NULL-ended; a whole word when it is Latin)? */
+static int ends_with(const char *w, const char *const *ends)
 {
-    const char *const e[] = {a, b, c, d};
     size_t n = strlen(w);
-    for (size_t i = 0; i < 4; i++) {
-        size_t l = strlen(e[i]);
-        if (n >= l && !strcmp(w + n - l, e[i]) && ((unsigned char)e[i][0] >= 0x80 || n == l))
+    for (size_t i = 0; ends[i]; i++) {
+        size_t l = strlen(ends[i]);
+        if (n >= l && !strcmp(w + n - l, ends[i]) && ((unsigned char)ends[i][0] >= 0x80 || n == l))
             return 1;
     }
     return 0;
 }
-
 /* An answer dictated to a phone comes back with the field's words as they sound: the
  * letters of an acronym one by one ("R N N", "R and N", "C L S"), encoder and decoder
  * cut in two ("in coder", "de coder"), "soft max", and Q as the word that sounds like
@@ -639,7 +628,8 @@ static void spoken(toks *t)
         }
         /* O(n) and O(1) dictated without brackets after a copula: "path length 是 O n",
          * "是 O 一", "is O one" */
-        if (!strcmp(w, "o") && i > 0 && i + 1 < t->n && ends_with(t->v[i - 1].s, "是", "为", "is", "=") &&
+        static const char *const copulas[] = {"是", "为", "is", "=", NULL};
+        if (!strcmp(w, "o") && i > 0 && i + 1 < t->n && ends_with(t->v[i - 1].s, copulas) &&
             (!strcmp(t->v[i + 1].s, "n") || !strcmp(t->v[i + 1].s, "1") || !strcmp(t->v[i + 1].s, "一") ||
              !strcmp(t->v[i + 1].s, "one"))) {
             replace(t, i, 2, !strcmp(t->v[i + 1].s, "n") ? "o(n)" : "o(1)");
@@ -1368,7 +1358,7 @@ static char *chinese_one(const char *s)
         ucs4_t next = 0;
         if (cop && i + m < len)
             u8_mbtouc(&next, (const uint8_t *)s + i + m, len - i - m);
-        if (cop && !is_han(next) && !isalnum((unsigned char)s[i + m])) {
+        if (cop && !qz_is_han(next) && !isalnum((unsigned char)s[i + m])) {
             memcpy(out + o, s + i, 3);   /* 是 or 为 */
             memcpy(out + o + 3, " 1", 2);
             o += 5;
@@ -1419,7 +1409,7 @@ static char *spoken_pauses(const char *s)
             ucs4_t next = 0;
             for (size_t k = j; k < len && ahead < 2;) {   /* the characters just after */
                 int m = u8_mbtouc(&next, (const uint8_t *)s + k, len - k);
-                if (m <= 0 || !is_han(next))
+                if (m <= 0 || !qz_is_han(next))
                     break;
                 ahead++;
                 k += (size_t)m;
@@ -1433,7 +1423,7 @@ static char *spoken_pauses(const char *s)
                 subject) {
                 memcpy(out + o, "，", strlen("，"));
                 o += strlen("，");
-                pauses += is_han(next);
+                pauses += qz_is_han(next);
                 before_subject += subject;
                 i = j;
                 run = 0;
@@ -1443,7 +1433,7 @@ static char *spoken_pauses(const char *s)
         memcpy(out + o, s + i, (size_t)n);
         o += (size_t)n;
         i += (size_t)n;
-        run = is_han(c) ? run + 1 : 0;
+        run = qz_is_han(c) ? run + 1 : 0;
     }
     out[o] = '\0';
     if (punctuated ? !before_subject : pauses < 2) {
