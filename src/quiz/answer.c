@@ -647,6 +647,30 @@ static int after_spaces_han(const char *p)
     return qz_han_len(p) != 0;
 }
 
+/* The bytes of R's index before a printed vector at p ("[1] 0.14 0.17", "# [1] 0.1384
+ * 0.1691"): "[" digits "]" then a space and a number, at the start of the answer or of a
+ * line, or after a comment's #, an arrow or a colon. 0 otherwise. */
+static size_t r_index_at(const char *text, const char *p)
+{
+    if (*p != '[' || !isdigit((unsigned char)p[1]))
+        return 0;
+    const char *q = p + 1;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (*q != ']' || q[1] != ' ')
+        return 0;
+    const char *v = q + 1;
+    while (*v == ' ')
+        v++;
+    if (!isdigit((unsigned char)*v) && !(*v == '.' && isdigit((unsigned char)v[1])))
+        return 0;
+    const char *b = p;
+    while (b > text && b[-1] == ' ')
+        b--;
+    return b == text || b[-1] == '\n' || b[-1] == '#' || b[-1] == '>' || b[-1] == ':'
+           ? (size_t)(q + 1 - p) : 0;
+}
+
 int qz_lex(qz_lexer *lx)
 {
     const char *p = lx->text;
@@ -665,6 +689,12 @@ int qz_lex(qz_lexer *lx)
         t->space_before = space;
         space = 0;
         qz_tok *w = lx->n ? &lx->toks[lx->n - 1] : NULL;
+        size_t r_index = r_index_at(lx->text, p);
+        if (r_index) {
+            p += r_index;
+            space = 1;
+            continue;
+        }
         if (isdigit((unsigned char)*p) && !t->space_before && w && w->kind == T_WORD &&
             isalpha((unsigned char)w->s[w->len - 1]) && !(w->len == 1 && tolower((unsigned char)*w->s) == 'e') &&
             !is_function_name(w->s, w->len)) {

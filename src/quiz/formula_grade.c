@@ -197,8 +197,8 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
             snprintf(what, sizeof what, qz_tr(lang, d.unread), (int)strlen(d.unread_arg), d.unread_arg);
             fprintf(fb, qz_tr(lang, "cannot read the formula at character %ld: %s"), d.unread_char, what);
             fputc('\n', fb);
-        } else {
-            fprintf(fb, "%s\n", ferr.msg);
+        } else {   /* in the answer's language when the catalogue has it ("the answer is empty") */
+            fprintf(fb, "%s\n", qz_tr(lang, ferr.msg));
         }
         fprintf(fb, qz_tr(lang, "Unicode, ASCII, LaTeX or code (NumPy, PyTorch) are all fine.\n"));
         return AT_OK;

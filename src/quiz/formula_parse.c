@@ -8,6 +8,7 @@
  * rows, apply, Map, mapslices, sweep and bsxfun apply what they are given by rows.
  * See quiz/formula_impl.h. */
 #include "quiz/formula_impl.h"
+#include "quiz/lang.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -2191,7 +2192,8 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         f->start = f->end = 0;
         f->explained = f->no_formula = n > 0;   /* words only: "I don't know", 不知道 */
         fq_tokens_free(&T);
-        return n ? AT_OK : at_error_set(err, AT_EINVAL, "the answer is empty: write the formula");
+        return n ? AT_OK : at_error_set(err, AT_EINVAL, "%s",
+                                        QZ_N_("the answer is empty: write the formula"));
     }
     size_t v_tail = whole ? 0 : v_after_words(&T, a, b);
     if (T.elementwise)

@@ -82,6 +82,7 @@ static const char *unicode_as(uint32_t c, char *one)
     case 0x2014: return ";";                        /* — between a formula and words */
     case 0x2217: case 0x22c5: case 0x00b7: case 0x2219: case 0x2022: case 0x00d7: return "*";
     case 0x2215: case 0x2044: case 0x00f7: return "/";
+    case 0x2227: case 0x02c6: return "^";           /* ∧ ˆ: a caret as input methods type it */
     case 0x1d40: case 0x1d57: return "^T";          /* ᵀ, and ᵗ typed for it */
     case 0x22a4: return "\\top ";                   /* ⊤ */
     case 0x221a: return "\\sqrt ";                  /* √ */

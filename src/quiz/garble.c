@@ -694,6 +694,20 @@ static int parted_at(const char *s)
     return *s == ')' || !strncmp(s, "）", 3);   /* a closing bracket ends the part before */
 }
 
+/* Does the item at s (after a hyphen bullet "- ") open with a label: a colon after a name
+ * of 30 bytes at most, no punctuation before it ("- RNN：…", "- Self-Attention: …")? */
+static int dash_label(const char *s)
+{
+    for (size_t i = 0; s[i] && i < 30; i++) {
+        if (s[i] == ':' || !strncmp(s + i, "：", strlen("：")))
+            return i > 0;
+        if (strchr(".,;!?()", s[i]) || !strncmp(s + i, "，", strlen("，")) ||
+            !strncmp(s + i, "。", strlen("。")))
+            return 0;
+    }
+    return 0;
+}
+
 /* The bytes of a list's bullet at s (•, ●, ▪, ◦, ‣, ∙), or 0. */
 static size_t bullet_at(const char *s)
 {
@@ -757,8 +771,10 @@ char *qz_answer_unmarked(const char *s)
             changed = 1;
             i += hashes + (s[i + hashes] == ' ');
         } else if (start && (s[i] == '-' || s[i] == '*') && s[i + 1] == ' ' &&
-                   (i + 2 < len && (s[i + 2] == '*' || s[i + 2] == '_'))) {
-            if (!parted(out, o)) {   /* a bullet before a bold label: "- **RNN**：…" */
+                   (i + 2 < len && (s[i + 2] == '*' || s[i + 2] == '_' ||
+                                    (s[i] == '-' && dash_label(s + i + 2))))) {
+            /* a bullet before a bold label, "- **RNN**：…", or a label, "- RNN：…" */
+            if (!parted(out, o)) {
                 memcpy(out + o, "; ", 2);
                 o += 2;
             }
@@ -866,7 +882,10 @@ int qz_answer_points_elsewhere(const char *s)
     static const char *const marks[] = {"[图片]", "[图]", "[圖片]", "见图", "見圖", "见附件", "見附件",
                                         "截图", "截圖", "[image", "[img", "screenshot", "see attached",
                                         "see attachment", "see the attachment", "see the image",
-                                        "see image", "see the picture", "see picture", NULL};
+                                        "see image", "see the picture", "see picture",
+                                        "see figure", "see the figure", "[figure", "see photo",
+                                        "see the photo", "attached photo", "in the photo", ".jpg",
+                                        ".jpeg", ".png", "见照片", "看照片", "见下图", NULL};
     if (u8_mbsnlen((const uint8_t *)s, strlen(s)) > 40)
         return 0;
     for (size_t i = 0; marks[i]; i++)

@@ -110,6 +110,14 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
                   : q->kind != QZ_CHOICE ? qz_answer_unbolded(answer) : NULL;
     if (plain)
         answer = plain;
+    /* a chat window's Markdown pasted on one line ("## Formula Attention(Q, K, V) = …"):
+     * its opening heading would read as a comment to the end of the line, the formula in
+     * it; the words of the heading stay (a heading further on is a comment, as in code) */
+    if (q->kind == QZ_FORMULA && !strchr(answer, '\n')) {
+        size_t h = strspn(answer, " "), marks = strspn(answer + h, "#");
+        if (marks && marks <= 6 && answer[h + marks] == ' ')
+            answer += h + marks + 1;
+    }
     if (q->kind != QZ_CHOICE && qz_answer_points_elsewhere(answer)) {
         out->verdict = QZ_MALFORMED;
         fprintf(fb, qz_tr(lang, "The answer points to a picture or an attachment, which cannot be "

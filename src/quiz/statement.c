@@ -2943,6 +2943,15 @@ static int asks(const qz_rubric_c *r, const qz_text *t, size_t s0, size_t s1)
         return 0;
     if (s0 < s1 && qz_alts_at(t, s0, &r->question, NULL))
         return 1;
+    /* the choice asked repeated as a heading: "(1) Encoder or Decoder?", 编码器还是解码器？ */
+    size_t words = 0, or_at = SIZE_MAX;
+    for (size_t i = s0; i < s1; i++) {
+        words += t->t[i].kind != QZ_TK_MARK;
+        if (qz_tok_raw_is(t, i, "or") || qz_han_at(t, i, "还是") == 2 || qz_tok_is(t, i, "或"))
+            or_at = i;
+    }
+    if (or_at != SIZE_MAX && or_at > s0 && words <= 7)
+        return 1;
     for (size_t i = s0; i < s1; i++)
         if (t->t[i].kind == QZ_TK_HAN && qz_alts_at(t, i, &r->question, NULL))
             return 1;

@@ -123,6 +123,33 @@ static int cut_off(const char *s)
     return 0;
 }
 
+/* Does the answer open as a chat assistant's reply does ("Sure! Here's a concise answer…",
+ * "Great question!", 好的！以下是…)? With nothing recognised after it, it is the opening
+ * of an answer pasted without the answer. */
+static int assistant_opening(const char *s)
+{
+    static const char *const w[] = {"sure", "certainly", "of course", "great question",
+                                    "good question", "here's", "here is", "below is",
+                                    "好的", "当然", "以下是", "下面是", "下面我", "好问题",
+                                    "这是一个好问题", NULL};
+    s += strspn(s, " \n#*");
+    for (size_t i = 0; w[i]; i++)
+        if (!strncasecmp(s, w[i], strlen(w[i])) &&
+            ((unsigned char)*w[i] >= 0x80 || !isalpha((unsigned char)s[strlen(w[i])])))
+            return 1;
+    return 0;
+}
+
+/* Is the answer short guesses, each with a question mark ("enc？dec？", "Q - enc/dec?
+ * K V - dec/enc?")? With nothing recognised, no choice was made. */
+static int guesses(const char *s)
+{
+    size_t marks = 0;
+    for (const char *p = s; *p; p++)
+        marks += *p == '?' || !strncmp(p, "？", strlen("？"));
+    return marks >= 2 && u8_mbsnlen((const uint8_t *)s, strlen(s)) <= 80;
+}
+
 /* Does the answer hesitate (嗯, 呃, um, uh, hmm, emm)? With nothing recognised in it, it is
  * fragments, not an answer a teacher could mark ("呃 这个 就是 那个 注意 ……"). */
 static int hesitates(const char *s)
@@ -444,6 +471,13 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
         : nothing && !rd.unsure && !rd.gave_up && (hesitates(answer) || cut_off(answer))
         ? qz_tr(lang, "This cannot be read as an answer: only hesitations and fragments. "
                       "Nothing was counted: write the answer in a sentence or two.\n")
+        : nothing && !rd.gave_up && assistant_opening(answer)
+        ? qz_tr(lang, "This is only the opening of an answer (\"Sure! Here is …\"): nothing "
+                      "after it answers the question. Nothing was counted: write the answer "
+                      "itself.\n")
+        : nothing && !rd.gave_up && guesses(answer)
+        ? qz_tr(lang, "This cannot be read as an answer: only guesses with question marks, no "
+                      "choice made. Nothing was counted: write what you think in a sentence.\n")
         : nothing && !rd.unsure && !rd.gave_up && qz_answer_mostly_noise(answer)
         ? qz_tr(lang, "This cannot be read as an answer: it is mostly keys hit at random, "
                       "sounds or marks. Nothing was counted: write the answer in a sentence or "

@@ -718,6 +718,48 @@ static void said_again(toks *t)
     }
 }
 
+/* "we just need one yes/no", "输出是/否": a yes-or-no is a kind of answer, one word; its
+ * "no" and 否 deny nothing. */
+static void yes_or_no(toks *t)
+{
+    for (size_t i = 0; i + 2 < t->n && !t->failed; i++)
+        if (((!strcmp(t->v[i].raw, "yes") && !strcmp(t->v[i + 2].raw, "no")) ||
+             (!strcmp(t->v[i].s, "是") && !strcmp(t->v[i + 2].s, "否"))) &&
+            !strcmp(t->v[i + 1].s, "/"))
+            replace(t, i, 3, "yesno");
+}
+
+/* "rnn = the distance is however many steps apart", "self attn = distance is 1",
+ * "自注意力 = 一步就能连上": an equals sign after a clause's first words (six tokens at
+ * most, no number) and before a clause with a verb of its own labels that clause, as a
+ * colon does; "path length = distance" and "distance = 1" stay equations. */
+static void labelling_equals(toks *t)
+{
+    static const char *const verbs[] = {"is", "are", "was", "were", "has", "have", "can",
+                                        "must", "need", "needs", "takes", "take", "goes", "go",
+                                        "是", "有", "要", "能", "得", "会", "就", NULL};
+    for (size_t i = 1; i + 2 < t->n && !t->failed; i++) {
+        if (t->v[i].kind != QZ_TK_MARK || strcmp(t->v[i].s, "="))
+            continue;
+        size_t c0 = i;
+        while (c0 > 0 && !clause_mark(&t->v[c0 - 1]))
+            c0--;
+        int words = i - c0 <= 6;
+        for (size_t k = c0; k < i && words; k++)
+            words = t->v[k].kind == QZ_TK_WORD || t->v[k].kind == QZ_TK_HAN;
+        if (!words || (t->v[i + 1].kind != QZ_TK_WORD && t->v[i + 1].kind != QZ_TK_HAN))
+            continue;
+        int verb = 0;
+        for (size_t k = i + 2; k < t->n && k <= i + 5 && !clause_mark(&t->v[k]) && !verb; k++)
+            for (size_t w = 0; verbs[w] && !verb; w++)
+                verb = !strcmp(t->v[k].raw, verbs[w]);
+        if (verb) {
+            replace(t, i, 1, ":");
+            t->v[i].kind = QZ_TK_MARK;
+        }
+    }
+}
+
 /* √dₖ and its spellings → "sqrtdk"; d_k → "dk"; O(…) → "o(1)", "o(n)", "o(n2)". */
 static void notations(toks *t)
 {
@@ -952,8 +994,8 @@ static void particles(toks *t)
  * "active" no "activation"): it gets a stem of its own (the stem and "~ive"), which its
  * -ly, -ness and -ity forms share. A few other words are not the longer ones: "direction"
  * is no "direct", "multiple" no "multiply", "normal" no "normalize", "initial" no
- * "initialize", "informal" no "information", "meaning" no "mean" (pooling's). Returns the
- * stem to use: st, a static string or buf. */
+ * "initialize", "informal" no "information", "meaning" no "mean" (pooling's), "k
+ * transformations" no Transformer. Returns the stem to use: st, a static string or buf. */
 static const char *distinct_stem(const char *w, size_t n, const char *st, char *buf, size_t cap)
 {
     static const char *const own[][2] = {
@@ -962,6 +1004,7 @@ static const char *distinct_stem(const char *w, size_t n, const char *st, char *
         {"normally", "normal~"}, {"initial", "initial~"}, {"initially", "initial~"},
         {"informal", "informal"}, {"informally", "informal"}, {"meaning", "meaning~"},
         {"meanings", "meaning~"}, {"meaningful", "meaning~"}, {"meaningless", "meaning~"},
+        {"transformation", "transformation"}, {"transformations", "transformation"},
     };
     for (size_t i = 0; i < sizeof own / sizeof *own; i++)
         if (strlen(own[i][0]) == n && !strncmp(w, own[i][0], n))
@@ -1568,8 +1611,11 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     free(f);
     spoken(&t);
     notations(&t);
-    if (fix_typos)
-        said_again(&t);   /* an answer's, not a rubric phrase's */
+    if (fix_typos) {   /* an answer's, not a rubric phrase's */
+        said_again(&t);
+        labelling_equals(&t);
+        yes_or_no(&t);
+    }
     indices(&t);
     fused_sides(&t);
     particles(&t);
