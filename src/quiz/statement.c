@@ -2087,6 +2087,13 @@ static int opens_later_clause(const sentence *s, size_t at, size_t w)
 {
     if (w <= at || clause_has_past_aside(s, at, w))
         return 0;
+    /* "防止 softmax 饱和，不除会梯度消失": a condition that opens its clause, with a claim
+     * of its own after it in that clause, is that claim's */
+    if (s->t->t[w - 1].kind == QZ_TK_MARK && !qz_tok_is(s->t, w - 1, "'"))
+        for (size_t k = 0; k < s->m.n; k++)
+            if (s->m.v[k].kind == M_CLAIM && live(&s->m.v[k]) && s->m.v[k].a > w &&
+                clause_has(s, w, s->m.v[k].a))
+                return 1;
     for (size_t k = w + 1; k + 1 < s->p1; k++)
         if (s->t->t[k].kind == QZ_TK_MARK && !qz_tok_is(s->t, k, "'"))
             return 1;
