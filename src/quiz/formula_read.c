@@ -47,6 +47,7 @@ static uint32_t utf8_next(const unsigned char *s, size_t *len)
     *len = n > 0 ? (size_t)n : 1;
     return n > 0 ? c : n == 0 ? 0 : 0xfffd;
 }
+
 /* The letter or digit a Unicode subscript stands for (ᵢ i, ⱼ j, ₖ k, ₗ l, ₀ 0), or 0. */
 static char subscript_letter(uint32_t c)
 {

@@ -835,7 +835,8 @@ static int struck_edge(const char *s, size_t c)
     unsigned char ch = (unsigned char)s[c];
     return !ch || ch == ' ' || (ch < 0x80 && !isalnum(ch) && ch != '.' && ch != '~') ||
            (ch >= 0xe3 && ch <= 0xef && !strncmp(s + c, "\xef\xbc", 2)) ||   /* ，（ ） */
-           !strncmp(s + c, "\xe3\x80", 2) || qz_han_len(s + c);   /* 。、 and Han: a new word */
+           !strncmp(s + c, "\xe3\x80", 2) || qz_han_len(s + c) ||   /* 。、 and Han: a new word */
+           ch >= 0xf0;   /* as an emoji is */
 }
 
 char *qz_answer_unstruck(const char *s)

@@ -569,6 +569,7 @@ static int ends_with(const char *w, const char *const *ends)
     }
     return 0;
 }
+
 /* An answer dictated to a phone comes back with the field's words as they sound: the
  * letters of an acronym one by one ("R N N", "R and N", "C L S"), encoder and decoder
  * cut in two ("in coder", "de coder"), "soft max", and Q as the word that sounds like
