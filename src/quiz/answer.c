@@ -810,9 +810,10 @@ static int parse_primary(parser *ps, double *out)
         *out = t->num;
         return AT_OK;
     }
+    int literal = ps->literal;
     ps->literal = 0;
     if (t->kind == T_LPAR) {
-        ps->i++;
+        size_t open = ps->i++;
         ps->depth++;
         int rc = parse_sum(ps, out);
         if (rc)
@@ -821,6 +822,9 @@ static int parse_primary(parser *ps, double *out)
             return fail_at(ps, peek(ps), "a ')' is missing");
         ps->i++;
         ps->depth--;
+        /* "(0.14)": one number in brackets is still that number as written */
+        if (ps->i == open + 3 && ps->lx->toks[open + 1].kind == T_NUM)
+            ps->literal = literal;
         return AT_OK;
     }
     if (t->kind == T_ROOT) {

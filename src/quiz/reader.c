@@ -706,6 +706,57 @@ static void collapse_list_chains(reader *r)
     }
 }
 
+/* Is b the one value in parentheses right after a ("0.138 (0.14)", "0.14（≈0.1385）")?
+ * Only spaces and a prefix may stand between the '(' and b. */
+static int in_brackets(const item *a, const item *b)
+{
+    const char *p = a->s + a->len, *end = b->s + b->len;
+    while (p < b->s && *p == ' ')
+        p++;
+    if (*p == '(')
+        p++;
+    else if (!strncmp(p, "\xef\xbc\x88", 3))   /* （ */
+        p += 3;
+    else
+        return 0;
+    if (p > b->s)   /* the '(' is the value's own: "(0.14)" read as one */
+        return end[-1] == ')' || (end - b->s >= 3 && !strncmp(end - 3, "\xef\xbc\x89", 3));
+    while (*end == ' ')
+        end++;
+    return *end == ')' || !strncmp(end, "\xef\xbc\x89", 3);
+}
+
+/* A value and the same value rounded in parentheses right after it ("0.138 (0.14)",
+ * "0.14（0.1385）"): one value, the one of fewer decimals; the other is working. */
+static void collapse_bracketed_rounding(reader *r)
+{
+    qz_numbers *out = r->out;
+    for (size_t k = 0; k < r->n; k++) {
+        if (r->it[k].kind != IT_VALUE)
+            continue;
+        size_t j = k + 1;
+        while (j < r->n && r->it[j].kind == IT_PREFIX)
+            j++;
+        if (j >= r->n || r->it[j].kind != IT_VALUE || !in_brackets(&r->it[k], &r->it[j]))
+            continue;
+        /* the aside holds that one value ("(0.14)" is one value with its own brackets) */
+        int alone = 1;
+        for (size_t m = j + 1; m < r->n && alone && r->it[j].group != r->it[k].group; m++)
+            alone = !(r->it[m].kind == IT_VALUE && r->it[m].group == r->it[j].group);
+        if (!alone)
+            continue;
+        qz_value *a = &out->v[r->it[k].value], *b = &out->v[r->it[j].value];
+        if (rounds(a, b)) {
+            r->it[k].kind = IT_WORD;
+            r->it[j].group = r->it[k].group;
+            b->aside = a->aside;
+            b->steps = 1;
+        } else if (rounds(b, a)) {
+            r->it[j].kind = IT_WORD;
+        }
+    }
+}
+
 static size_t next_value(const reader *r, size_t k)
 {
     while (k < r->n && r->it[k].kind != IT_VALUE)
@@ -1333,6 +1384,7 @@ static void interpret(reader *r, int flex_links)
     label_by_scores(r);
     conclude_before_labels(r);
     collapse_list_chains(r);
+    collapse_bracketed_rounding(r);
     collapse_chains(r, flex_links);
     reject_negated(r);
     pair_respectively(r);
