@@ -249,7 +249,8 @@ static int bind_question(const at_question *src, const at_lesson_doc *doc, qz_bo
     default: rc = bind_choice_text(src, doc, b, err);
     }
     if (!rc && doc && doc->misconceptions_count &&
-        (src->kind == AT_Q_SOFTMAX || src->kind == AT_Q_NUMERIC || src->kind == AT_Q_ATTENTION))
+        (src->kind == AT_Q_SOFTMAX || src->kind == AT_Q_NUMERIC || src->kind == AT_Q_ATTENTION ||
+         src->kind == AT_Q_FORMULA))
         rc = bind_beside(doc, src, b, err);
     if (rc) {
         char msg[sizeof err->msg];

@@ -125,6 +125,17 @@ static int judge_words(const qz_question *q, const char *answer, const qz_formul
         qz_result_free(r);
         memset(r, 0, sizeof *r);
         r->verdict = QZ_REVIEW;
+        /* …read for the lesson's false claims alone: the follow-up's own misconceptions
+         * take √dₖ as their subject when none is named, and these words name none
+         * ("the softmax is taken over the whole matrix, so all the weights sum to 1") */
+        if (q->beside) {
+            rc = qz_grade(q->beside, words, lang, r, &e2);
+            if (!rc && r->mistake != QZ_M_FALSE_CLAIM) {
+                qz_result_free(r);
+                memset(r, 0, sizeof *r);
+                r->verdict = QZ_REVIEW;
+            }
+        }
     }
     free(words);
     if (rc) {
@@ -161,6 +172,22 @@ static int formula_disowned(const char *answer, size_t end)
             return 1;
     for (size_t i = 0; more[i]; i++)
         if (strcasestr(rest, more[i]))
+            return 1;
+    return 0;
+}
+
+/* After the formula, a word that corrects what came before ("更正：分母是 dₖ", "no wait,
+ * it's divided by d_k"): what follows changes the answer, in words. */
+static int formula_corrected(const char *answer, size_t end)
+{
+    static const char *const marks[] = {"更正", "改正：", "改正:", "纠正一下", "不对，", "不对,",
+                                        "不对。", "写错了", "说错了", "搞错了", "correction:",
+                                        "correction :", "no wait", "wait no", "wait,", "wait ,",
+                                        "scratch that", "sorry, actually", "sorry actually",
+                                        "sorry, i mean", "i mean,", "i meant", "my bad", NULL};
+    const char *rest = answer + end;
+    for (size_t i = 0; marks[i]; i++)
+        if (strcasestr(rest, marks[i]))
             return 1;
     return 0;
 }
@@ -238,6 +265,17 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         out->body_at = qz_fb_pos(fb);
         fprintf(fb, qz_tr(lang, "The answer offers two different formulas, and only one can be the "
                                 "answer: write the one you settle on.\n"));
+    } else if (!d.mistakes && d.explained && !(d.mistakes & QZ_F_NO_FORMULA) &&
+               words.verdict != QZ_CORRECT && formula_corrected(answer, d.end)) {
+        /* "softmax(QKᵀ/√dₖ)V，更正：分母是 dₖ，不开根号": the formula changed in words */
+        out->verdict = QZ_MALFORMED;
+        out->score = 0;
+        fprintf(fb, qz_tr(lang, "After the formula the answer corrects it in words, so it is not "
+                                "clear which formula you settle on. Nothing was counted: write that "
+                                "formula.\n"));
+        print_words(q, &words, lang, fb);
+        qz_result_free(&words);
+        return AT_OK;
     } else if (!d.mistakes) {
         out->verdict = QZ_CORRECT;
         out->score = 1;

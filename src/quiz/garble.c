@@ -839,6 +839,22 @@ static int struck_edge(const char *s, size_t c)
            ch >= 0xf0;   /* as an emoji is */
 }
 
+/* A note right after a struck span saying so ("~~最后一个 token~~（划掉）", "~~K~~ (crossed
+ * out)"): its length with the spaces before it, 0 if none. It is no correction of what
+ * came before the span: the span itself is what it takes back. */
+static size_t struck_note(const char *s)
+{
+    static const char *const notes[] = {"(划掉)", "（划掉）", "(删掉)", "（删掉）", "(删去)", "（删去）",
+                                        "(删除)", "（删除）", "(crossed out)", "（crossed out）",
+                                        "(struck out)", "(struck)", "(deleted)", "(scratched)",
+                                        "[crossed out]", "[struck out]", "[deleted]", NULL};
+    size_t sp = strspn(s, " ");
+    for (size_t k = 0; notes[k]; k++)
+        if (!strncasecmp(s + sp, notes[k], strlen(notes[k])))
+            return sp + strlen(notes[k]);
+    return 0;
+}
+
 char *qz_answer_unstruck(const char *s)
 {
     if (!strstr(s, "~~") || strstr(s, "~~~"))
@@ -865,16 +881,18 @@ char *qz_answer_unstruck(const char *s)
             free(out);
             return NULL;
         }
-        i = after;
+        i = after + struck_note(s + after);
         if ((!o || out[o - 1] == ' ') && s[i] == ' ')
             i++;   /* one space between what stands on either side */
         struck = 1;
     }
     out[o] = '\0';
-    if (!struck || !kept) {
+    if (!struck) {
         free(out);
         return NULL;
     }
+    if (!kept)
+        out[0] = '\0';   /* all of it struck out: nothing was answered */
     return out;
 }
 

@@ -54,8 +54,10 @@ char *qz_answer_unbolded(const char *s);
  * ("Q ← ~~编码器~~ 解码器", "~~RNN is slow~~ RNN: …"): each ~~…~~ that stands apart (a
  * space, a mark or the text's edge on both sides) taken out with a space beside it. A new
  * string (free it), or NULL when s strikes nothing that way, strikes part of a word or
- * number ("gr~~ad~~", "~~n~~1"), leaves a "~~" unpaired or "~~~" (a scribble), or keeps
- * nothing else: such text stays as it is, for the reader to find it cannot be read. */
+ * number ("gr~~ad~~", "~~n~~1"), leaves a "~~" unpaired or "~~~" (a scribble): such
+ * text stays as it is, for the reader to find it cannot be read. A note that a span was
+ * struck goes with it ("~~K~~（划掉）", "(crossed out)"). When every word is struck out,
+ * the new string is empty. */
 char *qz_answer_unstruck(const char *s);
 
 /* Does the short UTF-8 answer s (40 characters or fewer) only point to a picture or an

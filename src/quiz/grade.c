@@ -118,7 +118,12 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         if (marks && marks <= 6 && answer[h + marks] == ' ')
             answer += h + marks + 1;
     }
-    if (q->kind != QZ_CHOICE && qz_answer_points_elsewhere(answer)) {
+    if (unstruck && !*unstruck) {   /* "~~方差~~（划掉）~~饱~~": all of it taken back */
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, qz_tr(lang, "Everything in the answer is struck out, so nothing is left to "
+                                "grade. Nothing was counted: write the answer you settle on.\n"));
+        rc = AT_OK;
+    } else if (q->kind != QZ_CHOICE && qz_answer_points_elsewhere(answer)) {
         out->verdict = QZ_MALFORMED;
         fprintf(fb, qz_tr(lang, "The answer points to a picture or an attachment, which cannot be "
                                 "graded here. Nothing was counted: write the answer as text.\n"));

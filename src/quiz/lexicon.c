@@ -170,6 +170,7 @@ const char *const qz_lex_retract[] = {
  * ones anywhere, weak ones only where a clause starts (after a mark or a filler) */
 const char *const qz_lex_correct_strong[] = {
     "no wait", "wait no", "wait ,", "no sorry", "sorry no", "sorry , no", "sorry , i mean", "sorry i mean",
+    "sorry actually", "sorry , actually", "wait actually", "wait , actually", "oh wait",
     "oops", "scratch that", "i take that back", "take that back", "i take it back", "take it back",
     "forget that", "forget what i said", "forget all that", "forget everything i said",
     "ignore that", "ignore what i said", "ignore all that", "never mind", "nevermind",

@@ -346,6 +346,35 @@ static size_t object_before_copula(const qz_numctx *c, const char *s, const char
     return at ? nearest_token(c, s, a, at, at) : (size_t)-1;
 }
 
+/* After "most" at p: "of its attention to", "of the weight on", "attention goes to", "weight
+ * on": the words that make the token after them the one getting it ("伞 gives most of its
+ * attention to 没"); where that token's name may start, or NULL. */
+static const char *share_to(const char *p, const char *b)
+{
+    static const char *const of[] = {" of its", " of the", " of his", " of their", " its", "", NULL};
+    static const char *const what[] = {" attention", " weight", " focus", " probability mass",
+                                       " mass", NULL};
+    static const char *const to[] = {" goes to", " go to", " is on", " to", " on", NULL};
+    for (size_t i = 0; of[i]; i++) {
+        size_t l = strlen(of[i]);
+        if ((size_t)(b - p) < l || strncasecmp(p, of[i], l))
+            continue;
+        for (size_t j = 0; what[j]; j++) {
+            const char *q = p + l;
+            size_t m = strlen(what[j]);
+            if ((size_t)(b - q) < m || strncasecmp(q, what[j], m))
+                continue;
+            q += m;
+            for (size_t k = 0; to[k]; k++) {
+                size_t n = strlen(to[k]);
+                if ((size_t)(b - q) >= n && !strncasecmp(q, to[k], n) && (q + n == b || q[n] == ' '))
+                    return q + n;
+            }
+        }
+    }
+    return NULL;
+}
+
 /* "X gets the most", “X”的权重最大: the token nearest such a word in its clause, against
  * the engine's largest (or smallest) weight. */
 static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
@@ -382,10 +411,14 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
             for (const char *p = a; p + wl <= b; p++) {
                 if (strncasecmp(p, sup[k].w, wl) || (sup[k].word && (!edge(s, p, 0) || !edge(s, p + wl, 1))))
                     continue;
-                if (sup[k].after && itself_after(p + wl, b))
+                /* "gives most of its attention to 没": the token after gets the most */
+                const char *to = sup[k].word && !sup[k].after ? share_to(p + wl, b) : NULL;
+                int after = sup[k].after || to;
+                const char *from = to ? to : p + wl;
+                if (after && itself_after(from, b))
                     goto next_clause;   /* "伞 attends mostly to itself": the query's own weight */
-                size_t t = sup[k].after ? token_side(c, s, a, b, p + wl, 0) : nearest_token(c, s, a, b, p);
-                if (sup[k].after && t == (size_t)-1)
+                size_t t = after ? token_side(c, s, a, b, from, 0) : nearest_token(c, s, a, b, p);
+                if (after && t == (size_t)-1)
                     t = object_before_copula(c, s, a, p);   /* “没”是伞最关注的词 */
                 size_t right = sup[k].most ? hi : lo;
                 int rank = ordinal_before(s, p);
@@ -610,7 +643,7 @@ static size_t wrong_halves(const qz_numctx *c, const char *s, FILE *fb)
 {
     static const struct { const char *w; int more; } half[] = {
         {"more than half", 1}, {"over half", 1}, {"above half", 1}, {"over 50%", 1},
-        {"more than 50%", 1}, {"the majority of the weight", 1}, {"most of the weight", 1},
+        {"more than 50%", 1}, {"the majority of the weight", 1},
         {"超过一半", 1}, {"超过了一半", 1}, {"过半", 1}, {"大于一半", 1}, {"多于一半", 1},
         {"一半以上", 1}, {"超过 50%", 1}, {"超过50%", 1}, {"大部分权重", 1},
         {"less than half", 0}, {"under half", 0}, {"below half", 0}, {"less than 50%", 0},
