@@ -896,6 +896,79 @@ char *qz_answer_unstruck(const char *s)
     return out;
 }
 
+/* A word pointing to a place no grader sees, then that place: "see pic", "see formula on
+ * slide 14", "look at my notes", 见草稿纸, 看我的笔记, 参考课件; or a picture that did not
+ * come through ("(图片无法显示)", "image not shown"). Only these words may stand between
+ * the pointer and the place, so "can see the whole source picture" is no pointer. */
+static int points_to_place(const char *s)
+{
+    static const char *const lost[] = {"图片无法显示", "图片加载失败", "图片显示不了", "图挂了",
+                                       "image not shown", "image missing", "image failed",
+                                       "picture missing", "picture not shown", NULL};
+    static const char *const en_point[] = {"see", "look at", "refer to", "check", "cf", "cf.",
+                                           "in the", "on the", NULL};
+    static const char *const en_skip[] = {"the", "my", "our", "attached", "this", "that", "a",
+                                          "formula", "answer", "equation", "on", "in", "below",
+                                          "above", "drawn", "hand-drawn", "handwritten", NULL};
+    static const char *const en_place[] = {"pic", "pics", "picture", "pictures", "image", "img",
+                                           "figure", "fig", "fig.", "diagram", "drawing", "sketch",
+                                           "photo", "screenshot", "slide", "slides", "notes",
+                                           "notebook", "whiteboard", "board", "scratch", "draft",
+                                           "attachment", "handout", "link", NULL};
+    static const char *const zh_point[] = {"见", "看", "参见", "参考", "详见", "请看", NULL};
+    static const char *const zh_mid[] = {"", "我的", "下", "上", "附", "这张", "那张", "下面的",
+                                         "上面的", NULL};
+    static const char *const zh_place[] = {"图", "草稿", "笔记", "课件", "幻灯片", "ppt", "PPT",
+                                           "附件", "黑板", "板书", "链接", "照片", "截图", NULL};
+    for (size_t i = 0; lost[i]; i++)
+        if (strcasestr(s, lost[i]))
+            return 1;
+    char buf[256];
+    for (size_t p = 0; zh_point[p]; p++)
+        for (size_t m = 0; zh_mid[m]; m++)
+            for (size_t k = 0; zh_place[k]; k++) {
+                snprintf(buf, sizeof buf, "%s%s%s", zh_point[p], zh_mid[m], zh_place[k]);
+                if (strstr(s, buf))
+                    return 1;
+            }
+    /* English: words of letters, in order */
+    char w[24][24];
+    size_t n = 0;
+    for (const char *q = s; *q && n < 24;) {
+        while (*q && !isalpha((unsigned char)*q))
+            q++;
+        size_t l = 0;
+        while (*q && (isalpha((unsigned char)*q) || *q == '-' || *q == '.') && l + 1 < sizeof w[0])
+            w[n][l++] = (char)tolower((unsigned char)*q++);
+        while (l && w[n][l - 1] == '.' )
+            l--;
+        w[n][l] = '\0';
+        if (l)
+            n++;
+        while (*q && (isalpha((unsigned char)*q) || *q == '-' || *q == '.'))
+            q++;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t p = 0; en_point[p]; p++) {
+            char a[24], b[24] = "";
+            if (sscanf(en_point[p], "%23s %23s", a, b) < 1 || strcmp(w[i], a) ||
+                (*b && (i + 1 >= n || strcmp(w[i + 1], b))))
+                continue;
+            size_t j = i + 1 + (*b != 0);
+            for (size_t skipped = 0; j < n && skipped <= 3; j++, skipped++) {
+                for (size_t k = 0; en_place[k]; k++)
+                    if (!strcmp(w[j], en_place[k]))
+                        return 1;
+                int skip = 0;
+                for (size_t k = 0; en_skip[k] && !skip; k++)
+                    skip = !strcmp(w[j], en_skip[k]);
+                if (!skip)
+                    break;
+            }
+        }
+    return 0;
+}
+
 int qz_answer_points_elsewhere(const char *s)
 {
     static const char *const marks[] = {"[图片]", "[图]", "[圖片]", "见图", "見圖", "见附件", "見附件",
@@ -910,7 +983,7 @@ int qz_answer_points_elsewhere(const char *s)
     for (size_t i = 0; marks[i]; i++)
         if (strcasestr(s, marks[i]))
             return 1;
-    return 0;
+    return points_to_place(s);
 }
 
 /* s without the numbers of its parts and an answer's opening ("(1)(2) 同 q4", "答：同上",
