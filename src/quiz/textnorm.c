@@ -387,6 +387,17 @@ static int line_opens_item(const uint8_t *f, size_t n, size_t before)
     return 0;
 }
 
+/* Does the text at p (n bytes) name a part or a side right after 的那: 部分, 一半, 一边, 一方,
+ * 一侧, 边, 半? */
+static int demonstrated_part(const char *p, size_t n)
+{
+    static const char *const parts[] = {"部分", "一半", "一边", "一方", "一侧", "边", "半", NULL};
+    for (size_t k = 0; parts[k]; k++)
+        if (n >= strlen(parts[k]) && !strncmp(p, parts[k], strlen(parts[k])))
+            return 1;
+    return 0;
+}
+
 static void tokenize(toks *t, const uint8_t *f, size_t n)
 {
     for (size_t i = 0, line = 0; i < n && !t->failed;) {
@@ -441,6 +452,9 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
                      digits ? QZ_TK_NUM : QZ_TK_WORD);
             }
             i = j;
+        } else if (c == 0x90a3 && t->n && !strcmp(t->v[t->n - 1].s, "的") &&
+                   demonstrated_part((const char *)f + i + l, n - i - (size_t)l)) {
+            i += (size_t)l;   /* 负责读的那部分 is 负责读的部分: the 那 points, it adds nothing */
         } else if (qz_is_han(c)) {
             push(t, (const char *)f + i, (size_t)l, (const char *)f + i, (size_t)l, QZ_TK_HAN);
             i += (size_t)l;
