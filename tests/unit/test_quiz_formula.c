@@ -440,7 +440,6 @@ static void test_formula_one_slip(void **state)
         {"softmax(QK^T)V", "No scaling"},
         {"softmax(QK^T/d_k)V", "instead of √dₖ"},
         {"matmul(softmax(matmul(Q, transpose(K)).map(r => r.map(x => x / dk))), V)", "instead of √dₖ"},
-        {"softmax(Q @ K.T * np.sqrt(d_k)) @ V", "Multiplied by √dₖ"},
         {"softmax(QK^T / sqrt(d_model)) V", "not 1/√dₖ"},
         {"softmax(QK^T/8)V", "not 1/√dₖ"},
         {"softmax(QK^T)/sqrt(d_k) · V", "outside the softmax"},
@@ -467,6 +466,8 @@ static void test_formula_one_slip(void **state)
 static void test_formula_wrong(void **state)
 {
     static const struct { const char *answer, *named; } wrong[] = {
+        /* the scale multiplied: the scores made larger, the opposite of its purpose */
+        {"softmax(Q @ K.T * np.sqrt(d_k)) @ V", "Multiplied by √dₖ"},
         {"softmax(QK/d_k)V", "K is not transposed"},
         {"softmax(QK^T)", "V is missing"},
         {"QKV / sqrt(d)", "no softmax"},
@@ -559,7 +560,7 @@ static void test_formula_index_form_slips(void **state)
         {"α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)", "softmax(QK^T/sqrt(d_k))", QZ_F_V_MISSING,
          QZ_PARTIAL},
         {"a_ij = exp(q_i·k_j·√d_k)/Σ_l exp(q_i·k_l·√d_k), out_i = Σ_j a_ij v_j", "softmax(QK^T sqrt(d_k))V",
-         QZ_F_SCALE_MULTIPLIED, QZ_PARTIAL},
+         QZ_F_SCALE_MULTIPLIED, QZ_WRONG},
         {"a_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k), out_i = Σ_j a_ij k_j", "softmax(QK^T/sqrt(d_k))K",
          QZ_F_OTHER, QZ_WRONG},
         {"a_ij = exp(q_i·k_j/√d_k)/Σ_l exp(q_i·k_l/√d_k), out_i = Σ_i a_ij v_j", "softmax(QK^T/sqrt(d_k))K",
@@ -1148,7 +1149,7 @@ static void test_component_form_slips(void **state)
         {"out_i = Σ_j [exp(q_i·k_j/√d_k) / Z_i] v_j, Z_i = Σ_i exp(q_i·k_j/√d_k)",
          "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
         {"out_i = (1/Z_i) Σ_j exp(q_i·k_j·√d_k) v_j, Z_i = Σ_j exp(q_i·k_j·√d_k)", "softmax(QK^T sqrt(d_k))V",
-         QZ_F_SCALE_MULTIPLIED, QZ_PARTIAL},
+         QZ_F_SCALE_MULTIPLIED, QZ_WRONG},
         {"z_i = Σ_j α_ij v_j，α_ij = exp(q_i·k_j)/Z_i，Z_i = Σ_l exp(q_i·k_l) 是配分函数", "softmax(QK^T)V",
          QZ_F_NO_SCALE, QZ_PARTIAL},
         {"输出 = Σ w_j v_j，w_j = exp(q·k_j)/Σ exp(q·k)", "softmax(QK^T)V", QZ_F_NO_SCALE, QZ_PARTIAL},

@@ -149,9 +149,26 @@ static void test_unstruck(void **state)
     assert_non_null(u);
     assert_string_equal(u, "RNN 要逐步传（）；自注意力一步");
     free(u);
+    /* a note that a span was struck goes with it; all of it struck leaves nothing */
+    u = qz_answer_unstruck("（1）只用 Encoder。（2）~~最后一个 token~~（划掉）句首 [CLS] 的输出");
+    assert_non_null(u);
+    assert_string_equal(u, "（1）只用 Encoder。（2）句首 [CLS] 的输出");
+    free(u);
+    u = qz_answer_unstruck("~~variance~~ (crossed out) it keeps the scores small");
+    assert_non_null(u);
+    assert_string_equal(u, "it keeps the scores small");
+    free(u);
+    u = qz_answer_unstruck("~~all of it~~");
+    assert_non_null(u);
+    assert_string_equal(u, "");
+    free(u);
+    u = qz_answer_unstruck("~~方差~~（划掉）~~饱~~ ~~梯~~");
+    assert_non_null(u);
+    assert_string_equal(u, "");
+    free(u);
     static const char *const kept[] = {
         "no strike at all", "x ~~~ y", "gr~~ad~~ vanish", "0.~~1~~4 0.17", "~~n~~1 steps",
-        "~~all of it~~", "~~ unpaired", "a ~~~~ b",
+        "~~ unpaired", "a ~~~~ b",
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         u = qz_answer_unstruck(kept[i]);
@@ -350,12 +367,15 @@ static void test_points_elsewhere(void **state)
 {
     (void)state;
     static const char *const elsewhere[] = {"[图片] 公式见图", "[image: formula_screenshot.png]",
-                                            "（见附件截图）", "see attached", "見附件"};
+                                            "（见附件截图）", "see attached", "見附件", "see pic",
+                                            "look at the diagram", "check formula on slide 14",
+                                            "见我的草稿纸", "（图片无法显示）", "cf. my notes"};
     for (size_t i = 0; i < sizeof elsewhere / sizeof *elsewhere; i++)
         assert_true(qz_answer_points_elsewhere(elsewhere[i]));
     static const char *const answers[] = {
         "softmax(QKᵀ/√dₖ)V", "0.14 0.17", "Q from the decoder; see the picture in my notes for the rest",
-        "the image of a query under W_Q"};
+        "the image of a query under W_Q", "decoder can see the whole source picture",
+        "自注意力看全图，RNN 一步一步传"};
     for (size_t i = 0; i < sizeof answers / sizeof *answers; i++)
         assert_false(qz_answer_points_elsewhere(answers[i]));
 }
