@@ -552,6 +552,7 @@ static int diagnose(const char *student, const char *canonical, qz_formula_diag 
     d->start = fs.start;
     d->end = fs.end;
     d->explained = fs.explained;
+    d->corrected = fs.corrected;
     if (fs.has_legend) {
         d->legend_start = fs.legend_start;
         d->legend_end = fs.legend_end;

@@ -120,6 +120,8 @@ typedef struct qz_formula_diag {
                              * with "or", 或者: not chosen */
     int explained;          /* 1: the answer holds words outside the formula (an
                              * explanation): answer[0, start) and answer[end, …) */
+    int corrected;          /* 1: a symbol of it was corrected in words after it ("sorry,
+                             * I meant d_k, not d_model"), and the corrected formula read */
     size_t legend_start, legend_end;  /* words that only say what one of the formula's
                              * own sizes is ("where n is the sequence length"): part of
                              * no explanation; equal when none */

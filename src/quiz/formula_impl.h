@@ -226,6 +226,8 @@ typedef struct fformula {
     int has_legend;     /* words after it say what one of its own sizes is ("where n is
                          * the sequence length"): bytes [legend_start, legend_end) */
     size_t legend_start, legend_end;
+    int corrected;      /* a symbol of it corrected in words after it ("sorry, I meant d_k,
+                         * not d_model"): the formula read is the corrected one */
     char *text;         /* owns what names point into */
 } fformula;
 

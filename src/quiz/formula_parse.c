@@ -2238,7 +2238,9 @@ int fq_parse(const char *answer, int whole, fformula *f, at_error *err)
         fq_drop_restatement(p.t, &p.n);
     if (!whole)
         fq_define_symbol(&T, b, p.t, p.n);
-    if (!whole && (fq_correct_symbol(&T, b, &p.t, &p.n) < 0 || fq_per_query(&p.t, &p.n) < 0)) {
+    int corrected = whole ? 0 : fq_correct_symbol(&T, b, &p.t, &p.n);
+    f->corrected = corrected > 0;
+    if (!whole && (corrected < 0 || fq_per_query(&p.t, &p.n) < 0)) {
         free(p.t);
         fq_tokens_free(&T);
         return at_error_set(err, AT_ENOMEM, "out of memory");
