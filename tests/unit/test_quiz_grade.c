@@ -568,6 +568,16 @@ static void test_q3_free_sentences_wrong(void **state)
            "does not get more than half");
     expect(&q, "0.14 0.17; 伞 keeps less than half of the weight for itself", QZ_CORRECT, QZ_M_NONE,
            NULL);
+    /* "most of its attention to X": X gets the most; "most of the weight" is the largest
+     * share, not more than half */
+    expect(&q, "0.14 0.17 - so 伞 gives most of its attention to 没", QZ_PARTIAL, QZ_M_NONE,
+           "does not get the largest weight");
+    expect(&q, "0.14 0.17; 伞 keeps most of the weight on itself (about 0.34)", QZ_CORRECT, QZ_M_NONE,
+           NULL);
+    /* a value and the same value rounded in brackets after it are one value */
+    expect(&q, "0.138 (0.14), 0.169 (0.17)", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "下雨 0.1385（0.14），没 0.1691（0.17）", QZ_CORRECT, QZ_M_NONE, NULL);
+    expect(&q, "0.14 (0.13) 0.17", QZ_MALFORMED, QZ_M_NONE, "which is which");
     /* values in brackets are a list; the values after a last colon answer */
     expect(&q, "rains 13.8%, didn't 16.9% (0.14 0.17)", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "伞 has the largest score, so it takes ~1 and the rest ~0: 0.00 0.00", QZ_WRONG,
