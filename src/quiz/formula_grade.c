@@ -265,8 +265,8 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         out->body_at = qz_fb_pos(fb);
         fprintf(fb, qz_tr(lang, "The answer offers two different formulas, and only one can be the "
                                 "answer: write the one you settle on.\n"));
-    } else if (!d.mistakes && d.explained && !(d.mistakes & QZ_F_NO_FORMULA) &&
-               !d.corrected && words.verdict != QZ_CORRECT && formula_corrected(answer, d.end)) {
+    } else if (!d.mistakes && d.explained && !d.corrected && words.verdict != QZ_CORRECT &&
+               formula_corrected(answer, d.end)) {
         /* "softmax(QKᵀ/√dₖ)V，更正：分母是 dₖ，不开根号": the formula changed in words */
         out->verdict = QZ_MALFORMED;
         out->score = 0;

@@ -905,13 +905,14 @@ static int points_to_place(const char *s)
     static const char *const lost[] = {"图片无法显示", "图片加载失败", "图片显示不了", "图挂了",
                                        "image not shown", "image missing", "image failed",
                                        "picture missing", "picture not shown", NULL};
-    static const char *const en_point[] = {"see", "look at", "refer to", "check", "cf", "cf.",
-                                           "in the", "on the", NULL};
+    /* words are read without a final '.': "cf." is "cf", "fig." is "fig" */
+    static const char *const en_point[] = {"see", "look at", "refer to", "check", "cf", "in the",
+                                           "on the", NULL};
     static const char *const en_skip[] = {"the", "my", "our", "attached", "this", "that", "a",
                                           "formula", "answer", "equation", "on", "in", "below",
                                           "above", "drawn", "hand-drawn", "handwritten", NULL};
     static const char *const en_place[] = {"pic", "pics", "picture", "pictures", "image", "img",
-                                           "figure", "fig", "fig.", "diagram", "drawing", "sketch",
+                                           "figure", "fig", "diagram", "drawing", "sketch",
                                            "photo", "screenshot", "slide", "slides", "notes",
                                            "notebook", "whiteboard", "board", "scratch", "draft",
                                            "attachment", "handout", "link", NULL};
@@ -940,7 +941,7 @@ static int points_to_place(const char *s)
         size_t l = 0;
         while (*q && (isalpha((unsigned char)*q) || *q == '-' || *q == '.') && l + 1 < sizeof w[0])
             w[n][l++] = (char)tolower((unsigned char)*q++);
-        while (l && w[n][l - 1] == '.' )
+        while (l && w[n][l - 1] == '.')
             l--;
         w[n][l] = '\0';
         if (l)
@@ -971,13 +972,11 @@ static int points_to_place(const char *s)
 
 int qz_answer_points_elsewhere(const char *s)
 {
-    static const char *const marks[] = {"[图片]", "[图]", "[圖片]", "见图", "見圖", "见附件", "見附件",
-                                        "截图", "截圖", "[image", "[img", "screenshot", "see attached",
-                                        "see attachment", "see the attachment", "see the image",
-                                        "see image", "see the picture", "see picture",
-                                        "see figure", "see the figure", "[figure", "see photo",
-                                        "see the photo", "attached photo", "in the photo", ".jpg",
-                                        ".jpeg", ".png", "见照片", "看照片", "见下图", NULL};
+    /* marks of a picture that no pointer word names; "see the figure", 见图, 见附件 and
+     * the like are points_to_place's */
+    static const char *const marks[] = {"[图片]", "[图]", "[圖片]", "見圖", "見附件", "截图", "截圖",
+                                        "[image", "[img", "screenshot", "see attached", "[figure",
+                                        "attached photo", ".jpg", ".jpeg", ".png", NULL};
     if (u8_mbsnlen((const uint8_t *)s, strlen(s)) > 40)
         return 0;
     for (size_t i = 0; marks[i]; i++)
