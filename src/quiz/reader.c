@@ -776,6 +776,23 @@ static int among(const item *it, int leads)
            (leads && it->kind == IT_CONCL && !it->retract && !it->disown);
 }
 
+/* Is the label at k in an aside of words with no value of its own ("(伞 is the largest)",
+ * "（按 今天…伞 的顺序）")? It remarks; it labels nothing outside. */
+static int remark_label(const reader *r, size_t k)
+{
+    int g = r->it[k].group, words = 0;
+    if (!g)
+        return 0;
+    for (size_t j = 0; j < r->n; j++) {
+        if (r->it[j].group != g)
+            continue;
+        if (r->it[j].kind == IT_VALUE)
+            return 0;
+        words |= r->it[j].kind == IT_WORD || r->it[j].kind == IT_LINK;
+    }
+    return words;
+}
+
 static void pair_respectively(reader *r)
 {
     for (size_t k = 0; k < r->n; k++) {
@@ -803,6 +820,11 @@ static void pair_respectively(reader *r)
             continue;
         if (j < r->n && r->it[j].kind == a && a == IT_VALUE)
             continue;   /* "0.14 0.17 下雨 没 0.2": not a pairing */
+        int remark = 0;   /* "0.11 … 0.34（按 今天…伞 的顺序）": the ends of an order, no labels */
+        for (size_t m = 0; m < n1 && !remark; m++)
+            remark = remark_label(r, a == IT_LABEL ? first[m] : second[m]);
+        if (remark)
+            continue;
         for (size_t m = 0; m < n1; m++) {
             item *lab = &r->it[a == IT_LABEL ? first[m] : second[m]];
             item *val = &r->it[a == IT_LABEL ? second[m] : first[m]];
