@@ -896,10 +896,49 @@ char *qz_answer_unstruck(const char *s)
     return out;
 }
 
-/* A word pointing to a place no grader sees, then that place: "see pic", "see formula on
- * slide 14", "look at my notes", 见草稿纸, 看我的笔记, 参考课件; or a picture that did not
- * come through ("(图片无法显示)", "image not shown"). Only these words may stand between
- * the pointer and the place, so "can see the whole source picture" is no pointer. */
+/* Does s hold, outside bytes [a, b), nothing an answer is made of: no number, at most
+ * `words` Latin words of two letters or more and 4 Chinese characters? ("see pic: 0.14 0.17" holds its values.) */
+static int nothing_else(const char *s, size_t a, size_t b, int words)
+{
+    int latin = 0, han = 0;
+    for (size_t i = 0; s[i];) {
+        if (i >= a && i < b) {
+            i = b;
+            continue;
+        }
+        unsigned char c = (unsigned char)s[i];
+        /* a number of its own; digits inside a name ("IMG_2031.jpg") are the name's */
+        if (isdigit(c) && (!i || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')))
+            return 0;
+        if (isdigit(c)) {
+            i++;
+            continue;
+        }
+        if (isalpha(c)) {   /* a word; one letter alone ("Q:", "K:") is a label */
+            size_t l = 0;
+            while (isalpha((unsigned char)s[i + l]))
+                l++;
+            latin += l > 1;
+            i += l;
+            continue;
+        }
+        size_t h = qz_han_len(s + i);
+        if (h) {
+            han++;
+            i += h;
+            continue;
+        }
+        i++;
+    }
+    return latin <= words && han <= 4;
+}
+
+/* A word pointing to a place no grader sees, then that place, and nothing else an answer
+ * is made of: "see pic", "check the formula on slide 14", "look at my notes", 见草稿纸,
+ * 看我的笔记, 参考课件; or a picture that did not come through ("(图片无法显示)", "image
+ * not shown"). Only a few small words may stand between the pointer and the place, so
+ * "can see the whole source picture" is no pointer; and an answer beside the pointer
+ * ("see pic: 0.14 0.17", "0.14 0.17（过程见草稿纸）", 看图可知：…) is graded. */
 static int points_to_place(const char *s)
 {
     static const char *const lost[] = {"图片无法显示", "图片加载失败", "图片显示不了", "图挂了",
@@ -921,33 +960,46 @@ static int points_to_place(const char *s)
                                          "上面的", NULL};
     static const char *const zh_place[] = {"图", "草稿", "笔记", "课件", "幻灯片", "ppt", "PPT",
                                            "附件", "黑板", "板书", "链接", "照片", "截图", NULL};
-    for (size_t i = 0; lost[i]; i++)
-        if (strcasestr(s, lost[i]))
+    for (size_t i = 0; lost[i]; i++) {
+        const char *p = strcasestr(s, lost[i]);
+        if (p && nothing_else(s, (size_t)(p - s), (size_t)(p - s) + strlen(lost[i]), 0))
             return 1;
+    }
     char buf[256];
     for (size_t p = 0; zh_point[p]; p++)
         for (size_t m = 0; zh_mid[m]; m++)
             for (size_t k = 0; zh_place[k]; k++) {
                 snprintf(buf, sizeof buf, "%s%s%s", zh_point[p], zh_mid[m], zh_place[k]);
-                if (strstr(s, buf))
-                    return 1;
+                const char *at = strstr(s, buf);
+                /* the place's own number goes with it: 见图 2 */
+                if (at) {
+                    size_t b = (size_t)(at - s) + strlen(buf);
+                    b += strspn(s + b, " ");
+                    b += strspn(s + b, "0123456789");
+                    if (nothing_else(s, (size_t)(at - s), b, 0))
+                        return 1;
+                }
             }
-    /* English: words of letters, in order */
+    /* English: words of letters, in order, with where they stand */
     char w[24][24];
-    size_t n = 0;
+    size_t from[24], to[24], n = 0;
     for (const char *q = s; *q && n < 24;) {
         while (*q && !isalpha((unsigned char)*q))
             q++;
+        if (!*q)
+            break;
         size_t l = 0;
+        from[n] = (size_t)(q - s);
         while (*q && (isalpha((unsigned char)*q) || *q == '-' || *q == '.') && l + 1 < sizeof w[0])
             w[n][l++] = (char)tolower((unsigned char)*q++);
+        while (*q && (isalpha((unsigned char)*q) || *q == '-' || *q == '.'))
+            q++;
         while (l && w[n][l - 1] == '.')
             l--;
         w[n][l] = '\0';
+        to[n] = (size_t)(q - s);
         if (l)
             n++;
-        while (*q && (isalpha((unsigned char)*q) || *q == '-' || *q == '.'))
-            q++;
     }
     for (size_t i = 0; i < n; i++)
         for (size_t p = 0; en_point[p]; p++) {
@@ -957,9 +1009,17 @@ static int points_to_place(const char *s)
                 continue;
             size_t j = i + 1 + (*b != 0);
             for (size_t skipped = 0; j < n && skipped <= 3; j++, skipped++) {
-                for (size_t k = 0; en_place[k]; k++)
-                    if (!strcmp(w[j], en_place[k]))
+                int place = 0;
+                for (size_t k = 0; en_place[k] && !place; k++)
+                    place = !strcmp(w[j], en_place[k]);
+                if (place) {
+                    /* the place's own number goes with it: "slide 14", "fig. 2" */
+                    size_t e = to[j] + strspn(s + to[j], " .");
+                    e += strspn(s + e, "0123456789");
+                    if (nothing_else(s, from[i], e, 1))
                         return 1;
+                    break;
+                }
                 int skip = 0;
                 for (size_t k = 0; en_skip[k] && !skip; k++)
                     skip = !strcmp(w[j], en_skip[k]);
