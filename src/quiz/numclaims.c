@@ -375,6 +375,23 @@ static const char *share_to(const char *p, const char *b)
     return NULL;
 }
 
+/* The token whose name stands right at p (after spaces and an opening quote), the object
+ * of the words before it ("大部分注意力给了没", "主要关注“下雨”"); (size_t)-1 if none. */
+static size_t token_right_at(const qz_numctx *c, const char *s, const char *p, const char *b)
+{
+    while (p < b && (*p == ' ' || *p == '"' || *p == '\''))
+        p++;
+    if ((size_t)(b - p) >= strlen("“") && !strncmp(p, "“", strlen("“")))
+        p += strlen("“");
+    for (size_t t = 0; t < c->row_n && t < c->q->n_tokens; t++) {
+        size_t l = strlen(c->q->tokens[t]);
+        if ((size_t)(b - p) >= l && !strncmp(p, c->q->tokens[t], l) &&
+            (edge(s, p + l, 1) || !strncmp(p + l, "上", strlen("上"))))
+            return t;
+    }
+    return (size_t)-1;
+}
+
 /* "X gets the most", “X”的权重最大: the token nearest such a word in its clause, against
  * the engine's largest (or smallest) weight. */
 static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
@@ -386,6 +403,9 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
         {"attend most to", 1, 1, 1}, {"focuses most on", 1, 1, 1}, {"focus most on", 1, 1, 1},
         {"pays the most attention to", 1, 1, 1}, {"pays most attention to", 1, 1, 1},
         {"主要关注", 1, 0, 1}, {"主要注意", 1, 0, 1}, {"最在意", 1, 0, 1}, {"mostly attends to", 1, 1, 1},
+        {"大部分注意力给了", 1, 0, 1}, {"大部分注意力都给了", 1, 0, 1}, {"大部分注意力放在", 1, 0, 1},
+        {"大部分注意力都放在", 1, 0, 1}, {"注意力大部分给了", 1, 0, 1}, {"大部分权重给了", 1, 0, 1},
+        {"大部分权重都给了", 1, 0, 1}, {"最多的注意力给了", 1, 0, 1},
         {"mainly attends to", 1, 1, 1}, {"attends mostly to", 1, 1, 1}, {"attends mainly to", 1, 1, 1},
         {"mostly focuses on", 1, 1, 1}, {"mainly focuses on", 1, 1, 1}, {"focuses mostly on", 1, 1, 1},
         {"focuses mainly on", 1, 1, 1}, {"mostly attend to", 1, 1, 1}, {"mainly attend to", 1, 1, 1},
@@ -417,7 +437,9 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
                 const char *from = to ? to : p + wl;
                 if (after && itself_after(from, b))
                     goto next_clause;   /* "伞 attends mostly to itself": the query's own weight */
-                size_t t = after ? token_side(c, s, a, b, from, 0) : nearest_token(c, s, a, b, p);
+                size_t t = after ? token_right_at(c, s, from, b) : (size_t)-1;
+                if (t == (size_t)-1)
+                    t = after ? token_side(c, s, a, b, from, 0) : nearest_token(c, s, a, b, p);
                 if (after && t == (size_t)-1)
                     t = object_before_copula(c, s, a, p);   /* “没”是伞最关注的词 */
                 size_t right = sup[k].most ? hi : lo;
