@@ -375,6 +375,8 @@ static const char *share_to(const char *p, const char *b)
     return NULL;
 }
 
+static int denied_before(const char *a, const char *p);
+
 /* The token whose name stands right at p (after spaces and an opening quote), the object
  * of the words before it ("大部分注意力给了没", "主要关注“下雨”"); (size_t)-1 if none. */
 static size_t token_right_at(const qz_numctx *c, const char *s, const char *p, const char *b)
@@ -431,6 +433,9 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
             for (const char *p = a; p + wl <= b; p++) {
                 if (strncasecmp(p, sup[k].w, wl) || (sup[k].word && (!edge(s, p, 0) || !edge(s, p + wl, 1))))
                     continue;
+                /* "伞 does not give most of its attention to 没": denied, no claim */
+                if (denied_before(a, p))
+                    goto next_clause;
                 /* "gives most of its attention to 没": the token after gets the most */
                 const char *to = sup[k].word && !sup[k].after ? share_to(p + wl, b) : NULL;
                 int after = sup[k].after || to;
