@@ -857,6 +857,26 @@ static size_t struck_note(const char *s)
 
 char *qz_answer_unstruck(const char *s)
 {
+    /* a Chinese input method types the full-width ～～ for ~~ */
+    if (strstr(s, "～～")) {
+        char *half = strdup(s);
+        if (!half)
+            return NULL;
+        size_t o = 0;
+        for (size_t i = 0; s[i];) {
+            if (!strncmp(s + i, "～～", strlen("～～"))) {
+                half[o++] = '~';
+                half[o++] = '~';
+                i += strlen("～～");
+            } else {
+                half[o++] = s[i++];
+            }
+        }
+        half[o] = '\0';
+        char *out = strstr(half, "～") ? NULL : qz_answer_unstruck(half);
+        free(half);
+        return out;
+    }
     if (!strstr(s, "~~") || strstr(s, "~~~"))
         return NULL;
     size_t n = strlen(s), o = 0;

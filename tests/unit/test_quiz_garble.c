@@ -146,6 +146,7 @@ static void test_unstruck(void **state)
         {"（1）只用 Encoder。（2）~~最后一个 token~~（划掉）句首 [CLS] 的输出",
          "（1）只用 Encoder。（2）句首 [CLS] 的输出"},
         {"~~variance~~ (crossed out) it keeps the scores small", "it keeps the scores small"},
+        {"下雨 0.14，没 ～～0.2～～ 0.17", "下雨 0.14，没 0.17"}, /* full-width, from an input method */
         {"~~all of it~~", ""},
         {"~~方差~~（划掉）~~饱~~ ~~梯~~", ""},
     };
