@@ -986,6 +986,17 @@ static void mark_opening(reader *r)
     }
     if (!n || k == r->n || r->it[k].kind == IT_VALUE)
         return;
+    /* "0.17 0.14 (没, 下雨)": an aside of labels alone, one a value, names them: no remark */
+    if (r->it[k].group) {
+        size_t labels = 0, j = k;
+        for (; j < r->n && r->it[j].group == r->it[k].group; j++)
+            if (r->it[j].kind == IT_LABEL)
+                labels++;
+            else if (r->it[j].kind != IT_SEP)
+                break;
+        if (labels == n && (j == r->n || r->it[j].group != r->it[k].group))
+            return;
+    }
     const char *p = last->s + last->len;
     while (isspace((unsigned char)*p))
         p++;
