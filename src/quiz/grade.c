@@ -75,6 +75,7 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     at_error_clear(err);
     if (!answer)
         answer = "";
+    size_t written = strlen(answer);
     /* A formula is read as UTF-8 text as a written answer is: broken UTF-8 is refused
      * as it is there (numbers and choices report it as a malformed answer of their own). */
     const uint8_t *bad = q->kind == QZ_FORMULA || q->kind == QZ_CODE
@@ -118,7 +119,14 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
         if (marks && marks <= 6 && answer[h + marks] == ' ')
             answer += h + marks + 1;
     }
-    if (unstruck && !*unstruck) {   /* "~~方差~~（划掉）~~饱~~": all of it taken back */
+    if (written > QZ_ANSWER_MAX) {
+        out->verdict = QZ_MALFORMED;
+        fprintf(fb, qz_tr(lang, "The answer is too long to grade: %zu bytes, where at most %d are "
+                                "read (about 8,000 English letters or 2,700 Chinese characters). "
+                                "Nothing was counted: write the answer shorter.\n"),
+                written, QZ_ANSWER_MAX);
+        rc = AT_OK;
+    } else if (unstruck && !*unstruck) {   /* "~~方差~~（划掉）~~饱~~": all of it taken back */
         out->verdict = QZ_MALFORMED;
         fprintf(fb, qz_tr(lang, "Everything in the answer is struck out, so nothing is left to "
                                 "grade. Nothing was counted: write the answer you settle on.\n"));

@@ -274,8 +274,15 @@ typedef struct qz_result {
 int qz_choice_chosen(const qz_question *q, const char *answer, int *chosen, const char **bad,
                      size_t *bad_len);
 
+/* The longest answer graded, in bytes of UTF-8: as much as the tutor's answer line holds
+ * (ui/lineedit.h), about 8,000 English letters or 2,700 Chinese characters, sixteen times
+ * the longest answer of the labelled sets. Reading a sentence grows faster than its
+ * length; this keeps every answer graded within a few seconds. */
+#define QZ_ANSWER_MAX 8191
+
 /* Grade one answer.
- *   answer   the student's text, UTF-8, as typed
+ *   answer   the student's text, UTF-8, as typed; longer than QZ_ANSWER_MAX bytes it
+ *            is malformed, and the feedback says how long it is and how long it may be
  *   out      filled in every case (free with qz_result_free); a malformed answer
  *            (QZ_MALFORMED: "0.14abc", wrong count, ambiguous commas) is not an
  *            attempt, and its feedback says exactly what to fix.

@@ -1830,20 +1830,29 @@ typedef struct item_list {
     int versus;
 } item_list;
 
-/* Do only joining words ("and", "vs", 和, 对, "、", "/", ",") stand in [from, to), at
- * least one? Sets *versus when one of them sets two sides against each other. */
+/* The length of the joining word ("and", "vs", 和, 对, "、", "/", ",") at token k, 0 if
+ * none; sets *versus (if given) when it sets two sides against each other. */
+static size_t glue_at(const sentence *s, size_t k, int *versus)
+{
+    size_t l = qz_alts_at(s->t, k, &s->r->versus, NULL);
+    if (l) {
+        if (versus)
+            *versus = 1;
+    } else if (!(l = qz_alts_at(s->t, k, &s->r->part_glue, NULL)) &&
+               (qz_tok_is(s->t, k, "、") || qz_tok_is(s->t, k, "/") || qz_tok_is(s->t, k, ",")))
+        l = 1;
+    return l;
+}
+
+/* Do only joining words stand in [from, to), at least one? Sets *versus when one of them
+ * sets two sides against each other. */
 static int joined(const sentence *s, size_t from, size_t to, int *versus)
 {
     if (from >= to)
         return 0;
     int v = 0;
     for (size_t k = from; k < to;) {
-        size_t l = qz_alts_at(s->t, k, &s->r->versus, NULL);
-        if (l)
-            v = 1;
-        else if (!(l = qz_alts_at(s->t, k, &s->r->part_glue, NULL)) &&
-                 (qz_tok_is(s->t, k, "、") || qz_tok_is(s->t, k, "/") || qz_tok_is(s->t, k, ",")))
-            l = 1;
+        size_t l = glue_at(s, k, &v);
         if (!l || k + l > to)
             return 0;
         k += l;
@@ -1861,37 +1870,92 @@ static int list_item(const mention *m, int subjects)
                     : m->kind == M_CLAIM;
 }
 
+/* The list items of one kind by the token they start at: the mentions k[first[pos]] to
+ * k[first[pos + 1] - 1], in the order of the mentions. first has t->n + 2 entries, k one
+ * per item; both NULL when out of memory (then no list is found). Built once per kind,
+ * so that finding the lists of a sentence is linear in its mentions, not cubic. */
+typedef struct item_index {
+    size_t *first, *k;
+} item_index;
+
+static item_index items_by_start(const sentence *s, int subjects)
+{
+    item_index ix = {calloc(s->t->n + 2, sizeof(size_t)), calloc(s->m.n + 1, sizeof(size_t))};
+    if (!ix.first || !ix.k) {
+        free(ix.first);
+        free(ix.k);
+        return (item_index){NULL, NULL};
+    }
+    for (size_t k = 0; k < s->m.n; k++)
+        if (list_item(&s->m.v[k], subjects) && s->m.v[k].a < s->t->n)
+            ix.first[s->m.v[k].a + 1]++;
+    for (size_t p = 0; p <= s->t->n; p++)
+        ix.first[p + 1] += ix.first[p];
+    size_t *fill = calloc(s->t->n + 1, sizeof(size_t));
+    if (!fill) {
+        free(ix.first);
+        free(ix.k);
+        return (item_index){NULL, NULL};
+    }
+    for (size_t k = 0; k < s->m.n; k++)
+        if (list_item(&s->m.v[k], subjects) && s->m.v[k].a < s->t->n) {
+            size_t a = s->m.v[k].a;
+            ix.k[ix.first[a] + fill[a]++] = k;
+        }
+    free(fill);
+    return ix;
+}
+
+static void items_free(item_index *ix)
+{
+    free(ix->first);
+    free(ix->k);
+}
+
 /* The list of subjects or claims that starts at token a: each next item starts where
- * joining words after one of the previous item's phrases end. */
-static item_list list_from(const sentence *s, size_t a, int subjects)
+ * joining words after one of the previous item's phrases end; of several such items, the
+ * one mentioned first. */
+static item_list list_from(const sentence *s, const item_index *ix, size_t a)
 {
     item_list l = {.n = 0};
-    for (size_t at = a; l.n < MAX_ITEMS;) {
+    if (!ix->first)
+        return l;
+    for (size_t at = a; l.n < MAX_ITEMS && at < s->t->n;) {
         size_t end = 0;
-        for (size_t k = 0; k < s->m.n; k++)
-            if (list_item(&s->m.v[k], subjects) && s->m.v[k].a == at && s->m.v[k].b > end)
-                end = s->m.v[k].b;
+        for (size_t i = ix->first[at]; i < ix->first[at + 1]; i++)
+            if (s->m.v[ix->k[i]].b > end)
+                end = s->m.v[ix->k[i]].b;
         if (!end)
             break;
         l.a[l.n] = at;
         l.b[l.n++] = end;
-        size_t next = SIZE_MAX;
-        for (size_t k = 0; k < s->m.n && next == SIZE_MAX; k++) {
-            const mention *x = &s->m.v[k];
-            if (!list_item(x, subjects) || x->a <= at)
-                continue;
-            for (size_t j = 0; j < s->m.n; j++) {
-                const mention *y = &s->m.v[j];
-                int v = l.versus;
-                if (list_item(y, subjects) && y->a == at && joined(s, y->b, x->a, &v)) {
-                    next = x->a;
-                    l.versus = v;
+        /* the item mentioned first that starts where joining words after an item at `at`
+         * end; the versus of the first such item at `at` */
+        size_t best_k = SIZE_MAX, next = SIZE_MAX;
+        for (size_t i = ix->first[at]; i < ix->first[at + 1]; i++) {
+            /* where the joining words after this item end, one word at a time, as
+             * joined() reads them */
+            for (size_t to = s->m.v[ix->k[i]].b; to < s->t->n;) {
+                size_t g = glue_at(s, to, NULL);
+                if (!g)
                     break;
+                to += g;
+                if (to < s->t->n && ix->first[to] < ix->first[to + 1] &&
+                    ix->k[ix->first[to]] < best_k) {
+                    best_k = ix->k[ix->first[to]];
+                    next = to;
                 }
             }
         }
         if (next == SIZE_MAX)
             break;
+        for (size_t i = ix->first[at]; i < ix->first[at + 1]; i++) {
+            int v = l.versus;
+            if (joined(s, s->m.v[ix->k[i]].b, next, &v)) {
+                l.versus = v;
+                break;
+            }
+        }
         at = next;
     }
     return l;
@@ -1906,17 +1970,18 @@ static item_list list_from(const sentence *s, size_t a, int subjects)
 static void pair_lists(sentence *s, long *owner)
 {
     int respectively = has_words_of(s->t, s->s0, s->s1, &s->r->respectively);
+    item_index subj_ix = items_by_start(s, 1), claim_ix = items_by_start(s, 0);
     item_list subj[MAX_ITEMS * 2];
     size_t n_subj = 0;
     for (size_t pos = s->s0; pos < s->s1 && n_subj < MAX_ITEMS * 2; pos++) {
-        item_list l = list_from(s, pos, 1);
+        item_list l = list_from(s, &subj_ix, pos);
         if (l.n >= 2) {
             subj[n_subj++] = l;
             pos = l.b[l.n - 1] - 1;
         }
     }
     for (size_t pos = s->s0; pos < s->s1 && n_subj; pos++) {
-        item_list c = list_from(s, pos, 0);
+        item_list c = list_from(s, &claim_ix, pos);
         if (c.n < 2)
             continue;
         pos = c.b[c.n - 1] - 1;
@@ -1962,6 +2027,8 @@ static void pair_lists(sentence *s, long *owner)
             }
         }
     }
+    items_free(&subj_ix);
+    items_free(&claim_ix);
 }
 
 /* ---- statements */

@@ -309,6 +309,29 @@ static void test_q3_malformed_is_not_an_attempt(void **state)
     qz_result_free(&r);
 }
 
+/* The longest answer graded is QZ_ANSWER_MAX bytes; one more is malformed, with its
+ * length and the limit named, and no value given away. */
+static void test_answer_too_long(void **state)
+{
+    (void)state;
+    qz_question q = q3();
+    char *a = malloc(QZ_ANSWER_MAX + 2);
+    assert_non_null(a);
+    memset(a, ' ', QZ_ANSWER_MAX + 1);
+    memcpy(a, "0.14 0.17", 9);
+    a[QZ_ANSWER_MAX] = '\0';
+    expect(&q, a, QZ_CORRECT, QZ_M_NONE, NULL);
+    a[QZ_ANSWER_MAX] = ' ';
+    a[QZ_ANSWER_MAX + 1] = '\0';
+    expect(&q, a, QZ_MALFORMED, QZ_M_NONE, "8192 bytes, where at most 8191 are read");
+    qz_result r = grade(&q, a, QZ_ZH);
+    assert_int_equal(r.verdict, QZ_MALFORMED);
+    assert_null(strstr(r.feedback, "0.14"));
+    assert_null(strstr(r.feedback, "0.17"));
+    qz_result_free(&r);
+    free(a);
+}
+
 static void test_q3_feedback_walks_the_steps(void **state)
 {
     qz_question q = q3();
@@ -716,6 +739,7 @@ int main(void)
         cmocka_unit_test(test_q3_sigmoid),
         cmocka_unit_test(test_q3_rounding),
         cmocka_unit_test(test_q3_malformed_is_not_an_attempt),
+        cmocka_unit_test(test_answer_too_long),
         cmocka_unit_test(test_q3_feedback_walks_the_steps),
         cmocka_unit_test(test_case11_decimal_comma_and_percent),
         cmocka_unit_test(test_numeric_tolerances),
