@@ -1110,22 +1110,27 @@ static int comma_at(const sentence *s, size_t j)
     return qz_tok_is(s->t, j, ",") || qz_tok_is(s->t, j, "，");
 }
 
-/* Is group r, after token b with a comma between, followed in its own clause by a claim
- * of its own? Then a claim before the comma is not its: "…so its 1 hop, in rnn its as
- * many hops as tokens in between". */
+/* Is group r, after token b with a comma between (or with "=" or a colon right after
+ * it), followed in its own clause by a claim of its own? Then a claim before is not its:
+ * "…so its 1 hop, in rnn its as many hops as tokens in between". */
 static int own_claim_after(const sentence *s, size_t b, long r)
 {
     int comma = 0;
     for (size_t j = b; j < (size_t)s->run_first[r] && !comma; j++)
         comma = comma_at(s, j);
-    if (!comma)
+    /* …or, comma or not, given its own right after it: "f(enc_out): attention(q=dec_x)",
+     * "encoder output Q: decoder" (an "=" or a colon, then a claim in its clause) */
+    size_t e0 = (size_t)s->run_end[r];
+    int assigned = e0 < s->s1 && (qz_tok_is(s->t, e0, "=") || qz_tok_is(s->t, e0, ":") ||
+                                  qz_tok_is(s->t, e0, "：") || qz_tok_is(s->t, e0, "＝"));
+    if (!comma && !assigned)
         return 0;
     /* the group is the subject of a predicate of its own: "Enough, a decoder is for
      * generating sequences" (a copula right after it), 够，decoder 是生成序列用的 */
     static const char *const copulas[] = {"is", "are", "was", "were", "是", "只是", "就是",
                                           "主要是", NULL};
     size_t e = (size_t)s->run_end[r];
-    for (size_t w = 0; copulas[w] && e < s->s1; w++)
+    for (size_t w = 0; comma && copulas[w] && e < s->s1; w++)
         if (qz_tok_raw_is(s->t, e, copulas[w]) || qz_tok_is(s->t, e, copulas[w]))
             return 1;
     size_t c1 = s->s1;
@@ -2762,6 +2767,20 @@ static int has_words_of(const qz_text *t, size_t s0, size_t s1, const qz_alts *a
 static int ends_sentence(const qz_text *t, size_t i)
 {
     const qz_tok *k = &t->t[i];
+    /* dots of a pause after a word a statement cannot end on ("V from ... also the
+     * decoder", "K comes from the... encoder") end nothing */
+    if (k->kind == QZ_TK_MARK && !strcmp(k->s, ".") &&
+        ((i + 1 < t->n && qz_tok_is(t, i + 1, ".")) || (i > 0 && qz_tok_is(t, i - 1, ".")))) {
+        static const char *const open[] = {"from", "to", "of", "the", "a", "an", "is", "are",
+                                           "was", "were", "by", "in", "on", "at", "with", "and",
+                                           "or", "into", "than"};
+        size_t j = i;
+        while (j > 0 && qz_tok_is(t, j - 1, "."))
+            j--;
+        for (size_t w = 0; j > 0 && w < sizeof open / sizeof open[0]; w++)
+            if (qz_tok_raw_is(t, j - 1, open[w]))
+                return 0;
+    }
     if (k->kind == QZ_TK_MARK)
         return !strcmp(k->s, ".") || !strcmp(k->s, "!") || !strcmp(k->s, "?") ||
                !strcmp(k->s, ";") || !strcmp(k->s, "。") || !strcmp(k->s, "｡") ||
