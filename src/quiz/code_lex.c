@@ -37,7 +37,10 @@ static int statement_after(const char *s, size_t i, size_t n)
 size_t qz_comment_end(const char *s, size_t i, size_t n)
 {
     int one_line = !memchr(s, '\n', n);
-    while (i < n && s[i] != '\n' && !(one_line && s[i] == ';' && statement_after(s, i + 1, n)))
+    /* on one line (code pasted where a line break became spaces), a comment also ends at
+     * two spaces before a statement: "# q, k: [B, T, d_k]  scores = q @ k.T" */
+    while (i < n && s[i] != '\n' && !(one_line && s[i] == ';' && statement_after(s, i + 1, n)) &&
+           !(one_line && s[i] == ' ' && i + 1 < n && s[i + 1] == ' ' && statement_after(s, i, n)))
         i++;
     return i;
 }

@@ -54,7 +54,8 @@ static const struct { const char *name; enum frole role; } roles[] = {
     {"float", R_IDENTITY}, {"float32", R_IDENTITY}, {"float64", R_IDENTITY}, {"double", R_IDENTITY},
     {"int", R_IDENTITY}, {"contiguous", R_IDENTITY}, {"to", R_IDENTITY}, {"detach", R_IDENTITY},
     {"clone", R_IDENTITY}, {"cuda", R_IDENTITY}, {"cpu", R_IDENTITY}, {"type_as", R_IDENTITY},
-    {"floattensor", R_IDENTITY}, {"masked_fill", R_MASKED}, {"masked_fill_", R_MASKED},
+    {"floattensor", R_IDENTITY}, {"cast", R_IDENTITY}, {"convert_to_tensor", R_IDENTITY},
+    {"masked_fill", R_MASKED}, {"masked_fill_", R_MASKED},
     {"einsum", R_EINSUM}, {"where", R_WHERE},
     {"softmaxlayer", R_SOFTMAX}, {"maximum", R_FUNC}, {"permutedims", R_TRANSPOSE},
     {"adjoint", R_TRANSPOSE}, {"ctranspose", R_TRANSPOSE}, {"total", R_TOTAL},
@@ -335,6 +336,16 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
     for (size_t k = s + 1; k + 2 < e; k++)
         if (T->t[k].kind == F_COMMA && (T->t[k + 1].kind == F_VAR || T->t[k + 1].kind == F_NAME) &&
             T->t[k + 2].len >= strlen("∈") && !strncmp(T->t[k + 2].text, "∈", strlen("∈"))) {
+            e = k;
+            break;
+        }
+    /* shapes in brackets after a whole formula: "…V （Q: n×d_k，K: m×d_k）", "…V (Q ∈ R^{n×d})"
+     * is a legend, not a factor */
+    for (size_t k = s + 1; k + 2 < e; k++)
+        if (T->t[k].kind == F_LPAR && (T->t[k + 1].kind == F_VAR || T->t[k + 1].kind == F_NAME) &&
+            (T->t[k + 2].kind == F_SEP ||
+             (T->t[k + 2].len >= strlen("∈") && !strncmp(T->t[k + 2].text, "∈", strlen("∈")))) &&
+            run_complete(T, s, k) == 2 && has_v(T, s, k)) {
             e = k;
             break;
         }
@@ -872,6 +883,7 @@ typedef struct fargs {
                          * if not given, INFINITY for MATLAB's 'all' (every entry) */
     int braced[4];      /* the positional argument is in braces: Mathematica's level {2} */
     const ftoken *fn;   /* a function passed first by its name: Julia's sum(exp, S; dims=2) */
+    int trans[2];       /* TensorFlow's transpose_a=True / transpose_b=True (adjoint_a/_b) */
 } fargs;
 
 /* MATLAB's [] for an argument left out: max(S, [], 2). */
@@ -907,8 +919,14 @@ static int parse_args(fparser *p, fargs *A)
         } else if (t->kind == F_NAME && peek2(p)->kind == F_ASSIGN) {   /* keyword argument */
             int dims = fq_name_is(t, "dims");
             int is_axis = fq_name_is(t, "dim") || fq_name_is(t, "axis") || dims;
+            int tr = fq_name_is(t, "transpose_a") || fq_name_is(t, "adjoint_a")   ? 0
+                   : fq_name_is(t, "transpose_b") || fq_name_is(t, "adjoint_b") ? 1 : -1;
             p->i += 2;
-            if (is_axis) {
+            if (tr >= 0 && peek(p)->kind == F_NAME &&
+                (fq_name_is(peek(p), "True") || fq_name_is(peek(p), "true"))) {
+                A->trans[tr] = 1;   /* tf.matmul(q, k, transpose_b=True): q kᵀ */
+                p->i++;
+            } else if (is_axis) {
                 int v = parse_unary(p);
                 if (v < 0)
                     return -1;
@@ -1388,6 +1406,12 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
             return role == R_SQRT ? node(p, N_SQRT, x, -1)
                  : role == R_FUNC ? func_node(p, name, x) : node(p, N_TRANS, x, -1);
         }
+        /* a type named as a value, no call: tf.cast(d_k, tf.float32) (cast keeps its first
+         * argument; the type is read and dropped) */
+        if (role == R_IDENTITY && (fq_name_is(name, "float32") || fq_name_is(name, "float64") ||
+                                   fq_name_is(name, "float") || fq_name_is(name, "double") ||
+                                   fq_name_is(name, "int")))
+            return num_node(p, 1);
         return perr_at(p, name, "%.*s needs an argument", name->text, (int)name->len);
     }
     if (role == R_WHERE)
@@ -1400,7 +1424,11 @@ static int parse_call(fparser *p, const ftoken *name, enum frole role)
     case R_SQRT: return need_args(p, name, &A, 1) ? -1 : node(p, N_SQRT, A.pos[0], -1);
     case R_RSQRT:
         return need_args(p, name, &A, 1) ? -1 : node(p, N_DIV, num_node(p, 1), node(p, N_SQRT, A.pos[0], -1));
-    case R_MATMUL: return need_args(p, name, &A, 2) ? -1 : node(p, N_MUL, A.pos[0], A.pos[1]);
+    case R_MATMUL:
+        if (need_args(p, name, &A, 2))
+            return -1;
+        return node(p, N_MUL, A.trans[0] ? node(p, N_TRANS, A.pos[0], -1) : A.pos[0],
+                    A.trans[1] ? node(p, N_TRANS, A.pos[1], -1) : A.pos[1]);
     case R_DIV: return need_args(p, name, &A, 2) ? -1 : node(p, N_DIV, A.pos[0], A.pos[1]);
     case R_POW: return need_args(p, name, &A, 2) ? -1 : node(p, N_POW, A.pos[0], A.pos[1]);
     case R_TRANSPOSE:

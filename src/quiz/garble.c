@@ -969,15 +969,17 @@ static int points_to_place(const char *s)
                                            "on the", NULL};
     static const char *const en_skip[] = {"the", "my", "our", "attached", "this", "that", "a",
                                           "formula", "answer", "equation", "on", "in", "below",
-                                          "above", "drawn", "hand-drawn", "handwritten", NULL};
+                                          "above", "drawn", "hand-drawn", "handwritten",
+                                          "previous", "next", "last", NULL};
     static const char *const en_place[] = {"pic", "pics", "picture", "pictures", "image", "img",
                                            "figure", "fig", "diagram", "drawing", "sketch",
                                            "photo", "screenshot", "slide", "slides", "notes",
                                            "notebook", "whiteboard", "board", "scratch", "draft",
-                                           "attachment", "handout", "link", NULL};
+                                           "attachment", "handout", "link", "page", NULL};
     static const char *const zh_point[] = {"见", "看", "参见", "参考", "详见", "请看", NULL};
     static const char *const zh_mid[] = {"", "我的", "下", "上", "附", "这张", "那张", "下面的",
-                                         "上面的", NULL};
+                                         "上面的", "上页", "上一页", "下页", "下一页", "前一页",
+                                         "前面的", "后面的", "第一页", NULL};
     static const char *const zh_place[] = {"图", "草稿", "笔记", "课件", "幻灯片", "ppt", "PPT",
                                            "附件", "黑板", "板书", "链接", "照片", "截图", NULL};
     for (size_t i = 0; lost[i]; i++) {

@@ -1,6 +1,7 @@
 /* qz_grade: one entry for every kind of question; the verdict's names and exit
  * statuses. */
 #define _GNU_SOURCE   /* asprintf */
+#include "quiz/code.h"
 #include "quiz/garble.h"
 #include "quiz/internal.h"
 
@@ -116,7 +117,10 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
      * it; the words of the heading stay (a heading further on is a comment, as in code) */
     if (q->kind == QZ_FORMULA && !strchr(answer, '\n')) {
         size_t h = strspn(answer, " "), marks = strspn(answer + h, "#");
-        if (marks && marks <= 6 && answer[h + marks] == ' ')
+        /* …unless it is code's comment, a statement after it ("# q, k: [B, T, d_k]  scores
+         * = q @ k.T …": a line break pasted as spaces) */
+        if (marks && marks <= 6 && answer[h + marks] == ' ' &&
+            qz_comment_end(answer, h, strlen(answer)) == strlen(answer))
             answer += h + marks + 1;
     }
     if (written > QZ_ANSWER_MAX) {

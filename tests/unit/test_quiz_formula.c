@@ -148,7 +148,17 @@ static void test_notation_code(void **state)
                 /* JavaScript: element-wise division with map, matmul said as a verb */
                 "matmul(softmax(matmul(Q, transpose(K)).map(row => row.map(x => x / Math.sqrt(dk)))), V)",
                 "softmax(matmul(Q, transpose(K)).map(x => x / Math.sqrt(dk))) @ V",
-                "softmax(matmul(Q, K.T) / Math.sqrt(dk)) then matmul V");
+                "softmax(matmul(Q, K.T) / Math.sqrt(dk)) then matmul V",
+                /* TensorFlow: matmul's transpose_b, a cast to a type named as a value */
+                "out = tf.matmul(tf.nn.softmax(tf.matmul(q, k, transpose_b=True) / "
+                "tf.math.sqrt(tf.cast(d_k, tf.float32)), axis=-1), v)",
+                "tf.matmul(tf.nn.softmax(tf.matmul(q, tf.transpose(k)) / tf.sqrt(d_k)), v)",
+                /* code pasted on one line: a comment ends at two spaces before a statement */
+                "# q, k: [B, T, d_k], v: [B, T, d_v]  scores = q @ k.transpose(-2, -1) / d_k**0.5"
+                "  # [B, T, T]  out = softmax(scores, dim=-1) @ v  # [B, T, d_v]",
+                /* shapes in brackets after the formula are a legend */
+                "Attention = softmax( Q·K^T / sqrt(d_k) ) · V  （Q: n×d_k，K: m×d_k，V: m×d_v）",
+                "softmax(QK^T/sqrt(d_k))V (Q ∈ R^{n×d_k})");
 }
 
 static void test_notation_words(void **state)
@@ -445,6 +455,9 @@ static void test_formula_one_slip(void **state)
         {"softmax(QK^T)/sqrt(d_k) · V", "outside the softmax"},
         {"softmax(QK/sqrt(d_k))V", "K is not transposed"},
         {"softmax(KQ^T/sqrt(d_k))V", "Q and K are swapped"},
+        /* kᵀ qᵀ: the scores transposed */
+        {"tf.matmul(tf.nn.softmax(tf.matmul(k, q, transpose_a=True, transpose_b=True) / "
+         "tf.sqrt(d_k)), v)", "product of the scores"},
         {"softmax(Q^T K/sqrt(d_k))V", "product of the scores"},
         {"Attention(Q,K,V) = softmax(QK^T / sqrt(d_k))", "V is missing"},
         {"V softmax(QK^T/sqrt(d_k))", "V stands on the left"},

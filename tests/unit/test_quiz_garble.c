@@ -362,13 +362,14 @@ static void test_points_elsewhere(void **state)
                                             "see the figure", "see photo", "in the photo", "见下图",
                                             "看照片", "see the attachment",
                                             "look at the diagram", "check formula on slide 14",
-                                            "见我的草稿纸", "（图片无法显示）", "cf. my notes"};
+                                            "见我的草稿纸", "（图片无法显示）", "cf. my notes",
+                                            "公式见上页图片", "see the previous page"};
     for (size_t i = 0; i < sizeof elsewhere / sizeof *elsewhere; i++)
         assert_true(qz_answer_points_elsewhere(elsewhere[i]));
     static const char *const answers[] = {
         "softmax(QKᵀ/√dₖ)V", "0.14 0.17", "Q from the decoder; see the picture in my notes for the rest",
         "the image of a query under W_Q", "decoder can see the whole source picture",
-        "自注意力看全图，RNN 一步一步传"};
+        "自注意力看全图，RNN 一步一步传", "softmax(QK^T/sqrt(d_k))V, see the last page"};
     for (size_t i = 0; i < sizeof answers / sizeof *answers; i++)
         assert_false(qz_answer_points_elsewhere(answers[i]));
 }
