@@ -88,8 +88,7 @@ static double default_tolerance(const qz_question *q, int decimals, double want)
 {
     /* Not given: one unit of the last decimal asked, around the exact value. 0.1384 at
      * 2 decimals is right from 0.1284 to 0.1484: rounded (0.14) or cut off (0.13), as
-     * teachers accept a hand calculation; qz_within also takes one unit around the
-     * rounded answer (0.15) written to the decimals asked, not 0.12 or 0.16. */
+     * teachers accept a hand calculation; not 0.12 or 0.15. */
     double abs_tol = q->tolerance >= 0 ? q->tolerance
                    : decimals >= 0 ? pow(10.0, -decimals) : 1e-9 * fmax(1.0, fabs(want));
     if (q->relative >= 0) {
@@ -169,21 +168,9 @@ void qz_numctx_free(qz_numctx *c)
     memset(c, 0, sizeof *c);
 }
 
-int qz_within(const qz_numctx *c, size_t j, double x, int written)
+int qz_within(const qz_numctx *c, size_t j, double x)
 {
-    if (fabs(x - c->want[j]) <= c->tol[j] * (1 + 1e-9) + 1e-12)
-        return 1;
-    /* No tolerance given: a value written to the decimals asked is also right one unit
-     * from the answer rounded to them, as teachers mark a hand estimate: 0.1384 is 0.14, and 0.13 or 0.15 is one unit off
-     * (0.1691 is 0.17: 0.16 or 0.18). Of the blind teachers' answers one unit off the
-     * rounded answer and outside one unit of the exact value (0.15 for 下雨, 0.18 for 没),
-     * 17 of 23 are marked right. */
-    const qz_question *q = c->q;
-    if (!q || q->tolerance >= 0 || q->relative >= 0 || c->decimals < 0 ||
-        written < c->decimals)
-        return 0;
-    double unit = pow(10.0, -c->decimals), rounded = round(c->want[j] / unit) * unit;
-    return fabs(x - rounded) <= unit * (1 + 1e-9) + 1e-12;
+    return fabs(x - c->want[j]) <= c->tol[j] * (1 + 1e-9) + 1e-12;
 }
 
 void qz_put_num(FILE *f, double x, int decimals)

@@ -51,10 +51,8 @@ void qz_numctx_free(qz_numctx *c);
 int qz_attention_run(const qz_question *q, double scale, float *w, float *out, float *raw,
                      float *scaled, at_error *err);
 
-/* Is x within the tolerance of the expected value of slot j? written: the decimals the
- * student wrote x with (-1 if not known); with no tolerance given by the question, a
- * value written to the decimals asked is also right one unit from the rounded answer. */
-int qz_within(const qz_numctx *c, size_t j, double x, int written);
+/* Is x within the tolerance of the expected value of slot j? */
+int qz_within(const qz_numctx *c, size_t j, double x);
 
 /* How near a value must be to another quantity to be taken for it (a mistake's value,
  * another token's weight, a rounding slip): half a unit of the last decimal asked when

@@ -474,12 +474,12 @@ static void count_mismatch(const qz_numctx *c, size_t got, qz_result *out, FILE 
 }
 
 /* Set answers: each given value takes the first unused expected value it matches. */
-static void match_unordered(const qz_numctx *c, const double *given, const int *dec, int *ok)
+static void match_unordered(const qz_numctx *c, const double *given, int *ok)
 {
     int *used = calloc(c->n, sizeof *used);
     for (size_t i = 0; used && i < c->n; i++)
         for (size_t j = 0; j < c->n; j++)
-            if (!used[j] && qz_within(c, j, given[i], dec[i])) {
+            if (!used[j] && qz_within(c, j, given[i])) {
                 used[j] = 1;
                 ok[i] = 1;
                 break;
@@ -1140,11 +1140,11 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
         dec[1] = d;
     }
     if (q->unordered)
-        match_unordered(&c, given, dec, ok);
+        match_unordered(&c, given, ok);
     else
         for (size_t j = 0; j < c.n; j++)
             if (ok[j] != MISSING)
-                ok[j] = qz_within(&c, j, given[j], dec[j]);
+                ok[j] = qz_within(&c, j, given[j]);
     char *claims = NULL;
     size_t claims_len = 0;
     FILE *cf = open_memstream(&claims, &claims_len);
