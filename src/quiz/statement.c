@@ -3197,6 +3197,9 @@ static int hedged(const sentence *s, const long *owner)
             l = 3;
         if (!l)
             continue;
+        /* "learns slowly or even gets stuck", 或者甚至: the second goes further, no choice */
+        if (qz_tok_raw_is(t, c2->a, "even") || qz_han_at(t, c2->a, "甚至") == 2)
+            continue;
         size_t end = j - l;
         if (end > s->s0 && (!strcmp(t->t[end - 1].s, "（") || !strcmp(t->t[end - 1].s, "(")))
             end--;
