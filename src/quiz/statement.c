@@ -3586,7 +3586,8 @@ int qz_rubric_read(const qz_rubric_c *r, const char *answer, qz_reading *out, at
         words += t.t[i].kind != QZ_TK_MARK;
     }
     out->garbled = qz_answer_garbled(answer);
-    if (!out->gave_up && (qz_answer_spaced_terms(answer) || qz_answer_semicolon_terms(answer)))
+    if (!out->gave_up && (qz_answer_spaced_terms(answer) || qz_answer_semicolon_terms(answer) ||
+                          qz_answer_comma_terms(answer)))
         out->salad = 1;   /* terms listed: nothing is stated */
     rc = read_answer(&rd);
     if (!rc && rd.hedged && !out->retracted)

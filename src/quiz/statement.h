@@ -146,6 +146,9 @@ int qz_answer_restates(const qz_rubric_c *r, const qz_text *t);
 int qz_answer_tautology(const qz_text *t);
 /* Han terms with spaces between them and nothing else ("归一化 方差 softmax 梯度")? */
 int qz_answer_spaced_terms(const char *answer);
+/* Three or more terms of a word or two (or up to four Han characters) between commas or
+ * 、 and nothing else ("variance, saturation, gradients", 方差、饱和、梯度)? */
+int qz_answer_comma_terms(const char *answer);
 /* Four or more terms of a word or two between semicolons and nothing else ("variance;
  * softmax; saturation; gradients")? */
 int qz_answer_semicolon_terms(const char *answer);

@@ -6,6 +6,7 @@
 #include "quiz/lang.h"
 #include "quiz/statement.h"
 
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -209,6 +210,95 @@ int qz_answer_spaced_terms(const char *s)
             width += *p >= 0xe0 ? 2 : 1;
     }
     return items >= 4 && han_items >= 2 && 2 * han_items >= items;
+}
+
+/* Terms between commas (or 、), three or more, each a word or two of letters or up to four
+ * Han characters, and nothing else: "variance, saturation, gradients", "方差、饱和、梯度": a
+ * list, nothing stated. No word that states (stating_word), no Han verb, no digit or
+ * other mark; a full stop may end it. */
+int qz_answer_comma_terms(const char *s)
+{
+    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
+                                        "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
+                                        "无", "随", "与", "跟", "更", "很", "太", "对", "为", "做",
+                                        "看", "传", "变", "可", "得", "需", "只", "都", "係", "冇"};
+    size_t items = 0, words = 0, han = 0, latin = 0;
+    int in_word = 0;
+    for (const char *p = s;; p++) {
+        size_t sep = *p == ',' ? 1 : !strncmp(p, "、", strlen("、")) ? strlen("、")
+                   : !strncmp(p, "，", strlen("，")) ? strlen("，") : 0;
+        int end = !*p || ((*p == '.' || !strncmp(p, "。", strlen("。"))) &&
+                          !p[*p == '.' ? 1 : strlen("。")]);
+        if (end || sep) {
+            if (!words && !han)
+                return 0;   /* an empty item */
+            items++;
+            words = han = 0;
+            in_word = 0;
+            if (end)
+                break;
+            p += sep - 1;
+            continue;
+        }
+        if (*p == ' ') {
+            in_word = 0;
+            continue;
+        }
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x80) {
+            if (!((c | 32) >= 'a' && (c | 32) <= 'z') && c != '-')
+                return 0;   /* digits, brackets, =, :, a semicolon: more than a term */
+            if (!in_word) {
+                const char *b = p;
+                while (*b && (isalpha((unsigned char)*b) || *b == '-' || *b == '\''))
+                    b++;
+                if (stating_word(p, b))
+                    return 0;
+                words++;
+                latin = 1;
+            }
+            in_word = 1;
+        } else if (qz_han_len(p)) {
+            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
+                if (!strncmp(p, verbs[v], strlen(verbs[v])) && strncmp(p, "饱和", strlen("饱和")) &&
+                    strncmp(p, "飽和", strlen("飽和")))
+                    return 0;
+            han++;
+            p += qz_han_len(p) - 1;
+        } else {
+            return 0;   /* √, ∝, other marks */
+        }
+        if (words > 2 || han > 4)
+            return 0;
+    }
+    (void)latin;
+    if (items < 3)
+        return 0;
+    /* a term said twice gives each its place ("decoder, encoder, encoder": Q, K and V in
+     * order): an answer by position, not a list */
+    char buf[512];
+    size_t o = 0;
+    for (const char *p = s; *p && o + 1 < sizeof buf;) {
+        size_t sep = !strncmp(p, "、", strlen("、")) ? strlen("、")
+                   : !strncmp(p, "，", strlen("，")) ? strlen("，") : 0;
+        buf[o++] = sep ? ',' : *p;
+        p += sep ? sep : 1;
+    }
+    buf[o] = '\0';
+    const char *item[16];
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t && n < 16; t = strtok_r(NULL, ",", &save)) {
+        while (*t == ' ')
+            t++;
+        size_t l = strlen(t);
+        while (l && (t[l - 1] == ' ' || t[l - 1] == '.'))
+            t[--l] = '\0';
+        for (size_t k = 0; k < n; k++)
+            if (!strcasecmp(item[k], t))
+                return 0;
+        item[n++] = t;
+    }
+    return 1;
 }
 
 /* Terms between semicolons, four or more, each a word or two and nothing else: "variance;

@@ -154,9 +154,18 @@ static int guesses(const char *s)
  * fragments, not an answer a teacher could mark ("呃 这个 就是 那个 注意 ……"). */
 static int hesitates(const char *s)
 {
-    static const char *const w[] = {"嗯", "呃", "唔", "um", "umm", "uh", "uhh", "erm", "hmm", "hmmm",
+    static const char *const w[] = {"嗯", "呃", "um", "umm", "uh", "uhh", "erm", "hmm", "hmmm",
                                     "emm", "emmm", NULL};
-    return holds_word(s, w, 0);
+    if (holds_word(s, w, 0))
+        return 1;
+    /* 唔 alone ("唔……") hesitates; before a Han character it is Cantonese's 不 (唔係, 唔俾,
+     * 唔使: "唔俾啲分數太誇張" is an answer) */
+    for (const char *p = s; (p = strstr(p, "唔")); p += strlen("唔")) {
+        const unsigned char *n = (const unsigned char *)p + strlen("唔");
+        if (!(n[0] >= 0xe4 && n[0] <= 0xe9))
+            return 1;
+    }
+    return 0;
 }
 
 /* Text without trailing newlines and spaces: its length. */

@@ -630,6 +630,13 @@ static void test_answer_forms(void **state)
     expect("en", "q1", "The essential difference between them is the dependency distance between the "
            "two positions.", QZ_WRONG, "says the question again");
     expect("zh", "q2b", "归一化 方差 softmax 梯度", QZ_WRONG, "罗列了术语");
+    /* terms between commas or 、, three or more: a list; a term said twice is by position */
+    expect("en", "q2b", "variance, saturation, gradients", QZ_WRONG, "lists terms");
+    expect("zh", "q2b", "方差、飽和、梯度", QZ_WRONG, "罗列了术语");
+    expect("en", "q2b", "scale it down, avoid saturation, keep the gradients", QZ_CORRECT, NULL);
+    /* 唔 before a Han character is Cantonese's 不, no hesitation; alone it hesitates */
+    expect("zh", "q2b", "冇咗佢嘅話 softmax 飽和，梯度消失，唔俾分數隨維度變大。", QZ_CORRECT, NULL);
+    expect("zh", "q2b", "唔……", QZ_MALFORMED, "犹豫");
     expect("en", "q4", "Q from the ?coder, K,V from the other ?coder, for looking stuff up",
            QZ_MALFORMED, "cannot be read");
     expect("en", "q1", "attn dist = ~~n~~1 rnn = 1~~n~~", QZ_MALFORMED, "cannot be read");
