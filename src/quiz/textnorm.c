@@ -859,6 +859,13 @@ static void notations(toks *t)
                 continue;
             }
         }
+        /* n^2 alone is n² (NFKC's n2), not a length n: "the n^2 is the compute cost" */
+        if ((!strcmp(t->v[i].s, "n") || !strcmp(t->v[i].s, "l")) && i + 2 < t->n &&
+            !strcmp(t->v[i + 1].s, "^") && !strcmp(t->v[i + 2].s, "2") &&
+            (i + 3 >= t->n || t->v[i + 3].kind != QZ_TK_NUM)) {
+            replace(t, i, 3, !strcmp(t->v[i].s, "n") ? "n2" : "l2");
+            continue;
+        }
         /* O(1), O(n), O(n^2), O(n2), O(n*n), O(N²); Θ(n), the tight bound, the same here */
         if ((!strcmp(t->v[i].s, "o") || !strcmp(t->v[i].s, "θ")) && i + 3 < t->n && !strcmp(t->v[i + 1].s, "(")) {
             size_t j = i + 2;

@@ -637,6 +637,9 @@ static void test_answer_forms(void **state)
     /* 唔 before a Han character is Cantonese's 不, no hesitation; alone it hesitates */
     expect("zh", "q2b", "冇咗佢嘅話 softmax 飽和，梯度消失，唔俾分數隨維度變大。", QZ_CORRECT, NULL);
     expect("zh", "q2b", "唔……", QZ_MALFORMED, "犹豫");
+    /* n^2 alone is n², no length n said of attention ("information goes step by step") */
+    expect("en", "q1", "n^2 is its compute cost; the path is O(1) for attention; an RNN needs n steps",
+           QZ_CORRECT, NULL);
     expect("en", "q4", "Q from the ?coder, K,V from the other ?coder, for looking stuff up",
            QZ_MALFORMED, "cannot be read");
     expect("en", "q1", "attn dist = ~~n~~1 rnn = 1~~n~~", QZ_MALFORMED, "cannot be read");
