@@ -147,13 +147,17 @@ static int print_json(const char *qid, const char *lesson, const qz_result *r, i
     cJSON_AddStringToObject(o, "lesson", lesson);
     cJSON_AddStringToObject(o, "verdict", qz_verdict_name(r->verdict));
     cJSON_AddNumberToObject(o, "score", round7(r->score));
+    /* the right answer only once it is no secret: the answer is right, the student grades
+     * it against the reference (review), or --reveal asked for it; a malformed answer or a
+     * first wrong try gets it with --reveal, as the text does */
+    int give = reveal || r->verdict == QZ_CORRECT || r->verdict == QZ_REVIEW;
     if (r->expected_values) {
         cJSON *e = cJSON_AddArrayToObject(o, "expected");
-        for (size_t i = 0; e && i < r->n_expected; i++)
+        for (size_t i = 0; give && e && i < r->n_expected; i++)
             cJSON_AddItemToArray(e, cJSON_CreateNumber(round7(r->expected_values[i])));
-        cJSON_AddStringToObject(o, "expected_text", r->expected ? r->expected : "");
+        cJSON_AddStringToObject(o, "expected_text", give && r->expected ? r->expected : "");
     } else {
-        cJSON_AddStringToObject(o, "expected", r->expected ? r->expected : "");
+        cJSON_AddStringToObject(o, "expected", give && r->expected ? r->expected : "");
     }
     cJSON_AddStringToObject(o, "mistake", qz_mistake_name(r->mistake));
     cJSON_AddBoolToObject(o, "self_assessed", r->self_assessed);
@@ -165,7 +169,7 @@ static int print_json(const char *qid, const char *lesson, const qz_result *r, i
     char *fb = strndup(r->feedback ? r->feedback : "", shown);
     cJSON_AddStringToObject(o, "feedback", fb ? fb : "");
     free(fb);
-    cJSON_AddStringToObject(o, "reveal", r->feedback ? r->feedback + shown : "");
+    cJSON_AddStringToObject(o, "reveal", give && r->feedback ? r->feedback + shown : "");
     char *s = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     if (!s)

@@ -49,7 +49,7 @@ struct qz_rubric_c {
     qz_alts glue, foil_before, foil_after, pronoun, object, destination, neutral, consequence,
         retract, give_up, dont_know, correct_strong, correct_weak, restart, filler, question, hedge,
         looked_at, indefinite, respectively, part_glue, versus, side, positions, origin, ability, thought, turn,
-        change, joins, reply_yes, reply_no, quote_label, drawn;
+        change, joins, reply_yes, reply_no, quote_label, drawn, reject_open, report, reject_tail;
     qz_text prompt;           /* the question's prompt, normalised (n = 0: none) */
 };
 
@@ -66,6 +66,7 @@ extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[]
     *const qz_lex_indefinite[], *const qz_lex_respectively[], *const qz_lex_part_glue[],
     *const qz_lex_versus[],
     *const qz_lex_side[], *const qz_lex_positions[], *const qz_lex_origin[], *const qz_lex_ability[],
+    *const qz_lex_reject_open[], *const qz_lex_report[], *const qz_lex_reject_tail[],
     *const qz_lex_thought[], *const qz_lex_turn[], *const qz_lex_change[], *const qz_lex_joins[],
     *const qz_lex_reply_yes[], *const qz_lex_reply_no[], *const qz_lex_quote_label[],
     *const qz_lex_drawn[];

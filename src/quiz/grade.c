@@ -126,7 +126,7 @@ int qz_grade(const qz_question *q, const char *answer, qz_lang lang, qz_result *
     if (written > QZ_ANSWER_MAX) {
         out->verdict = QZ_MALFORMED;
         fprintf(fb, qz_tr(lang, "The answer is too long to grade: %zu bytes, where at most %d are "
-                                "read (about 8,000 English letters or 2,700 Chinese characters). "
+                                "read (about 4,000 English letters or 1,300 Chinese characters). "
                                 "Nothing was counted: write the answer shorter.\n"),
                 written, QZ_ANSWER_MAX);
         rc = AT_OK;

@@ -201,6 +201,7 @@ const char *const qz_lex_correct_strong[] = {
     "也可能倒过来", "或者倒过来", "or vice versa", "or maybe vice versa", "maybe vice versa",
     "or the other way round", "or the other way around", "maybe the other way round",
     "maybe the other way around", "could be the other way round", "could be the other way around",
+    "or the reverse", "or maybe the reverse", "or vice-versa", "要么反过来", "要么倒过来", "要么相反",
     NULL};
 const char *const qz_lex_correct_weak[] = {
     "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了",
@@ -232,6 +233,27 @@ const char *const qz_lex_disown[] = {
     "上面说的都不对", "上面说的都是错的", "前面都是错的", "前面说的都是错的", "前面说的都不对",
     "以上都是我瞎猜的", "以上是错的", "以上公式是错的", "上面的公式是错的", "开玩笑的",
     NULL};
+/* what the student reports and rejects: a frame that opens a sentence and denies all of
+ * it ("It is false that …"); a frame that reports a belief ("Many people think …",
+ * 很多人以为…) with a word that rejects it in the same sentence ("…, but that is a myth",
+ * "…，但这是误解"), or a rejecting tail alone after what is said ("说…，这是错误的") */
+const char *const qz_lex_reject_open[] = {
+    "it is false that", "it's false that", "it is not true that", "it's not true that",
+    "it is a myth that", "it's a myth that", "it is wrong that", "it's wrong to say that",
+    "it is wrong to say that", NULL};
+const char *const qz_lex_report[] = {
+    "many people think", "people think", "some people think", "many think", "some think",
+    "people believe", "many believe", "some believe", "many people believe", "some say",
+    "many say", "people say", "it is often said", "it's often said", "很多人以为", "很多人认为",
+    "有人以为", "有人认为", "很多人说", "有人说", "不少人以为", "大家都以为", "说", NULL};
+const char *const qz_lex_reject_tail[] = {
+    "but that is a myth", "but that's a myth", "that is a myth", "that's a myth",
+    "but that is wrong", "but that's wrong", "but that is not true", "but that's not true",
+    "but they are wrong", "but they're wrong", "but that is false", "but that's false",
+    "but that is a misconception", "but that's a misconception", "这是错误的", "这是错的",
+    "其实这是错的", "但这是误解", "这是误解", "其实不对", "其实是错的", "但这是错的", "这是不对的",
+    "但这是错误的", "其实这是误解", "这种说法是错的", "这种说法不对", NULL};
+
 /* what the student once believed and disowns: "I first thought …, but actually …",
  * 一开始我以为…，其实…: after one of these, a word of qz_lex_turn is a correction */
 const char *const qz_lex_thought[] = {

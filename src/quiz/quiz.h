@@ -274,11 +274,11 @@ typedef struct qz_result {
 int qz_choice_chosen(const qz_question *q, const char *answer, int *chosen, const char **bad,
                      size_t *bad_len);
 
-/* The longest answer graded, in bytes of UTF-8: as much as the tutor's answer line holds
- * (ui/lineedit.h), about 8,000 English letters or 2,700 Chinese characters, sixteen times
- * the longest answer of the labelled sets. Reading a sentence grows faster than its
- * length; this keeps every answer graded within a few seconds. */
-#define QZ_ANSWER_MAX 8191
+/* The longest answer graded, in bytes of UTF-8: about 4,000 English letters or 1,300
+ * Chinese characters, eight times the longest answer of the labelled sets (the tutor's
+ * answer line holds twice as much, ui/lineedit.h). Reading a sentence grows faster than
+ * its length; this keeps every answer graded within a few seconds. */
+#define QZ_ANSWER_MAX 4095
 
 /* Grade one answer.
  *   answer   the student's text, UTF-8, as typed; longer than QZ_ANSWER_MAX bytes it

@@ -114,7 +114,10 @@ static const struct {
     {"other way around", W_TURN}, {"the opposite", W_TURN}, {"reversed", W_TURN},
     {"reverse", W_TURN}, {"swap them", W_TURN}, {"swapped", W_TURN}, {"反过来", W_TURN},
     {"反了", W_TURN}, {"说反了", W_TURN}, {"颠倒", W_TURN}, {"搞反了", W_TURN}, {"弄反了", W_TURN},
-    {"对调", W_TURN}, {"倒过来", W_TURN},
+    {"对调", W_TURN}, {"倒过来", W_TURN}, {"in reverse order", W_TURN}, {"reverse order", W_TURN},
+    {"in the reverse order", W_TURN}, {"the other order", W_TURN}, {"other order", W_TURN},
+    {"in the opposite order", W_TURN}, {"opposite order", W_TURN}, {"顺序是反的", W_TURN},
+    {"顺序反了", W_TURN}, {"顺序相反", W_TURN}, {"顺序颠倒", W_TURN}, {"倒序", W_TURN},
     /* other quantities of the working */
     {"sum", W_SUM}, {"sum to", W_SUM}, {"sums to", W_SUM}, {"summing to", W_SUM},
     {"add up to", W_SUM}, {"adds up to", W_SUM}, {"adding up to", W_SUM}, {"add to", W_SUM},

@@ -353,7 +353,8 @@ void qz_rubric_c_free(qz_rubric_c *r)
                       &r->correct_strong, &r->correct_weak, &r->restart, &r->filler, &r->question,
                       &r->hedge, &r->looked_at, &r->indefinite, &r->respectively, &r->part_glue, &r->versus,
                       &r->side, &r->positions, &r->origin, &r->ability, &r->thought, &r->turn, &r->change,
-                      &r->joins, &r->reply_yes, &r->reply_no, &r->quote_label, &r->drawn};
+                      &r->joins, &r->reply_yes, &r->reply_no, &r->quote_label, &r->drawn,
+                      &r->reject_open, &r->report, &r->reject_tail};
     for (size_t i = 0; i < sizeof lex / sizeof lex[0]; i++)
         alts_free(lex[i]);
     qz_text_free(&r->prompt);
@@ -388,6 +389,9 @@ static void lexicon(builder *b)
     lex_add(b, &r->correct_strong, qz_lex_disown);
     lex_add(b, &r->restart, qz_lex_disown);
     lex_add(b, &r->thought, qz_lex_thought);
+    lex_add(b, &r->reject_open, qz_lex_reject_open);
+    lex_add(b, &r->report, qz_lex_report);
+    lex_add(b, &r->reject_tail, qz_lex_reject_tail);
     lex_add(b, &r->turn, qz_lex_turn);
     lex_add(b, &r->filler, qz_lex_filler);
     lex_add(b, &r->question, qz_lex_question);

@@ -3230,6 +3230,66 @@ static int difference_heading(const qz_text *t, size_t a, size_t b)
     return 0;
 }
 
+/* Where the words of a at or after token from first start in [from, to), or SIZE_MAX;
+ * *len their length. */
+static size_t words_at(const qz_text *t, size_t from, size_t to, const qz_alts *a, size_t *len)
+{
+    for (size_t i = from; i < to; i++) {
+        size_t l = qz_alts_at(t, i, a, NULL);
+        if (l && i + l <= to) {
+            *len = l;
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+/* What the student reports and rejects states nothing of its own: "It is false that in an
+ * RNN …", "Many people think …, but that is a myth", "说 RNN 逐步传递…，这是错误的",
+ * "很多人以为…，但这是误解". Every claim said after the frame's opening (before the
+ * rejecting words, where there are some) is denied, so a key idea is said the opposite
+ * way and a misconception is not said at all. */
+static void reject_reported(sentence *s)
+{
+    const qz_text *t = s->t;
+    size_t l = 0, from = SIZE_MAX, to = s->s1;
+    size_t first = s->s0;
+    while (first < s->s1 && t->t[first].kind == QZ_TK_MARK)
+        first++;
+    size_t o = words_at(t, first, s->s1, &s->r->reject_open, &l);
+    if (o != SIZE_MAX && o <= first + 2) {
+        from = o + l;
+    } else {
+        /* the tail may stand past a contrast that ends the sentence, in its period: "…,
+         * but that is a myth", "…，但这是误解" */
+        size_t end = s->p1 > s->s1 ? s->p1 : s->s1;
+        size_t tl = 0, tail = words_at(t, first, end, &s->r->reject_tail, &tl);
+        if (tail == SIZE_MAX)
+            return;
+        /* …with nothing but the contrast between ("but", 但, a comma) */
+        if (tail > s->s1) {
+            for (size_t i = s->s1; i < tail; i++)
+                if (t->t[i].kind != QZ_TK_MARK && !qz_tok_raw_is(t, i, "but") &&
+                    !qz_tok_is(t, i, "但") && !qz_tok_is(t, i, "但是") && !qz_tok_is(t, i, "可"))
+                    return;
+        }
+        if (tail > s->s1)
+            tail = s->s1;
+        size_t rl = 0, rep = words_at(t, first, tail, &s->r->report, &rl);
+        /* 说 reports only where it opens the sentence (说明, 所说 are no report) */
+        while (rep != SIZE_MAX && qz_tok_is(t, rep, "说") && rep != first)
+            rep = words_at(t, rep + 1, tail, &s->r->report, &rl);
+        from = rep != SIZE_MAX ? rep + rl : first;
+        to = tail;
+    }
+    for (size_t k = 0; k < s->m.n; k++) {
+        mention *m = &s->m.v[k];
+        if (live(m) && m->kind != M_SUBJ && m->kind != M_UNLESS && m->kind != M_WITH &&
+            m->a >= from && m->b <= to)
+            m->neg ^= 1;
+    }
+}
+
 static int read_sentence(reader *rd, size_t s0, size_t s1)
 {
     sentence s = {.r = rd->r, .t = rd->t, .s0 = s0, .s1 = s1, .p0 = rd->p0, .p1 = rd->p1,
@@ -3245,6 +3305,7 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     if (!rd->reply)
         mark_asked(&s);
     negate(&s);
+    reject_reported(&s);
     if (rd->reply)
         answer_reply(&s, rd->reply == 1);
     size_t said = 0, subjects = 0;

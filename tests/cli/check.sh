@@ -61,9 +61,18 @@ expect_contains "check json question" '"question":"q3"' "$out"
 expect_contains "check json score" '"score":1' "$out"
 out=$(chk q3 "0.17 0.14" --format json)
 expect_contains "check json swapped: wrong" '"verdict":"wrong","score":0' "$out"
-expect_contains "check json: the worked steps in reveal" '"reveal":"\nThe right answer (engine)' "$out"
-case "$out" in *'"feedback":'*'0.1384'*'"reveal"'*) not_ok "check json: feedback holds no engine value" "$out" ;;
-  *) ok "check json: feedback holds no engine value" ;; esac
+# a wrong try or a malformed answer carries no expected value in JSON without --reveal
+expect_contains "check json wrong: no expected values" '"expected":[],"expected_text":""' "$out"
+expect_contains "check json wrong: no worked steps" '"reveal":""' "$out"
+out2=$(chk q3 "0.14abc" --format json)
+expect_contains "check json malformed: no expected values" '"expected":[],"expected_text":""' "$out2"
+out2=$(chk q2 "softmax(QK^T)V" --format json)
+expect_contains "check json partial formula: no formula" '"expected":""' "$out2"
+case "$out" in *'0.1384'*) not_ok "check json: no engine value without --reveal" "$out" ;;
+  *) ok "check json: no engine value without --reveal" ;; esac
+out=$(chk q3 "0.17 0.14" --format json --reveal)
+expect_contains "check json --reveal: the expected values" '"expected":[0.1384408,0.169092]' "$out"
+expect_contains "check json --reveal: the worked steps" 'The right answer (engine)' "$out"
 expect_contains "check json mistake" '"mistake":"swapped"' "$out"
 out=$(chk q3 "0.14abc" --format json)
 expect_contains "check json malformed" '"verdict":"malformed"' "$out"

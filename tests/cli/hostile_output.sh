@@ -73,7 +73,7 @@ expect_contains "check JSON: the answer's ESC as JSON's escape" "'A\\u001b]52' i
 "$AT_BIN" $L check --no-save --format json evil:q1 "$(printf '\302\233\342\200\256\177\033\007')" >"$tmp/out"
 expect_contains "check JSON: U+009B, the bidi override, DEL, ESC, BEL escaped" \
   "'\\u009b\\u202e\\u007f\\u001b\\u0007' is not an option" "$(cat "$tmp/out")"
-"$AT_BIN" $L check --no-save --format json evil:q3 "$evil_utf8" >"$tmp/out"
+"$AT_BIN" $L check --no-save --format json --reveal evil:q3 "$evil_utf8" >"$tmp/out"
 expect_contains "check JSON: the expected text's escapes" '"expected":"Reference \u001b]0;pwned\u0007 \u202e"' "$(cat "$tmp/out")"
 
 # compute: labels, a file named with escapes, JSON

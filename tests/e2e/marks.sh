@@ -6,7 +6,7 @@
 
 at() { "$AT_BIN" --lang en "$@"; }
 # sdp-1 answered right once, then wrong (the expected answer taken from the grader)
-want=$(at check scaled-dot-product:sdp-1 "0 0" --format json --no-save | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["expected_text"])')
+want=$(at check scaled-dot-product:sdp-1 "0 0" --format json --reveal --no-save | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["expected_text"])')
 at check scaled-dot-product:sdp-1 "$want" >/dev/null 2>&1
 expect_status "sdp-1: the grader's answer is right" 0 at check scaled-dot-product:sdp-1 "$want" --no-save
 at check scaled-dot-product:sdp-1 "0 0" >/dev/null 2>&1
@@ -17,7 +17,7 @@ expect_line "home: lesson 3 counts sdp-1 right after a later wrong try" '^ +3\. 
 for q in $(at check nosuch x 2>&1 | sed -n 's/.*(self-test: \([^;]*\);.*/\1/p'); do
   at check "$q" "softmax(Q K^T) V" >/dev/null 2>&1
 done
-q3=$(at check q3 "0 0" --format json --no-save | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["expected_text"])')
+q3=$(at check q3 "0 0" --format json --reveal --no-save | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["expected_text"])')
 at check q3 "$q3" >/dev/null 2>&1
 n=$(grep -c "question:" lessons/en/10-self-test.yaml)
 # the seed's five questions: a follow-up (Q2's second part) is no question of its own

@@ -210,6 +210,11 @@ static void test_q3_swapped(void **state)
     qz_result r = grade(&q, "0.17 0.14", QZ_EN);
     assert_true(r.score == 0.0);
     qz_result_free(&r);
+    /* the order said reversed after the values: they trade places */
+    expect(&q, "0.14 0.17 in reverse order", QZ_WRONG, QZ_M_SWAPPED, NULL);
+    expect(&q, "0.14 0.17. Actually the other order.", QZ_WRONG, QZ_M_SWAPPED, NULL);
+    expect(&q, "0.14 0.17。其实顺序是反的。", QZ_WRONG, QZ_M_SWAPPED, NULL);
+    expect(&q, "0.17 0.14 in reverse order", QZ_CORRECT, QZ_M_NONE, NULL);
 }
 
 static void test_q3_off_by_one_token(void **state)
@@ -323,7 +328,7 @@ static void test_answer_too_long(void **state)
     expect(&q, a, QZ_CORRECT, QZ_M_NONE, NULL);
     a[QZ_ANSWER_MAX] = ' ';
     a[QZ_ANSWER_MAX + 1] = '\0';
-    expect(&q, a, QZ_MALFORMED, QZ_M_NONE, "8192 bytes, where at most 8191 are read");
+    expect(&q, a, QZ_MALFORMED, QZ_M_NONE, "4096 bytes, where at most 4095 are read");
     qz_result r = grade(&q, a, QZ_ZH);
     assert_int_equal(r.verdict, QZ_MALFORMED);
     assert_null(strstr(r.feedback, "0.14"));

@@ -637,6 +637,16 @@ static void test_answer_forms(void **state)
     /* 唔 before a Han character is Cantonese's 不, no hesitation; alone it hesitates */
     expect("zh", "q2b", "冇咗佢嘅話 softmax 飽和，梯度消失，唔俾分數隨維度變大。", QZ_CORRECT, NULL);
     expect("zh", "q2b", "唔……", QZ_MALFORMED, "犹豫");
+    /* what the student reports and rejects is said the opposite way; a misconception
+     * reported and rejected beside the answer is not held against it */
+    expect("en", "q1", "It is false that in an RNN information passes step by step and that in "
+           "self-attention any two positions are one step apart.", QZ_WRONG, "opposite");
+    expect("zh", "q1", "很多人以为 RNN 要一步步传、自注意力一步到位，但这是误解。", QZ_WRONG, "相反");
+    expect("en", "q4", "Some say Q comes from the decoder and K and V from the encoder so the decoder "
+           "can look up the source, but that is wrong.", QZ_WRONG, "opposite");
+    expect("en", "q2b", "It keeps the variance near 1; some people think it turns the scores into "
+           "probabilities, but that is a myth. Without it softmax saturates and the gradients "
+           "vanish.", QZ_CORRECT, NULL);
     /* n^2 alone is n², no length n said of attention ("information goes step by step") */
     expect("en", "q1", "n^2 is its compute cost; the path is O(1) for attention; an RNN needs n steps",
            QZ_CORRECT, NULL);
