@@ -222,7 +222,7 @@ int qz_answer_comma_terms(const char *s)
                                         "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
                                         "无", "随", "与", "跟", "更", "很", "太", "对", "为", "做",
                                         "看", "传", "变", "可", "得", "需", "只", "都", "係", "冇"};
-    size_t items = 0, words = 0, han = 0, latin = 0;
+    size_t items = 0, words = 0, han = 0;
     int in_word = 0;
     for (const char *p = s;; p++) {
         size_t sep = *p == ',' ? 1 : !strncmp(p, "、", strlen("、")) ? strlen("、")
@@ -255,7 +255,6 @@ int qz_answer_comma_terms(const char *s)
                 if (stating_word(p, b))
                     return 0;
                 words++;
-                latin = 1;
             }
             in_word = 1;
         } else if (qz_han_len(p)) {
@@ -271,7 +270,6 @@ int qz_answer_comma_terms(const char *s)
         if (words > 2 || han > 4)
             return 0;
     }
-    (void)latin;
     if (items < 3)
         return 0;
     /* a term said twice gives each its place ("decoder, encoder, encoder": Q, K and V in
