@@ -3247,8 +3247,10 @@ static size_t words_at(const qz_text *t, size_t from, size_t to, const qz_alts *
 /* What the student reports and rejects states nothing of its own: "It is false that in an
  * RNN …", "Many people think …, but that is a myth", "说 RNN 逐步传递…，这是错误的",
  * "很多人以为…，但这是误解". Every claim said after the frame's opening (before the
- * rejecting words, where there are some) is denied, so a key idea is said the opposite
- * way and a misconception is not said at all. */
+ * rejecting words, where there are some) is not read: a key idea there is not credited
+ * and a misconception there is not held. (Not read as the opposite: a key idea's words
+ * may name what the rejected claim is about, "It is not true that [CLS] only sees
+ * itself".) */
 static void reject_reported(sentence *s)
 {
     const qz_text *t = s->t;
@@ -3259,6 +3261,13 @@ static void reject_reported(sentence *s)
     size_t o = words_at(t, first, s->s1, &s->r->reject_open, &l);
     if (o != SIZE_MAX && o <= first + 2) {
         from = o + l;
+        /* to a colon, where what is true follows: "It is not true that [CLS] only sees
+         * itself: it attends to every token" */
+        for (size_t i = from; i < s->s1; i++)
+            if (qz_tok_is(t, i, ":") || qz_tok_is(t, i, "：")) {
+                to = i;
+                break;
+            }
     } else {
         /* the tail may stand past a contrast that ends the sentence, in its period: "…,
          * but that is a myth", "…，但这是误解" */
@@ -3286,7 +3295,7 @@ static void reject_reported(sentence *s)
         mention *m = &s->m.v[k];
         if (live(m) && m->kind != M_SUBJ && m->kind != M_UNLESS && m->kind != M_WITH &&
             m->a >= from && m->b <= to)
-            m->neg ^= 1;
+            m->dead = 1;
     }
 }
 

@@ -637,13 +637,16 @@ static void test_answer_forms(void **state)
     /* 唔 before a Han character is Cantonese's 不, no hesitation; alone it hesitates */
     expect("zh", "q2b", "冇咗佢嘅話 softmax 飽和，梯度消失，唔俾分數隨維度變大。", QZ_CORRECT, NULL);
     expect("zh", "q2b", "唔……", QZ_MALFORMED, "犹豫");
-    /* what the student reports and rejects is said the opposite way; a misconception
-     * reported and rejected beside the answer is not held against it */
+    /* what the student reports and rejects is not read: a key idea there is not credited
+     * (the student grades it), a misconception there is not held against the answer, and
+     * words of a key idea that name what a rejected claim is about take nothing away */
     expect("en", "q1", "It is false that in an RNN information passes step by step and that in "
-           "self-attention any two positions are one step apart.", QZ_WRONG, "opposite");
-    expect("zh", "q1", "很多人以为 RNN 要一步步传、自注意力一步到位，但这是误解。", QZ_WRONG, "相反");
+           "self-attention any two positions are one step apart.", QZ_REVIEW, NULL);
+    expect("zh", "q1", "很多人以为 RNN 要一步步传、自注意力一步到位，但这是误解。", QZ_REVIEW, NULL);
     expect("en", "q4", "Some say Q comes from the decoder and K and V from the encoder so the decoder "
-           "can look up the source, but that is wrong.", QZ_WRONG, "opposite");
+           "can look up the source, but that is wrong.", QZ_REVIEW, NULL);
+    expect("en", "q5", "Only the encoder; read the final [CLS] vector into a linear layer. It is not "
+           "true that [CLS] only sees itself: it attends to every token.", QZ_CORRECT, NULL);
     expect("en", "q2b", "It keeps the variance near 1; some people think it turns the scores into "
            "probabilities, but that is a myth. Without it softmax saturates and the gradients "
            "vanish.", QZ_CORRECT, NULL);
