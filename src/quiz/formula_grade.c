@@ -9,6 +9,7 @@
 #include "quiz/compiled.h"
 #include "quiz/internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +177,46 @@ static int formula_disowned(const char *answer, size_t end)
     return 0;
 }
 
+/* The formula denied: "not softmax(QKᵀ/√dₖ)V", "The formula is NOT …", "不是 softmax(…)V"
+ * before it, or "…? No.", "…？不是。", "… — not" right after it. */
+static int formula_negated(const char *answer, size_t start, size_t end)
+{
+    size_t b = start;
+    while (b && answer[b - 1] == ' ')
+        b--;
+    static const char *const before[] = {"not", "isn't", "不是", "并不是", "并非", "绝不是", NULL};
+    for (size_t i = 0; before[i]; i++) {
+        size_t l = strlen(before[i]);
+        if (b >= l && !strncasecmp(answer + b - l, before[i], l) &&
+            (b == l || !isalpha((unsigned char)answer[b - l - 1]) ||
+             (unsigned char)before[i][0] >= 0x80))
+            return 1;
+    }
+    const char *a = answer + end;
+    a += strspn(a, " ");
+    int asked = 0;
+    if (*a == '?') {
+        a++;
+        asked = 1;
+    } else if (!strncmp(a, "？", strlen("？"))) {
+        a += strlen("？");
+        asked = 1;
+    } else if (!strncmp(a, "—", strlen("—")) || *a == '-') {
+        a += *a == '-' ? 1 : strlen("—");
+        asked = 1;
+    }
+    if (!asked)
+        return 0;
+    a += strspn(a, " ");
+    static const char *const after[] = {"no", "not", "nope", "不是", "不对", "错", NULL};
+    for (size_t i = 0; after[i]; i++) {
+        size_t l = strlen(after[i]);
+        if (!strncasecmp(a, after[i], l) && !isalpha((unsigned char)a[l]))
+            return 1;
+    }
+    return 0;
+}
+
 /* After the formula, a word that corrects what came before ("更正：分母是 dₖ", "no wait,
  * it's divided by d_k"): what follows changes the answer, in words. */
 static int formula_corrected(const char *answer, size_t end)
@@ -243,7 +284,14 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     /* a false claim of the lesson beside it ("softmax goes down the columns"): a formula
      * with one slip stays partly right (the claim may be that slip in words) */
     int false_claim = stated_wrong && words.mistake == QZ_M_FALSE_CLAIM;
-    if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
+    if (!(d.mistakes & QZ_F_NO_FORMULA) && formula_negated(answer, d.start, d.end)) {
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+        fprintf(fb, qz_tr(lang, "Not right.\n"));
+        out->body_at = qz_fb_pos(fb);
+        fprintf(fb, qz_tr(lang, "The answer says the formula is not the one it writes: write the "
+                                "formula you mean.\n"));
+    } else if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
         out->verdict = QZ_WRONG;
         out->score = 0;
         fprintf(fb, qz_tr(lang, "Not right.\n"));

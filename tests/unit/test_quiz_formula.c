@@ -517,6 +517,13 @@ static void test_formula_wrong(void **state)
     };
     for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++)
         expect_graded(wrong[i].answer, QZ_WRONG, wrong[i].named);
+    /* the formula denied, before or right after it, is no answer of it */
+    static const char *const denied[] = {"not softmax(QK^T/sqrt(d_k))V",
+                                         "The formula is NOT softmax(QK^T/sqrt(d_k))V",
+                                         "softmax(QK^T/sqrt(d_k))V? No.", "不是 softmax(QKᵀ/√dₖ)V"};
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++)
+        expect_graded(denied[i], QZ_WRONG, "not the one it writes");
+    expect_graded("not softmax(QK^T)V but softmax(QK^T/sqrt(d_k))V", QZ_CORRECT, NULL);
 }
 
 /* An answer of another notation gets the diagnosis of the same formula in NumPy's (one
