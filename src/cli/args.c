@@ -23,7 +23,7 @@ const cli_command cli_commands[] = {
      compute_values, 0},
     {"show", cli_show, "a lesson as plain text with every computed number", NULL, 0},
     {"lint", cli_lint, "check lesson files (FILE:LINE:COL diagnostics)", NULL, 0},
-    {"check", cli_check, "grade one answer (q1 … q5, or LESSON:QID); exit 0/1/3, 2 malformed",
+    {"check", cli_check, "grade one answer (q1 … q5, q2b, or LESSON:QID); exit 0/1/3, 2 malformed",
      check_values, 0},
     {"practice", cli_practice, "generated exercises with new numbers, graded by the engine",
      practice_values, 0},
