@@ -3472,7 +3472,9 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
     pair_lists(&s, owner);
     paren_roles(&s, owner);
     rd->hedged |= hedged(&s, owner);
-    if (salad(&s) || term_list(&s)) {
+    /* (a pass that looks for one of the lesson's false claims alone reads the other
+     * sentences' words as no one's terms: no salad there, or it would stop reading) */
+    if (!rd->side && (salad(&s) || term_list(&s))) {
 #ifdef QZ_STATEMENT_DEBUG
         fprintf(stderr, "  salad at [%zu,%zu): salad %d, term list %d\n", s0, s1, salad(&s),
                 term_list(&s));

@@ -650,6 +650,9 @@ static void test_answer_forms(void **state)
     expect("en", "q2b", "It keeps the variance near 1; some people think it turns the scores into "
            "probabilities, but that is a myth. Without it softmax saturates and the gradients "
            "vanish.", QZ_CORRECT, NULL);
+    /* a lesson's false claim after a sentence its own pass reads as terms is still read */
+    expect("zh", "q4", "Q 来自 decoder，K、V 来自 encoder，用于对齐。位置编码没用。", QZ_PARTIAL,
+           "位置编码");
     /* n^2 alone is n², no length n said of attention ("information goes step by step") */
     expect("en", "q1", "n^2 is its compute cost; the path is O(1) for attention; an RNN needs n steps",
            QZ_CORRECT, NULL);
