@@ -221,7 +221,9 @@ int qz_answer_comma_terms(const char *s)
     static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
                                         "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
                                         "无", "随", "与", "跟", "更", "很", "太", "对", "为", "做",
-                                        "看", "传", "变", "可", "得", "需", "只", "都", "係", "冇"};
+                                        "看", "传", "变", "可", "得", "需", "只", "都", "係", "冇",
+                                        "出", "产", "提", "算", "管", "负", "当", "作", "取", "读",
+                                        "写", "查", "找"};
     size_t items = 0, words = 0, han = 0;
     int in_word = 0;
     for (const char *p = s;; p++) {
@@ -248,6 +250,8 @@ int qz_answer_comma_terms(const char *s)
         if (c < 0x80) {
             if (!((c | 32) >= 'a' && (c | 32) <= 'z') && c != '-')
                 return 0;   /* digits, brackets, =, :, a semicolon: more than a term */
+            if (!in_word && words && han)
+                return 0;   /* a word, Han, a word: "decoder 出 Q" says something */
             if (!in_word) {
                 const char *b = p;
                 while (*b && (isalpha((unsigned char)*b) || *b == '-' || *b == '\''))

@@ -633,6 +633,7 @@ static void test_answer_forms(void **state)
     /* terms between commas or 、, three or more: a list; a term said twice is by position */
     expect("en", "q2b", "variance, saturation, gradients", QZ_WRONG, "lists terms");
     expect("zh", "q2b", "方差、飽和、梯度", QZ_WRONG, "罗列了术语");
+    expect("zh", "q4", "decoder 出 Q，encoder 出 K、V。", QZ_PARTIAL, NULL);   /* statements */
     expect("en", "q2b", "scale it down, avoid saturation, keep the gradients", QZ_CORRECT, NULL);
     /* 唔 before a Han character is Cantonese's 不, no hesitation; alone it hesitates */
     expect("zh", "q2b", "冇咗佢嘅話 softmax 飽和，梯度消失，唔俾分數隨維度變大。", QZ_CORRECT, NULL);
