@@ -161,15 +161,19 @@ static int spaced_words(const char *s, const char *const *han_verbs, size_t n_ve
  * 饱和 梯度"): four
  * or more short items, no verb among them, no number, no notation; or seven terms or more
  * in any language (spaced_words). */
-int qz_answer_spaced_terms(const char *s)
-{
-    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
+/* Han characters that state something (a verb, a copula, a negation, a preposition): a
+ * term that holds one is more than a term. */
+static const char *const han_verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
                                         "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
                                         "无", "随", "与", "和", "跟", "更", "很", "太", "对", "为",
                                         "做", "看", "传", "变", "可", "得", "需", "只", "都"};
+
+int qz_answer_spaced_terms(const char *s)
+{
+    const char *const *verbs = han_verbs;
     /* terms of the field that hold one of them and say nothing: 饱和 is no 和 */
     static const char *const words[] = {"饱和", "变量", "变换", "对数", "对角", "可学习", "得分"};
-    if (spaced_words(s, verbs, sizeof verbs / sizeof verbs[0]))
+    if (spaced_words(s, verbs, sizeof han_verbs / sizeof han_verbs[0]))
         return 1;
     size_t items = 0, han_items = 0, width = 0;
     int han = 0;
@@ -200,7 +204,7 @@ int qz_answer_spaced_terms(const char *s)
                 p += whole - 1;
                 continue;
             }
-            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
+            for (size_t v = 0; v < sizeof han_verbs / sizeof han_verbs[0]; v++)
                 if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
                     return 0;
         } else if (*p >= 0xc0) {
@@ -218,12 +222,10 @@ int qz_answer_spaced_terms(const char *s)
  * other mark; a full stop may end it. */
 int qz_answer_comma_terms(const char *s)
 {
-    static const char *const verbs[] = {"是", "有", "会", "要", "能", "让", "使", "把", "被", "来",
-                                        "用", "从", "在", "给", "到", "就", "才", "比", "不", "没",
-                                        "无", "随", "与", "跟", "更", "很", "太", "对", "为", "做",
-                                        "看", "传", "变", "可", "得", "需", "只", "都", "係", "冇",
-                                        "出", "产", "提", "算", "管", "负", "当", "作", "取", "读",
-                                        "写", "查", "找"};
+    /* han_verbs but 和 (it joins the terms of a list: 方差和梯度), and Cantonese and more
+     * verbs that say where a role comes from ("decoder 出 Q") */
+    static const char *const more[] = {"係", "冇", "出", "产", "提", "算", "管", "负", "当", "作",
+                                       "取", "读", "写", "查", "找"};
     size_t items = 0, words = 0, han = 0;
     int in_word = 0;
     for (const char *p = s;; p++) {
@@ -262,10 +264,14 @@ int qz_answer_comma_terms(const char *s)
             }
             in_word = 1;
         } else if (qz_han_len(p)) {
-            for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
-                if (!strncmp(p, verbs[v], strlen(verbs[v])) && strncmp(p, "饱和", strlen("饱和")) &&
-                    strncmp(p, "飽和", strlen("飽和")))
-                    return 0;
+            int statement = 0;
+            for (size_t v = 0; v < sizeof han_verbs / sizeof han_verbs[0]; v++)
+                statement |= strcmp(han_verbs[v], "和") &&
+                             !strncmp(p, han_verbs[v], strlen(han_verbs[v]));
+            for (size_t v = 0; v < sizeof more / sizeof more[0]; v++)
+                statement |= !strncmp(p, more[v], strlen(more[v]));
+            if (statement && strncmp(p, "饱和", strlen("饱和")) && strncmp(p, "飽和", strlen("飽和")))
+                return 0;
             han++;
             p += qz_han_len(p) - 1;
         } else {
