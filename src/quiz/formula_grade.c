@@ -240,6 +240,17 @@ static int lost_characters(const char *answer)
     return qz_answer_lost_characters(answer) || strstr(answer, "???") || strstr(answer, "？？？");
 }
 
+/* Wrong, for the reason why (translated): "Not right.", then why; the tutor shows its own
+ * headline, then what follows body_at. */
+static void not_right(qz_result *out, FILE *fb, qz_lang lang, const char *why)
+{
+    out->verdict = QZ_WRONG;
+    out->score = 0;
+    fprintf(fb, qz_tr(lang, "Not right.\n"));
+    out->body_at = qz_fb_pos(fb);
+    fputs(why, fb);
+}
+
 int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_result *out,
                      FILE *fb, at_error *err)
 {
@@ -285,18 +296,10 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
      * with one slip stays partly right (the claim may be that slip in words) */
     int false_claim = stated_wrong && words.mistake == QZ_M_FALSE_CLAIM;
     if (!(d.mistakes & QZ_F_NO_FORMULA) && formula_negated(answer, d.start, d.end)) {
-        out->verdict = QZ_WRONG;
-        out->score = 0;
-        fprintf(fb, qz_tr(lang, "Not right.\n"));
-        out->body_at = qz_fb_pos(fb);
-        fprintf(fb, qz_tr(lang, "The answer says the formula is not the one it writes: write the "
-                                "formula you mean.\n"));
+        not_right(out, fb, lang, qz_tr(lang, "The answer says the formula is not the one it writes: "
+                                             "write the formula you mean.\n"));
     } else if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
-        out->verdict = QZ_WRONG;
-        out->score = 0;
-        fprintf(fb, qz_tr(lang, "Not right.\n"));
-        out->body_at = qz_fb_pos(fb);   /* the tutor shows its own headline, then why */
-        fprintf(fb, qz_tr(lang, "The answer takes back the formula it gave.\n"));
+        not_right(out, fb, lang, qz_tr(lang, "The answer takes back the formula it gave.\n"));
     } else if (!d.mistakes && (misconceived || false_claim)) {
         out->verdict = QZ_PARTIAL;
         out->score = 0.5;
@@ -307,12 +310,8 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     } else if (d.alternative) {
         /* two formulas offered, one to be right: every teacher's set marks it wrong
          * ("softmax(QKᵀ/√dₖ)V 或者 softmax(QKᵀ)V/√dₖ，两种都对") */
-        out->verdict = QZ_WRONG;
-        out->score = 0;
-        fprintf(fb, qz_tr(lang, "Not right.\n"));
-        out->body_at = qz_fb_pos(fb);
-        fprintf(fb, qz_tr(lang, "The answer offers two different formulas, and only one can be the "
-                                "answer: write the one you settle on.\n"));
+        not_right(out, fb, lang, qz_tr(lang, "The answer offers two different formulas, and only one "
+                                             "can be the answer: write the one you settle on.\n"));
     } else if (!d.mistakes && d.explained && !d.corrected && words.verdict != QZ_CORRECT &&
                formula_corrected(answer, d.end)) {
         /* "softmax(QKᵀ/√dₖ)V，更正：分母是 dₖ，不开根号": the formula changed in words */
