@@ -1165,13 +1165,66 @@ static int in_word_list(const char *w)
     return 0;
 }
 
+/* FNV-1a of s: the slot a vocabulary word starts its search at. */
+static size_t vocab_hash(const char *s)
+{
+    size_t h = (size_t)14695981039346656037ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * (size_t)1099511628211ull;
+    return h;
+}
+
+/* The index of word w in words (through the index slot), or v->n when it is not there. */
+static size_t vocab_find(const qz_vocab *v, const size_t *slot, char *const *words, const char *w)
+{
+    if (!v->n_slot)
+        return v->n;
+    for (size_t h = vocab_hash(w) & (v->n_slot - 1);; h = (h + 1) & (v->n_slot - 1)) {
+        if (!slot[h])
+            return v->n;
+        if (!strcmp(words[slot[h] - 1], w))
+            return slot[h] - 1;
+    }
+}
+
+static void vocab_slot(size_t *slot, size_t n_slot, const char *w, size_t index)
+{
+    size_t h = vocab_hash(w) & (n_slot - 1);
+    while (slot[h])
+        h = (h + 1) & (n_slot - 1);
+    slot[h] = index + 1;
+}
+
+/* Make room for one more word in the indexes (rebuilt at twice the size). 0 or -1. */
+static int vocab_reindex(qz_vocab *v)
+{
+    if (2 * (v->n + 1) <= v->n_slot)
+        return 0;
+    size_t n_slot = v->n_slot ? 2 * v->n_slot : 256;
+    size_t *r = calloc(n_slot, sizeof *r), *s = calloc(n_slot, sizeof *s);
+    if (!r || !s) {
+        free(r);
+        free(s);
+        return -1;
+    }
+    for (size_t i = 0; i < v->n; i++) {
+        vocab_slot(r, n_slot, v->raw[i], i);
+        vocab_slot(s, n_slot, v->stem[i], i);
+    }
+    free(v->by_raw);
+    free(v->by_stem);
+    v->by_raw = r;
+    v->by_stem = s;
+    v->n_slot = n_slot;
+    return 0;
+}
+
 static void fix_typo(const qz_vocab *v, qz_tok *k)
 {
     if (!v || k->kind != QZ_TK_WORD || strlen(k->raw) < 5 || !letters_only(k->raw))
         return;
-    for (size_t i = 0; i < v->n; i++)
-        if (!strcmp(v->stem[i], k->s) || !strcmp(v->raw[i], k->raw))
-            return;
+    if (vocab_find(v, v->by_stem, v->stem, k->s) < v->n || vocab_find(v, v->by_raw, v->raw, k->raw) < v->n)
+        return;
     for (size_t i = 0; i < v->n; i++) {
         if (strlen(v->raw[i]) < 5 || !one_edit(k->raw, v->raw[i]))
             continue;
@@ -1192,11 +1245,10 @@ int qz_vocab_add(qz_vocab *v, const qz_text *t)
         const qz_tok *k = &t->t[i];
         if (k->kind != QZ_TK_WORD || !letters_only(k->raw))
             continue;
-        int seen = 0;
-        for (size_t j = 0; j < v->n && !seen; j++)
-            seen = !strcmp(v->raw[j], k->raw);
-        if (seen)
+        if (vocab_find(v, v->by_raw, v->raw, k->raw) < v->n)
             continue;
+        if (vocab_reindex(v))
+            return -1;
         if (v->n == v->cap) {
             size_t cap = v->cap ? 2 * v->cap : 64;
             char **r = realloc(v->raw, cap * sizeof *r);
@@ -1216,6 +1268,8 @@ int qz_vocab_add(qz_vocab *v, const qz_text *t)
             free(v->stem[v->n]);
             return -1;
         }
+        vocab_slot(v->by_raw, v->n_slot, v->raw[v->n], v->n);
+        vocab_slot(v->by_stem, v->n_slot, v->stem[v->n], v->n);
         v->n++;
     }
     return 0;
@@ -1229,6 +1283,8 @@ void qz_vocab_free(qz_vocab *v)
     }
     free(v->raw);
     free(v->stem);
+    free(v->by_raw);
+    free(v->by_stem);
     memset(v, 0, sizeof *v);
 }
 
@@ -1587,7 +1643,14 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
     char *pinyin = wide ? pinyin_terms(s) : NULL;
     if (pinyin)
         s = pinyin;
-    if (wide && nm->t2s)
+    /* OpenCC converts Han characters only (lead bytes E3–E9 for U+3000–U+9FFF, EF for the
+     * compatibility ideographs, F0 for the supplementary planes): text without them is
+     * not given to it (a tenth of a rubric's compile time) */
+    int han = 0;
+    for (const char *p = s; wide && *p && !han; p++)
+        han = ((unsigned char)*p >= 0xe3 && (unsigned char)*p <= 0xe9) || (unsigned char)*p == 0xef ||
+              (unsigned char)*p == 0xf0;
+    if (han && nm->t2s)
         simp = nm->lib->opencc_convert_utf8(nm->t2s, s, strlen(s));
     if (simp && strcmp(simp, s))   /* written in Traditional characters */
         taiwan_rows(simp);

@@ -54,6 +54,8 @@ typedef struct qz_text {
 typedef struct qz_vocab {
     char **raw, **stem;
     size_t n, cap;
+    size_t *by_raw, *by_stem;   /* [n_slot] open-addressed index + 1 of each word, 0 empty */
+    size_t n_slot;              /* a power of two, at least twice n */
 } qz_vocab;
 
 /* The converters, opened once per grading (OpenCC takes a few milliseconds). */
