@@ -45,7 +45,7 @@ static const struct { const char *name; enum frole role; } roles[] = {
     {"layer_norm", R_FUNC}, {"sum", R_FUNC}, {"mean", R_FUNC}, {"abs", R_FUNC}, {"softplus", R_FUNC},
     {"sqrt", R_SQRT}, {"root", R_SQRT}, {"rsqrt", R_RSQRT},
     {"matmul", R_MATMUL}, {"mm", R_MATMUL}, {"bmm", R_MATMUL}, {"dot", R_MATMUL},
-    {"multiply", R_MATMUL}, {"mul", R_MATMUL},
+    {"multiply", R_MATMUL}, {"mul", R_MATMUL}, {"mmult", R_MATMUL},   /* a spreadsheet's MMULT */
     {"div", R_DIV}, {"divide", R_DIV}, {"true_divide", R_DIV},
     {"transpose", R_TRANSWORD}, {"transposed", R_TRANSWORD}, {"t", R_TRANSPOSE},
     {"permute", R_TRANSPOSE}, {"swapaxes", R_TRANSPOSE}, {"swapdims", R_TRANSPOSE},

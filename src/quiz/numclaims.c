@@ -129,16 +129,18 @@ static int edge(const char *s, const char *p, int after)
     if (ch < 0x80)
         return !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'));
     static const char *const ok[] = {"“", "”", "「", "」", "‘", "’", "《", "》", "（", "）", "的",
-                                     "是", "里", "给", "，", "；", "。", "：", "、", "比", NULL};
+                                     "是", "里", "给", "，", "；", "。", "：", "、", "比", "和", "与",
+                                     "跟", "及", NULL};
     /* after a token's name only: 伞自己, 伞本身, 伞对自己 */
     static const char *const ok_after[] = {"自己", "本身", "自身", "对", "最", "权重", "比", "更",
                                            "大", "小", "高", "低", "多", "少", "超过", "占", "拿",
-                                           "分到", NULL};
+                                           "分到", "还", "都", "也", "要", NULL};
     for (size_t i = 0; after && ok_after[i]; i++)
         if (!strncmp(p, ok_after[i], strlen(ok_after[i])))
             return 1;
     /* before a token's name only: a connective (而且伞, 但伞) */
-    static const char *const ok_before[] = {"且", "而", "但", "则", NULL};
+    static const char *const ok_before[] = {"且", "而", "但", "则", "说明", "表明", "可见", "所以",
+                                            "因此", NULL};
     for (size_t i = 0; !after && ok_before[i]; i++) {
         size_t l = strlen(ok_before[i]);
         if (p - s >= (long)l && !strncmp(p - l, ok_before[i], l))
@@ -560,6 +562,35 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                             break;
                         }
             }
+        }
+        /* the tokens asked said together as one ("together they get more than 伞", 两个加起来
+         *比伞大): their sum against the other's weight */
+        static const char *const sum[] = {"together", "combined", "between them", "加起来",
+                                          "合起来", "一共", "总共", "合计", NULL};
+        /* (said in the clause or the one before it: "together they get a third of the
+         * attention, more than 伞 itself") */
+        const char *from = a;
+        size_t cl = a > s && a[-1] == ',' ? 1 : a - s >= 3 && !strncmp(a - 3, "，", 3) ? 3 : 0;
+        if (cl)
+            for (from = a - cl; from > s && !is_clause_end(from - 1) &&
+                                !(from - s >= 3 && is_clause_end(from - 3) == 3);
+                 from--)
+                ;
+        if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 && has_word(s, from, b, sum, 1) &&
+            c->slot_of[y] == (size_t)-1) {
+            double total = 0;
+            for (size_t i = 0; i < c->row_n; i++)
+                if (c->slot_of[i] != (size_t)-1)
+                    total += c->row_w[i];
+            if (fabs(total - c->row_w[y]) > 1e-6 && (total > c->row_w[y]) != more) {
+                fprintf(fb, more ? qz_tr(c->lang, "  together they do not get more weight than %s "
+                                                  "(engine: %.4f against %.4f)\n")
+                                 : qz_tr(c->lang, "  together they do not get less weight than %s "
+                                                  "(engine: %.4f against %.4f)\n"),
+                        c->q->tokens[y], total, c->row_w[y]);
+                n++;
+            }
+            goto next_clause;
         }
         if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 && has_word(s, a, said, pair, 1))
             for (size_t i = 0; i < c->row_n; i++)   /* "those two are bigger than 伞's own" */

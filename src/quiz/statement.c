@@ -1215,9 +1215,32 @@ static long run_at(const sentence *s, size_t b)
 
 /* A word of direction or an English participle right before its noun: "large dot
  * products", "vanishing gradients", "saturated softmax". */
+/* Is the claim m a possessive, the owner of what follows it: "the encoder's keys and
+ * values", 编码器的 K 和 V (the 的 was dropped before K), "uses the decoder's queries"? */
+static int possessive(const sentence *s, const mention *m)
+{
+    if (m->kind != M_CLAIM || m->b <= m->a || m->b >= s->t->n)
+        return 0;
+    const char *w = s->t->t[m->b - 1].raw;
+    size_t n = strlen(w);
+    return s->t->t[m->b].owned || (n > 2 && !strcmp(w + n - 2, "'s")) ||
+           (n > 4 && !strcmp(w + n - 4, "’s"));
+}
+
+/* Does a possessive claim other than m end right before token at? */
+static int possessed(const sentence *s, const mention *m, size_t at)
+{
+    for (size_t k = 0; k < s->m.n; k++) {
+        const mention *x = &s->m.v[k];
+        if (x != m && live(x) && x->b == at && possessive(s, x))
+            return 1;
+    }
+    return 0;
+}
+
 static int attributive(const sentence *s, const mention *m)
 {
-    if (m->kind == M_DIR)
+    if (m->kind == M_DIR || possessive(s, m))
         return 1;
     const char *w = s->t->t[m->b - 1].raw;
     size_t n = strlen(w);
@@ -1582,6 +1605,11 @@ static void owners(sentence *s, long *owner)
                  * clause: "… straight away so its 1 hop, in rnn its as many hops as
                  * tokens in between" */
                 if (o >= 0 && own_claim_after(s, m->b, o))
+                    o = -1;
+                /* nor to a group an owner names right before it: "the decoder takes the
+                 * encoder's keys and values", 解码器用编码器的 K 和 V (the decoder does
+                 * something, the keys are the encoder's) */
+                if (o >= 0 && possessed(s, m, (size_t)s->run_first[o]))
                     o = -1;
                 /* nor past a comma when a group stands before the claim in its own
                  * clause: "long range dependency in RNN is harder because the signal
@@ -2229,11 +2257,46 @@ static int but_between(const qz_text *t, size_t a, size_t b)
     return 0;
 }
 
+/* Is the word at token i what the claim is likened to ("和 decoder 的 masked
+ * self-attention 一样要加下三角 mask", "just like masked self-attention, it uses a causal
+ * mask", "the same as in the decoder")? The thing compared says nothing against
+ * the claim: an `unless` there does not take it back. */
+static int likened(const sentence *s, size_t i)
+{
+    static const char *const with_han[] = {"和", "跟", "与", "同", "像", NULL};
+    static const char *const same_han[] = {"一样", "一般", "相同", "似的", "类似", NULL};
+    size_t lo = i > s->p0 + 8 ? i - 8 : s->p0;
+    for (size_t j = i; j-- > lo;) {
+        if (s->t->t[j].kind == QZ_TK_MARK)
+            return 0;
+        if (qz_han_at(s->t, j, "不像") || qz_tok_raw_is(s->t, j, "unlike"))
+            return 0;   /* "unlike the decoder's masked self-attention": set against it */
+        /* ("like GPT" alone names an example: "a decoder-only model like GPT would work") */
+        if ((qz_tok_raw_is(s->t, j, "like") && j > s->p0 &&
+             (qz_tok_raw_is(s->t, j - 1, "just") || qz_tok_raw_is(s->t, j - 1, "exactly"))) ||
+            (qz_tok_raw_is(s->t, j, "as") && j > s->p0 &&
+             (qz_tok_raw_is(s->t, j - 1, "same") || qz_tok_raw_is(s->t, j - 1, "just"))) ||
+            (qz_tok_raw_is(s->t, j, "to") && j > s->p0 && qz_tok_raw_is(s->t, j - 1, "similar")))
+            return 1;
+        for (size_t w = 0; with_han[w]; w++)
+            if (qz_han_at(s->t, j, with_han[w]))
+                for (size_t k = i + 1; k < s->p1 && k <= i + 10; k++) {
+                    if (s->t->t[k].kind == QZ_TK_MARK)
+                        return 0;
+                    for (size_t v = 0; same_han[v]; v++)
+                        if (qz_han_at(s->t, k, same_han[v]))
+                            return 1;
+                }
+    }
+    return 0;
+}
+
 static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at)
 {
     size_t paren = paren_at(s, at);
     for (size_t i = s->p0; i < s->p1; i++) {  /* "its complexity is O(n²), an RNN's O(n)" */
-        if (!qz_alts_at(s->t, i, &cl->unless, NULL) || prevents_opposite(s, i, cl->dir))
+        if (!qz_alts_at(s->t, i, &cl->unless, NULL) || prevents_opposite(s, i, cl->dir) ||
+            likened(s, i))
             continue;
         /* "otherwise" after the claim opens the case after it ("scales them down so softmax
          * isn't too peaky, otherwise the gradients vanish"): it says nothing of the claim */
@@ -2290,7 +2353,17 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
             return 1;
         }
     }
-    return !pt->subject.n || (pt->subject_implied && (owner < 0 || virt));
+    if (!pt->subject.n || (pt->subject_implied && (owner < 0 || virt)))
+        return 1;
+    /* a claim that needs its own subject named beside it (`with` one of the pattern's
+     * subjects) holds whoever does it: "the [CLS] token, which BERT appends at the end",
+     * "[CLS]? We put it at the end" */
+    /* (a false claim's only: a key idea is not credited to whatever owns it) */
+    if (set == 1 && pt->subject_implied && m->kind == M_CLAIM && m->claim < pt->n_claims)
+        for (size_t g = 0; g < pt->claims[m->claim].n_with; g++)
+            if (names_subjects(pt, &pt->claims[m->claim].with[g]))
+                return 1;
+    return 0;
 }
 
 /* Was the subject at token subj of group owner denied by a preventing word? */
@@ -2330,6 +2403,43 @@ static int modifies_other(const sentence *s, const mention *m)
     return 1;
 }
 
+/* Is the word of sameness at token i a likeness to another thing, not a quantity kept
+ * the same: "和 dropout 一样" (a Latin word compared), "作用一样", "效果相同" (the same
+ * role), "does the same job as", "plays the same role as"? */
+static int same_as_other(const sentence *s, size_t i)
+{
+    static const char *const role_han[] = {"作用", "效果", "功能", "用途", "目的", "功效", NULL};
+    static const char *const role_en[] = {"job", "role", "purpose", "function", "effect", "thing",
+                                          "trick", "idea", NULL};
+    if (qz_tok_raw_is(s->t, i, "same")) {
+        for (size_t w = 0; role_en[w]; w++)
+            if (i + 1 < s->s1 && qz_tok_raw_is(s->t, i + 1, role_en[w]))
+                return 1;
+        return 0;
+    }
+    if (!qz_han_at(s->t, i, "一样") && !qz_han_at(s->t, i, "相同"))
+        return 0;
+    for (size_t w = 0; role_han[w]; w++)
+        if (i >= s->s0 + 2 && qz_han_at(s->t, i - 2, role_han[w]) == 2)
+            return 1;
+    size_t lo = i > s->s0 + 8 ? i - 8 : s->s0;
+    for (size_t j = i; j-- > lo;) {
+        if (s->t->t[j].kind == QZ_TK_MARK)
+            return 0;
+        if (qz_han_at(s->t, j, "和") || qz_han_at(s->t, j, "跟") || qz_han_at(s->t, j, "与") ||
+            qz_han_at(s->t, j, "像")) {
+            /* (a word of four letters or more: a method, "dropout", "layernorm"; not a
+             * quantity, "和 dk=1 时一样") */
+            for (size_t k = j + 1; k < i; k++)
+                if (s->t->t[k].kind == QZ_TK_WORD && strlen(s->t->t[k].raw) >= 4 &&
+                    strspn(s->t->t[k].raw, "abcdefghijklmnopqrstuvwxyz") == strlen(s->t->t[k].raw))
+                    return 1;
+            return 0;
+        }
+    }
+    return 0;
+}
+
 static void try_claim(sentence *s, const mention *m, long owner, int set, size_t p, size_t c,
                       matches *out)
 {
@@ -2364,6 +2474,10 @@ static void try_claim(sentence *s, const mention *m, long owner, int set, size_t
         if (denied && got == QZ_DIR_SAME && m->kind == M_DIR &&
             (qz_han_at(s->t, m->a, "一样") || qz_han_at(s->t, m->a, "相同") ||
              qz_tok_raw_is(s->t, m->a, "same")))
+            return;
+        /* "和 dropout 作用一样", "does the same job as dropout": alike in role, nothing kept
+         * the same */
+        if (got == QZ_DIR_SAME && m->kind == M_DIR && same_as_other(s, m->a))
             return;
         if (!direction_holds(cl->dir, got, denied))
             return;
@@ -2562,10 +2676,17 @@ static int salad(const sentence *s)
         int term = 0;
         for (size_t k = 0; i < s->s1 && k < s->m.n; k++) {
             const mention *m = &s->m.v[k];
-            if (!m->virt && m->a == i && m->b - m->a > cover) {
+            if (!m->virt && m->a == i && m->b - m->a > cover && m->kind != M_WITH) {
                 cover = m->b - m->a;
                 term |= live(m) && shadows(m);
             }
+        }
+        /* a claim's `with` word covers only where nothing else is found: "saturation" is
+         * the second key idea's term, whatever claim needs it beside it */
+        for (size_t k = 0; i < s->s1 && !cover && k < s->m.n; k++) {
+            const mention *m = &s->m.v[k];
+            if (!m->virt && m->a == i && m->b - m->a > cover && m->kind == M_WITH)
+                cover = m->b - m->a;
         }
         int sep = 0;
         if (i == s->s1) {

@@ -155,6 +155,7 @@ static void push(toks *t, const char *s, size_t len, const char *raw, size_t raw
     x->s = strndup(s, len);
     x->raw = strndup(raw, raw_len);
     x->kind = k;
+    x->owned = 0;
     if (!x->s || !x->raw) {
         free(x->s);
         free(x->raw);
@@ -186,7 +187,7 @@ static void replace(toks *t, size_t i, size_t n, const char *w)
     }
     free(t->v[i].s);
     free(t->v[i].raw);
-    t->v[i] = (qz_tok){s, r, QZ_TK_WORD};
+    t->v[i] = (qz_tok){s, r, QZ_TK_WORD, 0};
     if (n > 1)
         drop(t, i + 1, n - 1);
 }
@@ -961,7 +962,7 @@ static void fused_sides(toks *t)
                 free(t->v[i].raw);
             }
             t->failed |= !a || !b;   /* the list is freed whole: free(NULL) is nothing */
-            t->v[i + p] = (qz_tok){a, b, p % 2 ? QZ_TK_MARK : QZ_TK_WORD};
+            t->v[i + p] = (qz_tok){a, b, p % 2 ? QZ_TK_MARK : QZ_TK_WORD, 0};
         }
         i += m - 1;
     }
@@ -1713,6 +1714,8 @@ int qz_norm_text(const qz_norm *nm, const char *s, int fix_typos, qz_text *out, 
                  !(i > 0 && !strcmp(t.v[i - 1].s, "别"));
         if (article || de) {
             drop(&t, i, 1);
+            if (de && i < t.n)
+                t.v[i].owned = 1;
             continue;
         }
         stem(nm, k);

@@ -42,6 +42,8 @@ typedef struct qz_tok {
     char *s;        /* normalised text (malloc'd) */
     char *raw;      /* the word folded but not stemmed (malloc'd): negations read it */
     qz_tok_kind kind;
+    unsigned char owned;   /* a 的 was dropped before it: what it names is owned by the
+                            * words before ("编码器的 K": the encoder's K) */
 } qz_tok;
 
 typedef struct qz_text {
