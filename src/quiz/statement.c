@@ -1213,8 +1213,6 @@ static long run_at(const sentence *s, size_t b)
     return -1;
 }
 
-/* A word of direction or an English participle right before its noun: "large dot
- * products", "vanishing gradients", "saturated softmax". */
 /* Is the claim m a possessive, the owner of what follows it: "the encoder's keys and
  * values", 编码器的 K 和 V (the 的 was dropped before K), "uses the decoder's queries"? */
 static int possessive(const sentence *s, const mention *m)
@@ -1238,6 +1236,9 @@ static int possessed(const sentence *s, const mention *m, size_t at)
     return 0;
 }
 
+/* A word of direction, a possessive or an English participle right before its noun:
+ * "large dot products", "the encoder's keys", "vanishing gradients", "saturated
+ * softmax". */
 static int attributive(const sentence *s, const mention *m)
 {
     if (m->kind == M_DIR || possessive(s, m))
