@@ -172,7 +172,7 @@ expect_status "q4 'the decoder or target side' are one side (en): right" 0 en q4
 
 # Many terms in one clause that states something with a word of grammar ('s, of, 的) are
 # a sentence, not a salad; keywords typed one after another still are
-expect_status "q4 the decoder's queries attend over the encoder's keys and values (en): not a salad" 3 en q4 \
+expect_status "q4 the decoder's queries attend over the encoder's keys and values (en): not a salad, the possessives name both sources" 0 en q4 \
   "The decoder's queries attend over the encoder's keys and values. It aligns target words with source words."
 expect_status "q2b keywords one after another (en): salad, wrong" 1 en q2b "scaling variance saturation gradients sqrt dk"
 
