@@ -170,10 +170,9 @@ static const char *const han_verbs[] = {"是", "有", "会", "要", "能", "让"
 
 int qz_answer_spaced_terms(const char *s)
 {
-    const char *const *verbs = han_verbs;
     /* terms of the field that hold one of them and say nothing: 饱和 is no 和 */
     static const char *const words[] = {"饱和", "变量", "变换", "对数", "对角", "可学习", "得分"};
-    if (spaced_words(s, verbs, sizeof han_verbs / sizeof han_verbs[0]))
+    if (spaced_words(s, han_verbs, sizeof han_verbs / sizeof han_verbs[0]))
         return 1;
     size_t items = 0, han_items = 0, width = 0;
     int han = 0;
@@ -205,7 +204,7 @@ int qz_answer_spaced_terms(const char *s)
                 continue;
             }
             for (size_t v = 0; v < sizeof han_verbs / sizeof han_verbs[0]; v++)
-                if (!strncmp((const char *)p, verbs[v], strlen(verbs[v])))
+                if (!strncmp((const char *)p, han_verbs[v], strlen(han_verbs[v])))
                     return 0;
         } else if (*p >= 0xc0) {
             return 0;   /* another symbol or punctuation: √, ，, 。 */
@@ -270,7 +269,7 @@ int qz_answer_comma_terms(const char *s)
                              !strncmp(p, han_verbs[v], strlen(han_verbs[v]));
             for (size_t v = 0; v < sizeof more / sizeof more[0]; v++)
                 statement |= !strncmp(p, more[v], strlen(more[v]));
-            if (statement && strncmp(p, "饱和", strlen("饱和")) && strncmp(p, "飽和", strlen("飽和")))
+            if (statement)   /* (饱和 holds 和 only, which is left out) */
                 return 0;
             han++;
             p += qz_han_len(p) - 1;
