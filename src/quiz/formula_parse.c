@@ -324,7 +324,12 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
             int gloss = T->t[k].space_before && gloss_in(T, k + 1, j);
             int remark = j < e && j + 1 == e && !after_op &&
                          ((!qkv_in(T, k, j) && run_complete(T, s, k)) || (gloss && has_v(T, s, k)));
-            if ((assign || remark || (j == e && words_follow)) && !call && run_score(T, s, k)) {
+            /* "…V (matmul with V)", "…V (multiply by V)": an operation said in words
+             * after a whole formula tells how it is computed; it is no factor */
+            int said_op = T->t[k].space_before && k + 1 < e &&
+                          (T->t[k + 1].kind == F_MUL || T->t[k + 1].kind == F_DIV) &&
+                          isalpha((unsigned char)T->t[k + 1].text[0]) && run_complete(T, s, k);
+            if ((assign || remark || said_op || (j == e && words_follow)) && !call && run_score(T, s, k)) {
                 e = k;   /* also a parenthesis left open where words follow */
                 break;
             }

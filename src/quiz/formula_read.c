@@ -740,6 +740,8 @@ static const word words[] = {
     {"开根号", F_SQRT_POST, 0, NULL}, {"开方", F_SQRT_POST, 0, NULL},
     {"的平方根", F_SQRT_POST, 0, NULL}, {"平方根", F_SQRT, 0, NULL},
     {"的转置", F_TRANS, 0, NULL}, {"的 转置", F_TRANS, 0, NULL}, {"转置", F_TRANS, 0, NULL},
+    /* what a pinyin input method offers for zhuanzhi and ruan max */
+    {"的转制", F_TRANS, 0, NULL}, {"转制", F_TRANS, 0, NULL}, {"软max", F_NAME, 0, "softmax"},
     {"和", F_CONJ, 0, NULL}, {"与", F_CONJ, 0, NULL}, {"跟", F_CONJ, 0, NULL},
     {"相乘", F_PRODVERB, 0, NULL}, {"的内积", F_PRODVERB, 1, NULL}, {"内积", F_PRODVERB, 1, NULL}, {"做矩阵乘法", F_PRODVERB, 0, NULL}, {"矩阵相乘", F_PRODVERB, 0, NULL},
     {"矩阵乘法", F_PRODVERB, 0, NULL}, {"做乘法", F_PRODVERB, 0, NULL}, {"的乘积", F_PRODVERB, 0, NULL},

@@ -717,6 +717,29 @@ static size_t wrong_halves(const qz_numctx *c, const char *s, FILE *fb)
             const char *p = in_clause(a, b, half[k].w);
             if (!p)
                 continue;
+            /* the tokens asked said together: "these two add up to more than half",
+             * 这两个加起来超过一半 (their weights summed) */
+            static const char *const together[] = {"together", "combined", "between them",
+                                                   "加起来", "合起来", "一共", "合计", "总共",
+                                                   "这两个", "两个词", "两者", "二者", "这俩", NULL};
+            int joint = 0;
+            for (size_t w = 0; together[w] && !joint; w++)
+                joint = in_clause(a, b, together[w]) != NULL;
+            if (joint) {
+                double sum = 0;
+                for (size_t i = 0; i < c->row_n && i < c->q->n_tokens; i++)
+                    sum += c->slot_of[i] != (size_t)-1 ? c->row_w[i] : 0;
+                if ((sum > 0.5) != half[k].more) {
+                    fprintf(fb, half[k].more
+                                    ? qz_tr(c->lang, "  together the weights asked do not get more "
+                                                     "than half (engine: %.4f)\n")
+                                    : qz_tr(c->lang, "  together the weights asked get more than "
+                                                     "half (engine: %.4f)\n"),
+                            sum);
+                    n++;
+                }
+                break;
+            }
             size_t t = token_side(c, s, a, b, p, 1);   /* the token the clause speaks of */
             if (t == (size_t)-1 || t >= c->q->n_tokens)
                 break;

@@ -823,6 +823,37 @@ static int method_unfinished(const char *answer, double exps)
     return 1;
 }
 
+static size_t exp_of_row(const qz_numctx *c, double x, const unsigned char *used, size_t n_used);
+
+/* "numerators ≈ 1.35 and 1.65 over Z ≈ 9.75 (ran out of time)", 分子分别约 1.35、1.65，
+ * 分母约 9.75，没来得及除, "e^0.3≈1.35，e^0.5≈1.65，再除总和": the exp of every score asked
+ * written out, and the division by the sum still to do (a word for the sum or the
+ * division, or the student saying it is not done). Bare exps ("1.35 1.65") are not: they
+ * are given as the weights. */
+static int exps_to_divide(const qz_numctx *c, const char *answer)
+{
+    static const char *const words[] = {"Σ", "∑", "sum", "total", "总和", "總和", "求和", "之和",
+                                        "加起来", "分母", "denominator", "divide", "over z",
+                                        "over the", "/z", "/ z", "normalis", "normaliz", "归一",
+                                        "再除", "还要除", "没来得及", "ran out of time",
+                                        "out of time", "no time", "didn't finish", NULL};
+    int said = 0;
+    for (size_t k = 0; words[k] && !said; k++)
+        said = strcasestr(answer, words[k]) != NULL;
+    if (!said)
+        return 0;
+    for (size_t i = 0; i < c->row_n; i++) {
+        if (c->slot_of[i] == (size_t)-1 || !isfinite(c->row_s[i]))
+            continue;
+        int here = 0;
+        for (const char *p = answer; *p && !here; p++)
+            here = number_at(answer, p) && fabs(strtod(p, NULL) - exp(c->row_s[i])) <= 0.03;
+        if (!here)
+            return 0;
+    }
+    return 1;
+}
+
 /* The entry of the row whose score's exp x is, read to 2 decimals (1.2 for 1.221), and
  * not yet in used[] (NULL: any); row_n when none. */
 static size_t exp_of_row(const qz_numctx *c, double x, const unsigned char *used, size_t n_used)
@@ -997,7 +1028,8 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
      * (the scores, the sum) the working holds */
     double exps = c.row_s ? qz_row_sums_of(&c).exps : NAN;
     if (c.row_s && c.row_n &&
-        (method_only(&c, answer) || method_unfinished(answer, exps) || exps_shown(&c, answer, exps)) &&
+        (method_only(&c, answer) || method_unfinished(answer, exps) || exps_shown(&c, answer, exps) ||
+         exps_to_divide(&c, answer)) &&
         only_working(&c, answer, exps)) {
         fclose(notes_f);
         settled(&c, out, fb, QZ_PARTIAL, 0.5, qz_tr(lang, "Partly right.\n"),

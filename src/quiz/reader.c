@@ -577,6 +577,11 @@ static int walk(reader *r)
             break;
         case T_LPAR: aside_open(r, &open); break;
         case T_RPAR:
+            /* a smiley, ":)", ":-)", ";)": no bracket ("0.14 0.17 (easy :-))") */
+            if (!t->space_before && t->s > lx->text &&
+                (t->s[-1] == ':' || t->s[-1] == ';' ||
+                 (t->s[-1] == '-' && t->s - 1 > lx->text && (t->s[-2] == ':' || t->s[-2] == ';'))))
+                break;
             if (!open.depth)
                 return qz_lex_fail(lx, t, "a ')' without its '('");
             aside_close(r, &open);
@@ -811,6 +816,13 @@ static void pair_respectively(reader *r)
                 break;
         }
         if (n1 < 2 || j >= r->n || r->it[j].kind != b)
+            continue;
+        /* not over the end of a sentence: "… 0.14, 0.17. Makes sense, the umbrella cares
+         * about the rain" (a remark after the values names no labels) */
+        int ended = 0;
+        for (size_t e = first[n1 - 1] + 1; e < j; e++)
+            ended |= r->it[e].kind == IT_SEP && r->it[e].op && strchr(".!?", r->it[e].op);
+        if (ended)
             continue;
         for (; j < r->n && n2 < QZ_MAX_VALUES; j++) {
             enum item_kind c = r->it[j].kind;

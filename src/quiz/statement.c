@@ -194,7 +194,8 @@ static int shadows(const mention *m)
 
 /* A phrase inside a longer phrase found at the same place does not count, nor one that
  * starts inside a phrase before it and ends after it ("没有必要用": 要用 is not read). */
-static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at);
+static int unless_blocks(const sentence *s, const qz_cpattern *pt, const qz_cclaim *cl,
+                         size_t at);
 
 /* A key idea's claim an `unless` of its own takes back shadows nothing: "RNN vs
  * self-attention: O(1) vs O(n)" is read as its O(1) and O(n), not as the bare
@@ -203,9 +204,12 @@ static int blocked(const sentence *s, const mention *o)
 {
     if (o->kind != M_CLAIM || o->set != 0)
         return 0;   /* (a misconception's "too small" still hides the "small" in it) */
-    const qz_cclaim *cl = &pattern(s->r, 0, o->pat)->claims[o->claim];
-    return cl->unless.n && unless_blocks(s, cl, o->a);
+    const qz_cpattern *pt = pattern(s->r, 0, o->pat);
+    const qz_cclaim *cl = &pt->claims[o->claim];
+    return cl->unless.n && unless_blocks(s, pt, cl, o->a);
 }
+
+static int possessive(const sentence *s, const mention *m);
 
 static void shadow(sentence *s)
 {
@@ -227,9 +231,13 @@ static void shadow(sentence *s)
         mention *m = &s->m.v[i];
         for (size_t j = 0; shadows(m) && j < s->m.n && !m->dead; j++) {
             const mention *o = &s->m.v[j];
-            /* a subject inside a claim that names it ("用解码器") is still a subject */
+            /* a subject inside a claim that names it ("用解码器") is still a subject; so is
+             * an owner that ends another statement's claim ("the decoder's queries read
+             * the encoder's keys and values": the keys' source, and what is read) */
             m->dead = shadows(o) && !o->dead && o->a <= m->a && m->b <= o->b &&
                       o->b - o->a > m->b - m->a && !(m->kind == M_SUBJ && o->kind == M_CLAIM) &&
+                      !(o->kind == M_CLAIM && m->b == o->b && (m->set != o->set || m->pat != o->pat) &&
+                        possessive(s, m)) &&
                       !blocked(s, o);
         }
     }
@@ -1483,6 +1491,35 @@ static int same_phrase_before(const sentence *s, const mention *c, const mention
     return 1;
 }
 
+/* Is claim m a side said as its layers, where something happens: "in every decoder
+ * layer", "each decoder block", 每一层 decoder, 每个解码器层? */
+static int side_layers(const sentence *s, const mention *m)
+{
+    if (qz_alts_at(s->t, m->a, &s->r->side, NULL) != m->b - m->a || m->b >= s->s1)
+        return 0;
+    static const char *const after[] = {"layer", "layers", "block", "blocks", "层", NULL};
+    int layer = 0;
+    for (size_t w = 0; after[w] && !layer; w++)
+        layer = qz_tok_raw_is(s->t, m->b, after[w]) || qz_han_at(s->t, m->b, after[w]);
+    if (!layer)
+        return 0;
+    /* ("K and V from every decoder layer" says where they come from) */
+    for (size_t j = m->a > s->s0 + 3 ? m->a - 3 : s->s0; j < m->a; j++)
+        if (qz_tok_raw_is(s->t, j, "from") || qz_han_at(s->t, j, "来自") || qz_han_at(s->t, j, "从") ||
+            qz_han_at(s->t, j, "来源"))
+            return 0;
+    static const char *const before[] = {"every", "each", "all", "in", "of", "across", "每",
+                                         "每一", "每个", "各", "各个", "所有", NULL};
+    for (size_t w = 0; m->a > s->s0 && before[w]; w++)
+        if (qz_tok_raw_is(s->t, m->a - 1, before[w]) ||
+            ((unsigned char)before[w][0] >= 0x80 && m->a >= s->s0 + 1 &&
+             qz_han_at(s->t, m->a - 1, before[w]) == 1) ||
+            ((unsigned char)before[w][0] >= 0x80 && m->a >= s->s0 + 2 &&
+             qz_han_at(s->t, m->a - 2, before[w]) == 2))
+            return 1;
+    return 0;
+}
+
 static void owners(sentence *s, long *owner)
 {
     for (size_t pos = s->s0; pos < s->s1; pos++) {
@@ -1679,6 +1716,10 @@ static void owners(sentence *s, long *owner)
                   qz_alts_at(s->t, m->a, &s->r->side, NULL)) ||
                                                  (indefinite_pair(s) &&
                                                   ends_before(s, &s->r->indefinite, m->a, 0))))
+                o = -1;
+            /* "(the same encoder output is used in every decoder layer)", 每一层 decoder:
+             * a side's layers named as where something is used, no origin */
+            if (o >= 0 && m->kind == M_CLAIM && side_layers(s, m))
                 o = -1;
             owner[k] = taken = o;
         }
@@ -2184,15 +2225,38 @@ static int clause_has_past_aside(const sentence *s, size_t a, size_t b)
     return depth == 0;
 }
 
+/* Does a condition open at token w ("without", "if", 如果, 不除, 否则 …)? A word of
+ * another kind (what goes wrong, "softmax 不饱和") opens no case of its own. */
+static int condition_at(const qz_text *t, size_t w)
+{
+    static const char *const en[] = {"without", "if", "unless", "otherwise", "else", "no", "when",
+                                     "once", "not", "dont", "don't", "doesn't", "didn't", NULL};
+    static const char *const zh[] = {"不", "如果", "若", "否则", "不然", "没有", "没", "要是", "假如",
+                                     "一旦", "当", NULL};
+    for (size_t i = 0; en[i]; i++)
+        if (qz_tok_raw_is(t, w, en[i]))
+            return 1;
+    for (size_t i = 0; zh[i]; i++)
+        if (qz_han_at(t, w, zh[i]) && !qz_han_at(t, w, "不让"))
+            return 1;
+    return 0;
+}
+
 static int opens_later_clause(const sentence *s, size_t at, size_t w)
 {
-    if (w <= at || clause_has_past_aside(s, at, w))
+    if (w <= at || clause_has_past_aside(s, at, w) || !condition_at(s->t, w))
         return 0;
     /* "防止 softmax 饱和，不除会梯度消失": a condition that opens its clause, with a claim
      * of its own after it in that clause, is that claim's */
+    /* (a claim inside the condition's own words is none after it: "缩放用的，不让 softmax
+     * 进入饱和区" holds 饱和) */
+    size_t wend = w + 1;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_WITH && s->m.v[k].a == w && s->m.v[k].b > wend)
+            wend = s->m.v[k].b;
     if (s->t->t[w - 1].kind == QZ_TK_MARK && !qz_tok_is(s->t, w - 1, "'"))
         for (size_t k = 0; k < s->m.n; k++)
-            if (s->m.v[k].kind == M_CLAIM && live(&s->m.v[k]) && s->m.v[k].a > w &&
+            if (s->m.v[k].kind == M_CLAIM && live(&s->m.v[k]) && s->m.v[k].a >= wend &&
                 clause_has(s, w, s->m.v[k].a))
                 return 1;
     for (size_t k = w + 1; k + 1 < s->p1; k++)
@@ -2201,7 +2265,34 @@ static int opens_later_clause(const sentence *s, size_t at, size_t w)
     return 0;
 }
 
-static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at);
+static int unless_blocks(const sentence *s, const qz_cpattern *pt, const qz_cclaim *cl,
+                         size_t at);
+
+/* Does the student say right after token b that they do not know it ("V not sure", "V: ?",
+ * V 不确定, "V idk")? Then what stands before b is named, not answered. */
+static int unknown_after(const sentence *s, size_t b)
+{
+    static const char *const en[] = {"unsure", "idk", "dunno", "unknown", "tbd", "?", "？", NULL};
+    static const char *const zh[] = {"不确定", "不知道", "不清楚", "忘了", "记不清", "不记得", "待定",
+                                     NULL};
+    size_t i = b;
+    while (i < s->t->n && (qz_tok_is(s->t, i, ":") || qz_tok_is(s->t, i, "：") ||
+                           qz_tok_is(s->t, i, "=") || qz_tok_raw_is(s->t, i, "i'm") ||
+                           qz_tok_raw_is(s->t, i, "im") || qz_tok_raw_is(s->t, i, "is") ||
+                           qz_tok_raw_is(s->t, i, "from") || qz_han_at(s->t, i, "我")))
+        i++;
+    if (i >= s->t->n)
+        return 0;
+    for (size_t w = 0; en[w]; w++)
+        if (qz_tok_raw_is(s->t, i, en[w]) || qz_tok_is(s->t, i, en[w]))
+            return 1;
+    for (size_t w = 0; zh[w]; w++)
+        if (qz_han_at(s->t, i, zh[w]))
+            return 1;
+    return i + 1 < s->t->n && ((qz_tok_raw_is(s->t, i, "not") && qz_tok_raw_is(s->t, i + 1, "sure")) ||
+                               ((qz_tok_raw_is(s->t, i, "don't") || qz_tok_raw_is(s->t, i, "dont")) &&
+                                qz_tok_raw_is(s->t, i + 1, "know")));
+}
 
 static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t at)
 {
@@ -2213,7 +2304,7 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
             const mention *m = &s->m.v[k];
             ok = m->kind == M_WITH && m->set == set && m->pat == p && m->claim == c &&
                  m->group == g && !m->neg && !(m->a > at && otherwise_at(s->t, m->a)) &&
-                 !opens_later_clause(s, at, m->a);
+                 !opens_later_clause(s, at, m->a) && !unknown_after(s, m->b);
         }
         /* subjects named together ("K … and … V", "keys built from the encoder output,
          * then the encoder-side values") may stand anywhere in the period, and in the
@@ -2229,12 +2320,14 @@ static int context_holds(const sentence *s, int set, size_t p, size_t c, size_t 
             while (w1 < s->t->n && !ends_sentence(s->t, w1))
                 w1++;
         }
-        for (size_t i = w0; !ok && i < w1 && names_subjects(pt, &cl->with[g]); i++)
-            ok = qz_alts_at(s->t, i, &cl->with[g], NULL) != 0;
+        for (size_t i = w0; !ok && i < w1 && names_subjects(pt, &cl->with[g]); i++) {
+            size_t len = qz_alts_at(s->t, i, &cl->with[g], NULL);
+            ok = len != 0 && !unknown_after(s, i + len);
+        }
         if (!ok)
             return 0;
     }
-    return !unless_blocks(s, cl, at);
+    return !unless_blocks(s, pt, cl, at);
 }
 
 /* Does an `unless` of claim cl stand in the period of the claim found at token at (an
@@ -2292,12 +2385,49 @@ static int likened(const sentence *s, size_t i)
     return 0;
 }
 
-static int unless_blocks(const sentence *s, const qz_cclaim *cl, size_t at)
+/* Does the clause of token i (between marks), after the clause of the claim at token at,
+ * speak of another subject than pattern pt's: "self-attention passes it on step by step,
+ * an RNN connects them in one step" (the RNN's one step takes nothing back of
+ * self-attention), not "an RNN needs n steps, attention 1 step" (its own clause)? */
+static int said_of_other(const sentence *s, const qz_cpattern *pt, size_t at, size_t i)
+{
+    if (i < at)
+        return 0;   /* (a clause before it sets the scene: "…the whole review; so no causal mask") */
+    size_t c0 = i, c1 = i;
+    while (c0 > s->p0 && s->t->t[c0 - 1].kind != QZ_TK_MARK)
+        c0--;
+    while (c1 < s->p1 && s->t->t[c1].kind != QZ_TK_MARK)
+        c1++;
+    if (at >= c0 && at < c1)
+        return 0;
+    int other = 0;
+    for (size_t j = c0; j < c1; j++) {
+        if (qz_alts_at(s->t, j, &pt->subject, NULL))
+            return 0;
+        for (int set = 0; set < 2 && !other; set++)
+            for (size_t p = 0; p < (set ? s->r->n_miscs : s->r->n_ideas) && !other; p++)
+                other = pattern(s->r, set, p) != pt &&
+                        qz_alts_at(s->t, j, &pattern(s->r, set, p)->subject, NULL) != 0;
+    }
+    return other;
+}
+
+static int unless_blocks(const sentence *s, const qz_cpattern *pt, const qz_cclaim *cl,
+                         size_t at)
 {
     size_t paren = paren_at(s, at);
+    /* an `unless` inside the claim's own words takes nothing back: "goes one step at a
+     * time" holds "one step" */
+    size_t cb = at;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_CLAIM && s->m.v[k].a == at && s->m.v[k].b > cb)
+            cb = s->m.v[k].b;
     for (size_t i = s->p0; i < s->p1; i++) {  /* "its complexity is O(n²), an RNN's O(n)" */
-        if (!qz_alts_at(s->t, i, &cl->unless, NULL) || prevents_opposite(s, i, cl->dir) ||
-            likened(s, i))
+        size_t ul = qz_alts_at(s->t, i, &cl->unless, NULL);
+        if (ul && i >= at && i + ul <= cb && cb - at > ul)
+            continue;
+        if (!ul || prevents_opposite(s, i, cl->dir) ||
+            likened(s, i) || (pt->subject.n && said_of_other(s, pt, at, i)))
             continue;
         /* "otherwise" after the claim opens the case after it ("scales them down so softmax
          * isn't too peaky, otherwise the gradients vanish"): it says nothing of the claim */
@@ -2349,6 +2479,11 @@ static int subject_holds(const sentence *s, const mention *m, long owner, int se
              * blowing up prevented) */
             for (size_t i = m->b; x->neg && i < x->a; i++)
                 apart |= s->t->t[i].kind == QZ_TK_MARK && x->prevented;
+            /* nor past a mark after it: "prevents softmax saturation: without scaling you
+             * get an extremely sharp distribution" (what is prevented is the saturation,
+             * not the distribution of the clause after) */
+            for (size_t i = x->b; x->neg && x->prevented && i < m->a; i++)
+                apart |= s->t->t[i].kind == QZ_TK_MARK;
             *sneg = apart ? 0 : x->neg;
             *subj = x->a;
             return 1;
@@ -3557,6 +3692,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
                     !context_holds(&s, m->set, m->pat, m->claim, m->a);
         }
     }
+    /* "依赖距离一个随长度增长，另一个是常数": one and the other, each said of one of the
+     * subjects before, neither of the last one in particular */
+    if (!subjects && opens && indefinite_pair(&s))
+        opens = 0;
     if (!subjects && opens)
         for (size_t k = 0; k < rd->n_carry; k++) {
             mention m = rd->carry[k];
@@ -3616,7 +3755,16 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
                 m->pat, m->claim, m->neg, m->foil, m->virt, m->run, owner[k], s.forward ? " fwd" : "");
     }
 #endif
+    size_t n_before = rd->all.n;
     statements(&s, owner, &rd->all);
+#ifdef QZ_STATEMENT_DEBUG
+    for (size_t k = n_before; k < rd->all.n; k++)
+        fprintf(stderr, "  match set=%d pat=%zu claim=%zu [%zu,%zu) subj=%zu carried=%d\n",
+                rd->all.v[k].set, rd->all.v[k].pat, rd->all.v[k].claim, rd->all.v[k].a,
+                rd->all.v[k].b, rd->all.v[k].subj, rd->all.v[k].carried);
+#else
+    (void)n_before;
+#endif
     rc = rd->all.failed || keep_carry(rd, &s) ? -1 : 0;
 out:
     free(owner);
