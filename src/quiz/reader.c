@@ -817,10 +817,11 @@ static void pair_respectively(reader *r)
         }
         if (n1 < 2 || j >= r->n || r->it[j].kind != b)
             continue;
-        /* not over the end of a sentence: "… 0.14, 0.17. Makes sense, the umbrella cares
-         * about the rain" (a remark after the values names no labels) */
+        /* values, then labels over the end of a sentence: "… 0.14, 0.17. Makes sense, the
+         * umbrella cares about the rain" (a remark after the values names no labels; labels
+         * asked about before the values are theirs: "…“下雨”和“没”的权重。答案是 0.14 0.17") */
         int ended = 0;
-        for (size_t e = first[n1 - 1] + 1; e < j; e++)
+        for (size_t e = first[n1 - 1] + 1; a == IT_VALUE && e < j; e++)
             ended |= r->it[e].kind == IT_SEP && r->it[e].op && strchr(".!?", r->it[e].op);
         if (ended)
             continue;

@@ -211,6 +211,19 @@ static int blocked(const sentence *s, const mention *o)
 
 static int possessive(const sentence *s, const mention *m);
 
+/* Is claim m a side (encoder, decoder, source …) that owns the subject right after it: "the
+ * encoder's keys", 编码器的 K (not "每一步的参数": a step owns nothing the rubric names)? */
+static int side_owner(const sentence *s, const mention *m)
+{
+    if (m->kind != M_CLAIM || qz_alts_at(s->t, m->a, &s->r->side, NULL) != m->b - m->a ||
+        !possessive(s, m))
+        return 0;
+    for (size_t k = 0; k < s->m.n; k++)
+        if (s->m.v[k].kind == M_SUBJ && s->m.v[k].a == m->b)
+            return 1;
+    return 0;
+}
+
 static void shadow(sentence *s)
 {
     /* first what overlaps a longer phrase, or one as long before it ("不用 decoder":
@@ -237,8 +250,18 @@ static void shadow(sentence *s)
             m->dead = shadows(o) && !o->dead && o->a <= m->a && m->b <= o->b &&
                       o->b - o->a > m->b - m->a && !(m->kind == M_SUBJ && o->kind == M_CLAIM) &&
                       !(o->kind == M_CLAIM && m->b == o->b && (m->set != o->set || m->pat != o->pat) &&
-                        possessive(s, m)) &&
+                        side_owner(s, m)) &&
                       !blocked(s, o);
+        }
+    }
+    /* …and the longer claim that ends on that owner says no more than the owner does: "用
+     * 解码器的 Q 去查编码器的 K 和 V" looks up the keys and values, it names no purpose */
+    for (size_t i = 0; i < s->m.n; i++) {
+        mention *o = &s->m.v[i];
+        for (size_t j = 0; o->kind == M_CLAIM && !o->dead && j < s->m.n; j++) {
+            const mention *m = &s->m.v[j];
+            o->dead = m->kind == M_CLAIM && !m->dead && m->b == o->b && m->a > o->a &&
+                      (m->set != o->set || m->pat != o->pat) && side_owner(s, m) && !blocked(s, o);
         }
     }
 }
@@ -2399,6 +2422,14 @@ static int said_of_other(const sentence *s, const qz_cpattern *pt, size_t at, si
     while (c1 < s->p1 && s->t->t[c1].kind != QZ_TK_MARK)
         c1++;
     if (at >= c0 && at < c1)
+        return 0;
+    /* the words are a statement of that clause's own (the RNN's "in one step"), not a
+     * word of topic ("because attention has constant computational complexity") */
+    int stated = 0;
+    for (size_t k = 0; k < s->m.n && !stated; k++)
+        stated = s->m.v[k].kind == M_CLAIM && live(&s->m.v[k]) && s->m.v[k].a <= i &&
+                 i < s->m.v[k].b;
+    if (!stated)
         return 0;
     int other = 0;
     for (size_t j = c0; j < c1; j++) {
