@@ -332,8 +332,12 @@ int cli_check(int argc, char **argv)
         unknown_question(&set, &diags, a.qid, lang);
         goto out;
     }
-    if (qz_bind_lesson_question(lesson, q, &b, &err) || qz_grade(&b.q, a.answer, lang, &r, &err)) {
+    if (qz_bind_lesson_question(lesson, q, &b, &err)) {
         fprintf(stderr, "attn-tutor check: %s: %s\n", lesson->path, err.msg);
+        goto out;
+    }
+    if (qz_grade(&b.q, a.answer, lang, &r, &err)) {   /* the answer's fault, not the lesson's */
+        fprintf(stderr, "attn-tutor check: %s: %s\n", a.qid, err.msg);
         goto out;
     }
     if (a.self >= 0 && r.verdict != QZ_MALFORMED) {

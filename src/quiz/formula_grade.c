@@ -167,7 +167,16 @@ static int formula_disowned(const char *answer, size_t end)
 {
     static const char *const more[] = {"that's wrong", "that is wrong", "is the wrong one",
                                        "i take that back", "take that back", "scratch that", NULL};
+    /* right after it, ending the answer: "softmax(QKᵀ/√dₖ)V is wrong", "…V 是错的" */
+    static const char *const after[] = {"is wrong", "is false", "is incorrect", "is not right",
+                                        "is not correct", "是错的", "是错误的", "不对", NULL};
     const char *rest = answer + end;
+    const char *r = rest + strspn(rest, " ");
+    for (size_t i = 0; after[i]; i++) {
+        size_t l = strlen(after[i]);
+        if (!strncasecmp(r, after[i], l) && r[l + strspn(r + l, " .!。！")] == '\0')
+            return 1;
+    }
     for (size_t i = 0; qz_lex_disown[i]; i++)
         if (strcasestr(rest, qz_lex_disown[i]))
             return 1;

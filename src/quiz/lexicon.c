@@ -202,6 +202,9 @@ const char *const qz_lex_correct_strong[] = {
     "or the other way round", "or the other way around", "maybe the other way round",
     "maybe the other way around", "could be the other way round", "could be the other way around",
     "or the reverse", "or maybe the reverse", "or vice-versa", "要么反过来", "要么倒过来", "要么相反",
+    /* a joke owned up to: what follows is the answer ("(I'm joking, both are n)") */
+    "i'm joking", "i am joking", "im joking", "i'm kidding", "i am kidding", "im kidding",
+    "开个玩笑", "逗你的", "开玩笑啦",
     NULL};
 const char *const qz_lex_correct_weak[] = {
     "wait", "sorry ,", "i mean", "i meant", "no ,", "不对", "不是 ,", "错了", "我错了",
@@ -232,6 +235,16 @@ const char *const qz_lex_disown[] = {
     "以上都是错的", "以上都不对", "以上全错", "以上全是错的", "上面都是错的", "上面都不对",
     "上面说的都不对", "上面说的都是错的", "前面都是错的", "前面说的都是错的", "前面说的都不对",
     "以上都是我瞎猜的", "以上是错的", "以上公式是错的", "上面的公式是错的", "开玩笑的",
+    /* a closing disclaimer: "that's what the textbook says, but it's false", 但其实是错的 */
+    "but it's false", "but it is false", "but it's wrong", "but it is wrong", "but it's not true",
+    "but it is not true",
+    "i disagree with all of this",
+    "i disagree with all of that", "i disagree with all of it", "i disagree with this",
+    "i disagree with that", "all of this is false", "all of that is false", "this is all false",
+    "that's all false", "but none of it is true", "i had them swapped", "i had it swapped",
+    "i had them backwards", "i had it backwards", "i had them the wrong way round",
+    "但其实是错的", "但其实都是错的", "但这是错的", "但这是错误的", "但是是错的", "但其实不对",
+    "其实都不对", "我不同意以上", "我不同意上面", "但我觉得是错的", "我把它们弄反了", "我写反了",
     NULL};
 /* what the student reports and rejects: a frame that opens a sentence and denies all of
  * it ("It is false that …"); a frame that reports a belief ("Many people think …",

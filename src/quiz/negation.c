@@ -103,6 +103,14 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
             (qz_tok_raw_is(t, i + 1, "only") || qz_tok_raw_is(t, i + 1, "matter") ||
              qz_tok_raw_is(t, i + 1, "doubt") || qz_tok_raw_is(t, i + 1, "just")))
             return 0;
+        /* "not sure about the decoder part", "not certain": a doubt, nothing denied */
+        if (qz_tok_raw_is(t, i, "not") &&
+            (qz_tok_raw_is(t, i + 1, "sure") || qz_tok_raw_is(t, i + 1, "certain") ||
+             ((qz_tok_raw_is(t, i + 1, "quite") || qz_tok_raw_is(t, i + 1, "too") ||
+               qz_tok_raw_is(t, i + 1, "so") || qz_tok_raw_is(t, i + 1, "very") ||
+               qz_tok_raw_is(t, i + 1, "100%")) &&
+              (qz_tok_raw_is(t, i + 2, "sure") || qz_tok_raw_is(t, i + 2, "certain")))))
+            return 0;
         /* "slow or no learning", "little or no gradient": a degree (next to none), said
          * as the word before "or" says it, not a denial */
         if (qz_tok_raw_is(t, i, "no") && i >= 2 && qz_tok_raw_is(t, i - 1, "or") &&
@@ -121,6 +129,8 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
     static const char *const cues[] = {"不", "没", "无", "未", "非", "别", "甭", "勿"};
     static const char *const not_cues[] = {
         "不管", "不论", "无论", "非常", "不同", "不断", "不仅", "不过", "除非", "不久", "不少",
+        /* a doubt: "不确定要不要 decoder" denies no decoder */
+        "不确定", "不清楚", "不知道", "不敢肯定", "不太确定",
         "无数", "未来", "不但", "不只", "不像", "不停", "并非", "无非", "莫非", "是非", "未必",
         "差不多", "不得不", "无限", "区别", "分别", "类别", "特别", "别的", "别人", "差别", "识别",
         "告别", "个别", "级别", "性别", "鉴别", "辨别", "判别", "无所谓", "非得", "并非如此",

@@ -5,6 +5,7 @@
  * Right values with a false claim beside them are partly right, as a teacher marks a
  * right answer with a false remark. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -759,6 +760,74 @@ static size_t wrong_halves(const qz_numctx *c, const char *s, FILE *fb)
     return n;
 }
 
+/* "0.3/2.4 ≈ 0.14, 0.5/2.4 ≈ 0.17": a score asked divided by the sum of the scores (not of
+ * their exps) in the working shown beside the values: the values were not found that way. */
+static size_t wrong_working(const qz_numctx *c, const qz_row_sums *r, const char *answer, FILE *fb)
+{
+    if (!isfinite(r->scores) || fabs(r->scores - r->exps) < 0.1)
+        return 0;
+    for (const char *p = answer; *p; p++) {
+        size_t op = *p == '/' ? 1 : !strncmp(p, "÷", strlen("÷")) ? strlen("÷") : 0;
+        if (!op || p == answer)
+            continue;
+        const char *q = p + op;
+        while (*q == ' ')
+            q++;
+        char *end;
+        double den = strtod(q, &end);
+        if (end == q || fabs(den - r->scores) > 0.05)
+            continue;
+        const char *b = p;   /* the numerator: the number that ends right before the '/' */
+        while (b > answer && b[-1] == ' ')
+            b--;
+        const char *a = b;
+        while (a > answer && (isdigit((unsigned char)a[-1]) || a[-1] == '.'))
+            a--;
+        if (a == b)
+            continue;
+        double num = strtod(a, NULL);
+        for (size_t i = 0; i < c->row_n; i++)
+            if (c->slot_of[i] != (size_t)-1 && fabs(num - c->row_s[i]) < 1e-9) {
+                fprintf(fb, qz_tr(c->lang, "  the working divides the scores themselves by their sum "
+                                           "(%g): softmax divides the exp of each score by the sum of "
+                                           "the exps\n"),
+                        den);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* "the others get 0", 其他的都是 0: every weight not asked said to be zero; softmax gives
+ * every token a positive weight. */
+static size_t wrong_zeros(const qz_numctx *c, const char *answer, FILE *fb)
+{
+    static const char *const w[] = {"the others get 0", "others get 0", "the others get zero",
+                                    "others get zero", "the rest get 0", "the rest get zero",
+                                    "the others are 0", "others are 0", "the others are zero",
+                                    "the rest are 0", "the rest are zero", "其他都是 0", "其他都是0",
+                                    "其他的都是 0", "其他的都是0", "其余都是 0", "其余都是0",
+                                    "其他为 0", "其他为0", "其余为 0", "其余为0", "其他都为 0",
+                                    "其他都为0", NULL};
+    for (size_t k = 0; w[k]; k++) {
+        const char *p = in_clause(answer, answer + strlen(answer), w[k]);
+        const char *e = p ? p + strlen(w[k]) : NULL;
+        if (!p || isdigit((unsigned char)*e) || (*e == '.' && isdigit((unsigned char)e[1])))
+            continue;   /* ("others get 0.1": a value, not zero) */
+        double least = INFINITY;
+        for (size_t i = 0; i < c->row_n; i++)
+            if (c->slot_of[i] == (size_t)-1 && c->row_w[i] < least)
+                least = c->row_w[i];
+        if (!isfinite(least) || least < 0.005)
+            return 0;
+        fprintf(fb, qz_tr(c->lang, "  softmax gives every token a positive weight: the others do not "
+                                   "get 0 (the smallest is %.4f)\n"),
+                least);
+        return 1;
+    }
+    return 0;
+}
+
 size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbers *nums,
                        const char *answer, FILE *fb)
 {
@@ -767,5 +836,5 @@ size_t qz_false_claims(const qz_numctx *c, const qz_numbers *all, const qz_numbe
     qz_row_sums r = qz_row_sums_of(c);
     return wrong_weights(c, &r, nums, answer, fb) + wrong_extremes(c, answer, fb) +
            wrong_comparisons(c, answer, fb) + wrong_sums(c, &r, all, fb) + wrong_ranks(c, answer, fb) +
-           wrong_halves(c, answer, fb);
+           wrong_halves(c, answer, fb) + wrong_working(c, &r, answer, fb) + wrong_zeros(c, answer, fb);
 }

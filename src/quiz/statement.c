@@ -133,6 +133,11 @@ static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
 {
     if (inside_han_word(s->t, i))
         return;
+    /* A不A asks, it denies nothing: 要不要 decoder, 需不需要, 用不用 ("不要 decoder" is
+     * not read there) */
+    if (i > 0 && i + 1 < s->t->n && qz_han_at(s->t, i, "不") && s->t->t[i - 1].kind == QZ_TK_HAN &&
+        !strcmp(s->t->t[i - 1].s, s->t->t[i + 1].s))
+        return;
     size_t which = 0, len = qz_alts_at(s->t, i, a, &which);
     if (len && i + len <= s->s1) {
         proto.a = i;
@@ -2425,10 +2430,14 @@ static int said_of_other(const sentence *s, const qz_cpattern *pt, size_t at, si
         return 0;
     /* the words are a statement of that clause's own (the RNN's "in one step"), not a
      * word of topic ("because attention has constant computational complexity") */
-    int stated = 0;
-    for (size_t k = 0; k < s->m.n && !stated; k++)
-        stated = s->m.v[k].kind == M_CLAIM && live(&s->m.v[k]) && s->m.v[k].a <= i &&
-                 i < s->m.v[k].b;
+    int stated = 0;   /* (that clause may be another sentence's: its phrases are looked up) */
+    for (int set = 0; set < 2 && !stated; set++)
+        for (size_t p = 0; p < (set ? s->r->n_miscs : s->r->n_ideas) && !stated; p++) {
+            const qz_cpattern *q = pattern(s->r, set, p);
+            for (size_t c = 0; c < q->n_claims && !stated; c++)
+                for (size_t j = c0; j <= i && !stated; j++)
+                    stated = j + qz_alts_at(s->t, j, &q->claims[c].phrases, NULL) > i;
+        }
     if (!stated)
         return 0;
     int other = 0;
