@@ -129,6 +129,8 @@ static int inside_han_word(const qz_text *t, size_t i)
     return 0;
 }
 
+static int ends_sentence(const qz_text *t, size_t i);
+
 static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
 {
     if (inside_han_word(s->t, i))
@@ -136,8 +138,15 @@ static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
     /* A不A asks, it denies nothing: 要不要 decoder, 需不需要, 用不用 ("不要 decoder" is
      * not read there) */
     if (i > 0 && i + 1 < s->t->n && qz_han_at(s->t, i, "不") && s->t->t[i - 1].kind == QZ_TK_HAN &&
-        !strcmp(s->t->t[i - 1].s, s->t->t[i + 1].s))
-        return;
+        !strcmp(s->t->t[i - 1].s, s->t->t[i + 1].s)) {
+        /* (a question the student answers is read as before: "要不要解码器？不要。") */
+        int asked = 0;
+        for (size_t k = i; k < s->t->n && !asked && !ends_sentence(s->t, k); k++)
+            asked = qz_tok_is(s->t, k, "?") || qz_tok_is(s->t, k, "？");
+        asked |= s->s1 < s->t->n && (qz_tok_is(s->t, s->s1, "?") || qz_tok_is(s->t, s->s1, "？"));
+        if (!asked)
+            return;
+    }
     size_t which = 0, len = qz_alts_at(s->t, i, a, &which);
     if (len && i + len <= s->s1) {
         proto.a = i;
