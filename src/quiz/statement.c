@@ -3087,6 +3087,12 @@ static int ends_sentence(const qz_text *t, size_t i)
             if (qz_tok_raw_is(t, j - 1, open[w]))
                 return 0;
     }
+    /* a dash before a relative word goes on with the sentence: "the [CLS] token — which
+     * BERT puts first" */
+    if (k->kind == QZ_TK_MARK && !strcmp(k->s, "—") && i + 1 < t->n &&
+        (qz_tok_raw_is(t, i + 1, "which") || qz_tok_raw_is(t, i + 1, "who") ||
+         qz_tok_raw_is(t, i + 1, "where")))
+        return 0;
     if (k->kind == QZ_TK_MARK)
         return !strcmp(k->s, ".") || !strcmp(k->s, "!") || !strcmp(k->s, "?") ||
                !strcmp(k->s, ";") || !strcmp(k->s, "。") || !strcmp(k->s, "｡") ||
