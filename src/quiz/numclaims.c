@@ -213,6 +213,21 @@ static int among_others(const char *a, const char *b)
     return has_word(a, a, b, w, 0);
 }
 
+/* Words that say the tokens asked together, as one ("together they get more than 伞",
+ * 两个加起来比伞大), NULL-terminated. */
+static const char *const together_words[] = {"together", "combined", "between them", "加起来",
+                                             "合起来", "一共", "总共", "合计", NULL};
+
+/* The weights of the tokens asked, summed. */
+static double asked_total(const qz_numctx *c)
+{
+    double total = 0;
+    for (size_t i = 0; i < c->row_n; i++)
+        if (c->slot_of[i] != (size_t)-1)
+            total += c->row_w[i];
+    return total;
+}
+
 /* Token t's rank among the row's weights, 1 the largest (most) or the smallest: one
  * more than the entries strictly beyond it, so that ties share a rank. */
 static size_t rank_of(const qz_numctx *c, size_t t, int most)
@@ -564,10 +579,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                         }
             }
         }
-        /* the tokens asked said together as one ("together they get more than 伞", 两个加起来
-         *比伞大): their sum against the other's weight */
-        static const char *const sum[] = {"together", "combined", "between them", "加起来",
-                                          "合起来", "一共", "总共", "合计", NULL};
+        /* the tokens asked said together as one: their sum against the other's weight */
         /* (said in the clause or the one before it: "together they get a third of the
          * attention, more than 伞 itself") */
         const char *from = a;
@@ -577,12 +589,9 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                                 !(from - s >= 3 && is_clause_end(from - 3) == 3);
                  from--)
                 ;
-        if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 && has_word(s, from, b, sum, 1) &&
+        if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 && has_word(s, from, b, together_words, 1) &&
             c->slot_of[y] == (size_t)-1) {
-            double total = 0;
-            for (size_t i = 0; i < c->row_n; i++)
-                if (c->slot_of[i] != (size_t)-1)
-                    total += c->row_w[i];
+            double total = asked_total(c);
             if (fabs(total - c->row_w[y]) > 1e-6 && (total > c->row_w[y]) != more) {
                 fprintf(fb, more ? qz_tr(c->lang, "  together they do not get more weight than %s "
                                                   "(engine: %.4f against %.4f)\n")
@@ -720,16 +729,8 @@ static size_t wrong_halves(const qz_numctx *c, const char *s, FILE *fb)
                 continue;
             /* the tokens asked said together: "these two add up to more than half",
              * 这两个加起来超过一半 (their weights summed) */
-            static const char *const together[] = {"together", "combined", "between them",
-                                                   "加起来", "合起来", "一共", "合计", "总共",
-                                                   "这两个", "两个词", "两者", "二者", "这俩", NULL};
-            int joint = 0;
-            for (size_t w = 0; together[w] && !joint; w++)
-                joint = in_clause(a, b, together[w]) != NULL;
-            if (joint) {
-                double sum = 0;
-                for (size_t i = 0; i < c->row_n && i < c->q->n_tokens; i++)
-                    sum += c->slot_of[i] != (size_t)-1 ? c->row_w[i] : 0;
+            if (has_word(s, a, b, together_words, 1)) {
+                double sum = asked_total(c);
                 if ((sum > 0.5) != half[k].more) {
                     fprintf(fb, half[k].more
                                     ? qz_tr(c->lang, "  together the weights asked do not get more "

@@ -744,6 +744,28 @@ static void no_number(const qz_numctx *c, qz_result *out, FILE *fb)
                 c->q->explanation[strlen(c->q->explanation) - 1] == '\n' ? "" : "\n");
 }
 
+/* Words of the working (NULL-terminated): the sum of the exps, a division, and the values
+ * said to be left undone. */
+static const char *const sum_words[] = {"Σ", "∑", "sum", "total", "总和", "總和", "求和", "之和",
+                                        "加起来", "分母", "denominator", NULL};
+static const char *const div_words[] = {"/", "÷", "／", "除以", "divide", "over the", NULL};
+static const char *const left_words[] = {"没来得及", "没算完", "没算出", "来不及", "没时间",
+                                         "没有时间", "还没算", "没有算", "没算", "再除", "还要除",
+                                         "didn't have time", "did not have time", "no time",
+                                         "ran out of time", "didn't finish", "did not finish",
+                                         "not finished", "haven't worked out", "didn't work out",
+                                         "didn't divide", "didn't compute", "didn't calculate",
+                                         "not worked out", "out of time", NULL};
+
+/* Does the answer hold one of the words w (any case)? */
+static int says_any(const char *answer, const char *const *w)
+{
+    for (size_t k = 0; w[k]; k++)
+        if (strcasestr(answer, w[k]))
+            return 1;
+    return 0;
+}
+
 /* "e^0.3/Σe^s and e^0.5/Σe^s", softmax 就是 e^0.3/Σe^x: the method written out for every
  * value asked (the exp of its own score, divided by a sum) and no value worked out.
  * A teacher gives it part of the marks: the values are still to be estimated. */
@@ -752,12 +774,7 @@ static int method_only(const qz_numctx *c, const char *answer)
     if (!c->row_s || !c->slot_of || !c->row_n ||
         !(strchr(answer, '/') || strstr(answer, "÷") || strstr(answer, "／") || strstr(answer, "除以")))
         return 0;
-    static const char *const sums[] = {"Σ", "∑", "sum", "total", "总和", "求和", "之和", "加起来",
-                                       "分母", "denominator"};
-    int sum = 0;
-    for (size_t k = 0; k < sizeof sums / sizeof *sums && !sum; k++)
-        sum = strcasestr(answer, sums[k]) != NULL;
-    if (!sum)
+    if (!says_any(answer, sum_words))
         return 0;   /* "e^0.3/e^0.5": divided by something else */
     size_t found = 0;
     for (size_t i = 0; i < c->row_n; i++) {
@@ -800,21 +817,9 @@ static int number_at(const char *answer, const char *p)
 static int method_unfinished(const char *answer, double exps)
 {
     static const char *const exp_words[] = {"e^", "exp", "指数", "e 的", "e的", "exponent", NULL};
-    static const char *const divs[] = {"/", "÷", "／", "除以", "divide", "over the", NULL};
-    static const char *const sums[] = {"Σ", "∑", "sum", "total", "总和", "求和", "之和", "加起来",
-                                       "分母", "denominator", NULL};
-    static const char *const left[] = {"没来得及", "没算完", "没算出", "来不及", "没时间",
-                                       "没有时间", "还没算", "没有算", "没算", "didn't have time",
-                                       "did not have time", "no time", "ran out of time",
-                                       "didn't finish", "did not finish", "not finished",
-                                       "haven't worked out", "didn't work out", "didn't divide",
-                                       "didn't compute", "didn't calculate", "not worked out",
-                                       "out of time", NULL};
-    const char *const *lists[] = {exp_words, divs, sums, left};
+    const char *const *lists[] = {exp_words, div_words, sum_words, left_words};
     for (size_t l = 0; l < 4; l++) {
-        int hit = 0;
-        for (size_t k = 0; lists[l][k] && !hit; k++)
-            hit = strcasestr(answer, lists[l][k]) != NULL;
+        int hit = says_any(answer, lists[l]);
         for (const char *p = answer; l == 2 && !hit && *p; p++)
             hit = number_at(answer, p) && fabs(strtod(p, NULL) - exps) <= 0.1;
         if (!hit)
@@ -823,8 +828,6 @@ static int method_unfinished(const char *answer, double exps)
     return 1;
 }
 
-static size_t exp_of_row(const qz_numctx *c, double x, const unsigned char *used, size_t n_used);
-
 /* "numerators ≈ 1.35 and 1.65 over Z ≈ 9.75 (ran out of time)", 分子分别约 1.35、1.65，
  * 分母约 9.75，没来得及除, "e^0.3≈1.35，e^0.5≈1.65，再除总和": the exp of every score asked
  * written out, and the division by the sum still to do (a word for the sum or the
@@ -832,15 +835,10 @@ static size_t exp_of_row(const qz_numctx *c, double x, const unsigned char *used
  * are given as the weights. */
 static int exps_to_divide(const qz_numctx *c, const char *answer)
 {
-    static const char *const words[] = {"Σ", "∑", "sum", "total", "总和", "總和", "求和", "之和",
-                                        "加起来", "分母", "denominator", "divide", "over z",
-                                        "over the", "/z", "/ z", "normalis", "normaliz", "归一",
-                                        "再除", "还要除", "没来得及", "ran out of time",
-                                        "out of time", "no time", "didn't finish", NULL};
-    int said = 0;
-    for (size_t k = 0; words[k] && !said; k++)
-        said = strcasestr(answer, words[k]) != NULL;
-    if (!said)
+    /* (not any '/' of div_words: "1.35/1.65" divides nothing by the sum) */
+    static const char *const over[] = {"divide", "over z", "over the", "/z", "/ z", "normalis",
+                                       "normaliz", "归一", NULL};
+    if (!says_any(answer, sum_words) && !says_any(answer, over) && !says_any(answer, left_words))
         return 0;
     for (size_t i = 0; i < c->row_n; i++) {
         if (c->slot_of[i] == (size_t)-1 || !isfinite(c->row_s[i]))

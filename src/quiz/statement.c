@@ -131,22 +131,27 @@ static int inside_han_word(const qz_text *t, size_t i)
 
 static int ends_sentence(const qz_text *t, size_t i);
 
+/* Is 不 at token i the middle of A不A (要不要, 需不需要, 用不用), outside a question? It
+ * asks whether, it denies nothing ("不确定要不要 decoder" reads no "不要 decoder"); a
+ * question the student answers is read as before ("要不要解码器？不要。"). */
+static int a_not_a(const qz_text *t, size_t i)
+{
+    if (!i || i + 1 >= t->n || !qz_han_at(t, i, "不") || t->t[i - 1].kind != QZ_TK_HAN ||
+        strcmp(t->t[i - 1].s, t->t[i + 1].s))
+        return 0;
+    for (size_t k = i; k < t->n; k++) {
+        if (qz_tok_is(t, k, "?") || qz_tok_is(t, k, "？"))
+            return 0;
+        if (ends_sentence(t, k))
+            break;
+    }
+    return 1;
+}
+
 static void find_list(sentence *s, size_t i, const qz_alts *a, mention proto)
 {
-    if (inside_han_word(s->t, i))
+    if (inside_han_word(s->t, i) || a_not_a(s->t, i))
         return;
-    /* A不A asks, it denies nothing: 要不要 decoder, 需不需要, 用不用 ("不要 decoder" is
-     * not read there) */
-    if (i > 0 && i + 1 < s->t->n && qz_han_at(s->t, i, "不") && s->t->t[i - 1].kind == QZ_TK_HAN &&
-        !strcmp(s->t->t[i - 1].s, s->t->t[i + 1].s)) {
-        /* (a question the student answers is read as before: "要不要解码器？不要。") */
-        int asked = 0;
-        for (size_t k = i; k < s->t->n && !asked && !ends_sentence(s->t, k); k++)
-            asked = qz_tok_is(s->t, k, "?") || qz_tok_is(s->t, k, "？");
-        asked |= s->s1 < s->t->n && (qz_tok_is(s->t, s->s1, "?") || qz_tok_is(s->t, s->s1, "？"));
-        if (!asked)
-            return;
-    }
     size_t which = 0, len = qz_alts_at(s->t, i, a, &which);
     if (len && i + len <= s->s1) {
         proto.a = i;
@@ -1538,22 +1543,17 @@ static int side_layers(const sentence *s, const mention *m)
     int layer = 0;
     for (size_t w = 0; after[w] && !layer; w++)
         layer = qz_tok_raw_is(s->t, m->b, after[w]) || qz_han_at(s->t, m->b, after[w]);
-    if (!layer)
-        return 0;
-    /* ("K and V from every decoder layer" says where they come from) */
-    for (size_t j = m->a > s->s0 + 3 ? m->a - 3 : s->s0; j < m->a; j++)
-        if (qz_tok_raw_is(s->t, j, "from") || qz_han_at(s->t, j, "来自") || qz_han_at(s->t, j, "从") ||
-            qz_han_at(s->t, j, "来源"))
-            return 0;
+    if (!layer || origin_before(s, m->a))
+        return 0;   /* ("K and V from every decoder layer" says where they come from) */
     static const char *const before[] = {"every", "each", "all", "in", "of", "across", "每",
                                          "每一", "每个", "各", "各个", "所有", NULL};
-    for (size_t w = 0; m->a > s->s0 && before[w]; w++)
-        if (qz_tok_raw_is(s->t, m->a - 1, before[w]) ||
-            ((unsigned char)before[w][0] >= 0x80 && m->a >= s->s0 + 1 &&
-             qz_han_at(s->t, m->a - 1, before[w]) == 1) ||
-            ((unsigned char)before[w][0] >= 0x80 && m->a >= s->s0 + 2 &&
-             qz_han_at(s->t, m->a - 2, before[w]) == 2))
+    for (size_t w = 0; before[w]; w++) {
+        int han = (unsigned char)before[w][0] >= 0x80;
+        size_t n = han ? strlen(before[w]) / 3 : 1;   /* its tokens: a Han character each */
+        if (m->a >= s->s0 + n && (han ? qz_han_at(s->t, m->a - n, before[w]) == n
+                                      : qz_tok_raw_is(s->t, m->a - 1, before[w])))
             return 1;
+    }
     return 0;
 }
 
@@ -2266,10 +2266,12 @@ static int clause_has_past_aside(const sentence *s, size_t a, size_t b)
  * another kind (what goes wrong, "softmax 不饱和") opens no case of its own. */
 static int condition_at(const qz_text *t, size_t w)
 {
-    static const char *const en[] = {"without", "if", "unless", "otherwise", "else", "no", "when",
-                                     "once", "not", "dont", "don't", "doesn't", "didn't", NULL};
-    static const char *const zh[] = {"不", "如果", "若", "否则", "不然", "没有", "没", "要是", "假如",
-                                     "一旦", "当", NULL};
+    if (otherwise_at(t, w))
+        return 1;
+    static const char *const en[] = {"without", "if", "unless", "no", "when", "once", "not",
+                                     "dont", "don't", "doesn't", "didn't", NULL};
+    static const char *const zh[] = {"不", "如果", "若", "没有", "没", "要是", "假如", "一旦", "当",
+                                     NULL};
     for (size_t i = 0; en[i]; i++)
         if (qz_tok_raw_is(t, w, en[i]))
             return 1;
@@ -3810,15 +3812,15 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
                 m->pat, m->claim, m->neg, m->foil, m->virt, m->run, owner[k], s.forward ? " fwd" : "");
     }
 #endif
+#ifdef QZ_STATEMENT_DEBUG
     size_t n_before = rd->all.n;
+#endif
     statements(&s, owner, &rd->all);
 #ifdef QZ_STATEMENT_DEBUG
     for (size_t k = n_before; k < rd->all.n; k++)
         fprintf(stderr, "  match set=%d pat=%zu claim=%zu [%zu,%zu) subj=%zu carried=%d\n",
                 rd->all.v[k].set, rd->all.v[k].pat, rd->all.v[k].claim, rd->all.v[k].a,
                 rd->all.v[k].b, rd->all.v[k].subj, rd->all.v[k].carried);
-#else
-    (void)n_before;
 #endif
     rc = rd->all.failed || keep_carry(rd, &s) ? -1 : 0;
 out:
