@@ -262,6 +262,11 @@ typedef struct at_misconception {
     char *name;               /* name: a short id, letters, digits, '-' */
     char *feedback;           /* feedback: what is wrong, in the lesson's language */
     bool off_point;           /* off_point: true but not the answer (wrong only alone) */
+    bool partial_alone;       /* partial_alone: an off_point one that, alone, is half of
+                               * the answer (parallel against one step at a time) */
+    bool minor;               /* minor: one asked part answered wrongly or weakly (a
+                               * choice turned round, the last token's output): beside
+                               * right parts the answer stays partly right */
     unsigned *replaces;       /* replaces: [..] the key ideas (1-based, in rubric order) it
                                * states wrongly; none: a false claim beside the answer */
     unsigned replaces_count;

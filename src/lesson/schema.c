@@ -232,6 +232,8 @@ static const cyaml_schema_field_t misconception_fields[] = {
     CYAML_FIELD_STRING_PTR("feedback", CYAML_FLAG_DEFAULT, at_misconception, feedback, 1,
                            CYAML_UNLIMITED),
     CYAML_FIELD_BOOL("off_point", OPT, at_misconception, off_point),
+    CYAML_FIELD_BOOL("minor", OPT, at_misconception, minor),
+    CYAML_FIELD_BOOL("partial_alone", OPT, at_misconception, partial_alone),
     CYAML_FIELD_SEQUENCE("replaces", OPT | CYAML_FLAG_POINTER, at_misconception, replaces,
                          &uint_entry, 0, CYAML_UNLIMITED),
     CYAML_FIELD_SEQUENCE("subject", OPT | CYAML_FLAG_POINTER, at_misconception, subject,

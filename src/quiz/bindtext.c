@@ -119,6 +119,8 @@ int qz_bind_rubric(const at_question *src, const at_misconception *shared, unsig
             .name = m->name,
             .feedback = m->feedback,
             .off_point = m->off_point,
+            .minor = m->minor,
+            .partial_alone = m->partial_alone,
             .replaces = i < src->misconceptions_count ? replaced_ideas(m, src->rubric_count) : 0,
             .lesson_wide = i >= src->misconceptions_count,
             .statement = statement_of(m->subject, m->subject_count, m->subject_implied, m->claims,

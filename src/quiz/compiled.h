@@ -60,7 +60,7 @@ extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[]
     *const qz_lex_pronoun[], *const qz_lex_object[], *const qz_lex_destination[],
     *const qz_lex_neutral[], *const qz_lex_consequence[],
     *const qz_lex_retract[], *const qz_lex_give_up[], *const qz_lex_dont_know[],
-    *const qz_lex_purpose[], *const qz_lex_correct_strong[],
+    *const qz_lex_purpose[], *const qz_lex_the_difference[], *const qz_lex_correct_strong[],
     *const qz_lex_correct_weak[], *const qz_lex_restart[], *const qz_lex_disown[], *const qz_lex_filler[],
     *const qz_lex_question[], *const qz_lex_hedge[], *const qz_lex_looked_at[],
     *const qz_lex_indefinite[], *const qz_lex_respectively[], *const qz_lex_part_glue[],

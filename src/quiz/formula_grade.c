@@ -292,9 +292,10 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
         return AT_OK;
     }
     /* the words beside the formula, graded by the follow-up: a misconception stated
-     * there ("√d_k makes the weights sum to 1") makes a right formula partly right, a
-     * false claim beside a right answer, and a formula with a slip wrong (the seed's Q2
-     * asks for the formula and what √d_k is for) */
+     * there ("√d_k makes the weights sum to 1", "d_k is the length of the sentence")
+     * makes a right formula wrong, as a false claim beside a right answer is marked
+     * elsewhere (quiz/textgrade.c), and a formula with a slip wrong (the seed's Q2 asks
+     * for the formula and what √d_k is for) */
     qz_result words = {.verdict = QZ_REVIEW};
     if ((d.explained || commented(answer)) && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
         (rc = judge_words(q, answer, &d, lang, &words, err)))
@@ -310,10 +311,10 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     } else if (d.explained && !(d.mistakes & QZ_F_NO_FORMULA) && formula_disowned(answer, d.end)) {
         not_right(out, fb, lang, qz_tr(lang, "The answer takes back the formula it gave.\n"));
     } else if (!d.mistakes && (misconceived || false_claim)) {
-        out->verdict = QZ_PARTIAL;
-        out->score = 0.5;
+        out->verdict = QZ_WRONG;
+        out->score = 0;
         out->mistake = QZ_M_MISCONCEPTION;
-        fprintf(fb, qz_tr(lang, "Partly right: the formula is right, but the words beside it state "
+        fprintf(fb, qz_tr(lang, "Not right: the formula is right, but the words beside it state "
                                 "something wrong.\n"));
         out->body_at = qz_fb_pos(fb);
     } else if (d.alternative) {

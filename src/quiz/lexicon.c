@@ -310,6 +310,15 @@ const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "
                                     "好像", "大概", "应该", "吧", "我觉得", "我猜", "或许", "估计",
                                     NULL};
 
+/* words that give what follows as the difference a question asks for ("the essential
+ * difference is that …", 本质区别在于): Latin ones whole words */
+const char *const qz_lex_the_difference[] = {
+    "the difference is", "difference is that", "essential difference", "real difference",
+    "main difference", "key difference", "fundamental difference", "big difference",
+    "biggest difference", "only difference", "区别是", "区别在于", "本质区别", "本质的区别",
+    "根本区别", "根本的区别", "真正的区别", "主要区别", "最大的区别", "唯一的区别", "不同在于",
+    "不同之处在于", NULL};
+
 /* words that say what something is for, however vaguely ("it mixes the two", 作用是融合):
  * Latin ones whole words */
 const char *const qz_lex_purpose[] = {

@@ -608,11 +608,13 @@ static void judge(const qz_numctx *c, const double *given, const int *dec, int *
     for (size_t j = 0; j < c->n; j++)
         n_ok += ok[j] == 1;
     if (n_ok == c->n && false_claims && *false_claims) {
-        /* right values with a false claim beside them: partly right, the claim named */
-        out->verdict = QZ_PARTIAL;
-        out->score = 0.5;
-        out->mistake = QZ_M_NONE;
-        fprintf(fb, qz_tr(L, "Partly right: the values are right, but the answer also states something "
+        /* right values with a false claim beside them ("0.14 0.17, so 没 gets the most
+         * weight"): wrong, the claim named, as a false claim beside a right answer is
+         * marked elsewhere (quiz/textgrade.c) */
+        out->verdict = QZ_WRONG;
+        out->score = 0;
+        out->mistake = QZ_M_FALSE_CLAIM;
+        fprintf(fb, qz_tr(L, "Not right: the values are right, but the answer also states something "
                              "wrong.\n"));
         out->body_at = qz_fb_pos(fb);
         report_values(c, given, dec, ok, 1, 0, fb);

@@ -111,6 +111,11 @@ typedef struct qz_concept {
 typedef struct qz_misconception {
     const char *name;          /* short name ("probabilities"), for JSON and tests */
     const char *feedback;      /* what is wrong, in the question's language */
+    int partial_alone;         /* off_point, and alone partly right: "attention runs in
+                                * parallel, an RNN one step after another" (Q1) */
+    int minor;                 /* one asked part answered wrongly or weakly: partly
+                                * right beside right parts; a misconception without it
+                                * makes the whole answer wrong */
     int off_point;             /* true but beside the question (speed for Q1): wrong
                                 * only when the key ideas are not all there */
     unsigned long replaces;    /* bit i: it states key idea i wrongly (that idea earns

@@ -445,7 +445,7 @@ int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
         const qz_misconception *m = &q->misconceptions[i];
         size_t base = r->n_miscs, owner = r->n_misc_owners++;
         r->misc_info[owner] = (qz_misc_info){m->name, m->feedback, m->off_point, -1, m->replaces,
-                                             m->lesson_wide};
+                                             m->lesson_wide, m->minor, m->partial_alone};
         if (!pattern_new(&b, &r->miscs, &r->n_miscs, owner))
             break;
         if (statement_add(&b, &r->miscs, &r->n_miscs, base, &m->statement))
@@ -456,7 +456,7 @@ int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
             const qz_contradiction *w = &q->rubric[i].contradicts[x];
             size_t owner = r->n_misc_owners++;
             r->misc_info[owner] = (qz_misc_info){NULL, w->feedback, 0, (long)i,
-                                                 i < 32 ? 1ul << i : 0, 0};
+                                                 i < 32 ? 1ul << i : 0, 0, 1, 0};
             qz_cpattern *p = pattern_new(&b, &r->miscs, &r->n_miscs, owner);
             if (p)
                 older_form(&b, p, NULL, w->phrases, w->n_phrases, w->together, w->n_together);

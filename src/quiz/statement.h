@@ -101,6 +101,8 @@ typedef struct qz_misc_info {
     long concept;             /* the key idea an older contradiction belongs to, or -1 */
     unsigned long replaces;   /* bit i: it states key idea i wrongly (qz_misconception) */
     int lesson_wide;          /* qz_misconception.lesson_wide */
+    int minor;                /* qz_misconception.minor */
+    int partial_alone;        /* qz_misconception.partial_alone */
 } qz_misc_info;
 size_t qz_rubric_c_n_misc(const qz_rubric_c *r);
 qz_misc_info qz_rubric_c_misc(const qz_rubric_c *r, size_t i);

@@ -15,14 +15,19 @@
  *     never correct. The key ideas it states wrongly (its `replaces`; a denied idea
  *     itself) earn nothing; an answer that also states one of them of the same
  *     subjects contradicts itself and is wrong ("K from the encoder, V from the
- *     decoder" states one part wrongly, it does not contradict itself). When other key ideas are stated right and the wrong claims take
- *     the place of no more than half of the rubric's key ideas, the answer is partly
- *     right (half of their share at most): one part wrong beside parts right, or a
- *     false claim beside a right answer ("... and √dₖ also prevents overfitting"), as
- *     most teachers mark it. Otherwise it is wrong: roles reversed, the direction
- *     turned round, a misconception instead of the answer. An off-point misconception
- *     (true but not the answer, e.g. speed for Q1) costs nothing beside key ideas;
- *     alone it is wrong;
+ *     decoder" states one part wrongly, it does not contradict itself). A misconception
+ *     makes the whole answer wrong, beside right parts too ("Q from the decoder, K and V
+ *     from the encoder; it hides the future tokens", "... the gradients explode"), as 12
+ *     of the 18 blind teachers whose policies are on record mark it. Only a `minor` one
+ *     (one asked part answered wrongly or weakly: a choice turned round, "K and V from
+ *     the decoder", the last token's output) or a denied key idea leaves the answer
+ *     partly right (half of their share at most) when other key ideas are stated right
+ *     and the wrong claims take the place of no more than half of the rubric's key
+ *     ideas. Otherwise it is wrong: roles reversed, the direction turned round, a
+ *     misconception instead of the answer. An off-point misconception (true but not the
+ *     answer, e.g. speed for Q1) costs nothing beside key ideas; alone it is wrong,
+ *     or partly right when it is `partial_alone` ("attention runs in parallel, an RNN
+ *     one step after another");
  *   - otherwise complete is correct (1), some key ideas partly right (their share of
  *     min_concepts, below 1 while a required one is missing);
  *   - nothing recognised, neither a key idea nor a misconception: review (the student
@@ -180,6 +185,8 @@ static int trimmed(const char *s)
 typedef struct tally {
     size_t found, need, wrong, off_point, required_missing;
     size_t lesson_wide;       /* of `wrong`: the lesson's false claims beside the answer */
+    size_t major;             /* of `wrong`: misconceptions that are not `minor` */
+    size_t half_alone;        /* of `off_point`: those `partial_alone` */
     size_t credited;          /* key ideas stated and not stated wrongly elsewhere */
     size_t n_ideas;           /* the rubric's key ideas */
     size_t replaced;          /* key ideas a stated misconception or a denial takes */
@@ -234,9 +241,11 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
         qz_misc_info info = qz_rubric_c_misc(rc, m);
         if (info.off_point) {
             t.off_point++;
+            t.half_alone += info.partial_alone != 0;
         } else {
             t.wrong++;
             t.lesson_wide += info.lesson_wide != 0;
+            t.major += !info.minor;
             t.wrong_ideas |= rd->misc_part[m] ? rd->misc_part[m] : info.replaces;
         }
     }
@@ -255,14 +264,15 @@ static tally count(const qz_question *q, const qz_rubric_c *rc, const qz_reading
     return t;
 }
 
-/* Does the answer say what something is for, however vaguely ("it mixes the two",
- * 作用是融合两边)? A part right of some of its subjects and wrong of others is half of
- * an answer only beside such a statement: teachers mark "Q from the decoder, K from the
- * encoder, V from the decoder, it connects the two" partly right, and the bare split wrong. */
-static int purpose_said(const char *answer)
+/* Does the answer hold one of lex's words (Latin ones whole words)? With qz_lex_purpose:
+ * does it say what something is for, however vaguely ("it mixes the two", 作用是融合两边)?
+ * A part right of some of its subjects and wrong of others is half of an answer only
+ * beside such a statement: teachers mark "Q from the decoder, K from the encoder, V from
+ * the decoder, it connects the two" partly right, and the bare split wrong. */
+static int said_of(const char *answer, const char *const *lex)
 {
-    for (size_t i = 0; qz_lex_purpose[i]; i++) {
-        const char *w = qz_lex_purpose[i];
+    for (size_t i = 0; lex[i]; i++) {
+        const char *w = lex[i];
         size_t l = strlen(w);
         for (const char *p = strcasestr(answer, w); p; p = strcasestr(p + 1, w)) {
             int latin = isalpha((unsigned char)*w);
@@ -284,7 +294,7 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (rd->gave_up || rd->retracted) {
         out->verdict = QZ_WRONG;
         out->score = 0;
-    } else if (t->wrong && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas &&
+    } else if (t->wrong && !t->major && t->credited && !t->contradicted && 2 * t->replaced <= t->n_ideas &&
                (!t->required || t->required_credited) && 2 * (t->credited + (t->wrong == 1 && !t->off_point ? t->split_right : 0)) >= t->need) {
         /* (a misconception beside only what the question does not require, "a decoder is
          * needed; feed the attention weights to an MLP", earns nothing; nor beside less
@@ -308,6 +318,13 @@ static void verdict(const tally *t, const qz_reading *rd, qz_result *out)
     } else if (t->found) {
         out->verdict = QZ_PARTIAL;
         out->score = share;
+    } else if (t->off_point && t->half_alone == t->off_point && !rd->salad && !rd->opens_not_knowing) {
+        /* "attention runs in parallel, an RNN one step after another": the RNN's side of
+         * the contrast without the distance, partly right, as most teachers mark it; with
+         * "so it is faster" beside it (speed, not partial_alone) it is wrong */
+        out->verdict = QZ_PARTIAL;
+        out->score = t->need ? 0.5 / (double)t->need : 0.25;
+        out->mistake = QZ_M_MISCONCEPTION;
     } else if (t->off_point || rd->salad || rd->opens_not_knowing) {
         /* "I don't know, we never covered it": no key idea, and the student says so */
         out->verdict = QZ_WRONG;
@@ -353,7 +370,9 @@ static void print_ideas(const qz_question *q, const qz_rubric_c *rc, const qz_re
                 fprintf(fb, "  ✓ %s\n", q->rubric[i].concept);
     }
     if (t->wrong || t->off_point) {
-        fprintf(fb, qz_tr(lang, "Stated wrongly:\n"));
+        /* only off-point claims: true, but not what the question asks */
+        fprintf(fb, t->wrong ? qz_tr(lang, "Stated wrongly:\n")
+                             : qz_tr(lang, "Beside the question:\n"));
         for (size_t i = 0; i < q->n_rubric; i++)
             if (rd->denied[i])
                 fprintf(fb, qz_tr(lang, "  ✗ you wrote the opposite of: %s\n"),
@@ -469,8 +488,10 @@ int qz_grade_text(const qz_question *q, const char *answer, qz_lang lang, qz_res
     }
     shadowed(rc, &rd);
     tally t = count(q, rc, &rd);
-    if (t.split_right && !purpose_said(answer))
+    if (t.split_right && !said_of(answer, qz_lex_purpose))
         t.split_right = 0;   /* "Q from the decoder, K from the encoder, V from the decoder." */
+    if (t.half_alone && said_of(answer, qz_lex_the_difference))
+        t.half_alone = 0;    /* "the essential difference is that attention runs in parallel" */
     verdict(&t, &rd, out);
     /* nothing recognised, or terms that state nothing, in hesitations or cut off */
     int nothing = out->verdict == QZ_REVIEW || (out->verdict == QZ_WRONG && rd.salad && !t.found && !t.wrong);

@@ -775,12 +775,12 @@ static void test_formula_follow_up(void **state)
     assert_non_null(strstr(r.feedback, "as question q2b grades them: Correct"));
     qz_result_free(&r);
     /* a wrong gloss on √d_k: a misconception stated beside a right formula makes the
-     * answer partly right (a false claim beside a right answer), and q2b's grader names it */
+     * answer wrong (as a false claim beside a right answer), and q2b's grader names it */
     assert_int_equal(qz_grade(&q, "Attention(Q,K,V)=softmax(QKᵀ/√d_k)V. where √d_k normalizes the scores into "
                               "a probability distribution.", QZ_EN, &r, NULL), AT_OK);
-    assert_int_equal(r.verdict, QZ_PARTIAL);
+    assert_int_equal(r.verdict, QZ_WRONG);
     assert_int_equal(r.mistake, QZ_M_MISCONCEPTION);
-    assert_non_null(strstr(r.feedback, "Partly right: the formula is right, but the words beside it state "
+    assert_non_null(strstr(r.feedback, "Not right: the formula is right, but the words beside it state "
                                        "something wrong"));
     assert_non_null(strstr(r.feedback, "as question q2b grades them: Not right"));
     assert_non_null(strstr(r.feedback, "√dₖ does not turn scores into probabilities"));
@@ -804,10 +804,10 @@ static void test_formula_follow_up(void **state)
         assert_null(strstr(r.feedback, "Not right"));
         qz_result_free(&r);
     }
-    /* a false claim about d_k beside a right formula: partly right */
+    /* a false claim about d_k beside a right formula: wrong, as teachers mark it */
     assert_int_equal(qz_grade(&q, "softmax(QK^T/√d_k)V, where d_k is the sequence length", QZ_EN, &r, NULL),
                      AT_OK);
-    assert_int_equal(r.verdict, QZ_PARTIAL);
+    assert_int_equal(r.verdict, QZ_WRONG);
     assert_int_equal(r.mistake, QZ_M_MISCONCEPTION);
     qz_result_free(&r);
     /* the formula alone: its own verdict, nothing about q2b */

@@ -117,15 +117,15 @@ static void test_q3_remarks_on_the_row(void **state)
     };
     for (size_t i = 0; i < sizeof right / sizeof right[0]; i++)
         expect(&q, right[i], QZ_CORRECT, QZ_M_NONE, "✓");
-    expect(&q, "0.14 0.17, these are the two highest weights in the row", QZ_PARTIAL, QZ_M_NONE,
+    expect(&q, "0.14 0.17, these are the two highest weights in the row", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "not the largest of the row: 伞");
-    expect(&q, "0.14 0.17，这两个是最大的", QZ_PARTIAL, QZ_M_NONE, "not the largest of the row");
-    expect(&q, "0.14 0.17; the largest one is close to 1", QZ_PARTIAL, QZ_M_NONE,
+    expect(&q, "0.14 0.17，这两个是最大的", QZ_WRONG, QZ_M_FALSE_CLAIM, "not the largest of the row");
+    expect(&q, "0.14 0.17; the largest one is close to 1", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "the largest weight is not about 1");
-    expect(&q, "0.14 0.17; 下雨 is the second largest", QZ_PARTIAL, QZ_M_NONE, "number 3");
-    expect(&q, "0.14 0.17; 没 ranks first", QZ_PARTIAL, QZ_M_NONE, "is not number 1");
-    expect(&q, "0.14 0.17. 伞 gets 0.5", QZ_PARTIAL, QZ_M_NONE, "a weight of a token not asked");
-    expect(&q, "0.14 0.17; the weight for 我 is 0.20", QZ_PARTIAL, QZ_M_NONE,
+    expect(&q, "0.14 0.17; 下雨 is the second largest", QZ_WRONG, QZ_M_FALSE_CLAIM, "number 3");
+    expect(&q, "0.14 0.17; 没 ranks first", QZ_WRONG, QZ_M_FALSE_CLAIM, "is not number 1");
+    expect(&q, "0.14 0.17. 伞 gets 0.5", QZ_WRONG, QZ_M_FALSE_CLAIM, "a weight of a token not asked");
+    expect(&q, "0.14 0.17; the weight for 我 is 0.20", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "a weight of a token not asked");
 }
 
@@ -588,17 +588,17 @@ static void test_q3_free_sentences_wrong(void **state)
     expect(&q, "0.17 0.14. No, the opposite: 0.14 0.17", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(&q, "0.11 0.14 0.13 0.17", QZ_MALFORMED, QZ_M_NONE, "which is which");
     /* a remark on the row beside right values, checked against the engine's weights */
-    expect(&q, "0.14 0.17, so 伞 mostly attends to 没 rather than itself", QZ_PARTIAL, QZ_M_NONE,
+    expect(&q, "0.14 0.17, so 伞 mostly attends to 没 rather than itself", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "does not get the largest weight");
-    expect(&q, "0.14 0.17，所以“没”是伞最关注的词", QZ_PARTIAL, QZ_M_NONE, "does not get the largest");
+    expect(&q, "0.14 0.17，所以“没”是伞最关注的词", QZ_WRONG, QZ_M_FALSE_CLAIM, "does not get the largest");
     expect(&q, "0.14 0.17; 伞 attends mostly to itself", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(&q, "0.14 0.17，而且伞对自己的权重超过一半", QZ_PARTIAL, QZ_M_NONE,
+    expect(&q, "0.14 0.17，而且伞对自己的权重超过一半", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "does not get more than half");
     expect(&q, "0.14 0.17; 伞 keeps less than half of the weight for itself", QZ_CORRECT, QZ_M_NONE,
            NULL);
     /* "most of its attention to X": X gets the most; "most of the weight" is the largest
      * share, not more than half */
-    expect(&q, "0.14 0.17 - so 伞 gives most of its attention to 没", QZ_PARTIAL, QZ_M_NONE,
+    expect(&q, "0.14 0.17 - so 伞 gives most of its attention to 没", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "does not get the largest weight");
     expect(&q, "0.14 0.17; 伞 keeps most of the weight on itself (about 0.34)", QZ_CORRECT, QZ_M_NONE,
            NULL);

@@ -99,14 +99,14 @@ static void expect(void **state, const char *qid, const char *answer, qz_verdict
     qz_result_free(&r);
 }
 
-/* A right answer with a false claim of the lesson beside it is partly right, the claim
- * named; the same answer without it is right; denied, the claim is true; alone, wrong. */
+/* A right answer with a false claim of the lesson beside it is wrong, the claim named;
+ * the same answer without it is right; denied, the claim is true; alone, wrong. */
 static void test_false_claim_beside(void **state)
 {
     expect(state, "t1", "The variance grows with d_k, so softmax saturates.", QZ_CORRECT, QZ_M_NONE,
            NULL);
     expect(state, "t1", "The variance grows with d_k, so softmax saturates. By the way, BERT is "
-                        "decoder-only.", QZ_PARTIAL, QZ_M_FALSE_CLAIM, "BERT is an encoder only");
+                        "decoder-only.", QZ_WRONG, QZ_M_FALSE_CLAIM, "BERT is an encoder only");
     expect(state, "t1", "The variance grows with d_k, so softmax saturates; softmax is not "
                         "scale-invariant.", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(state, "t1", "BERT is decoder-only.", QZ_WRONG, QZ_M_FALSE_CLAIM, NULL);
@@ -125,24 +125,24 @@ static void test_question_wording_wins(void **state)
     expect(state, "t2", "Attention links any two positions in one step; an RNN runs in parallel "
                         "too.", QZ_CORRECT, QZ_M_NONE, NULL);
     expect(state, "t1", "The variance grows with d_k, so softmax saturates; an RNN runs in parallel "
-                        "too.", QZ_PARTIAL, QZ_M_FALSE_CLAIM, "an RNN cannot run its time steps");
+                        "too.", QZ_WRONG, QZ_M_FALSE_CLAIM, "an RNN cannot run its time steps");
 }
 
-/* Beside a formula: a right formula with a false claim is partly right, the claim named. */
+/* Beside a formula: a right formula with a false claim is wrong, the claim named. */
 static void test_beside_formula(void **state)
 {
-    expect(state, "f1", "softmax(QK^T/sqrt(d_k))V, and softmax is scale-invariant", QZ_PARTIAL,
+    expect(state, "f1", "softmax(QK^T/sqrt(d_k))V, and softmax is scale-invariant", QZ_WRONG,
            QZ_M_MISCONCEPTION, "softmax changes when the scores are scaled");
     expect(state, "f1", "softmax(QK^T/sqrt(d_k))V", QZ_CORRECT, QZ_M_NONE, NULL);
 }
 
-/* Right values with a false claim of the lesson in the words beside them: partly right,
- * the claim named; a true remark beside them leaves them right. (b and c: e/(2e+1) =
+/* Right values with a false claim of the lesson in the words beside them: wrong, the
+ * claim named; a true remark beside them leaves them right. (b and c: e/(2e+1) =
  * 0.42 and 1/(2e+1) = 0.16, as the engine computes them.) */
 static void test_beside_values(void **state)
 {
     expect(state, "s1", "0.42 0.16", QZ_CORRECT, QZ_M_NONE, NULL);
-    expect(state, "s1", "0.42 0.16; softmax is scale-invariant anyway", QZ_PARTIAL, QZ_M_NONE,
+    expect(state, "s1", "0.42 0.16; softmax is scale-invariant anyway", QZ_WRONG, QZ_M_FALSE_CLAIM,
            "softmax changes when the scores are scaled");
     expect(state, "s1", "0.42 0.16; softmax is not scale-invariant", QZ_CORRECT, QZ_M_NONE, NULL);
 }

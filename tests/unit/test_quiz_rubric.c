@@ -63,7 +63,7 @@ static void test_lesson_claims_read_apart(void **state)
     /* and a false claim of the lesson beside them is named */
     expect("en", "q1", "With an RNN, how far apart two words are = how many steps the info must "
                        "travel; with self-attention it is always one direct hop. BERT is "
-                       "decoder-only.", QZ_PARTIAL, "BERT is an encoder only");
+                       "decoder-only.", QZ_WRONG, "BERT is an encoder only");
 }
 
 /* Every text question's own reference answer is graded correct. */
@@ -153,7 +153,7 @@ static void test_q2b_exploding_gradients_wrong(void **state)
     (void)state;
     /* the consequence stated wrongly beside the rest: partly right, the wrong part named */
     expect("en", "q2b", "The variance grows with d_k, so softmax saturates and the gradients explode.",
-           QZ_PARTIAL, "they do not explode");
+           QZ_WRONG, "they do not explode");
     expect("en", "q2b", "Without it the gradients explode.", QZ_WRONG, "they do not explode");
     expect("zh", "q2b", "方差随维度增大，softmax 饱和，梯度消失。", QZ_CORRECT, NULL);
 }
@@ -165,23 +165,23 @@ static void test_part_wrong_beside_parts_right(void **state)
 {
     (void)state;
     expect("en", "q4", "Q comes from the decoder, K and V from the encoder; its purpose is to stop "
-           "the decoder from seeing future tokens.", QZ_PARTIAL, "causal mask");
+           "the decoder from seeing future tokens.", QZ_WRONG, "causal mask");
     expect("en", "q4", "Q comes from the decoder and K and V from the encoder's word embeddings; it "
-           "aligns target and source.", QZ_PARTIAL, "not the source's word embeddings");
+           "aligns target and source.", QZ_WRONG, "not the source's word embeddings");
     expect("en", "q4", "Q comes from the encoder and K and V from the decoder; it aligns source "
            "and target.", QZ_WRONG, NULL);
     expect("en", "q4", "Q, K and V all come from the encoder; it lets the decoder look at the "
            "source.", QZ_WRONG, NULL);
     expect("en", "q5", "(1) You need a decoder to output the label. (2) From the [CLS] token's "
            "final hidden state.", QZ_PARTIAL, NULL);
-    expect("zh", "q5", "（1）Encoder 足够。（2）从最后一层的注意力权重矩阵读出。", QZ_PARTIAL, NULL);
+    expect("zh", "q5", "（1）Encoder 足够。（2）从最后一层的注意力权重矩阵读出。", QZ_WRONG, NULL);
     expect("en", "q5", "(1) You need a decoder. (2) From the attention weight matrix.", QZ_WRONG, NULL);
     expect("en", "q1", "In an RNN the path grows with the distance, in self-attention it is one "
-           "step, so self-attention needs no positional encoding.", QZ_PARTIAL, NULL);
+           "step, so self-attention needs no positional encoding.", QZ_WRONG, NULL);
     expect("en", "q1", "In self-attention the distance grows with the gap; in an RNN any two "
            "positions are one step apart.", QZ_WRONG, NULL);
     expect("en", "q2b", "It keeps the variance of the scores near 1 so softmax does not saturate; "
-           "it also prevents overfitting.", QZ_PARTIAL, "overfitting");
+           "it also prevents overfitting.", QZ_WRONG, "overfitting");
     expect("en", "q2b", "It makes the variance larger so softmax saturates.", QZ_WRONG, NULL);
 }
 
@@ -511,15 +511,15 @@ static void test_kinds_of_batch_g(void **state)
            QZ_WRONG, NULL);
     /* misconceptions beside right content: partly right, the misconception named */
     expect("en", "q1", "In an RNN the path grows with the distance, in self-attention it is one step, so "
-           "self-attention needs no positional encoding at all.", QZ_PARTIAL, "positional encoding");
+           "self-attention needs no positional encoding at all.", QZ_WRONG, "positional encoding");
     expect("zh", "q1", "自注意力中任意两个位置距离为1，而RNN是O(n)。所以自注意力完全不需要位置编码。",
-           QZ_PARTIAL, "位置编码");
+           QZ_WRONG, "位置编码");
     expect("zh", "q2b", "防止点积过大导致softmax饱和、梯度消失。另外不除的话模型就没法处理长序列。",
-           QZ_PARTIAL, "序列长度");
+           QZ_WRONG, "序列长度");
     expect("en", "q5", "Encoder is enough. The vector is the [CLS] token's embedding at the input layer.",
-           QZ_PARTIAL, "last layer");
+           QZ_WRONG, "last layer");
     expect("en", "q5", "Encoder alone is enough, and we read out the [CLS] vector. But you must add a "
-           "causal mask so the model can't see future tokens.", QZ_PARTIAL, "causal mask");
+           "causal mask so the model can't see future tokens.", QZ_WRONG, "causal mask");
     expect("en", "q5", "The encoder is enough: no causal mask is needed since every token may see the "
            "whole review. Read the label from the [CLS] output.", QZ_CORRECT, NULL);
     expect("zh", "q1", "自注意力的依赖距离是平方级的 O(n²)，RNN 是线性的 O(n)。", QZ_WRONG, NULL);
@@ -607,9 +607,9 @@ static void test_kinds_of_batches_f_g(void **state)
     expect("zh", "q5", "不用 RNN，编码器就够了，取最后一层 [CLS] 的输出向量。", QZ_CORRECT, NULL);
     /* the [CLS] vector at the input layer is no read-out: part (2) not right, part (1)
      * right, partly right */
-    expect("zh", "q5", "（1）只用编码器（2）取 [CLS] 在嵌入层的向量。", QZ_PARTIAL, NULL);
+    expect("zh", "q5", "（1）只用编码器（2）取 [CLS] 在嵌入层的向量。", QZ_WRONG, NULL);
     expect("en", "q5", "Only the encoder is needed, and we take the [CLS] vector before the first layer.",
-           QZ_PARTIAL, "last layer");
+           QZ_WRONG, "last layer");
 }
 
 /* Answers on the shipped self-test that correct themselves, hedge, restate the question,
@@ -652,7 +652,7 @@ static void test_answer_forms(void **state)
            "probabilities, but that is a myth. Without it softmax saturates and the gradients "
            "vanish.", QZ_CORRECT, NULL);
     /* a lesson's false claim after a sentence its own pass reads as terms is still read */
-    expect("zh", "q4", "Q 来自 decoder，K、V 来自 encoder，用于对齐。位置编码没用。", QZ_PARTIAL,
+    expect("zh", "q4", "Q 来自 decoder，K、V 来自 encoder，用于对齐。位置编码没用。", QZ_WRONG,
            "位置编码");
     /* n^2 alone is n², no length n said of attention ("information goes step by step") */
     expect("en", "q1", "n^2 is its compute cost; the path is O(1) for attention; an RNN needs n steps",
