@@ -1,6 +1,7 @@
 # attn-tutor check on kinds of text answers a class writes that the grader once misread:
 # keyword salads of spaced terms, short statements between commas, misconceptions beside
-# a right answer (partly right) or instead of it (wrong), and text no reader can read.
+# a right answer or instead of it (wrong; a minor one beside right parts, partly right),
+# and text no reader can read.
 . tests/lib.sh
 state=$(mktemp -d)
 export XDG_STATE_HOME="$state"
@@ -30,18 +31,18 @@ expect_status "q2b dₖ as the batch size (en): wrong" 1 en q2b \
   "dₖ is the batch size; dividing keeps the variance 1; without it softmax saturates, gradients vanish"
 expect_status "q2b √dₖ learned (zh): wrong" 1 zh q2b "√dₖ 是可学习参数，会在训练中更新"
 expect_status "q2b an average over dimensions (zh): wrong" 1 zh q2b "求平均，因为有 dk 个维度。"
-# a side remark about long sequences beside the right answer: partly right
-expect_status "q2b right, plus long sequences (en): partly right" 3 en q2b \
+# a side remark about long sequences beside the right answer: wrong
+expect_status "q2b right, plus long sequences (en): wrong" 1 en q2b \
   "It keeps the variance of the scores near 1 so softmax doesn't saturate and the gradients don't vanish; without it the model also couldn't handle long sequences."
 expect_status "q2b right, the model learns slowly without it (en): right" 0 en q2b \
   "Dot products grow with dₖ; dividing by √dₖ keeps their variance near 1, otherwise softmax saturates and the model learns slowly because the gradients vanish."
 
-# A false remark beside a right answer: partly right
-expect_status "q1 the RNN's path called O(log n) (en): partly right" 3 en q1 \
+# A false remark beside a right answer: wrong (the policy of most blind teachers)
+expect_status "q1 the RNN's path called O(log n) (en): wrong" 1 en q1 \
   "In self-attention every token is directly connected with path length O(1), while an RNN has O(log n) path length."
-expect_status "q5 a decoder said to help accuracy (en): partly right" 3 en q5 \
+expect_status "q5 a decoder said to help accuracy (en): wrong" 1 en q5 \
   "Encoder is enough, but a decoder would make it more accurate. Read from [CLS]."
-expect_status "q5 the first real word (zh): partly right" 3 zh q5 "只用 Encoder；取第一个词（评论的第一个真实单词）的向量。"
+expect_status "q5 the first real word (zh): wrong" 1 zh q5 "只用 Encoder；取第一个词（评论的第一个真实单词）的向量。"
 expect_status "q5 the attention's softmax as the readout (zh): wrong" 1 zh q5 "从 softmax 的注意力矩阵读出。"
 expect_status "q4 cross-attention called self-attention (en): not right" 1 en q4 \
   "Q from the decoder, K and V from the encoder, to align target with source; this layer is self-attention."
@@ -76,15 +77,15 @@ expect_status "q3 ┌─┐ before right values: graded, right" 0 zh q3 "┌─�
 # A false side remark beside a right q5 answer: partly right. An encoder's self-attention
 # said to look one way only (the same said of a decoder is true: no claim); positional
 # encoding given as the reason. A negation typed without its apostrophe is a negation.
-expect_status "q5 right, the encoder said to see only earlier tokens (zh): partly right" 3 zh q5 \
+expect_status "q5 right, the encoder said to see only earlier tokens (zh): wrong" 1 zh q5 \
   "只用encoder就够了，取[CLS]向量分类；不过encoder的自注意力只能看到前面的token。"
-expect_status "q5 right, [CLS] said to see only the words after it (zh): partly right" 3 zh q5 \
+expect_status "q5 right, [CLS] said to see only the words after it (zh): wrong" 1 zh q5 \
   "（1）Encoder 就够。（2）[CLS] 向量。CLS 放在句首是因为它只能看到后面的词。"
 expect_status "q5 right, the decoder said to see only earlier tokens (en): right" 0 en q5 \
   "(1) Only the encoder: a decoder's self-attention only sees previous tokens, which a classifier does not need. (2) the [CLS] vector"
-expect_status "q5 right, positional encoding as the reason (en): partly right" 3 en q5 \
+expect_status "q5 right, positional encoding as the reason (en): wrong" 1 en q5 \
   "(1) encoder only is enough, and that's because the encoder doesn't need positional encodings for classification. (2) [CLS] token output."
-expect_status "q1 right, 'doesnt need positional encoding' (en): partly right" 3 en q1 \
+expect_status "q1 right, 'doesnt need positional encoding' (en): wrong" 1 en q1 \
   "Self-attention connects any two positions directly (O(1) path) while an RNN needs O(n) steps; that's also why self-attention doesnt need positional encoding."
 
 # A right q5 answer taken back for a decoder that the label is read from: wrong
@@ -152,7 +153,7 @@ expect_status "q2 steps first, then the formula after a colon (zh): right" 0 zh 
 expect_status "q2b multiplies by √dₖ (en): wrong" 1 en q2b \
   "It multiplies the scores by √dₖ so their variance stays about 1; without it softmax saturates and gradients vanish."
 expect_status "q2b 乘以根号 dk (zh): wrong" 1 zh q2b "点积乘以根号 dk，让方差保持在 1 左右，否则 softmax 饱和梯度消失"
-expect_status "q2b dot products said to shrink with dₖ (en): partly right" 3 en q2b \
+expect_status "q2b dot products said to shrink with dₖ (en): wrong" 1 en q2b \
   "Dot products get smaller the more dimensions you add, so you blow them back up; otherwise softmax puts almost all weight on one token and learning stalls."
 expect_status "q2b 维度越高点积越小 (zh): wrong" 1 zh q2b "维度越高点积越小，所以要除以 √dₖ 把它放大回来；否则 softmax 饱和，梯度消失。"
 expect_status "q2b multiply by 1/√dₖ (en): right" 0 en q2b \
@@ -230,7 +231,12 @@ expect_status "q1 字注意力 read as 自注意力 (zh)" 0 zh q1 "字注意力�
 # 串行 says how an RNN passes information, not that speed is the answer
 expect_status "q1 RNN 串行, step by step, vs direct (zh): right" 0 zh q1 \
   "RNN 是串行的，信息要沿着隐藏状态一个个传过去，远的词容易被遗忘；self-attention 任意两个词直接算相关性，跟距离无关。"
-expect_status "q1 串行 vs 并行 only (zh): wrong" 1 zh q1 "RNN 串行，自注意力并行"
+# the bare contrast is the RNN's side without the distance: partly right, as most teachers
+# mark it; said to be faster, or given as "the essential difference", wrong
+expect_status "q1 串行 vs 并行 only (zh): partly right" 3 zh q1 "RNN 串行，自注意力并行"
+expect_status "q1 并行 so faster (zh): wrong" 1 zh q1 "自注意力可以并行计算，RNN 只能串行，所以训练更快。"
+expect_status "q1 parallel given as the essential difference (en): wrong" 1 en q1 \
+  "The essential difference is that self-attention can be computed in parallel while an RNN must be computed sequentially."
 # Purposes of cross-attention in more words a class uses
 expect_status "q4 用到输入序列的信息 (zh)" 0 zh q4 \
   "q 来自 decoder，k v 来自 encoder，作用是让 decoder 用到输入序列的信息（类似 seq2seq 里的 attention）。"
@@ -244,9 +250,9 @@ expect_status "q4 a language model that never sees the input (en)" 0 en q4 \
   "Queries come from the decoder, keys and values from the encoder output. Without it the decoder would just be a language model that never sees the input."
 expect_status "q4 sources only, no purpose (zh): partly right" 3 zh q4 "Q 来自解码器，K、V 来自编码器输出。"
 # K and V from an encoder layer other than the last: a false remark, partly right
-expect_status "q4 K、V 来自 encoder 对应的同一层 (zh): partly right" 3 zh q4 \
+expect_status "q4 K、V 来自 encoder 对应的同一层 (zh): wrong" 1 zh q4 \
   "Q 来自 decoder，K、V 来自 encoder 对应的同一层。作用是对齐。"
-expect_status "q4 K/V from the encoder's first layer (en): partly right" 3 en q4 \
+expect_status "q4 K/V from the encoder's first layer (en): wrong" 1 en q4 \
   "Q from the decoder, K and V from the first layer of the encoder; it lets the decoder look at the source."
 expect_status "q4 otherwise the decoder couldn't see the source (en)" 0 en q4 \
   "Q from the decoder, K and V from the encoder; otherwise the decoder couldn't see the source."
@@ -256,9 +262,9 @@ expect_status "q4 如果没有交叉注意力，解码器就看不到原句 (zh)
   "Q 来自解码器，K、V 来自编码器。如果没有交叉注意力，解码器就看不到原句。"
 # The course's misconception that attention handles long texts for free, beside a right
 # answer: partly right
-expect_status "q1 right, then any length without a problem (zh): partly right" 3 zh q1 \
+expect_status "q1 right, then any length without a problem (zh): wrong" 1 zh q1 \
   "自注意力 O(1)，RNN O(n)，所以 Transformer 处理任意长度序列都没有任何问题。"
-expect_status "q1 right, then self-attention has linear cost (en): partly right" 3 en q1 \
+expect_status "q1 right, then self-attention has linear cost (en): wrong" 1 en q1 \
   "Self-attention connects any two positions in one step, an RNN needs O(n) steps; and self-attention has linear cost in the length."
 expect_status "q1 right, then the quadratic cost (en): right" 0 en q1 \
   "Self-attention connects any two positions in one step, an RNN needs O(n) steps; the price is O(n²) compute."
@@ -285,7 +291,7 @@ expect_status "q1 穿过很多个隐状态 (zh): right" 0 zh q1 \
   "RNN里远距离依赖要穿过很多个隐状态，容易遗忘/梯度消失；自注意力每个位置直接和所有位置算注意力权重，路径长度O(1)。"
 # weights that sum to 1 only after the division by √dₖ: a false remark, partly right; the
 # same said of softmax is true
-expect_status "q2b right, then √dₖ makes the weights sum to 1 (zh): partly right" 3 zh q2b \
+expect_status "q2b right, then √dₖ makes the weights sum to 1 (zh): wrong" 1 zh q2b \
   "缩小分数防止softmax饱和、梯度消失。另外除以√dₖ之后注意力权重加起来才等于1。"
 expect_status "q2b right, then softmax makes them sum to 1 (zh): right" 0 zh q2b \
   "缩小分数防止softmax饱和、梯度消失。softmax 之后权重加起来等于1。"
