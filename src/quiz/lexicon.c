@@ -315,7 +315,8 @@ const char *const qz_lex_hedge[] = {"maybe", "perhaps", "probably", "i think", "
 const char *const qz_lex_the_difference[] = {
     "the difference is", "difference is that", "essential difference", "real difference",
     "main difference", "key difference", "fundamental difference", "big difference",
-    "biggest difference", "only difference", "区别是", "区别在于", "本质区别", "本质的区别",
+    "biggest difference", "only difference", "that's the difference", "that is the difference",
+    "is the difference", "the difference being", "区别是", "区别就是", "就是区别", "这就是区别", "区别在于", "本质区别", "本质的区别",
     "根本区别", "根本的区别", "真正的区别", "主要区别", "最大的区别", "唯一的区别", "不同在于",
     "不同之处在于", NULL};
 
