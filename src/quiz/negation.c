@@ -111,6 +111,9 @@ size_t qz_neg_cue_at(const qz_text *t, size_t i)
                qz_tok_raw_is(t, i + 1, "100%")) &&
               (qz_tok_raw_is(t, i + 2, "sure") || qz_tok_raw_is(t, i + 2, "certain")))))
             return 0;
+        /* "no longer needs it": the cue is both words, the denial is of what follows */
+        if (qz_tok_raw_is(t, i, "no") && qz_tok_raw_is(t, i + 1, "longer"))
+            return 2;
         /* "slow or no learning", "little or no gradient": a degree (next to none), said
          * as the word before "or" says it, not a denial */
         if (qz_tok_raw_is(t, i, "no") && i >= 2 && qz_tok_raw_is(t, i - 1, "or") &&

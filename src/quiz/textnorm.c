@@ -417,6 +417,13 @@ static void tokenize(toks *t, const uint8_t *f, size_t n)
         } else if (c == '/' && line_slash(t, f, i, n)) {
             push(t, ".", 1, "/", 1, QZ_TK_MARK);
             i += 1;
+        } else if ((c == 'x' || c == 'X' || c == 0xd7 || c == 0x2717 || c == 0x2718) && i > 0 &&
+                   f[i - 1] == ' ' && i + (size_t)l < n && f[i + (size_t)l] == ' ' &&
+                   correction_after(f + i + (size_t)l, n - i - (size_t)l)) {
+            /* a strike mark before a correction ("Q 来自 encoder X 不对，…", "✗ wait"): it
+             * ends the clause the correction takes back, as a dash does */
+            push(t, "—", strlen("—"), (const char *)f + i, (size_t)l, QZ_TK_MARK);
+            i += (size_t)l;
         } else if (word_char(c)) {
             size_t j = i, digits = 1;
             while (j < n) {
