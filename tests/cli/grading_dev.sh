@@ -1,29 +1,35 @@
 #!/bin/sh
-# Twelve sets written and marked blind by teachers who never saw the grader, used to find the
-# kinds of answers it misread (tests/grading/dev-*.tsv; each teacher's policy in its header).
-# They are below the issue's targets (90%, none graded correct that is not right): kept as
-# floors at the figures they reached, so a change that reads more of the class's answers
-# wrongly fails here. The teachers of dev-e and dev-f mark a false side remark, or one part
-# wrong beside parts right, as wrong where the grader (and the other six) give partial
-# credit: their floors are lower for that reason. So do the four teachers of dev-w (students
-# preparing for job interviews), dev-x (Traditional Chinese and English as a second language),
-# dev-y (a graduate seminar) and dev-z (self-learners on a course forum): 68 of their 960
-# answers are of that kind.
+# Sixteen sets written and marked blind by teachers who never saw the grader, used to find the
+# kinds of answers it misread (tests/grading/dev-*.tsv; each teacher's policy in its header),
+# kept as floors at the figures they reached, so a change that reads more of the class's
+# answers wrongly fails here. Since 2026-12-07 the grader marks a misconception or a false
+# claim beside right parts wrong, as 12 of the 18 teachers whose policies are on record do
+# (dev-e, dev-f, dev-w to dev-z, dev-g to dev-k, and the first teachers of corpus.tsv and
+# dev-d); the teachers of dev-i, dev-p, dev-q, dev-r, dev-s and dev-v give such answers
+# partial credit, and their floors are lower for it. dev-g (a high-school summer camp), dev-h
+# (engineers learning from blog posts), dev-j (an exam under time pressure) and dev-k (answers
+# drafted with a translation app or a chatbot) are the fourth round. dev-j's teacher, like
+# dev-z's, marks 0.13 or 0.16 (truncated, within 0.01) partly right where the others accept
+# an estimate within 0.01: its 5 answers graded correct are of that kind.
 cd "$(dirname "$0")/../.." || exit 2
 # floor SET MIN_AGREEMENT MAX_FALSE_CORRECT: the set's TAP lines, named by the set
 floor() {
   GRADE_MIN_AGREEMENT=$2 GRADE_MAX_FALSE_CORRECT=$3 tests/grading/grade.sh --tap "tests/grading/$1.tsv" |
     sed "s/^\(not ok\|ok\) - /\1 - $1: /"
 }
-floor dev-p 93 1
-floor dev-q 91 0
-floor dev-r 94 1
-floor dev-s 95 0
-floor dev-v 95 1
-floor dev-e 80 0
-floor dev-f 80 1
-floor dev-i 92 1
-floor dev-w 88 1
-floor dev-x 84 1
-floor dev-y 82 1
-floor dev-z 83 1
+floor dev-p 90 0
+floor dev-q 93 0
+floor dev-r 92 0
+floor dev-s 93 0
+floor dev-v 93 0
+floor dev-e 90 0
+floor dev-f 93 0
+floor dev-i 90 1
+floor dev-w 94 1
+floor dev-x 90 1
+floor dev-y 88 1
+floor dev-z 87 1
+floor dev-g 92 1
+floor dev-h 89 1
+floor dev-j 90 5
+floor dev-k 92 1
