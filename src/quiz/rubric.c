@@ -444,8 +444,10 @@ int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
     for (size_t i = 0; !b.failed && i < q->n_misconceptions; i++) {
         const qz_misconception *m = &q->misconceptions[i];
         size_t base = r->n_miscs, owner = r->n_misc_owners++;
-        r->misc_info[owner] = (qz_misc_info){m->name, m->feedback, m->off_point, -1, m->replaces,
-                                             m->lesson_wide, m->minor, m->partial_alone};
+        r->misc_info[owner] = (qz_misc_info){.name = m->name, .feedback = m->feedback,
+                                             .off_point = m->off_point, .concept = -1,
+                                             .replaces = m->replaces, .lesson_wide = m->lesson_wide,
+                                             .minor = m->minor, .partial_alone = m->partial_alone};
         if (!pattern_new(&b, &r->miscs, &r->n_miscs, owner))
             break;
         if (statement_add(&b, &r->miscs, &r->n_miscs, base, &m->statement))
@@ -455,8 +457,9 @@ int qz_rubric_compile(const qz_question *q, qz_rubric_c **out, at_error *err)
         for (size_t x = 0; !b.failed && x < q->rubric[i].n_contradicts; x++) {
             const qz_contradiction *w = &q->rubric[i].contradicts[x];
             size_t owner = r->n_misc_owners++;
-            r->misc_info[owner] = (qz_misc_info){NULL, w->feedback, 0, (long)i,
-                                                 i < 32 ? 1ul << i : 0, 0, 1, 0};
+            /* a key idea stated wrongly: one part wrong, like a `minor` misconception */
+            r->misc_info[owner] = (qz_misc_info){.feedback = w->feedback, .concept = (long)i,
+                                                 .replaces = i < 32 ? 1ul << i : 0, .minor = 1};
             qz_cpattern *p = pattern_new(&b, &r->miscs, &r->n_miscs, owner);
             if (p)
                 older_form(&b, p, NULL, w->phrases, w->n_phrases, w->together, w->n_together);
