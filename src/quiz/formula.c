@@ -348,9 +348,11 @@ static void attention_mistakes(const fpool *pool, int top, qz_formula_diag *d)
         if (!v_last && !count_var(x, V_V))
             m |= QZ_F_V_MISSING;
         d->mistakes = m;
-        /* no function turns the scores into weights: the concept is missing, not a
-         * slip of one part (QKᵀV/√dₖ is wrong, as a teacher marks it) */
-        d->fatal = 1;
+        /* no function turns the scores into weights: the part is missing and named as
+         * the concept it breaks. Alone, with every other part right ((QKᵀ/√dₖ)V), it is
+         * one part missing, partly right as 10 of the 15 blind teachers on record mark it
+         * (the other 5 mark it wrong); with another mistake beside it, wrong */
+        d->fatal = fatal || m != QZ_F_NO_SOFTMAX;
         return;
     }
     d->fatal = 0;

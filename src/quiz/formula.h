@@ -70,8 +70,8 @@
 
 /* Mistakes named by the comparison (a bit set). QZ_F_OTHER is the highest bit. */
 enum {
-    QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all: no weights (fatal, more than a
-                                      * slip, though not in QZ_F_FATAL) */
+    QZ_F_NO_SOFTMAX       = 1 << 0,  /* no softmax at all: no weights (one slip alone,
+                                      * fatal beside another mistake) */
     QZ_F_NO_SCALE         = 1 << 1,  /* scores not scaled: softmax(QKᵀ)V */
     QZ_F_DK_NOT_SQRT      = 1 << 2,  /* divided by d_k instead of √d_k */
     QZ_F_SCALE_MULTIPLIED = 1 << 3,  /* multiplied by √d_k instead of dividing */

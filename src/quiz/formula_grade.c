@@ -242,6 +242,29 @@ static int formula_corrected(const char *answer, size_t end)
     return 0;
 }
 
+/* After the formula at [.., end), a part of it offered otherwise in words, as a doubt:
+ * "…V, or maybe divided by d_k, not sure which", "…V，也可能是除以 dk". Two formulas are
+ * then offered, as with a second formula written out. */
+static int formula_hedged(const char *answer, size_t end)
+{
+    static const char *const hedges[] = {"or maybe", "or perhaps", "or possibly", "or is it",
+                                         "or was it", "not sure which", "也可能是", "也可能",
+                                         "或许是", "还是说", "不确定是", "不知道是", NULL};
+    static const char *const parts[] = {"divide", "d_k", "dk", "d k", "sqrt", "√", "root",
+                                        "softmax", "sigmoid", "transpose", "without", "no scal",
+                                        "除以", "根号", "转置", "不开", "乘", NULL};
+    const char *rest = answer + end;
+    for (size_t i = 0; hedges[i]; i++) {
+        const char *h = strcasestr(rest, hedges[i]);
+        if (!h)
+            continue;
+        for (size_t k = 0; parts[k]; k++)
+            if (strcasestr(h + strlen(hedges[i]), parts[k]))
+                return 1;
+    }
+    return 0;
+}
+
 /* Characters lost on the way: three question marks or more in a row ("Attention =
  * ??????(??????)"), a box or a replacement character. A hedge ("…V ??") is two at most. */
 static int lost_characters(const char *answer)
@@ -322,6 +345,10 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
          * ("softmax(QKᵀ/√dₖ)V 或者 softmax(QKᵀ)V/√dₖ，两种都对") */
         not_right(out, fb, lang, qz_tr(lang, "The answer offers two different formulas, and only one "
                                              "can be the answer: write the one you settle on.\n"));
+    } else if (!d.mistakes && formula_hedged(answer, d.end)) {
+        not_right(out, fb, lang, qz_tr(lang, "After the formula the answer offers one of its parts "
+                                             "otherwise, as a doubt, and only one can be the answer: "
+                                             "write the formula you settle on.\n"));
     } else if (!d.mistakes && d.explained && !d.corrected && words.verdict != QZ_CORRECT &&
                formula_corrected(answer, d.end)) {
         /* "softmax(QKᵀ/√dₖ)V，更正：分母是 dₖ，不开根号": the formula changed in words */

@@ -278,6 +278,12 @@ static int gloss_in(const ftokens *T, size_t a, size_t b)
     return words;
 }
 
+/* Is the token the sign of membership (Q ∈ R^{n×d_k}, "\\in" read as it)? */
+static int is_member(const ftoken *t)
+{
+    return t->len >= strlen("∈") && !strncmp(t->text, "∈", strlen("∈"));
+}
+
 static int has_v(const ftokens *T, size_t a, size_t b)
 {
     for (size_t i = a; i < b; i++)
@@ -336,6 +342,34 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
         }
         if (T->t[k].kind == F_RPAR && depth > 0)
             depth--;
+    }
+    /* the shape of what a whole formula gives, after it: "…V ∈ R^{n×d_v}" */
+    for (size_t k = s + 1, depth = 0; k < e; k++) {
+        depth += T->t[k - 1].kind == F_LPAR;
+        depth -= T->t[k - 1].kind == F_RPAR && depth > 0;
+        if (!depth && is_member(&T->t[k]) && run_complete(T, s, k) == 2 && has_v(T, s, k)) {
+            e = k;
+            break;
+        }
+    }
+    /* shapes or definitions given before the formula, up to a colon: "With Q∈R^{n×d_k},
+     * K∈R^{m×d_k}: softmax(QKᵀ/√d_k)V", "(…, Q=XW_Q, K=XW_K, V=XW_V): Attention(Q,K,V)=…"
+     * is a legend (the run may start inside the aside's bracket) */
+    for (size_t k = s + 1; k < e; k++) {
+        int depth = 0;
+        for (size_t j = s; j < k; j++)
+            depth += (T->t[j].kind == F_LPAR) - (T->t[j].kind == F_RPAR);
+        if (depth > 0 || T->t[k].kind != F_SEP)
+            continue;
+        int shapes = 0;
+        for (size_t j = s; j < k; j++)
+            shapes |= is_member(&T->t[j]) ||
+                      (j + 1 < k && T->t[j].kind == F_VAR && T->t[j].var <= V_V &&
+                       T->t[j + 1].kind == F_ASSIGN && (j == s || T->t[j - 1].kind == F_COMMA ||
+                                                        T->t[j - 1].kind == F_LPAR));
+        if (shapes && run_complete(T, k + 1, e) == 2 && has_v(T, k + 1, e))
+            s = k + 1;
+        break;
     }
     /* shapes after a comma: "…V，Q∈R^{n×d_k}，K∈R^{m×d_k}" is a legend, not the formula */
     for (size_t k = s + 1; k + 2 < e; k++)

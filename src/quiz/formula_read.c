@@ -758,6 +758,10 @@ static const word words[] = {
     {"再", F_FILLER, 0, NULL}, {"然后", F_FILLER, 0, NULL}, {"最后", F_FILLER, 0, NULL},
     {"之后", F_FILLER, 0, NULL}, {"做", F_FILLER, 0, NULL}, {"取", F_FILLER, 0, NULL},
     {"经过", F_FILLER, 0, NULL}, {"进行", F_FILLER, 0, NULL}, {"一下", F_FILLER, 0, NULL},
+    /* what a step gives, said after it: "先 QKᵀ 打分，除以 √dₖ…", "QKᵀ 算相似度" */
+    {"打分", F_FILLER, 0, NULL}, {"算分数", F_FILLER, 0, NULL}, {"得到分数", F_FILLER, 0, NULL},
+    {"算相似度", F_FILLER, 0, NULL}, {"求相似度", F_FILLER, 0, NULL},
+    {"得到相似度", F_FILLER, 0, NULL}, {"得到注意力分数", F_FILLER, 0, NULL},
     {"等于", F_ASSIGN, 0, NULL}, {"自注意力", F_NAME, 0, "attention"},
     {"掩码矩阵", F_VAR, V_MASK, NULL}, {"掩码", F_VAR, V_MASK, NULL}, {"遮罩", F_VAR, V_MASK, NULL},
     /* Q, K, V by their Chinese names: alone, not inside a word (数值, 关键, 值得) */

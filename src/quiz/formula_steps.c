@@ -392,6 +392,30 @@ static char *named_steps(char seg[][MAX_EXPR], size_t n)
     return used ? strdup(expr) : NULL;
 }
 
+/* Drop what a step of a chain says it gives, after the step: "QKᵀ to get the scores",
+ * "divide by √d_k to scale them", "softmax for the weights". Kept when the words after
+ * hold a matrix (Q, K or V as a symbol of its own): those are part of the step. */
+static void drop_gives(char *s)
+{
+    static const char *const gives[] = {" to get ", " to obtain ", " to make ", " to scale",
+                                        " to normalize", " to normalise", " which gives ",
+                                        " giving ", " gives ", " for the ", " as the ",
+                                        " as scores", " so that ", NULL};
+    char *cut_at = NULL;
+    for (size_t k = 0; gives[k]; k++) {
+        char *x = strcasestr(s, gives[k]);
+        if (x && x > s && (!cut_at || x < cut_at))
+            cut_at = x;
+    }
+    if (!cut_at)
+        return;
+    for (const char *p = cut_at; *p; p++)
+        if (strchr("QKVqkv", *p) && !isalnum((unsigned char)p[-1]) && !isalnum((unsigned char)p[1]))
+            return;
+    *cut_at = 0;
+    trim(s);
+}
+
 /* A chain in words: the first step an expression, each next one an operation on what
  * came before. */
 static char *chain_steps(char seg[][MAX_EXPR], size_t n)
@@ -403,6 +427,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
     static const char *const div_w[] = {"除以", "divide by", "divided by", "scale by 1/",
                                         "divide it by", NULL};
     static const char *const v_w[] = {"乘以 v", "乘 v", "乘上 v", "和 v 相乘", "与 v 相乘",
+                                      "乘以v", "乘v", "乘上v", "和v相乘", "与v相乘",
                                       "multiply by v", "multiply it by v", "multiply with v",
                                       "times v", "weighted sum of the v", "weighted sum of v",
                                       "weighted sum of the values", "加权求和 v", "对 v 加权求和",
@@ -411,6 +436,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
         return NULL;
     char expr[MAX_EXPR];
     drop_openers(seg[0]);
+    drop_gives(seg[0]);
     if (!strchr(seg[0], 'Q') && !strchr(seg[0], 'q'))
         return NULL;
     snprintf(expr, sizeof expr, "%s", seg[0]);
@@ -422,7 +448,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
         *close = 0;
         memmove(expr, open + 1, strlen(open + 1) + 1);
     }
-    int soft = 0, v = 0;
+    int soft = 0, v = 0, div = 0;
     /* "apply softmax to each row of QKᵀ/√dₖ, then multiply by V": the first step holds
      * the softmax */
     static const char *const softmax_of[] = {"apply softmax to each row of", "apply softmax to",
@@ -441,18 +467,40 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
         char *s = seg[i];
         drop_openers(s);
         drop_remark(s);
+        drop_gives(s);
         char next[2 * MAX_EXPR + 32];
         int done = 0;
         for (size_t k = 0; div_w[k] && !done; k++)
             if (starts_with(s, div_w[k])) {
                 snprintf(next, sizeof next, "(%s) / (%s)", expr, s + strlen(div_w[k]));
-                done = 1;
+                done = div = 1;
             }
         for (size_t k = 0; softmax_w[k] && !done; k++)
             if (!strcasecmp(s, softmax_w[k]) ||
                 (starts_with(s, softmax_w[k]) && strlen(s) - strlen(softmax_w[k]) < 24 &&
                  !strchr(s + strlen(softmax_w[k]), 'V'))) {
                 snprintf(next, sizeof next, "softmax(%s)", expr);
+                done = soft = 1;
+            }
+        /* another function where the softmax goes ("…, sigmoid, multiply by V"): read, so
+         * the grader names the concept it breaks */
+        static const char *const other_fn[] = {"sigmoid", "relu", "tanh", "argmax", "exp",
+                                               "normalize", "normalise", "layernorm", NULL};
+        static const char *const verb[] = {"经过", "过", "做", "取", "用", "apply ", ""};
+        const char *f = s;
+        for (size_t k = 0; k < sizeof verb / sizeof *verb; k++)
+            if (!strncasecmp(s, verb[k], strlen(verb[k]))) {
+                f = s + strlen(verb[k]);
+                break;
+            }
+        while (*f == ' ')
+            f++;
+        for (size_t k = 0; other_fn[k] && !done; k++)
+            if (!strcasecmp(f, other_fn[k]) || (starts_with(f, other_fn[k]) &&
+                                                 (!strcasecmp(f + strlen(other_fn[k]), " it") ||
+                                                  !strcasecmp(f + strlen(other_fn[k]), " them") ||
+                                                  !strcmp(f + strlen(other_fn[k]), "一下")))) {
+                snprintf(next, sizeof next, "%s(%s)", other_fn[k], expr);
                 done = soft = 1;
             }
         for (size_t k = 0; v_w[k] && !done; k++)
@@ -464,7 +512,9 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
             return NULL;   /* a step not read: the chain is not a formula */
         memcpy(expr, next, strlen(next) + 1);
     }
-    return soft && v ? strdup(expr) : NULL;   /* both make two operations at least */
+    /* two operations at least, V the last: a chain with no softmax is read too, so its
+     * missing softmax is named */
+    return v && (soft || div) ? strdup(expr) : NULL;
 }
 
 char *qz_formula_steps(const char *s)

@@ -160,6 +160,35 @@ typedef struct mention {
     const char *at;
 } mention;
 
+/* Token t's names: the token as the question writes it, then the question's glosses of it
+ * ("didn't" for 没); pointers into the question, at most 16. Returns their number. */
+static size_t token_names(const qz_numctx *c, size_t t, const char **alts, size_t *lens)
+{
+    size_t n_alts = 0;
+    alts[n_alts] = c->q->tokens[t];
+    lens[n_alts++] = strlen(c->q->tokens[t]);
+    for (size_t g = 0; g < c->q->n_glosses && n_alts < 16; g++)
+        if (c->q->glosses[g].token == t)
+            n_alts += qz_gloss_alts(c->q->glosses[g].words, alts + n_alts, lens + n_alts,
+                                    16 - n_alts);
+    return n_alts;
+}
+
+/* Does the byte at q of s stand inside a token's name written as a word of its own (the
+ * "n't" of "didn't", the "not" of "did not", glosses of 没)? */
+static int inside_name(const qz_numctx *c, const char *s, const char *q)
+{
+    for (size_t t = 0; t < c->row_n && t < c->q->n_tokens; t++) {
+        const char *alts[16];
+        size_t lens[16], n_alts = token_names(c, t, alts, lens);
+        for (size_t k = 0; k < n_alts; k++)
+            for (const char *at = (size_t)(q - s) + 1 >= lens[k] ? q + 1 - lens[k] : s; at <= q; at++)
+                if (!strncasecmp(at, alts[k], lens[k]) && edge(s, at, 0) && edge(s, at + lens[k], 1))
+                    return 1;
+    }
+    return 0;
+}
+
 /* The token named in [a, b) nearest to position p, or (size_t)-1. Names and the
  * question's glosses count, as words of their own. */
 static size_t nearest_token(const qz_numctx *c, const char *s, const char *a, const char *b,
@@ -169,13 +198,7 @@ static size_t nearest_token(const qz_numctx *c, const char *s, const char *a, co
     long best_d = -1;
     for (size_t t = 0; t < c->row_n && t < c->q->n_tokens; t++) {
         const char *alts[16];
-        size_t lens[16], n_alts = 0;
-        alts[n_alts] = c->q->tokens[t];
-        lens[n_alts++] = strlen(c->q->tokens[t]);
-        for (size_t g = 0; g < c->q->n_glosses && n_alts < 16; g++)
-            if (c->q->glosses[g].token == t)
-                n_alts += qz_gloss_alts(c->q->glosses[g].words, alts + n_alts, lens + n_alts,
-                                        16 - n_alts);
+        size_t lens[16], n_alts = token_names(c, t, alts, lens);
         for (size_t k = 0; k < n_alts; k++)
             for (const char *q = a; q + lens[k] <= b; q++) {
                 if (strncasecmp(q, alts[k], lens[k]) || !edge(s, q, 0) || !edge(s, q + lens[k], 1))
@@ -393,7 +416,7 @@ static const char *share_to(const char *p, const char *b)
     return NULL;
 }
 
-static int denied_before(const char *a, const char *p);
+static int denied_before(const qz_numctx *c, const char *s, const char *a, const char *p);
 
 /* The token whose name stands right at p (after spaces and an opening quote), the object
  * of the words before it ("大部分注意力给了没", "主要关注“下雨”"); (size_t)-1 if none. */
@@ -452,7 +475,7 @@ static size_t wrong_extremes(const qz_numctx *c, const char *s, FILE *fb)
                 if (strncasecmp(p, sup[k].w, wl) || (sup[k].word && (!edge(s, p, 0) || !edge(s, p + wl, 1))))
                     continue;
                 /* "伞 does not give most of its attention to 没": denied, no claim */
-                if (denied_before(a, p))
+                if (denied_before(c, s, a, p))
                     goto next_clause;
                 /* "gives most of its attention to 没": the token after gets the most */
                 const char *to = sup[k].word && !sup[k].after ? share_to(p + wl, b) : NULL;
@@ -504,14 +527,15 @@ static size_t token_side(const qz_numctx *c, const char *s, const char *a, const
     return before ? nearest_token(c, s, a, p, p) : nearest_token(c, s, p, b, p);
 }
 
-/* Is there a word of denial just before p in [a, p): "not", "n't", 不, 并非? */
-static int denied_before(const char *a, const char *p)
+/* Is there a word of denial just before p in [a, p) of s: "not", "n't", 不, 并非? One that
+ * is part of a token's name ("didn't gets the most": the gloss of 没) denies nothing. */
+static int denied_before(const qz_numctx *c, const char *s, const char *a, const char *p)
 {
     static const char *const neg[] = {"not ", "n't ", "never ", "不", "并非", "未必", NULL};
     for (size_t i = 0; neg[i]; i++) {
         long l = (long)strlen(neg[i]);
         for (long off = (long)(p - a) - l; off >= 0 && off >= (long)(p - a) - l - 12; off--)
-            if (!strncasecmp(a + off, neg[i], (size_t)l))
+            if (!strncasecmp(a + off, neg[i], (size_t)l) && !inside_name(c, s, a + off))
                 return 1;
     }
     return 0;
@@ -550,7 +574,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                     for (long off = at - 1 - (long)wl; off >= 0 && off > at - 24; off--) {
                         const char *q = a + off;
                         if (!strncasecmp(q, en[k].w, wl) && edge(s, q, 0) && edge(s, q + wl, 1)) {
-                            if (denied_before(a, q))
+                            if (denied_before(c, s, a, q))
                                 goto next_clause;
                             x = token_side(c, s, a, b, q, 1);
                             y = token_side(c, s, a, b, p + 4, 0);
@@ -566,7 +590,7 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
                 y = token_side(c, s, a, b, p + 1, 0);
                 more = *p == '>';
             } else if (!strncmp(p, "比", 3)) {
-                if (denied_before(a, p))
+                if (denied_before(c, s, a, p))
                     goto next_clause;
                 x = token_side(c, s, a, b, p, 1);
                 y = token_side(c, s, a, b, p + 3, 0);

@@ -3150,6 +3150,25 @@ static size_t contrast_at(const qz_text *t, size_t i)
     return 0;
 }
 
+/* Length of the word at token i that offers the second of two alternatives the sentence
+ * from s0 opened ("either A or B", 要么 A 要么 B): each alternative is read as a sentence of
+ * its own, so a right one beside a wrong one is a hedge between them, not a right answer. */
+static size_t alternative_at(const qz_text *t, size_t s0, size_t i)
+{
+    size_t l = 0;
+    if (t->t[i].kind == QZ_TK_WORD && !strcmp(t->t[i].raw, "or")) {
+        for (size_t j = s0; j < i; j++)
+            if (t->t[j].kind == QZ_TK_WORD && !strcmp(t->t[j].raw, "either"))
+                return 1;
+        return 0;
+    }
+    if ((l = qz_han_at(t, i, "要么")) != 0)
+        for (size_t j = s0; j < i; j++)
+            if (qz_han_at(t, j, "要么"))
+                return l;
+    return 0;
+}
+
 /* The dots of "i.e." and "e.g." end nothing. */
 static int abbreviation_dot(const qz_text *t, size_t i)
 {
@@ -3300,7 +3319,8 @@ static size_t sentence_end(const qz_rubric_c *r, const qz_text *t, size_t s0, si
             *how = i > s0 && qz_tok_is(t, i, "—") && denial_turn_at(t, s0, i) ? END_CONTRAST : END_FULL;
             return i;
         }
-        if (i > s0 && ((l = contrast_at(t, i)) != 0 || (l = denial_turn_at(t, s0, i)) != 0)) {
+        if (i > s0 && ((l = contrast_at(t, i)) != 0 || (l = denial_turn_at(t, s0, i)) != 0 ||
+                       (l = alternative_at(t, s0, i)) != 0)) {
             *next = i + l;
             *how = END_CONTRAST;
             return i;
@@ -3403,6 +3423,9 @@ typedef struct reader {
     int reply;                /* the sentence is a question answered by a bare "yes" (1) or
                                * "no" (2) after it */
     int side;                 /* k > 0: the reading of the lesson's misconception k - 1 alone */
+    size_t n_read;            /* sentences read so far */
+    int padded;               /* the first sentence lists terms and more follows: padding,
+                               * judged by what the rest states (a salad if it states nothing) */
     qz_reading *out;
 } reader;
 
@@ -3797,6 +3820,10 @@ static int read_sentence(reader *rd, size_t s0, size_t s1)
         fprintf(stderr, "  salad at [%zu,%zu): salad %d, term list %d\n", s0, s1, salad(&s),
                 term_list(&s));
 #endif
+        if (rd->n_read == 1 && s1 < rd->t->n) {
+            rd->padded = 1;   /* "Self-attention, QKV, softmax, parallel: any two positions …" */
+            goto out;
+        }
         rd->out->salad = 1;
         goto out;
     }
@@ -3925,13 +3952,17 @@ static int read_answer(reader *rd)
         size_t reply = q ? bare_reply(r, t, next, &yes) : 0;
         int asked = q && !reply && asks(r, t, s0, s1);
         rd->reply = reply ? (yes ? 1 : 2) : 0;
-        if (s1 > s0 && !asked)
+        if (s1 > s0 && !asked) {
+            rd->n_read++;
             rc = read_sentence(rd, s0, s1);
+        }
         rd->reply = 0;
         s0 = next + reply;
         if (reply)
             how = END_FULL;
     }
+    if (!rc && rd->padded && !rd->all.n)
+        rd->out->salad = 1;   /* terms listed, then nothing stated */
     if (!rc)
         settle(rd);
     return rc;

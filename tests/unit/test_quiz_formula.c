@@ -96,10 +96,20 @@ static void test_formula_in_steps(void **state)
         "s = Q K^T; s /= sqrt(d_k); w = softmax(s); out = w V",
         "先算 S = QKᵀ/√dₖ，再对每一行做 softmax 得到权重 A，最后 A 乘 V。",
         "S = QK^T/sqrt(d_k); A = softmax(S); then A times V",
+        /* what a step gives, said after it */
+        "先 QK^T 打分，除以 √dk，再 softmax，最后乘 V",
+        "先QK^T算相似度，再除以根号dk，softmax以后乘V",
+        "first QK^T to get the scores, then divide by sqrt(d_k) to scale them, softmax for the "
+        "weights, then multiply by V",
+        "QK^T gives scores, divide by sqrt(d_k), softmax, then multiply by V",
     };
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         expect_formula(same[i], 0);
     expect_formula("S = QK^T; A = softmax(S); output = A V", QZ_F_NO_SCALE);
+    /* another function in the softmax's step: read, so it is named */
+    expect_formula("QK^T as scores, divide by sqrt(d_k), sigmoid, multiply by V", QZ_F_NOT_SOFTMAX);
+    expect_formula("先算QK^T，除以根号dk，再过sigmoid，最后乘V", QZ_F_NOT_SOFTMAX);
+    expect_formula("QK^T, divide by sqrt(d_k), relu it, multiply by V", QZ_F_NOT_SOFTMAX);
     expect_formula("softmax(Q %*% K / sqrt(d_k)) %*% V", QZ_F_K_NOT_TRANSPOSED);
     expect_formula("A <- softmax(Q %*% t(K) / dk); out <- A %*% V", QZ_F_DK_NOT_SQRT);
     /* a lone x before an operator is a name, not a times sign ("W_q x + W_k x"); terms left
@@ -158,7 +168,12 @@ static void test_notation_code(void **state)
                 "  # [B, T, T]  out = softmax(scores, dim=-1) @ v  # [B, T, d_v]",
                 /* shapes in brackets after the formula are a legend */
                 "Attention = softmax( Q·K^T / sqrt(d_k) ) · V  （Q: n×d_k，K: m×d_k，V: m×d_v）",
-                "softmax(QK^T/sqrt(d_k))V (Q ∈ R^{n×d_k})");
+                "softmax(QK^T/sqrt(d_k))V (Q ∈ R^{n×d_k})",
+                /* shapes or definitions before a colon, the output's shape after */
+                "With Q∈R^{n×d_k}, K∈R^{m×d_k}, V∈R^{m×d_v}: Attention = softmax(QK^T/√d_k)V ∈ R^{n×d_v}",
+                "设 Q∈ℝ^{n×d_k}，K∈ℝ^{m×d_k}，V∈ℝ^{m×d_v}：Attention(Q,K,V) = softmax(QKᵀ/√dₖ)V",
+                "Scaled dot-product attention (Vaswani 2017, multi-head, Q=XW_Q, K=XW_K, V=XW_V): "
+                "Attention(Q,K,V)=softmax(QK^T/sqrt(dk))V");
 }
 
 static void test_notation_words(void **state)
@@ -469,6 +484,11 @@ static void test_formula_one_slip(void **state)
         {"softmax(Q K^T/√d_k over the columns) V", "wrong axis"},
         {"softmax(QK^T/sqrt(n))V", "not 1/√dₖ"},
         {"F.softmax(Q @ K.transpose(-2, -1) / math.sqrt(seq_len), dim=-1) @ V", "not 1/√dₖ"},
+        /* no softmax, every other part right: one part missing, named as the concept */
+        {"(QKᵀ/√d_k)V", "no softmax"},
+        {"QK^T V / sqrt(d_k)", "no softmax"},
+        {"Q 乘 K 的转置除以根号 d_k 再乘 V", "no softmax"},
+        {"first QK^T to get the scores, divide by sqrt(d_k), then multiply by V", "no softmax"},
     };
     for (size_t i = 0; i < sizeof slips / sizeof slips[0]; i++)
         expect_graded(slips[i].answer, QZ_PARTIAL, slips[i].named);
@@ -483,11 +503,10 @@ static void test_formula_wrong(void **state)
         {"softmax(Q @ K.T * np.sqrt(d_k)) @ V", "Multiplied by √dₖ"},
         {"softmax(QK/d_k)V", "K is not transposed"},
         {"softmax(QK^T)", "V is missing"},
+        /* no softmax beside another mistake (K not transposed, no scale) */
         {"QKV / sqrt(d)", "no softmax"},
-        {"(QKᵀ/√d_k)V", "no softmax"},   /* no weights at all: more than a slip */
-        {"QK^T V / sqrt(d_k)", "no softmax"},
-        {"Q 乘 K 的转置除以根号 d_k 再乘 V", "no softmax"},
         {"Attention = Q·K·V", "no softmax"},
+        {"(QKᵀ)V", "no softmax"},
         {"sigmoid(QK^T/sqrt(d_k))V", "sigmoid: softmax belongs here"},
         {"tanh(QK^T/sqrt(d_k))V", "tanh: softmax belongs here"},
         {"σ(QKᵀ/√dₖ)V", "softmax belongs here"},
@@ -589,7 +608,7 @@ static void test_formula_index_form_slips(void **state)
          QZ_F_WRONG_PRODUCT, QZ_WRONG},
         {"a_ij = sigmoid(q_i·k_j/√d_k), out_i = Σ_j a_ij v_j", "sigmoid(QK^T/sqrt(d_k))V", QZ_F_NOT_SOFTMAX,
          QZ_WRONG},
-        {"out_i = Σ_j (q_i·k_j/√d_k) v_j", "QK^T/sqrt(d_k) V", QZ_F_NO_SOFTMAX, QZ_WRONG},
+        {"out_i = Σ_j (q_i·k_j/√d_k) v_j", "QK^T/sqrt(d_k) V", QZ_F_NO_SOFTMAX, QZ_PARTIAL},
         {"α_ij = exp(q_i·k_j/√d_k) / Σ_i exp(q_i·k_j/√d_k)，输出 z_i = Σ_j α_ij v_j",
          "softmax(QK^T/sqrt(d_k), dim=0)V", QZ_F_SOFTMAX_AXIS, QZ_PARTIAL},
         {"α_ij = exp(q_i·k_j/√d_k) / Σ_l exp(q_i·k_l/√d_k)，输出 z_i = Σ_j α_ij k_j", "softmax(QK^T/sqrt(d_k))K",
