@@ -3187,6 +3187,12 @@ static int abbreviation_dot(const qz_text *t, size_t i)
     for (size_t a = 0; abbr[a]; a++)
         if (i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, abbr[a]))
             return 1;
+    /* "w.r.t. the other scores" */
+    if ((i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, "w") && qz_tok_raw_is(t, i + 1, "r")) ||
+        (i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, "r") && qz_tok_raw_is(t, i + 1, "t")) ||
+        (i >= 5 && qz_tok_raw_is(t, i - 1, "t") && qz_tok_raw_is(t, i - 3, "r") &&
+         qz_tok_raw_is(t, i - 5, "w")))
+        return 1;
     static const char *const pairs[][2] = {{"i", "e"}, {"e", "g"}};
     for (size_t p = 0; p < 2; p++) {
         if (i >= 1 && i + 2 < t->n && qz_tok_raw_is(t, i - 1, pairs[p][0]) &&
