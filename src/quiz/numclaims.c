@@ -541,6 +541,37 @@ static int denied_before(const qz_numctx *c, const char *s, const char *a, const
     return 0;
 }
 
+/* Does the clause [a, p) name no subject before the comparison at p (values and filler
+ * words only), so the values just given are its subject ("0.14 0.17, more than 伞", "0.14 0.17 - bigger than 伞",
+ * 0.14 0.17，都比伞大)? */
+static int bare_subject(const char *a, const char *p)
+{
+    static const char *const fill[] = {"which are", "which is", "they are", "they're", "and",
+                                       "are", "is", "all", "都是", "都", "均", "也", NULL};
+    const char *q = a;
+    for (int again = 1; again;) {
+        again = 0;
+        while (q < p && (*q == ' ' || *q == '-' || *q == ':' || *q == '.' || *q == '%' ||
+                         (*q >= '0' && *q <= '9')))
+            q++;   /* the values themselves */
+        if (p - q >= 3 && (!strncmp(q, "—", 3) || !strncmp(q, "：", 3))) {
+            q += 3;
+            again = 1;
+            continue;
+        }
+        for (size_t i = 0; fill[i]; i++) {
+            size_t l = strlen(fill[i]);
+            if ((size_t)(p - q) >= l && !strncasecmp(q, fill[i], l) &&
+                (q + l == p || q[l] == ' ' || (unsigned char)fill[i][0] >= 0x80)) {
+                q += l;
+                again = 1;
+                break;
+            }
+        }
+    }
+    return q == p;
+}
+
 /* "没 gets more than 下雨", "下雨 is larger than 没", "没 > 下雨", 没比下雨小, 下雨的权重比没高:
  * a comparison of two tokens' weights in one clause, against the engine's row. A denied
  * comparison ("not larger than", 不比) is left alone. The tokens asked said together
@@ -626,7 +657,8 @@ static size_t wrong_comparisons(const qz_numctx *c, const char *s, FILE *fb)
             }
             goto next_clause;
         }
-        if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 && has_word(s, a, said, pair, 1))
+        if (more >= 0 && x == (size_t)-1 && y != (size_t)-1 &&
+            (has_word(s, a, said, pair, 1) || bare_subject(a, said)))
             for (size_t i = 0; i < c->row_n; i++)   /* "those two are bigger than 伞's own" */
                 if (c->slot_of[i] != (size_t)-1 && i != y && fabs(c->row_w[i] - c->row_w[y]) > 1e-6 &&
                     (c->row_w[i] > c->row_w[y]) != more) {

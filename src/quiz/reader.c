@@ -1267,8 +1267,31 @@ static void compare_remarks(reader *r)
                     break;
                 }
             }
-        if (side[0] < r->n && side[1] < r->n)
+        if (side[0] < r->n && side[1] < r->n) {
             r->it[side[0]].kind = r->it[side[1]].kind = IT_WORD;
+            continue;
+        }
+        /* "0.14 0.17 - both more than 今天 and 带": the values before are the subject, the
+         * names after "than" what they are compared with; with no value of their own after
+         * them in the clause they label nothing */
+        if (side[1] < r->n) {
+            size_t j = side[1];
+            while (j < r->n && r->it[j].group == r->it[k].group &&
+                   (r->it[j].kind == IT_LABEL || r->it[j].kind == IT_LINK ||
+                    r->it[j].kind == IT_WORD || r->it[j].kind == IT_EACH ||
+                    (r->it[j].kind == IT_SEP && r->it[j].op == ',')))
+                j++;
+            if (j < r->n && r->it[j].kind == IT_VALUE && r->it[j].group == r->it[k].group) {
+                /* "…, which get 0.11": the names have a value of their own after them; they
+                 * are a remark that starts there and reaches no value before */
+                r->it[k].kind = IT_SEP;
+                r->it[k].op = ';';
+                continue;
+            }
+            for (size_t i = side[1]; i < j; i++)
+                if (r->it[i].kind == IT_LABEL)
+                    r->it[i].kind = IT_WORD;
+        }
     }
 }
 
