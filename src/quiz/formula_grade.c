@@ -265,6 +265,17 @@ static int formula_hedged(const char *answer, size_t end)
     return 0;
 }
 
+/* Does the answer name the softmax anywhere (歸一化 too: OpenCC reads it before)? */
+static int mentions_softmax(const char *answer)
+{
+    static const char *const w[] = {"softmax", "soft max", "soft-max", "归一化", "歸一化", "软最大",
+                                    NULL};
+    for (size_t i = 0; w[i]; i++)
+        if (strcasestr(answer, w[i]))
+            return 1;
+    return 0;
+}
+
 /* Characters lost on the way: three question marks or more in a row ("Attention =
  * ??????(??????)"), a box or a replacement character. A hedge ("…V ??") is two at most. */
 static int lost_characters(const char *answer)
@@ -323,6 +334,11 @@ int qz_grade_formula(const qz_question *q, const char *answer, qz_lang lang, qz_
     if ((d.explained || commented(answer)) && q->follow_up && !(d.mistakes & QZ_F_NO_FORMULA) &&
         (rc = judge_words(q, answer, &d, lang, &words, err)))
         return rc;
+    /* a formula with no softmax, the softmax said in words elsewhere ("QKᵀV/√dₖ，然后再做
+     * softmax", "… on second thought there's no softmax"): not a part left out but one
+     * placed where the formula cannot say, or taken back: wrong */
+    if (d.mistakes == QZ_F_NO_SOFTMAX && !d.fatal && mentions_softmax(answer))
+        d.fatal = 1;
     int stated_wrong = words.verdict == QZ_WRONG || words.verdict == QZ_PARTIAL;
     int misconceived = stated_wrong && words.mistake == QZ_M_MISCONCEPTION;
     /* a false claim of the lesson beside it ("softmax goes down the columns"): a formula
