@@ -202,6 +202,10 @@ const char *const qz_lex_correct_strong[] = {
     "or the other way round", "or the other way around", "maybe the other way round",
     "maybe the other way around", "could be the other way round", "could be the other way around",
     "or the reverse", "or maybe the reverse", "or vice-versa", "要么反过来", "要么倒过来", "要么相反",
+    "or possibly the other way round", "or possibly the other way around",
+    "or perhaps the other way round", "or perhaps the other way around",
+    "possibly the other way round", "perhaps the other way round", "or possibly vice versa",
+    "or perhaps vice versa", "或者也可能反过来", "也有可能反过来",
     /* a joke owned up to: what follows is the answer ("(I'm joking, both are n)") */
     "i'm joking", "i am joking", "im joking", "i'm kidding", "i am kidding", "im kidding",
     "开个玩笑", "逗你的", "开玩笑啦",
