@@ -71,6 +71,10 @@ extern const char *const qz_lex_up[], *const qz_lex_down[], *const qz_lex_same[]
     *const qz_lex_reply_yes[], *const qz_lex_reply_no[], *const qz_lex_quote_label[],
     *const qz_lex_drawn[];
 
+/* Does the text s hold one of the NULL-terminated words w, anywhere and in any case (a plain
+ * substring: "divid" finds "divided")? The first such word of w, or NULL. (lexicon.c) */
+const char *qz_lex_find(const char *s, const char *const *w);
+
 /* Does alternative p occur in t at token i (all its tokens, in order; inside it the text
  * may hold a word that adds nothing: "any", a pronoun before 自己)? The tokens of t it
  * spans, 0 if it does not occur. */

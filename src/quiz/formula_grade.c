@@ -100,10 +100,7 @@ static int speaks_of_scale(const char *w)
         /* the softmax's axis: "over the queries so each key's weights sum to 1" */
         "axis", "over the queries", "over queries", "each key's", "column", "dim=0", "dim 0",
         "按列", "列", NULL};
-    for (size_t k = 0; cues[k]; k++)
-        if (strcasestr(w, cues[k]))
-            return 1;
-    return 0;
+    return qz_lex_find(w, cues) != NULL;
 }
 
 /* The follow-up question's grader on the words beside the formula: the one place the
@@ -177,13 +174,7 @@ static int formula_disowned(const char *answer, size_t end)
         if (!strncasecmp(r, after[i], l) && r[l + strspn(r + l, " .!。！")] == '\0')
             return 1;
     }
-    for (size_t i = 0; qz_lex_disown[i]; i++)
-        if (strcasestr(rest, qz_lex_disown[i]))
-            return 1;
-    for (size_t i = 0; more[i]; i++)
-        if (strcasestr(rest, more[i]))
-            return 1;
-    return 0;
+    return qz_lex_find(rest, qz_lex_disown) || qz_lex_find(rest, more);
 }
 
 /* The formula denied: "not softmax(QKᵀ/√dₖ)V", "The formula is NOT …", "不是 softmax(…)V"
@@ -235,11 +226,7 @@ static int formula_corrected(const char *answer, size_t end)
                                         "correction :", "no wait", "wait no", "wait,", "wait ,",
                                         "scratch that", "sorry, actually", "sorry actually",
                                         "sorry, i mean", "i mean,", "i meant", "my bad", NULL};
-    const char *rest = answer + end;
-    for (size_t i = 0; marks[i]; i++)
-        if (strcasestr(rest, marks[i]))
-            return 1;
-    return 0;
+    return qz_lex_find(answer + end, marks) != NULL;
 }
 
 /* After the formula at [.., end), a part of it offered otherwise in words, as a doubt:
@@ -253,14 +240,10 @@ static int formula_hedged(const char *answer, size_t end)
     static const char *const parts[] = {"divide", "d_k", "dk", "d k", "sqrt", "√", "root",
                                         "softmax", "sigmoid", "transpose", "without", "no scal",
                                         "除以", "根号", "转置", "不开", "乘", NULL};
-    const char *rest = answer + end;
     for (size_t i = 0; hedges[i]; i++) {
-        const char *h = strcasestr(rest, hedges[i]);
-        if (!h)
-            continue;
-        for (size_t k = 0; parts[k]; k++)
-            if (strcasestr(h + strlen(hedges[i]), parts[k]))
-                return 1;
+        const char *h = strcasestr(answer + end, hedges[i]);
+        if (h && qz_lex_find(h + strlen(hedges[i]), parts))
+            return 1;
     }
     return 0;
 }
@@ -270,10 +253,7 @@ static int mentions_softmax(const char *answer)
 {
     static const char *const w[] = {"softmax", "soft max", "soft-max", "归一化", "歸一化", "软最大",
                                     NULL};
-    for (size_t i = 0; w[i]; i++)
-        if (strcasestr(answer, w[i]))
-            return 1;
-    return 0;
+    return qz_lex_find(answer, w) != NULL;
 }
 
 /* Characters lost on the way: three question marks or more in a row ("Attention =

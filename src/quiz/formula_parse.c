@@ -355,11 +355,10 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
     /* shapes or definitions given before the formula, up to a colon: "With Q∈R^{n×d_k},
      * K∈R^{m×d_k}: softmax(QKᵀ/√d_k)V", "(…, Q=XW_Q, K=XW_K, V=XW_V): Attention(Q,K,V)=…"
      * is a legend (the run may start inside the aside's bracket) */
+    long level = 0;   /* below 0 when the run starts inside the aside's bracket */
     for (size_t k = s + 1; k < e; k++) {
-        int depth = 0;
-        for (size_t j = s; j < k; j++)
-            depth += (T->t[j].kind == F_LPAR) - (T->t[j].kind == F_RPAR);
-        if (depth > 0 || T->t[k].kind != F_SEP)
+        level += (T->t[k - 1].kind == F_LPAR) - (T->t[k - 1].kind == F_RPAR);
+        if (level > 0 || T->t[k].kind != F_SEP)
             continue;
         int shapes = 0;
         for (size_t j = s; j < k; j++)

@@ -416,6 +416,30 @@ static void drop_gives(char *s)
     trim(s);
 }
 
+/* Does s hold w, in any case, a space in w standing for any number of spaces in s, none
+ * included ("乘 v" finds "乘V" and "乘 V")? */
+static int holds_spaced(const char *s, const char *w)
+{
+    for (const char *a = s; *a; a++) {
+        const char *p = a, *q = w;
+        while (*q) {
+            if (*q == ' ') {
+                while (*p == ' ')
+                    p++;
+                q++;
+            } else if (tolower((unsigned char)*p) == tolower((unsigned char)*q)) {
+                p++;
+                q++;
+            } else {
+                break;
+            }
+        }
+        if (!*q)
+            return 1;
+    }
+    return 0;
+}
+
 /* A chain in words: the first step an expression, each next one an operation on what
  * came before. */
 static char *chain_steps(char seg[][MAX_EXPR], size_t n)
@@ -427,7 +451,6 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
     static const char *const div_w[] = {"除以", "divide by", "divided by", "scale by 1/",
                                         "divide it by", NULL};
     static const char *const v_w[] = {"乘以 v", "乘 v", "乘上 v", "和 v 相乘", "与 v 相乘",
-                                      "乘以v", "乘v", "乘上v", "和v相乘", "与v相乘",
                                       "multiply by v", "multiply it by v", "multiply with v",
                                       "times v", "weighted sum of the v", "weighted sum of v",
                                       "weighted sum of the values", "加权求和 v", "对 v 加权求和",
@@ -486,7 +509,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
          * the grader names the concept it breaks */
         static const char *const other_fn[] = {"sigmoid", "relu", "tanh", "argmax", "exp",
                                                "normalize", "normalise", "layernorm", NULL};
-        static const char *const verb[] = {"经过", "过", "做", "取", "用", "apply ", ""};
+        static const char *const verb[] = {"经过", "过", "做", "取", "用", "apply "};
         const char *f = s;
         for (size_t k = 0; k < sizeof verb / sizeof *verb; k++)
             if (!strncasecmp(s, verb[k], strlen(verb[k]))) {
@@ -504,7 +527,7 @@ static char *chain_steps(char seg[][MAX_EXPR], size_t n)
                 done = soft = 1;
             }
         for (size_t k = 0; v_w[k] && !done; k++)
-            if (strcasestr(s, v_w[k])) {
+            if (holds_spaced(s, v_w[k])) {
                 snprintf(next, sizeof next, "(%s) V", expr);
                 done = v = 1;
             }

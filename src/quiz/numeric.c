@@ -722,10 +722,7 @@ static int says_no_number(const char *answer)
     for (size_t i = 0; i < sizeof giving_up / sizeof giving_up[0]; i++)
         if (strcasestr(answer, giving_up[i]))
             return 1;
-    for (size_t i = 0; qz_lex_dont_know[i]; i++)   /* the text questions' own list: 放弃, 唔识 */
-        if (strcasestr(answer, qz_lex_dont_know[i]))
-            return 1;
-    return 0;
+    return qz_lex_find(answer, qz_lex_dont_know) != NULL;   /* the text questions' own: 放弃, 唔识 */
 }
 
 static void no_number(const qz_numctx *c, qz_result *out, FILE *fb)
@@ -759,15 +756,6 @@ static const char *const left_words[] = {"没来得及", "没算完", "没算出
                                          "didn't divide", "didn't compute", "didn't calculate",
                                          "not worked out", "out of time", NULL};
 
-/* Does the answer hold one of the words w (any case)? */
-static int says_any(const char *answer, const char *const *w)
-{
-    for (size_t k = 0; w[k]; k++)
-        if (strcasestr(answer, w[k]))
-            return 1;
-    return 0;
-}
-
 /* "e^0.3/Σe^s and e^0.5/Σe^s", softmax 就是 e^0.3/Σe^x: the method written out for every
  * value asked (the exp of its own score, divided by a sum) and no value worked out.
  * A teacher gives it part of the marks: the values are still to be estimated. */
@@ -776,7 +764,7 @@ static int method_only(const qz_numctx *c, const char *answer)
     if (!c->row_s || !c->slot_of || !c->row_n ||
         !(strchr(answer, '/') || strstr(answer, "÷") || strstr(answer, "／") || strstr(answer, "除以")))
         return 0;
-    if (!says_any(answer, sum_words))
+    if (!qz_lex_find(answer, sum_words))
         return 0;   /* "e^0.3/e^0.5": divided by something else */
     size_t found = 0;
     for (size_t i = 0; i < c->row_n; i++) {
@@ -821,7 +809,7 @@ static int method_unfinished(const char *answer, double exps)
     static const char *const exp_words[] = {"e^", "exp", "指数", "e 的", "e的", "exponent", NULL};
     const char *const *lists[] = {exp_words, div_words, sum_words, left_words};
     for (size_t l = 0; l < 4; l++) {
-        int hit = says_any(answer, lists[l]);
+        int hit = qz_lex_find(answer, lists[l]) != NULL;
         for (const char *p = answer; l == 2 && !hit && *p; p++)
             hit = number_at(answer, p) && fabs(strtod(p, NULL) - exps) <= 0.1;
         if (!hit)
@@ -840,7 +828,7 @@ static int exps_to_divide(const qz_numctx *c, const char *answer)
     /* (not any '/' of div_words: "1.35/1.65" divides nothing by the sum) */
     static const char *const over[] = {"divide", "over z", "over the", "/z", "/ z", "normalis",
                                        "normaliz", "归一", NULL};
-    if (!says_any(answer, sum_words) && !says_any(answer, over) && !says_any(answer, left_words))
+    if (!qz_lex_find(answer, sum_words) && !qz_lex_find(answer, over) && !qz_lex_find(answer, left_words))
         return 0;
     for (size_t i = 0; i < c->row_n; i++) {
         if (c->slot_of[i] == (size_t)-1 || !isfinite(c->row_s[i]))

@@ -3187,20 +3187,22 @@ static int abbreviation_dot(const qz_text *t, size_t i)
     for (size_t a = 0; abbr[a]; a++)
         if (i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, abbr[a]))
             return 1;
-    /* "w.r.t. the other scores" */
-    if ((i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, "w") && qz_tok_raw_is(t, i + 1, "r")) ||
-        (i >= 1 && i + 1 < t->n && qz_tok_raw_is(t, i - 1, "r") && qz_tok_raw_is(t, i + 1, "t")) ||
-        (i >= 5 && qz_tok_raw_is(t, i - 1, "t") && qz_tok_raw_is(t, i - 3, "r") &&
-         qz_tok_raw_is(t, i - 5, "w")))
-        return 1;
-    static const char *const pairs[][2] = {{"i", "e"}, {"e", "g"}};
-    for (size_t p = 0; p < 2; p++) {
-        if (i >= 1 && i + 2 < t->n && qz_tok_raw_is(t, i - 1, pairs[p][0]) &&
-            qz_tok_raw_is(t, i + 1, pairs[p][1]) && qz_tok_is(t, i + 2, "."))
-            return 1;
-        if (i >= 3 && qz_tok_raw_is(t, i - 3, pairs[p][0]) && qz_tok_is(t, i - 2, ".") &&
-            qz_tok_raw_is(t, i - 1, pairs[p][1]))
-            return 1;
+    /* dotted letters: "i.e.", "e.g.", "w.r.t. the other scores" (every dot of one) */
+    static const char *const dotted[] = {"ie", "eg", "wrt"};
+    for (size_t a = 0; a < sizeof dotted / sizeof *dotted; a++) {
+        size_t len = strlen(dotted[a]);
+        for (size_t m = 0; m < len; m++) {   /* i is the dot after letter m */
+            if (i < 1 + 2 * m || i - 1 - 2 * m + 2 * len > t->n)
+                continue;
+            size_t j = i - 1 - 2 * m;
+            int all = 1;
+            for (size_t q = 0; q < len && all; q++) {
+                char letter[2] = {dotted[a][q], '\0'};
+                all = qz_tok_raw_is(t, j + 2 * q, letter) && qz_tok_is(t, j + 2 * q + 1, ".");
+            }
+            if (all)
+                return 1;
+        }
     }
     return 0;
 }
