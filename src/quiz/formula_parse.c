@@ -38,6 +38,7 @@ enum frole {
 
 static const struct { const char *name; enum frole role; } roles[] = {
     {"softmax", R_SOFTMAX}, {"softmax_", R_SOFTMAX},
+    {"sm", R_SOFTMAX},   /* a note's shorthand: "sm(QKᵀ/√dₖ)V" */
     {"sigmoid", R_FUNC}, {"sigma", R_FUNC}, {"expit", R_FUNC}, {"logistic", R_FUNC}, {"tanh", R_FUNC},
     {"relu", R_FUNC}, {"gelu", R_FUNC}, {"exp", R_FUNC}, {"log", R_FUNC}, {"max", R_FUNC},
     {"argmax", R_FUNC}, {"hardmax", R_FUNC}, {"sparsemax", R_FUNC}, {"log_softmax", R_FUNC},
@@ -455,7 +456,11 @@ static void trim_run(const ftokens *T, size_t *ps, size_t *pe)
             if (!depth && (T->t[k].kind == F_COMMA || T->t[k].kind == F_SEP))
                 last = k;
         }
-        if (last < e && (T->t[last].kind == F_SEP || !qkv_in(T, last + 1, e)) &&
+        /* …or a part of the formula with words after it says what it is:
+         * "softmax(QKᵀ/√dₖ)V，QKᵀ 是 n×n 的打分矩阵", "…V, QK^T gives the scores" */
+        if (last < e &&
+            (T->t[last].kind == F_SEP || !qkv_in(T, last + 1, e) ||
+             (e < T->n && !run_complete(T, last + 1, e))) &&
             run_complete(T, s, last) && has_v(T, s, last)) {
             e = last;
             cut = 1;

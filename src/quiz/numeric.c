@@ -362,13 +362,34 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
  * they are offered as alternatives, or when the remark gives a token asked another
  * weight (0 to 1) than the one it opened with. part gets the values; NULL when the rule
  * does not apply. */
+/* Do the values after the concluding word say the opening ones again, each labelled and
+ * equal to its opening value, or give tokens not asked ("Approximately 0.14 and 0.17. …,
+ * so rains gets 1.35/9.75 and didn't gets 1.65/9.75. … today/bring (about 0.11 each)")? */
+static int restates_opening(const qz_numctx *c, const qz_numbers *nums)
+{
+    size_t k = c->n, again = 0;
+    for (size_t i = nums->conclusion_at; i < nums->n; i++) {
+        const qz_value *v = &nums->v[i];
+        size_t slot = slot_of_token(c, v->token);
+        if (v->token < 0 && !v->other && !v->aside)
+            return 0;
+        if (slot < k) {
+            if (fabs(v->x - nums->v[slot].x) > 0.005)
+                return 0;
+            again++;
+        }
+    }
+    return again > 0;
+}
+
 static const qz_numbers *opening_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part)
 {
     size_t k = c->n;
     /* a concluding word in the remark ("… so you can subtract 0.1 first") concludes no
-     * answer of its own unless as many values as asked follow it */
+     * answer of its own unless as many values as asked follow it (and say other values) */
     if (!k || nums->opening != k ||
-        (nums->concluded && nums->conclusion_at > 0 && nums->n - nums->conclusion_at >= k) ||
+        (nums->concluded && nums->conclusion_at > 0 && nums->n - nums->conclusion_at >= k &&
+         !restates_opening(c, nums)) ||
         nums->alternatives || nums->turned || c->q->unordered)
         return NULL;   /* a concluding word before them all ("答：", "Answer:") is no matter */
     for (size_t i = k; i < nums->n; i++) {
@@ -451,6 +472,24 @@ static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, 
         fprintf(fb, qz_tr(L, ", in that order.\n"));
     }
     return 1;
+}
+
+/* The values asked, then the whole row as the working ("约为 0.14 和 0.17。六个词的权重大致是
+ * 0.11、0.14、0.13、0.17、0.11、0.34"), or the row first and the asked ones after it: graded
+ * as the row, when the asked ones agree with it. */
+static int answer_and_row(const qz_numctx *c, const qz_value *const *vals, size_t n, qz_result *out,
+                          FILE *fb)
+{
+    if (!c->row_n || n <= c->n)
+        return 0;
+    int head = 1, tail = 1;
+    for (size_t k = 0; k < c->n; k++) {
+        double tol = c->tol[0] * (1 + 1e-9) + 1e-12;
+        head &= fabs(vals[k]->x - c->want[k]) <= tol;
+        tail &= fabs(vals[n - c->n + k]->x - c->want[k]) <= tol;
+    }
+    return (head && n - c->n == c->row_n && whole_row(c, vals + c->n, n - c->n, out, fb)) ||
+           (tail && n - c->n == c->row_n && whole_row(c, vals, n - c->n, out, fb));
 }
 
 static void count_mismatch(const qz_numctx *c, size_t got, qz_result *out, FILE *fb)
@@ -1113,8 +1152,11 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
                 unasked->v[unasked->n++] = use->v[i];
         /* as many unlabelled values as asked, or more: "伞: 0.34" alone, or "today 0.11, I
          * 0.13", answers for the wrong tokens */
-        if (unasked->n >= c.n)
+        if (unasked->n >= c.n) {
+            if (!claimed)
+                claimed = use;   /* the remark's weights are claims ("… and 伞 gets 0.69") */
             use = unasked;
+        }
     }
     if (use->labelled && c.row_n) {
         int bad = place_labelled(&c, use, given, dec, ok, out, notes_f);
@@ -1144,7 +1186,7 @@ static int grade_numeric(const qz_question *q, const char *answer, qz_lang lang,
         int lone = !vals && lone_value(&c, pick, got, given, dec, ok, notes_f);
         fclose(notes_f);
         if (!vals && !lone) {
-            if (!whole_row(&c, pick, got, out, fb))
+            if (!whole_row(&c, pick, got, out, fb) && !answer_and_row(&c, pick, got, out, fb))
                 count_mismatch(&c, got, out, fb);
             goto out;
         }
