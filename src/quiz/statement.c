@@ -3113,6 +3113,13 @@ static size_t contrast_at(const qz_text *t, size_t i)
         if (!strcmp(k->raw, "while") && i + 1 < t->n && t->t[i + 1].kind == QZ_TK_WORD &&
             strlen(t->t[i + 1].raw) > 4 && !strcmp(t->t[i + 1].raw + strlen(t->t[i + 1].raw) - 3, "ing"))
             return 0;
+        /* "however many words are between them", "however far apart": a degree, no
+         * contrast */
+        static const char *const degree[] = {"many", "much", "far", "long", "large", "big",
+                                             "distant", "close"};
+        for (size_t w = 0; !strcmp(k->raw, "however") && i + 1 < t->n && w < sizeof degree / sizeof *degree; w++)
+            if (!strcmp(t->t[i + 1].raw, degree[w]))
+                return 0;
         for (size_t w = 0; w < sizeof en / sizeof en[0]; w++)
             if (!strcmp(k->raw, en[w]))
                 return 1;
