@@ -506,18 +506,61 @@ static int sjis_leads(const char *s)
     return 0;
 }
 
+/* Text garbled twice (UTF-8 read as Windows-1252 and saved, then again: "Ã¢Ë†Å¡" is "√"),
+ * or U+FFFD itself read as Mac Roman ("ÔøΩÔøΩ"): one layer taken off, the rest is
+ * garbled text or missing-glyph marks. Bytes of the first layer that are no UTF-8 are
+ * dropped. */
+static int garbled_deeper(const char *s, size_t len)
+{
+    static const char *const legacy[] = {"CP1252", "MACINTOSH"};
+    for (size_t k = 0; k < sizeof legacy / sizeof *legacy; k++) {
+        size_t n = 0, m = 0, bad = 0;
+        char *bytes = convert(s, len, "UTF-8", legacy[k], 0, &n, &bad);
+        if (!bytes)
+            continue;
+        char *text = convert(bytes, n, "UTF-8", "UTF-8", 1, &m, &bad);
+        free(bytes);
+        if (!text)
+            continue;
+        size_t wide = 0;
+        for (size_t i = 0; i < m; i++)
+            wide += (unsigned char)text[i] >= 0xc0;
+        int r = m && (shades(text, m) >= 2 ||
+                      (k == 0 && wide >= 3 && reads_back(text, m, "CP1252", "UTF-8")));
+        free(text);
+        if (r)
+            return 1;
+    }
+    return 0;
+}
+
+/* What a program pasted in place of text: an image as a data URL
+ * ("data:image/png;base64,iVBOR…"), a script's "[object Object]". */
+static int machine_paste(const char *s)
+{
+    while (*s == ' ')
+        s++;
+    if (!strncasecmp(s, "data:", 5) && strstr(s, ";base64,"))
+        return 1;
+    size_t l = strlen(s);
+    while (l && s[l - 1] == ' ')
+        l--;
+    return l == strlen("[object Object]") && !strncasecmp(s, "[object Object]", l);
+}
+
 int qz_answer_unreadable_text(const char *s)
 {
     size_t len = strlen(s);
     if (!len || u8_check((const uint8_t *)s, len))
         return 0;
-    if (shades(s, len) >= 2)
+    if (shades(s, len) >= 2 || machine_paste(s))
         return 1;
     size_t wide = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         wide += *p >= 0xc0;
     if (wide >= 3 && (reads_back(s, len, "CP1252", "UTF-8") || reads_back(s, len, "CP936", "UTF-8") ||
-                      (sjis_leads(s) && reads_back(s, len, "CP1252", "SHIFT_JIS"))))
+                      (sjis_leads(s) && reads_back(s, len, "CP1252", "SHIFT_JIS")) ||
+                      garbled_deeper(s, len)))
         return 1;
     return keyboard_mash(s) || key_runs(s);
 }

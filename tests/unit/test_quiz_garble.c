@@ -61,6 +61,34 @@ static void test_mojibake(void **state)
     free(g);
 }
 
+/* Garbled twice (each layer made by the garble() above from real answers), U+FFFD read as
+ * Mac Roman, and what a program pastes: unreadable; European words and a formula are not. */
+static void test_deeper_and_pasted(void **state)
+{
+    (void)state;
+    static const char *const text[] = {
+        "softmax(QKᵀ/√dₖ)V",
+        "Q 来自解码器，K 和 V 来自编码器的输出。",
+    };
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+        char *once = garble(text[i], "UTF-8", "CP1252");
+        char *twice = garble(once, "UTF-8", "CP1252");
+        if (!qz_answer_unreadable_text(twice))
+            fail_msg("garbled twice not seen: %s", twice);
+        free(once);
+        free(twice);
+    }
+    char *fffd = garble("\xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "UTF-8", "MACINTOSH");
+    assert_string_equal(fffd, "ÔøΩÔøΩ ÔøΩÔøΩÔøΩ");
+    assert_true(qz_answer_unreadable_text(fffd));
+    free(fffd);
+    assert_true(qz_answer_unreadable_text("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAoA"));
+    assert_true(qz_answer_unreadable_text(" [object Object] "));
+    assert_false(qz_answer_unreadable_text("Encoder only, café naïve résumé: read [CLS]"));
+    assert_false(qz_answer_unreadable_text("the data: an image in base64 is no answer"));
+    assert_false(qz_answer_unreadable_text("softmax(QKᵀ/√dₖ)V"));
+}
+
 static void test_shades_and_keys(void **state)
 {
     (void)state;
@@ -378,6 +406,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mojibake),
+        cmocka_unit_test(test_deeper_and_pasted),
         cmocka_unit_test(test_shades_and_keys),
         cmocka_unit_test(test_key_runs),
         cmocka_unit_test(test_mostly_noise),
