@@ -1,5 +1,5 @@
 #!/bin/sh
-# Twenty sets written and marked blind by teachers who never saw the grader, used to find the
+# Twenty-four sets written and marked blind by teachers who never saw the grader, used to find the
 # kinds of answers it misread (tests/grading/dev-*.tsv; each teacher's policy in its header),
 # kept as floors at the figures they reached, so a change that reads more of the class's
 # answers wrongly fails here. Since 2026-12-07 the grader marks a misconception or a false
@@ -17,7 +17,12 @@
 # answers graded correct) and gives a false claim beside right parts partial credit. Since
 # the same date a formula with no softmax and every other part right is partly right, as 10
 # of the 15 teachers on record mark it; the teachers of dev-p, dev-q, dev-r, dev-s and dev-v
-# mark it wrong, and their floors are one point lower for it.
+# mark it wrong, and their floors are one point lower for it. dev-t (a high-school summer
+# camp: slang, school analogies, wandering remarks), dev-u (software engineers retraining:
+# code, Hugging Face names, remarks on memory and speed), dev-a (answers drafted with a
+# chatbot: long, organised, a false elaboration among true ones) and dev-b (cramming notes:
+# arrows, abbreviations, answers cut off) are the sixth round. dev-a's and dev-b's teachers
+# give a false claim beside right parts partial credit, so dev-a's floor is lower.
 cd "$(dirname "$0")/../.." || exit 2
 # floor SET MIN_AGREEMENT MAX_FALSE_CORRECT: the set's TAP lines, named by the set
 floor() {
@@ -44,3 +49,7 @@ floor dev-l 92 0
 floor dev-m 92 1
 floor dev-n 90 2
 floor dev-o 90 3
+floor dev-t 91 1
+floor dev-u 92 6
+floor dev-a 85 1
+floor dev-b 90 1
