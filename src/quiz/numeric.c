@@ -354,14 +354,6 @@ static const qz_numbers *concluded_part(const qz_numctx *c, const qz_numbers *nu
     return qz_answer_count(part) == c->n || labelled_asked >= c->n ? part : nums;
 }
 
-/* "0.14 0.17 -- you can subtract the max (1.2) first", "答：0.14 0.17。没/下雨 的比值 ≈
- * 1.22": an answer that opens with as many bare values as asked, alone in their sentence,
- * has given them (the reader's nums->opening), in the asked order; what follows is a
- * remark: its numbers and the token names in it are not the answer. Not when a
- * concluding word or a correction stands after the values (concluded_part decides), when
- * they are offered as alternatives, or when the remark gives a token asked another
- * weight (0 to 1) than the one it opened with. part gets the values; NULL when the rule
- * does not apply. */
 /* Do the values after the concluding word say the opening ones again, each labelled and
  * equal to its opening value, or give tokens not asked ("Approximately 0.14 and 0.17. …,
  * so rains gets 1.35/9.75 and didn't gets 1.65/9.75. … today/bring (about 0.11 each)")? */
@@ -382,6 +374,14 @@ static int restates_opening(const qz_numctx *c, const qz_numbers *nums)
     return again > 0;
 }
 
+/* "0.14 0.17 -- you can subtract the max (1.2) first", "答：0.14 0.17。没/下雨 的比值 ≈
+ * 1.22": an answer that opens with as many bare values as asked, alone in their sentence,
+ * has given them (the reader's nums->opening), in the asked order; what follows is a
+ * remark: its numbers and the token names in it are not the answer. Not when a
+ * concluding word or a correction stands after the values (concluded_part decides), when
+ * they are offered as alternatives, or when the remark gives a token asked another
+ * weight (0 to 1) than the one it opened with. part gets the values; NULL when the rule
+ * does not apply. */
 static const qz_numbers *opening_part(const qz_numctx *c, const qz_numbers *nums, qz_numbers *part)
 {
     size_t k = c->n;
@@ -480,16 +480,16 @@ static int whole_row(const qz_numctx *c, const qz_value *const *vals, size_t n, 
 static int answer_and_row(const qz_numctx *c, const qz_value *const *vals, size_t n, qz_result *out,
                           FILE *fb)
 {
-    if (!c->row_n || n <= c->n)
+    if (!c->row_n || n != c->n + c->row_n)
         return 0;
+    double tol = c->tol[0] * (1 + 1e-9) + 1e-12;
     int head = 1, tail = 1;
     for (size_t k = 0; k < c->n; k++) {
-        double tol = c->tol[0] * (1 + 1e-9) + 1e-12;
         head &= fabs(vals[k]->x - c->want[k]) <= tol;
-        tail &= fabs(vals[n - c->n + k]->x - c->want[k]) <= tol;
+        tail &= fabs(vals[c->row_n + k]->x - c->want[k]) <= tol;
     }
-    return (head && n - c->n == c->row_n && whole_row(c, vals + c->n, n - c->n, out, fb)) ||
-           (tail && n - c->n == c->row_n && whole_row(c, vals, n - c->n, out, fb));
+    return (head && whole_row(c, vals + c->n, c->row_n, out, fb)) ||
+           (tail && whole_row(c, vals, c->row_n, out, fb));
 }
 
 static void count_mismatch(const qz_numctx *c, size_t got, qz_result *out, FILE *fb)
